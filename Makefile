@@ -1,0 +1,50 @@
+# fastrain — two commands for everyone:
+#   make lab    set up .venv (once) and open the course in JupyterLab
+#   make test   set up .venv (once) and run the whole test suite (what CI runs)
+# Other targets: make demo (instructor dashboard), make bench (benchmarks), make sync (authoring).
+
+PYTHON ?= python3
+VENV   ?= .venv
+PY      = $(VENV)/bin/python
+STAMP   = $(VENV)/.fastrain-installed
+LOG     = $(VENV)/install.log
+# JupyterLab refuses to run as root without --allow-root; add it only then.
+ROOT_FLAG = $(if $(filter 0,$(shell id -u)),--allow-root,)
+PORT   ?= 8888
+JOBS   ?= 2
+
+.PHONY: lab test demo bench sync install
+
+install: $(STAMP)
+
+# Re-runs only when pyproject.toml changes: running `make lab` twice does not reinstall.
+$(STAMP): pyproject.toml
+	@test -x $(PY) || $(PYTHON) -m venv $(VENV) || { \
+	  echo "✗ .venv তৈরি করা যায়নি। Python 3.10+ ও venv আছে কিনা দেখো (Debian/Ubuntu: sudo apt install python3-venv)।"; \
+	  echo "✗ Could not create .venv. Check Python 3.10+ with venv (Debian/Ubuntu: sudo apt install python3-venv)."; exit 1; }
+	@echo "→ প্যাকেজ ইনস্টল হচ্ছে (প্রথমবার কয়েক মিনিট লাগে) / installing packages (a few minutes the first time)…"
+	@$(PY) -m pip install -q -e ".[dev]" > $(LOG) 2>&1 || { tail -n 20 $(LOG); \
+	  echo "✗ ইনস্টল ব্যর্থ: pip install -e .[dev]। ইন্টারনেট ও ডিস্কের জায়গা দেখো, তারপর আবার make চালাও। পুরো লগ: $(LOG)"; \
+	  echo "✗ Install failed: pip install -e .[dev]. Check the internet connection and disk space, then run make again. Full log: $(LOG)"; exit 1; }
+	@$(PY) -m fastrain_lib.fontcheck || { \
+	  echo "✗ বাংলা ফন্ট matplotlib-এ নিবন্ধন করা যায়নি / the Bengali font could not be registered with matplotlib"; exit 1; }
+	@touch $(STAMP)
+	@echo "✓ প্রস্তুত / ready"
+
+lab: $(STAMP)
+	@echo "→ JupyterLab চালু হচ্ছে: নিচের টোকেনসহ URL ব্রাউজারে খোলো / starting JupyterLab: open the URL with its token below"
+	$(VENV)/bin/jupyter lab --ip=127.0.0.1 --port=$(PORT) --no-browser $(ROOT_FLAG) notebooks/00_setup.ipynb
+
+test: $(STAMP)
+	FASTRAIN_MODE=ci $(PY) -m pytest -n $(JOBS) --dist loadfile --nbval-lax --nbval-current-env \
+	  --nbval-cell-timeout=600 tests notebooks solutions exercises
+
+demo: $(STAMP)
+	FASTRAIN_MODE=lab $(VENV)/bin/voila --no-browser --Voila.ip=127.0.0.1 --port=$(PORT) \
+	  notebooks/99_instructor_dashboard.ipynb
+
+bench: $(STAMP)
+	$(PY) -m benchmarks
+
+sync: $(STAMP)
+	$(PY) -m fastrain_lib.authoring sync

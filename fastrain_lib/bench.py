@@ -1,0 +1,157 @@
+"""Timing that tells the truth, built on torch.utils.benchmark.
+
+- torch.utils.benchmark.Timer synchronises CUDA before reading the clock, so
+  asynchronous GPU work is counted.
+- We warm up first (caches, allocator, cuDNN/Inductor autotuning), then let
+  blocked_autorange pick a repeat count and report the median and the spread (IQR).
+- torch.compile's one-off compile time is reported apart from the step time.
+- Every result is a Record with the hardware it ran on, saved as JSON so results
+  from different machines (a lab, reference/) can be compared later.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import functools
+import json
+import logging
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+import torch
+
+# torch.utils.benchmark imports cpp_extension, which logs a CUDA_HOME warning on CPU-only
+# machines: noise for a student, not a problem.
+logging.getLogger("torch.utils.cpp_extension").setLevel(logging.ERROR)
+import torch.utils.benchmark as tbench  # noqa: E402
+
+from . import config, hardware
+
+SCHEMA_VERSION = 1
+
+
+@dataclass
+class Record:
+    """One measured setting: what ran, how long it took, where and when."""
+
+    name: str
+    median_s: float
+    iqr_s: float = 0.0
+    times_s: list[float] = field(default_factory=list)
+    params: dict = field(default_factory=dict)  # the settings that were measured
+    metrics: dict = field(default_factory=dict)  # derived numbers: GFLOP/s, samples/s, ...
+    meta: dict = field(default_factory=dict)  # hardware, versions, mode, date
+
+    def per_second(self, work: float) -> float:
+        """Throughput: `work` units (samples, FLOPs, bytes) done per second at the median time."""
+        return work / self.median_s
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict) -> Record:
+        known = {f for f in cls.__dataclass_fields__}
+        missing = {"name", "median_s"} - data.keys()
+        if missing:
+            raise ValueError(f"record lacks {sorted(missing)}")
+        return cls(**{k: v for k, v in data.items() if k in known})
+
+
+@functools.lru_cache(maxsize=1)
+def _static_meta() -> dict:
+    return hardware.report()
+
+
+def meta() -> dict:
+    """Provenance for a record: hardware report, run mode, date, schema version."""
+    info = dict(_static_meta())
+    info.update(
+        torch_threads=torch.get_num_threads(),
+        mode=config.mode(),
+        date=_dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
+        schema=SCHEMA_VERSION,
+    )
+    return info
+
+
+def measure(fn, name: str, *, params: dict | None = None, warmup: int = 2,
+            min_run_time: float | None = None) -> Record:
+    """Time `fn()` with torch.utils.benchmark: warm-up, then median and IQR over repeats.
+
+    min_run_time (seconds of measuring) defaults by run mode: short in ci, longer in full."""
+    for _ in range(warmup):
+        fn()
+    if min_run_time is None:
+        min_run_time = config.by_mode(ci=0.05, lab=0.3, full=1.0)
+    # Timer runs single-threaded unless told: measure with the threads torch really uses.
+    timer = tbench.Timer(stmt="fn()", globals={"fn": fn}, num_threads=torch.get_num_threads(), label=name)
+    m = timer.blocked_autorange(min_run_time=min_run_time)
+    return Record(name=name, median_s=m.median, iqr_s=m.iqr, times_s=list(m.times),
+                  params=dict(params or {}), meta=meta())
+
+
+def time_once(fn) -> float:
+    """Seconds for a single call (synchronised): for one-off costs such as compiling."""
+    timer = tbench.Timer(stmt="fn()", globals={"fn": fn}, num_threads=torch.get_num_threads())
+    return timer.timeit(1).median
+
+
+def measure_compiled(fn, example_args: tuple, name: str, **kwargs) -> Record:
+    """Compile `fn` with torch.compile, report the compile time apart from the step time.
+
+    The first call compiles (metrics['compile_s']); later calls are timed as usual."""
+    compiled = torch.compile(fn)
+    compile_s = time_once(lambda: compiled(*example_args))
+    record = measure(lambda: compiled(*example_args), name, **kwargs)
+    record.metrics["compile_s"] = compile_s
+    return record
+
+
+def save_records(records: list[Record], path: str | Path) -> Path:
+    """Write records as a JSON file ({"schema": 1, "records": [...]}); returns the path."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    payload = {"schema": SCHEMA_VERSION, "records": [r.to_dict() for r in records]}
+    tmp = path.with_suffix(path.suffix + ".tmp")
+    tmp.write_text(json.dumps(payload, ensure_ascii=False, indent=1), encoding="utf-8")
+    tmp.replace(path)  # atomic: a half-written file never appears under the real name
+    return path
+
+
+def load_records(path: str | Path) -> list[Record]:
+    """Read a file written by save_records; raises ValueError on a malformed file."""
+    try:
+        payload = json.loads(Path(path).read_text(encoding="utf-8"))
+        return [Record.from_dict(r) for r in payload["records"]]
+    except (json.JSONDecodeError, KeyError, TypeError) as exc:
+        raise ValueError(f"{path}: not a fastrain results file ({exc})") from exc
+
+
+def fresh_random(*shape, device="cpu", dtype=None, seed: int | None = None) -> "torch.Tensor":
+    """Random normal data for timing: never time on all-zero tensors (some hardware and
+    kernels shortcut zeros)."""
+    generator = torch.Generator(device="cpu")
+    generator.manual_seed(torch.seed() if seed is None else seed)
+    return torch.randn(*shape, generator=generator).to(device=device, dtype=dtype or torch.float32)
+
+
+def matmul(size: int, device: str = "cpu", dtype: torch.dtype = torch.float32, **kwargs) -> Record:
+    """Time one size x size matrix multiply; metrics['gflops'] = 2·n³ FLOPs / median time."""
+    a = fresh_random(size, size, device=device, dtype=dtype)
+    b = fresh_random(size, size, device=device, dtype=dtype)
+    record = measure(lambda: a @ b, f"matmul {size}", params={"size": size, "device": str(device),
+                                                                "dtype": str(dtype).replace("torch.", "")}, **kwargs)
+    record.metrics["gflops"] = record.per_second(2 * size**3) / 1e9
+    return record
+
+
+def copy_bandwidth(numel: int, device: str = "cpu", dtype: torch.dtype = torch.float32, **kwargs) -> Record:
+    """Time copying a tensor of `numel` elements; metrics['gbs'] counts bytes read + written."""
+    src = fresh_random(numel, device=device, dtype=dtype)
+    dst = torch.empty_like(src)
+    record = measure(lambda: dst.copy_(src), f"copy {numel}", params={"numel": numel, "device": str(device),
+                                                                      "dtype": str(dtype).replace("torch.", "")},
+                     **kwargs)
+    record.metrics["gbs"] = record.per_second(2 * src.numel() * src.element_size()) / 1e9
+    return record

@@ -1,0 +1,1 @@
+"""Message files, one per area. Each defines MESSAGES = {key: {"bn": ..., "en": ...}}."""

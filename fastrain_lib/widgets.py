@@ -1,0 +1,172 @@
+"""One reusable experiment panel: controls -> Run (চালাও) -> plot + table.
+
+    panel = ExperimentPanel(
+        title=t("lesson01.panel_title"),
+        controls={"size": ipywidgets.IntSlider(value=256, min=64, max=2048, description="size")},
+        run=my_experiment,           # my_experiment(size=...) -> Outcome
+    )
+    panel.show()                     # in ci mode this also runs once, so nbval tests the callback
+
+Slow experiments run only when the button is pressed, never on every slider move.
+Results are cached per setting, so switching back to a setting is instant.
+An error inside a run is shown in the panel in Bengali, not swallowed.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import html
+import re
+import time
+import traceback
+from dataclasses import dataclass, field
+
+import ipywidgets as w
+from IPython.display import HTML, display
+
+from . import bench, config
+from .i18n import t
+
+
+@dataclass
+class Outcome:
+    """What one run of an experiment produced."""
+
+    figure: object | None = None  # a matplotlib Figure
+    headers: list[str] = field(default_factory=list)  # table header
+    rows: list[tuple] = field(default_factory=list)  # table rows
+    records: list[bench.Record] = field(default_factory=list)  # measurements, for saving
+    note: str = ""  # a sentence under the plot (Bengali)
+
+
+def html_table(headers: list[str], rows: list[tuple], fmt: str = "{:.4g}") -> str:
+    """A small HTML table; floats are formatted with `fmt`, everything is escaped."""
+
+    def cell(value):
+        text = fmt.format(value) if isinstance(value, float) else str(value)
+        return html.escape(text)
+
+    head = "".join(f"<th>{html.escape(str(h))}</th>" for h in headers)
+    body = "".join("<tr>" + "".join(f"<td>{cell(v)}</td>" for v in row) + "</tr>" for row in rows)
+    return f'<table class="fastrain-table"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
+
+
+def explain_error(exc: BaseException) -> str:
+    """A Bengali explanation of an exception (fastrain_lib.errors when present)."""
+    try:
+        from .errors import explain  # lesson 02's translator of common PyTorch errors
+        return explain(exc)
+    except ImportError:
+        return t("panel.error", kind=type(exc).__name__, message=str(exc)[:500])
+
+
+class ExperimentPanel:
+    """Controls, a Run button, and an output area with the plot and a table."""
+
+    def __init__(self, title: str, controls: dict[str, w.Widget], run, *, name: str | None = None):
+        self.title = title
+        self.controls = controls
+        self.experiment = run
+        self.name = name or re.sub(r"\W+", "_", getattr(run, "__name__", "experiment"))
+        self.cache: dict[tuple, Outcome] = {}
+        self.last: Outcome | None = None
+        self.last_error: BaseException | None = None
+        self.runs = 0  # how many times the experiment itself ran (not served from cache)
+
+        self.button = w.Button(description=t("panel.run"), button_style="primary", icon="play")
+        self.button.add_class("fastrain-run")
+        self.button.on_click(lambda _: self.run())
+        self.status = w.HTML()
+        self.output = w.Output()
+        self.output.add_class("fastrain-output")
+        self.save_name = w.Text(placeholder=t("panel.save_name"), layout=w.Layout(width="14em"))
+        self.save_button = w.Button(description=t("panel.save"), icon="save")
+        self.save_button.on_click(lambda _: self.save())
+        for control in controls.values():
+            control.style = {"description_width": "initial"}
+        self.widget = w.VBox([
+            w.HTML(f"<h3>{html.escape(title)}</h3>"),
+            w.HBox(list(controls.values()), layout=w.Layout(flex_flow="row wrap")),
+            w.HBox([self.button, self.status]),
+            self.output,
+            w.HBox([self.save_name, self.save_button]),
+        ])
+        self.widget.add_class("fastrain-panel")
+
+    def settings(self) -> dict:
+        """The current value of every control."""
+        return {key: control.value for key, control in self.controls.items()}
+
+    def run(self, **overrides) -> Outcome | None:
+        """Run the experiment for the current settings (what the button does).
+
+        Keyword arguments set controls first, e.g. panel.run(size=512)."""
+        for key, value in overrides.items():
+            self.controls[key].value = value
+        settings = self.settings()
+        key = tuple(sorted(settings.items()))
+        self.button.disabled = True
+        self.status.value = f"<i>{html.escape(t('panel.running'))}</i>"
+        start = time.perf_counter()
+        try:
+            cached = key in self.cache
+            if not cached:
+                self.cache[key] = self._checked(self.experiment(**settings))
+                self.runs += 1
+            self.last, self.last_error = self.cache[key], None
+            self._render(self.last)
+            elapsed = time.perf_counter() - start
+            message = t("panel.cached") if cached else t("panel.done", seconds=elapsed)
+            self.status.value = html.escape(message)
+            return self.last
+        except Exception as exc:  # shown to the student, kept for tests
+            self.last_error = exc
+            self.status.value = f'<span style="color:#b00">{html.escape(t("panel.failed"))}</span>'
+            self.output.clear_output(wait=True)
+            with self.output:
+                display(HTML(f'<div class="fastrain-error"><b>{html.escape(explain_error(exc))}</b>'
+                             f"<details><summary>{html.escape(t('panel.details'))}</summary>"
+                             f"<pre>{html.escape(traceback.format_exc(limit=6))}</pre></details></div>"))
+            return None
+        finally:
+            self.button.disabled = False
+
+    @staticmethod
+    def _checked(outcome) -> Outcome:
+        if not isinstance(outcome, Outcome):
+            raise TypeError(f"an experiment must return fastrain_lib.widgets.Outcome, not {type(outcome).__name__}")
+        return outcome
+
+    def _render(self, outcome: Outcome) -> None:
+        import matplotlib.pyplot as plt
+
+        self.output.clear_output(wait=True)
+        with self.output:
+            if outcome.figure is not None:
+                display(outcome.figure)
+                plt.close(outcome.figure)  # shown once here, not again at the end of the cell
+            if outcome.rows:
+                display(HTML(html_table(outcome.headers, outcome.rows)))
+            if outcome.note:
+                display(HTML(f"<p>{html.escape(outcome.note)}</p>"))
+
+    def save(self, student: str | None = None):
+        """Save the last run's records as JSON in the results folder (for class results)."""
+        if self.last is None or not self.last.records:
+            self.status.value = html.escape(t("panel.nothing_to_save"))
+            return None
+        student = re.sub(r"[^\w-]+", "_", student or self.save_name.value or "anon")[:40]
+        stamp = _dt.datetime.now().strftime("%Y%m%d-%H%M%S")
+        for record in self.last.records:
+            record.params.setdefault("panel", self.name)
+            record.params.setdefault("student", student)
+        path = bench.save_records(self.last.records, config.results_dir() / f"{self.name}-{student}-{stamp}.json")
+        self.status.value = html.escape(t("panel.saved", path=str(path)))
+        return path
+
+    def show(self):
+        """Display the panel; in ci mode also run it once, as a click would."""
+        display(self.widget)
+        if config.is_ci():
+            self.run()
+        return None

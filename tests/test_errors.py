@@ -1,0 +1,116 @@
+"""fastrain_lib.errors: real PyTorch errors, triggered on a CPU, are classified and explained."""
+
+import pytest
+import torch
+from torch import nn
+
+from fastrain_lib import errors
+
+
+def raised(fn) -> BaseException:
+    with pytest.raises(Exception) as info:
+        fn()
+    return info.value
+
+
+def device_mismatch():
+    # A CPU model fed a tensor on the 'meta' device: the same device check that fires for cpu vs cuda.
+    return raised(lambda: nn.Linear(4, 2)(torch.randn(3, 4, device="meta")))
+
+
+def test_device_mismatch_with_meta_is_a_real_runtime_error():
+    exc = device_mismatch()
+    assert type(exc) is RuntimeError
+    assert errors.classify(exc) == "device"
+    assert errors.classify(raised(lambda: torch.randn(3) + torch.randn(3, device="meta"))) == "device"
+
+
+def test_cuda_style_device_message_is_recognised():
+    exc = RuntimeError("Expected all tensors to be on the same device, but found at least two devices, cuda:0 and cpu!")
+    found = errors.explanation(exc, lang="en")
+    assert found.category == "device"
+    assert "cuda:0, cpu" in found.text
+    conv = RuntimeError("Input type (torch.FloatTensor) and weight type (torch.cuda.FloatTensor) should be the same")
+    assert errors.classify(conv) == "device"
+    conv_dtype = RuntimeError("Input type (torch.DoubleTensor) and weight type (torch.FloatTensor) should be the same")
+    assert errors.classify(conv_dtype) == "dtype"
+
+
+def test_dtype_mismatch():
+    assert errors.classify(raised(lambda: torch.randn(2, 3) @ torch.randn(3, 2, dtype=torch.float64))) == "dtype"
+    assert errors.classify(raised(lambda: nn.Linear(3, 2)(torch.randn(2, 3, dtype=torch.float64)))) == "dtype"
+    wrong_target = raised(lambda: nn.CrossEntropyLoss()(torch.randn(4, 10), torch.rand(4)))
+    assert errors.classify(wrong_target) == "dtype"
+
+
+def test_shape_mismatch():
+    assert errors.classify(raised(lambda: nn.Linear(4, 2)(torch.randn(2, 3)))) == "shape"
+    assert errors.classify(raised(lambda: torch.randn(3) + torch.randn(4))) == "shape"
+    assert errors.classify(raised(lambda: torch.randn(6).view(4, 2))) == "shape"
+    batch = raised(lambda: nn.functional.cross_entropy(torch.randn(4, 10), torch.zeros(3, dtype=torch.long)))
+    assert errors.classify(batch) == "shape"
+
+
+def test_out_of_memory():
+    exc = torch.OutOfMemoryError("CUDA out of memory. Tried to allocate 2.00 GiB")
+    assert errors.classify(exc) == "oom"
+    assert errors.classify(RuntimeError("MPS backend out of memory")) == "oom"
+
+
+def test_other_names_the_exception_type():
+    exc = KeyError("weights")
+    assert errors.classify(exc) == "other"
+    assert "KeyError" in errors.explain(exc)
+
+
+def test_explain_is_bengali_by_default_and_english_on_request(monkeypatch):
+    exc = device_mismatch()
+    monkeypatch.delenv("FASTRAIN_LANG", raising=False)
+    bn = errors.explain(exc)
+    assert "ডিভাইস" in bn and ".to(device)" in bn
+    assert "not on the expected device" in bn  # the original error is shown too
+    monkeypatch.setenv("FASTRAIN_LANG", "en")
+    en = errors.explain(exc)
+    assert en.startswith("Device mismatch") and "ডিভাইস" not in en
+
+
+def test_every_category_has_both_languages():
+    from fastrain_lib.i18n import CATALOG
+
+    for category in errors.CATEGORIES:
+        texts = CATALOG[f"errors.{category}"]
+        assert texts["bn"] and texts["en"]
+
+
+def test_explained_swallows_and_records(capsys):
+    with errors.explained() as caught:
+        nn.Linear(4, 2)(torch.randn(3, 4, device="meta"))
+    assert caught.category == "device"
+    assert isinstance(caught.exception, RuntimeError)
+    out = capsys.readouterr().out
+    assert "মূল ত্রুটি" in out or "original error" in out
+
+
+def test_explained_lets_success_and_interrupts_through():
+    with errors.explained(show=False) as caught:
+        value = 1 + 1
+    assert value == 2 and caught.exception is None and caught.category is None
+    with pytest.raises(KeyboardInterrupt), errors.explained(show=False):
+        raise KeyboardInterrupt
+
+
+def test_explained_expect():
+    with pytest.raises(AssertionError), errors.explained(show=False, expect="device"):
+        pass
+    # a different kind than expected is not hidden
+    with pytest.raises(RuntimeError), errors.explained(show=False, expect="device"):
+        torch.randn(3) + torch.randn(4)
+    with pytest.raises(ValueError):
+        errors.explained(expect="nonsense")
+
+
+def test_panel_uses_explain():
+    from fastrain_lib import widgets
+
+    assert "KeyError" in widgets.explain_error(KeyError("x"))
+    assert errors.explain(device_mismatch()) == widgets.explain_error(device_mismatch())

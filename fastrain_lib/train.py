@@ -1,0 +1,328 @@
+"""The training loop every lesson reuses, with its switches.
+
+    from fastrain_lib import train, models
+    batches = train.TensorBatches(images, labels, batch_size=64, seed=0)
+    history = train.train(models.SimpleNN(), batches, steps=100, device="cpu", precision="fp16")
+    history.losses, history.scales, history.skipped, history.samples_per_s()
+
+One step, in the order mixed precision needs (torch.amp recipe):
+
+    with autocast(device, dtype):            # forward + loss in low precision (fp16/bf16 only)
+        loss = loss_fn(model(x), y)
+    scaler.scale(loss).backward()            # backward OUTSIDE autocast; fp16: loss x scale
+    scaler.unscale_(optimizer)               # only when clipping: clip the true gradients
+    clip_grad_norm_(params, max_norm)
+    scaler.step(optimizer)                   # skipped when a gradient is inf/nan
+    scaler.update()                          # halve the scale after an overflow, grow it later
+    optimizer.zero_grad()
+
+For fp32, tf32 and bf16 the scaler is disabled and each call passes straight through.
+
+Checkpoints (fastrain_lib.checkpoint) save model, optimizer, scaler, RNG states, position in
+the data and the history every `checkpoint_every` steps; `resume=True` continues from the
+newest good one so that the loss curve is the same as if nothing had happened. That needs a
+data order that can be replayed: each epoch's shuffle is derived from seed + epoch
+(TensorBatches.set_epoch, and torch.manual_seed(seed + epoch) for DataLoaders that shuffle
+with the global generator), and the batches already done in the current epoch are skipped.
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+import time
+from dataclasses import asdict, dataclass, field
+
+import torch
+from torch.nn import functional as F
+
+from . import bench, checkpoint, hardware
+from . import precision as prec
+from .i18n import t
+from .progress import progress as _progress
+
+
+@dataclass
+class History:
+    """What one training run measured, one entry per optimizer step."""
+
+    losses: list[float] = field(default_factory=list)
+    step_times_s: list[float] = field(default_factory=list)
+    scales: list[float] = field(default_factory=list)  # GradScaler's scale after the step (1.0 without one)
+    skipped: list[bool] = field(default_factory=list)  # the optimizer step was skipped (inf/nan gradient)
+    samples: int = 0  # samples seen
+    peak_memory_bytes: int | None = None  # torch.cuda.max_memory_allocated on CUDA, else None
+    compile_s: float | None = None  # first step's time when compile=True (compiling happens there)
+    device: str = "cpu"
+    precision: str = "fp32"
+    resumed_from: int | None = None  # the checkpoint step this run continued from
+
+    @property
+    def steps(self) -> int:
+        return len(self.losses)
+
+    def median_step_s(self) -> float:
+        """Median time of one optimizer step, leaving out the first (warm-up / compile)."""
+        times = self.step_times_s[1:] or self.step_times_s
+        return statistics.median(times) if times else math.nan
+
+    def samples_per_s(self) -> float:
+        """Throughput at the median step time."""
+        if not self.losses:
+            return math.nan
+        return (self.samples / len(self.losses)) / self.median_step_s()
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict) -> History:
+        known = set(cls.__dataclass_fields__)
+        return cls(**{k: v for k, v in data.items() if k in known})
+
+    def to_record(self, name: str, params: dict | None = None) -> bench.Record:
+        """A bench.Record (median step time, its IQR, throughput, final loss) for saving/plotting."""
+        times = self.step_times_s[1:] or self.step_times_s
+        q = statistics.quantiles(times, n=4) if len(times) >= 2 else [0.0, 0.0, 0.0]
+        record = bench.Record(name=name, median_s=self.median_step_s(), iqr_s=q[2] - q[0], times_s=list(times),
+                              params={"device": self.device, "precision": self.precision, **(params or {})},
+                              meta=bench.meta())
+        record.metrics.update(samples_per_s=self.samples_per_s(), final_loss=self.losses[-1] if self.losses else None,
+                              skipped_steps=sum(self.skipped), peak_memory_bytes=self.peak_memory_bytes,
+                              compile_s=self.compile_s)
+        return record
+
+
+class TensorBatches:
+    """Mini-batches from in-memory tensors, reshuffled each epoch from seed + epoch.
+
+    Re-iterable (each `for` gives one epoch), cheap on a CPU (no DataLoader workers), and
+    replayable: set_epoch(e) gives the same order every time, which resuming needs."""
+
+    def __init__(self, inputs: torch.Tensor, targets: torch.Tensor, batch_size: int, *, shuffle: bool = True,
+                 seed: int = 0, drop_last: bool = True):
+        if len(inputs) != len(targets):
+            raise ValueError(t("train.length_mismatch", inputs=len(inputs), targets=len(targets)))
+        if batch_size < 1:
+            raise ValueError(t("train.bad_batch_size", batch_size=batch_size))
+        self.inputs, self.targets = inputs, targets
+        self.batch_size, self.shuffle, self.seed, self.drop_last = batch_size, shuffle, seed, drop_last
+        self.epoch = 0
+
+    def set_epoch(self, epoch: int) -> None:
+        self.epoch = epoch
+
+    def __len__(self) -> int:
+        n = len(self.inputs)
+        return n // self.batch_size if self.drop_last else math.ceil(n / self.batch_size)
+
+    def __iter__(self):
+        n = len(self.inputs)
+        if self.shuffle:
+            order = torch.randperm(n, generator=torch.Generator().manual_seed(self.seed + self.epoch))
+        else:
+            order = torch.arange(n)
+        for i in range(len(self)):
+            index = order[i * self.batch_size:(i + 1) * self.batch_size]
+            yield self.inputs[index], self.targets[index]
+
+
+def default_loss(outputs: torch.Tensor, targets: torch.Tensor) -> torch.Tensor:
+    """Cross-entropy for a classifier ([B, C] vs [B]) and for LM logits ([B, T, V] vs [B, T])."""
+    return F.cross_entropy(outputs.flatten(0, -2), targets.flatten())
+
+
+def make_optimizer(model: torch.nn.Module, optimizer=None, lr: float = 1e-3) -> torch.optim.Optimizer:
+    """None -> AdamW(lr); a callable -> optimizer(params); an Optimizer instance is used as is."""
+    if optimizer is None:
+        return torch.optim.AdamW(model.parameters(), lr=lr)
+    if isinstance(optimizer, torch.optim.Optimizer):
+        return optimizer
+    if callable(optimizer):
+        return optimizer(model.parameters())
+    raise TypeError(t("train.bad_optimizer", kind=type(optimizer).__name__))
+
+
+def _sync(device: torch.device) -> None:
+    if device.type == "cuda":
+        torch.cuda.synchronize(device)
+
+
+def _grads_finite(params) -> bool:
+    grads = [p.grad for p in params if p.grad is not None]
+    if not grads:
+        return True
+    return bool(torch.stack([torch.isfinite(g).all() for g in grads]).all())
+
+
+def _move(batch, device: torch.device):
+    inputs, targets = batch
+    return inputs.to(device, non_blocking=True), targets.to(device, non_blocking=True)
+
+
+def train(model: torch.nn.Module, batches, *, steps: int | None = None, epochs: int = 1, device="cpu",
+          precision: str = "fp32", optimizer=None, lr: float = 1e-3, clip_grad: float | None = None,
+          compile: bool = False, loss_fn=None, grad_accum: int = 1, seed: int = 0, progress: bool = True,
+          checkpoint_dir=None, checkpoint_every: int | None = None, resume: bool = False, on_step=None,
+          scaler_options: dict | None = None, skip_nonfinite: bool = True) -> History:
+    """Train `model` on `batches` (a re-iterable of (inputs, targets)) and return a History.
+
+    steps: optimizer steps to run (epochs are repeated as needed); None -> `epochs` epochs.
+    precision: 'fp32' | 'tf32' | 'fp16' (autocast + GradScaler) | 'bf16' (autocast).
+    optimizer: None -> AdamW(lr); a factory params -> Optimizer; or an Optimizer.
+    clip_grad: max gradient norm (the gradients are unscaled first).
+    grad_accum: micro-batches per optimizer step (the loss is divided by it).
+    checkpoint_dir / checkpoint_every / resume: see fastrain_lib.checkpoint.
+    on_step(step, history): called after each optimizer step (step counts from 1).
+    scaler_options: extra GradScaler arguments (e.g. growth_interval) for fp16.
+    skip_nonfinite: without a scaler, skip a step whose gradients hold inf/nan (as GradScaler does).
+    """
+    device = hardware.check_device(device)
+    prec.check_precision(device, precision)
+    if grad_accum < 1:
+        raise ValueError(t("train.bad_grad_accum", grad_accum=grad_accum))
+    if steps is None and epochs < 1 or steps is not None and steps < 1:
+        raise ValueError(t("train.bad_steps", steps=steps, epochs=epochs))
+    if resume and checkpoint_dir is None:
+        raise ValueError(t("train.resume_needs_dir"))
+    loss_fn = loss_fn or default_loss
+    model.to(device)
+    model.train()
+    opt = make_optimizer(model, optimizer, lr)
+    scaler = prec.make_scaler(device, precision, **(scaler_options or {}))
+    params = [p for p in model.parameters() if p.requires_grad]
+    history = History(device=str(device), precision=precision)
+    step, epoch, done_in_epoch = 0, 0, 0
+    position = (0, 0)  # (epoch, batches of it done) after the last optimizer step
+
+    saved = checkpoint.load_latest(checkpoint_dir) if resume else None
+    if saved is not None:
+        model.load_state_dict(saved["model"])
+        opt.load_state_dict(saved["optimizer"])
+        scaler.load_state_dict(saved["scaler"])
+        history = History.from_dict(saved["history"])
+        step, epoch, done_in_epoch = saved["step"], saved["epoch"], saved["batch_in_epoch"]
+        position = (epoch, done_in_epoch)
+        history.resumed_from = step
+
+    if steps is None:
+        total = epochs * len(batches) // grad_accum if hasattr(batches, "__len__") else None
+    else:
+        total = steps
+    step_fn = torch.compile(model) if compile else model
+    if device.type == "cuda":
+        torch.cuda.reset_peak_memory_stats(device)
+    bar = _progress(total=total, key="train.progress", precision=precision) if progress else None
+    if bar is not None:
+        bar.update(step)
+
+    def finished() -> bool:
+        return step >= total if total is not None else False
+
+    with prec.tf32(precision == "tf32"):
+        while not finished() and (steps is not None or epoch < epochs):
+            # The epoch's data order depends only on seed + epoch, so a resumed run replays it.
+            torch.manual_seed(seed + epoch)
+            if hasattr(batches, "set_epoch"):
+                batches.set_epoch(epoch)
+            micro, losses_in_step, samples_in_step = 0, [], 0
+            seen = 0
+            for batch in batches:
+                seen += 1
+                if seen <= done_in_epoch:
+                    continue  # done before the checkpoint we resumed from
+                if saved is not None:  # first new batch after resuming: continue the saved RNG streams
+                    checkpoint.set_rng_state(saved["rng"])
+                    saved = None
+                if micro == 0:
+                    _sync(device)
+                    start = time.perf_counter()
+                inputs, targets = _move(batch, device)
+                with prec.autocast(device, precision):
+                    loss = loss_fn(step_fn(inputs), targets)
+                # backward outside autocast; the scaler multiplies the loss by its scale (fp16 only)
+                scaler.scale(loss / grad_accum).backward()
+                losses_in_step.append(loss.detach().float())
+                samples_in_step += len(inputs)
+                micro += 1
+                if micro < grad_accum:
+                    continue
+
+                scale_before = scaler.get_scale() if scaler.is_enabled() else 1.0
+                skip = False
+                if clip_grad is not None:
+                    scaler.unscale_(opt)  # clip the true gradients, not the scaled ones
+                    torch.nn.utils.clip_grad_norm_(params, clip_grad)
+                if not scaler.is_enabled() and skip_nonfinite and not _grads_finite(params):
+                    skip = True  # an inf/nan gradient would ruin the weights: skip, as GradScaler does
+                else:
+                    scaler.step(opt)  # with a scaler: skipped internally when a gradient is inf/nan
+                scaler.update()
+                opt.zero_grad(set_to_none=True)
+                _sync(device)
+                elapsed = time.perf_counter() - start
+
+                scale_after = scaler.get_scale() if scaler.is_enabled() else 1.0
+                if scaler.is_enabled():
+                    skip = scale_after < scale_before  # GradScaler halves its scale exactly when it skipped
+                step += 1
+                history.losses.append(torch.stack(losses_in_step).mean().item())
+                history.step_times_s.append(elapsed)
+                history.scales.append(float(scale_after))
+                history.skipped.append(bool(skip))
+                history.samples += samples_in_step
+                if compile and history.compile_s is None:
+                    history.compile_s = elapsed
+                micro, losses_in_step, samples_in_step = 0, [], 0
+                if bar is not None:
+                    bar.update(1)
+                if on_step is not None:
+                    on_step(step, history)
+                position = (epoch, seen)
+                if checkpoint_dir is not None and checkpoint_every and step % checkpoint_every == 0:
+                    _save(checkpoint_dir, step, *position, model, opt, scaler, history)
+                if finished():
+                    break
+            if micro:  # an unfinished accumulation at the epoch's end is dropped
+                opt.zero_grad(set_to_none=True)
+            # a new epoch starts from torch.manual_seed(seed + epoch) in both the original and
+            # the resumed run, so a saved RNG state not used by now is no longer needed
+            saved = None
+            epoch += 1
+            done_in_epoch = 0
+
+    if bar is not None:
+        bar.close()
+    if device.type == "cuda":
+        history.peak_memory_bytes = torch.cuda.max_memory_allocated(device)
+    if checkpoint_dir is not None and step > 0 and not (checkpoint_every and step % checkpoint_every == 0):
+        # the end of the run is worth a checkpoint too
+        _save(checkpoint_dir, step, *position, model, opt, scaler, history)
+    return history
+
+
+def _save(folder, step, epoch, batch_in_epoch, model, opt, scaler, history) -> None:
+    checkpoint.save(folder, step, {
+        "model": model.state_dict(), "optimizer": opt.state_dict(), "scaler": scaler.state_dict(),
+        "rng": checkpoint.rng_state(), "epoch": epoch, "batch_in_epoch": batch_in_epoch,
+        "history": history.to_dict(),
+    })
+
+
+@torch.no_grad()
+def evaluate(model: torch.nn.Module, batches, *, device="cpu", precision: str = "fp32", loss_fn=None) -> dict:
+    """Mean loss and accuracy (share of argmax == target) over `batches`."""
+    device = torch.device(device)
+    loss_fn = loss_fn or default_loss
+    model.eval()
+    total_loss, correct, count = 0.0, 0, 0
+    for batch in batches:
+        inputs, targets = _move(batch, device)
+        with prec.autocast(device, precision):
+            outputs = model(inputs)
+            loss = loss_fn(outputs, targets)
+        total_loss += loss.float().item() * targets.numel()
+        correct += (outputs.argmax(-1) == targets).sum().item()
+        count += targets.numel()
+    model.train()
+    return {"loss": total_loss / max(count, 1), "accuracy": correct / max(count, 1)}

@@ -4,7 +4,7 @@
     python -m fastrain_lib.authoring sync solutions/03_amp.ipynb   # just these (and their exercises)
     python -m fastrain_lib.authoring check     # exit 1 if `sync` would change anything
 
-- Every notebook's first cell carries an "Open in Colab" badge pointing at its own path.
+- Every notebook's first cell (title, summary) ends with an "Open in Colab" badge pointing at its own path.
 - Every notebook's second cell is the setup cell, generated from SETUP_CELL (one template).
 - exercises/NN_*.ipynb is generated from solutions/NN_*.ipynb: the code between
   "# BEGIN SOLUTION" and "# END SOLUTION" is replaced by a TODO line, plus any
@@ -56,8 +56,9 @@ def all_notebooks(root: Path) -> list[Path]:
 
 
 def _with_badge(source: str, relative_path: str) -> str:
-    lines = [line for line in source.splitlines() if not line.startswith(BADGE_PREFIX)]
-    return "\n".join([badge(relative_path), *lines]) if lines else badge(relative_path)
+    """Title and summary first, the badge on the last line of the first cell."""
+    text = "\n".join(line for line in source.splitlines() if not line.startswith(BADGE_PREFIX)).rstrip()
+    return f"{text}\n\n{badge(relative_path)}" if text else badge(relative_path)
 
 
 def normalise(nb, relative_path: str) -> None:

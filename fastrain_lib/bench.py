@@ -124,7 +124,7 @@ def load_records(path: str | Path) -> list[Record]:
     try:
         payload = json.loads(Path(path).read_text(encoding="utf-8"))
         return [Record.from_dict(r) for r in payload["records"]]
-    except (json.JSONDecodeError, KeyError, TypeError) as exc:
+    except (ValueError, KeyError, TypeError) as exc:  # JSONDecodeError is a ValueError
         raise ValueError(f"{path}: not a fastrain results file ({exc})") from exc
 
 

@@ -1,0 +1,73 @@
+import warnings
+
+import matplotlib
+import pytest
+from matplotlib import font_manager
+
+from fastrain_lib import plots
+
+
+def test_bundled_font_and_licence_ship_with_the_package():
+    assert (plots.FONT_DIR / "NotoSansBengali-Regular.ttf").stat().st_size > 100_000
+    licence = (plots.FONT_DIR / "OFL.txt").read_text(encoding="utf-8")
+    assert "SIL OPEN FONT LICENSE" in licence.upper() or "Open Font License" in licence
+
+
+def test_font_is_registered_with_matplotlib():
+    names = {f.name for f in font_manager.fontManager.ttflist}
+    assert plots.FONT_FAMILY in names
+    assert matplotlib.rcParams["font.family"][0] == plots.FONT_FAMILY
+
+
+def test_bengali_is_really_shaped():
+    # Shaped, the conjunct ক্ষ is one glyph, clearly narrower than ক + visible hasanta + ষ.
+    # A matplotlib (or font set-up) that does not shape draws the same glyphs for both.
+    joined, apart = plots.shaping_widths("ক্ষ")
+    assert plots.shaping_ok(), "matplotlib >= 3.11 is required by pyproject.toml"
+    assert joined < 0.85 * apart
+
+
+def test_pre_base_vowel_sign_wraps_its_consonant():
+    # In "কি" the sign ি is drawn before ক and its stroke arches over it, so the pair is
+    # much narrower than the two glyphs set side by side (what an unshaped renderer draws).
+    joined = plots.shaping_widths("কি")[0]
+    consonant = plots.shaping_widths("ক")[0]
+    sign = plots.shaping_widths("ি")[0]
+    assert joined < 0.85 * (consonant + sign)
+
+
+@pytest.mark.parametrize("version,ok", [("3.10.8", False), ("3.11.0", True), ("3.12.0rc1", True), ("2.2.5", False)])
+def test_version_gate(version, ok):
+    assert plots.shaping_ok(version) is ok
+
+
+def test_old_matplotlib_warns_once_in_bengali_and_falls_back_to_english(monkeypatch):
+    monkeypatch.setenv("FASTRAIN_LANG", "bn")
+    monkeypatch.setattr(plots, "_warned", False)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        assert plots.plot_lang("3.8.0") == "en"
+        assert plots.plot_lang("3.8.0") == "en"
+    assert len(caught) == 1
+    assert "matplotlib" in str(caught[0].message) and "যুক্তাক্ষর" in str(caught[0].message)
+    assert plots.plot_lang() == "bn"
+
+
+def test_label_uses_english_when_shaping_is_missing(monkeypatch):
+    monkeypatch.setattr(plots, "_warned", True)
+    monkeypatch.setattr(plots.matplotlib, "__version__", "3.9.0")
+    assert plots.label("panel.run") == "Run"
+
+
+def test_standard_charts_draw(tmp_path):
+    from fastrain_lib import bench
+
+    fig, ax = plots.new_figure()
+    records = [bench.Record("ক", 0.2, 0.01), bench.Record("খ", 0.1, 0.02)]
+    bars = plots.bar_records(ax, records, scale=1e3, ylabel="ms")
+    assert [b.get_height() for b in bars] == pytest.approx([200, 100])
+    fig2, ax2 = plots.new_figure()
+    plots.lines(ax2, [1, 2, 4], {"a": [1, 2, 3], "b": [3, 2, 1]}, logx=True)
+    assert len(ax2.get_lines()) == 2 and ax2.get_legend() is not None
+    fig.savefig(tmp_path / "bars.png")
+    assert (tmp_path / "bars.png").stat().st_size > 1000

@@ -176,26 +176,39 @@ class Corpus:
         """Every word of the corpus (for measuring how many generated words are real)."""
         return set(re.findall(r"[\u0980-\u09ff\u200c\u200d]+", self.text))
 
-    def batches(self, split: str, batch_size: int, block_size: int, *, seed: int = 0, device="cpu"):
+    def batches(self, split: str, batch_size: int, block_size: int, *, seed: int = 0, device="cpu") -> Windows:
         """Endless (x, y) batches of random windows; y is x shifted by one character.
 
-        Windows start only at grapheme boundaries, never on a combining mark."""
+        Windows start only at grapheme boundaries, never on a combining mark. The result can
+        be iterated again and gives the same batches (train.train's resume replays it)."""
         data = {"train": self.train, "val": self.val}[split]
         starts = boundaries(data, self.chars, block_size)
         if len(starts) == 0:
             raise ValueError(t("corpus.too_small", split=split, n=len(data), block=block_size))
-        rng = random.Random(seed)
-        while True:
-            ix = torch.tensor([starts[rng.randrange(len(starts))] for _ in range(batch_size)])
-            x = torch.stack([data[i:i + block_size] for i in ix.tolist()])
-            y = torch.stack([data[i + 1:i + 1 + block_size] for i in ix.tolist()])
-            yield x.to(device), y.to(device)
+        return Windows(data, starts, batch_size, block_size, seed, device)
 
     def prompt(self, seed: int = 0) -> str:
         """A short, whole word from the validation text to start generation from."""
         words = sorted(w for w in set(re.findall(r"[\u0980-\u09ff]+", self.decode(self.val))) if 2 <= len(w) <= 8)
         words = [w for w in words if not is_mark(w[0])]
         return random.Random(seed).choice(words) if words else self.chars[0]
+
+
+class Windows:
+    """Re-iterable, endless random windows of a token tensor (the same order for the same seed)."""
+
+    def __init__(self, data, starts, batch_size, block_size, seed=0, device="cpu"):
+        self.data, self.starts, self.batch_size, self.block_size = data, starts, batch_size, block_size
+        self.seed, self.device = seed, device
+
+    def __iter__(self):
+        rng = random.Random(self.seed)
+        n = self.block_size
+        while True:
+            ix = [self.starts[rng.randrange(len(self.starts))] for _ in range(self.batch_size)]
+            x = torch.stack([self.data[i:i + n] for i in ix])
+            y = torch.stack([self.data[i + 1:i + 1 + n] for i in ix])
+            yield x.to(self.device), y.to(self.device)
 
 
 def boundaries(data: torch.Tensor, chars: list[str], block_size: int) -> list[int]:

@@ -1,0 +1,27 @@
+"""Memory bandwidth: a device-to-device copy (bytes read + written per second), and on a GPU
+host-to-device copies from pageable and pinned memory (lessons 01, 02)."""
+
+from __future__ import annotations
+
+import torch
+
+from fastrain_lib import bench
+
+from .common import Context
+
+
+def run(ctx: Context) -> list[bench.Record]:
+    numel = ctx.size(ci=1 << 18, lab=1 << 24, full=1 << 28)
+    record = bench.copy_bandwidth(numel, device=ctx.device)
+    ctx.log(f"copy on {ctx.device}, {numel} floats: {record.metrics['gbs']:.1f} GB/s")
+    records = [record]
+    if ctx.on_gpu:
+        for pinned in (False, True):
+            src = bench.fresh_random(numel).pin_memory() if pinned else bench.fresh_random(numel)
+            dst = torch.empty(numel, device="cuda")
+            r = bench.measure(lambda: dst.copy_(src, non_blocking=pinned), f"host->cuda {numel}",
+                              params={"numel": numel, "pinned": pinned, "device": "cuda"})
+            r.metrics["gbs"] = r.per_second(src.numel() * src.element_size()) / 1e9
+            ctx.log(f"host->cuda pinned={pinned}: {r.metrics['gbs']:.1f} GB/s")
+            records.append(r)
+    return records

@@ -1,0 +1,43 @@
+"""Adam(W) optimizer step: for-loop vs foreach vs fused vs Apex FusedAdam, on the parameter
+tensors of a small transformer with random gradients (lesson 04)."""
+
+from __future__ import annotations
+
+import torch
+
+from fastrain_lib import bench
+
+from .common import Context, need
+
+
+def transformer_shapes(n_layer: int, d: int, vocab: int = 256) -> list[tuple[int, ...]]:
+    """The parameter shapes of a GPT block stack: many small tensors, as in real models."""
+    block = [(d,), (d,), (3 * d, d), (3 * d,), (d, d), (d,), (d,), (d,), (4 * d, d), (4 * d,), (d, 4 * d), (d,)]
+    return [(vocab, d), (1024, d)] + block * n_layer + [(d,), (d,)]
+
+
+def run(ctx: Context) -> list[bench.Record]:
+    fused = need("fused", "optimizer implementations of lesson 04")
+    n_layer, d = ctx.size(ci=(2, 64), lab=(6, 256), full=(24, 1024))
+    shapes = transformer_shapes(n_layer, d)
+    records = []
+    for impl in fused.OPTIMIZER_IMPLS:
+        if impl == "apex" and not (fused.apex_status().fused_adam and ctx.on_gpu):
+            ctx.log("optim apex: NVIDIA Apex FusedAdam is not built here (apex_status), skipped")
+            continue
+        params = [torch.nn.Parameter(bench.fresh_random(*s, device=ctx.device, seed=i)) for i, s in enumerate(shapes)]
+        for p in params:
+            p.grad = bench.fresh_random(*p.shape, device=ctx.device) * 1e-3
+        try:
+            opt = fused.make_optimizer(params, impl, lr=1e-3)
+        except (RuntimeError, ValueError) as exc:  # e.g. fused=True unsupported on this device/torch
+            ctx.log(f"optim {impl}: cannot run here: {exc}")
+            continue
+        numel = sum(p.numel() for p in params)
+        record = bench.measure(opt.step, f"adamw {impl}", params={"impl": impl, "tensors": len(params),
+                                                                  "numel": numel, "device": ctx.device})
+        # an Adam step reads p, g, m, v and writes p, m, v: ~7 float32 values per parameter
+        record.metrics["gbs"] = record.per_second(7 * 4 * numel) / 1e9
+        ctx.log(f"optim {impl}: {record.median_s * 1e3:.2f} ms/step ({len(params)} tensors, {numel} values)")
+        records.append(record)
+    return records

@@ -147,6 +147,8 @@ def lines(ax, x, series: dict[str, list[float]], *, xlabel: str = "", ylabel: st
         ax.plot(x, ys, marker=marker, label=name)
     if logx:
         ax.set_xscale("log", base=2)
+        ax.set_xticks(list(x), [str(v) for v in x])  # 64, 128, … reads easier than 2⁶, 2⁷, …
+        ax.minorticks_off()
     if logy:
         ax.set_yscale("log")
     ax.set_xlabel(xlabel)

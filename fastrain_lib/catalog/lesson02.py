@@ -1,0 +1,163 @@
+"""Messages of lesson 02 (.to(device)): fastrain_lib.transfer, panels/lesson02, checks/lesson02."""
+
+MESSAGES = {
+    # fastrain_lib.transfer
+    "transfer.needs_gpu": {
+        "bn": "হোস্ট→ডিভাইস কপি মাপতে GPU লাগে; এই মেশিনে শুধু CPU আছে, তাই এখানে কিছু সরানোর নেই। ডেটাশিটের বা reference/-এর সংখ্যা দেখো।",
+        "en": "Measuring host→device copies needs a GPU; this machine has only a CPU, so there is nothing to move here. See the datasheet or reference/ figures.",
+    },
+    "transfer.no_pinning": {
+        "bn": "পিন করা মেমরি (pinned memory) বানাতে GPU-র ড্রাইভার লাগে; এই মেশিনে CUDA নেই। pinned=False দিয়ে চালাও।",
+        "en": "Pinned memory needs a GPU driver; this machine has no CUDA. Run with pinned=False.",
+    },
+    "transfer.progress_epoch": {"bn": "ইপক {epoch}/{epochs} ({device})", "en": "epoch {epoch}/{epochs} ({device})"},
+    "transfer.bandwidth_title": {"bn": "হোস্ট → GPU কপির গতি (এই মেশিনে মাপা)", "en": "host → GPU copy speed (measured on this machine)"},
+    "transfer.bytes": {"bn": "কপির আকার (বাইট)", "en": "copy size (bytes)"},
+    "transfer.gbs": {"bn": "ব্যান্ডউইথ (GB/s)", "en": "bandwidth (GB/s)"},
+    "transfer.pageable": {"bn": "সাধারণ মেমরি (pageable)", "en": "pageable"},
+    "transfer.pinned": {"bn": "পিন করা (pinned)", "en": "pinned"},
+    "transfer.links_title": {"bn": "হোস্ট ↔ GPU সংযোগের সর্বোচ্চ গতি (ডেটাশিট, এক দিকে)", "en": "host ↔ GPU link peak (datasheet, one direction)"},
+    "transfer.link": {"bn": "সংযোগ", "en": "link"},
+    "transfer.used_by": {"bn": "যে GPU-তে", "en": "used by"},
+    "transfer.source": {"bn": "উৎস", "en": "source"},
+    "transfer.item_title": {"bn": "প্রতি ধাপে loss.item() বনাম শেষে একবার", "en": "loss.item() every step vs once at the end"},
+    "transfer.item_every": {"bn": "প্রতি ধাপে .item()", "en": ".item() every step"},
+    "transfer.item_once": {"bn": "শেষে একবার .item()", "en": ".item() once"},
+    "transfer.ms_per_step": {"bn": "প্রতি ধাপে সময় (মিলিসেকেন্ড)", "en": "time per step (ms)"},
+    "transfer.loader_title": {"bn": "DataLoader: num_workers ও pin_memory বনাম নমুনা/সেকেন্ড", "en": "DataLoader: num_workers and pin_memory vs samples/s"},
+    "transfer.startup_s": {"bn": "শুরুর সময় (সেকেন্ড)", "en": "start-up (s)"},
+    "transfer.pin_ignored": {
+        "bn": "এই মেশিনে GPU নেই, তাই pin_memory=True কোনো কাজ করে না (PyTorch এটি উপেক্ষা করে)।",
+        "en": "No GPU here, so pin_memory=True does nothing (PyTorch ignores it).",
+    },
+    "transfer.epoch_s": {"bn": "প্রতি ইপকে সময় (সেকেন্ড)", "en": "time per epoch (s)"},
+    "transfer.epoch": {"bn": "ইপক", "en": "epoch"},
+    "transfer.train_title": {"bn": "SimpleNN, বাংলা অঙ্ক: প্রতি ধাপের লস", "en": "SimpleNN, Bengali digits: loss per step"},
+    # panels/lesson02
+    "lesson02.panel_title": {
+        "bn": "প্রশিক্ষণের গতি: ডিভাইস, batch আকার, num_workers, pin_memory বদলে দেখো",
+        "en": "Training speed: change the device, batch size, num_workers, pin_memory",
+    },
+    "lesson02.num_workers": {"bn": "num_workers (কর্মী প্রসেস)", "en": "num_workers (worker processes)"},
+    "lesson02.pin_memory": {"bn": "pin_memory", "en": "pin_memory"},
+    "lesson02.panel_plot": {
+        "bn": "{device}, batch {batch_size}, কর্মী {num_workers}, pin {pin}: {rate:.0f} নমুনা/সেকেন্ড",
+        "en": "{device}, batch {batch_size}, workers {num_workers}, pin {pin}: {rate:.0f} samples/s",
+    },
+    "lesson02.panel_note": {
+        "bn": "নমুনা/সেকেন্ড গোনা হয়েছে প্রথম batch-এর পর থেকে; কর্মী প্রসেস চালু হতে লেগেছে {startup:.2f} সেকেন্ড (আলাদা দেখানো)।",
+        "en": "Samples/s counted after the first batch; starting the worker processes took {startup:.2f} s (shown apart).",
+    },
+    "lesson02.steps": {"bn": "ধাপ", "en": "steps"},
+    # checks/lesson02: to_device
+    "lesson02.check.not_moved": {
+        "bn": "টেনসরটি নির্দিষ্ট ডিভাইসে যায়নি। একটি টেনসর পেলে x.to(device) ফেরত দাও — .to() নতুন টেনসর ফেরত দেয়, মূলটি যেখানে ছিল সেখানেই থাকে।",
+        "en": "The tensor did not reach the device. For a tensor, return x.to(device) — .to() returns a new tensor and leaves the original where it was.",
+    },
+    "lesson02.check.nested_not_moved": {
+        "bn": "ভেতরের (nested) টেনসরগুলো সরেনি: শুধু উপরের স্তর সরানো হয়েছে। tuple বা list-এর প্রতিটি উপাদানের উপর to_device আবার ডাকো (রিকার্শন)।",
+        "en": "Nested tensors were not moved: only the top level was. Call to_device again on every element of a tuple or list (recursion).",
+    },
+    "lesson02.check.dict_values": {
+        "bn": "dict-এর মানগুলো (values) সরেনি। {key: to_device(value, device) for key, value in batch.items()} দিয়ে নতুন dict বানাও।",
+        "en": "The dict's values were not moved. Build a new dict: {key: to_device(value, device) for key, value in batch.items()}.",
+    },
+    "lesson02.check.container_type": {
+        "bn": "পাত্রের ধরন (container type) বদলে গেছে: tuple ঢুকলে tuple, list ঢুকলে list, dict ঢুকলে dict ফেরত দিতে হবে। "
+              "list comprehension সবসময় list বানায় — tuple-এর জন্য tuple(...) বা type(batch)(...) ব্যবহার করো।",
+        "en": "The container type changed: a tuple must come back as a tuple, a list as a list, a dict as a dict. "
+              "A list comprehension always makes a list — use tuple(...) or type(batch)(...) for tuples.",
+    },
+    "lesson02.check.dict_keys": {
+        "bn": "dict-এর কী (key) বা তাদের ক্রম বদলে গেছে; সব কী একই ক্রমে রাখো।",
+        "en": "The dict's keys (or their order) changed; keep every key, in the same order.",
+    },
+    "lesson02.check.length": {
+        "bn": "ফেরত দেওয়া tuple/list-এর দৈর্ঘ্য মূলটির সমান নয়: কোনো উপাদান বাদ পড়েছে বা যোগ হয়েছে।",
+        "en": "The returned tuple/list has a different length: an element was dropped or added.",
+    },
+    "lesson02.check.not_tensor": {
+        "bn": "একটি টেনসর আর টেনসর থাকেনি (হয়তো .tolist() বা .numpy() হয়ে গেছে)। শুধু .to(device) করো।",
+        "en": "A tensor stopped being a tensor (perhaps .tolist() or .numpy()). Only call .to(device).",
+    },
+    "lesson02.check.tensor_changed": {
+        "bn": "টেনসরের আকার বা ডেটা টাইপ বদলে গেছে; to_device শুধু ডিভাইস বদলাবে।",
+        "en": "A tensor's shape or dtype changed; to_device must change only the device.",
+    },
+    "lesson02.check.non_tensor_changed": {
+        "bn": "টেনসর নয় এমন মান (যেমন নাম বা সংখ্যা) বদলে গেছে বা হারিয়ে গেছে। এগুলো যেমন আছে তেমনই ফেরত দাও।",
+        "en": "A value that is not a tensor (a name, a number) was changed or lost. Return such values as they are.",
+    },
+    "lesson02.check.mutated_input": {
+        "bn": "তোমার ফাংশন মূল batch-টাই বদলে দিয়েছে (জায়গায় বসে)। নতুন list/dict বানিয়ে ফেরত দাও, মূলটি যেমন ছিল রেখে দাও।",
+        "en": "Your function changed the original batch in place. Build and return new lists/dicts; leave the original as it was.",
+    },
+    # checks/lesson02: the training loop
+    "lesson02.check.model_not_moved": {
+        "bn": "মডেলের ওজন ভুল ডিভাইসে রয়ে গেছে। লুপের আগে model = model.to(device) (বা model.to(device)) লেখো।",
+        "en": "The model's weights stayed on the wrong device. Before the loop write model = model.to(device) (or model.to(device)).",
+    },
+    "lesson02.check.inputs_not_moved": {
+        "bn": "ইনপুট (inputs) ডিভাইসে সরানো হয়নি। লুপের ভেতরে inputs = inputs.to(device) লেখো — .to() নতুন টেনসর দেয়, তাই ফলটি আবার নামে রাখতে হয়।",
+        "en": "The inputs were not moved to the device. Inside the loop write inputs = inputs.to(device) — .to() returns a new tensor, so keep the result.",
+    },
+    "lesson02.check.targets_not_moved": {
+        "bn": "লক্ষ্য (targets) ডিভাইসে সরানো হয়নি, তাই loss হিসাব করতে গিয়ে ডিভাইস মেলেনি। inputs-এর মতো targets = targets.to(device) লেখো।",
+        "en": "The targets were not moved to the device, so computing the loss mixed devices. Like the inputs: targets = targets.to(device).",
+    },
+    "lesson02.check.device_mismatch": {
+        "bn": "ডিভাইস মেলেনি এমন ত্রুটি হয়েছে। মডেল, inputs আর targets — তিনটিই একই device-এ সরাও।",
+        "en": "A device-mismatch error happened. Move all three — the model, the inputs and the targets — to the same device.",
+    },
+    "lesson02.check.no_forward": {
+        "bn": "মডেল একবারও ডাকা হয়নি: লুপে outputs = model(inputs) আছে তো?",
+        "en": "The model was never called: is outputs = model(inputs) in the loop?",
+    },
+    "lesson02.check.no_step": {
+        "bn": "{batches}টি batch-এ optimizer.step() ডাকা হয়েছে {steps} বার। প্রতিটি batch-এ ঠিক একবার ডাকতে হবে, backward-এর পরে।",
+        "en": "optimizer.step() was called {steps} times for {batches} batches. Call it exactly once per batch, after backward.",
+    },
+    "lesson02.check.no_zero_grad": {
+        "bn": "প্রতি batch-এ optimizer.zero_grad() ডাকা হয়নি। না ডাকলে আগের ধাপের গ্রেডিয়েন্ট (gradient) জমে যোগ হতে থাকে।",
+        "en": "optimizer.zero_grad() was not called for every batch. Without it, the previous steps' gradients keep adding up.",
+    },
+    "lesson02.check.no_backward": {
+        "bn": "ওজন একটুও বদলায়নি: loss.backward() ডাকা হয়েছে তো? ব্যাকওয়ার্ড পাস (backward pass) ছাড়া optimizer.step()-এর কাছে কোনো গ্রেডিয়েন্ট থাকে না।",
+        "en": "The weights did not change at all: is loss.backward() called? Without the backward pass optimizer.step() has no gradients.",
+    },
+    "lesson02.check.wrong_losses": {
+        "bn": "ফাংশনটি প্রতিটি batch-এর জন্য একটি করে loss-এর list ফেরত দেবে ({batches}টি)। losses.append(loss.detach()) লেখো, আর শেষে return losses।",
+        "en": "The function must return a list with one loss per batch ({batches}). Write losses.append(loss.detach()) and return losses at the end.",
+    },
+    # checks/lesson02: throughput
+    "lesson02.check.not_number": {"bn": "একটি সংখ্যা (float) ফেরত দাও।", "en": "Return a number (float)."},
+    "lesson02.check.forgot_batch": {
+        "bn": "তুমি প্রতি সেকেন্ডে ধাপ (steps/s) হিসাব করেছ। প্রতিটি ধাপে batch_size-টি নমুনা থাকে: batch_size × steps ÷ seconds।",
+        "en": "You computed steps per second. Each step holds batch_size samples: batch_size × steps ÷ seconds.",
+    },
+    "lesson02.check.inverted": {
+        "bn": "ভাগ উল্টে গেছে: এটা প্রতি নমুনার সময়। থ্রুপুট (throughput) = নমুনার সংখ্যা ÷ সময়।",
+        "en": "The division is upside down: that is the time per sample. Throughput = number of samples ÷ time.",
+    },
+    "lesson02.check.wrong_value": {
+        "bn": "batch_size={batch_size}, steps={steps}, seconds={seconds} হলে উত্তর {expected:.4g} হওয়ার কথা, তুমি পেয়েছ {got:.4g}।",
+        "en": "For batch_size={batch_size}, steps={steps}, seconds={seconds} the answer is {expected:.4g}; you got {got:.4g}.",
+    },
+    "lesson02.check.not_a_choice": {"bn": "এগুলোর একটি অক্ষর দাও: {choices}।", "en": "Give one of these letters: {choices}."},
+    "lesson02.check.answer_a": {
+        "bn": "ঠিক নয়। batch বড় হলেও প্রতিটি নমুনার গণনা একই থাকে — গণনা কমে না। নিজের মাপা প্লটে দেখো: প্রতি ধাপের সময় বাড়ে, কিন্তু নমুনার তুলনায় কম হারে।",
+        "en": "Not right. A bigger batch does not make each sample's arithmetic smaller. Look at your plot: the time per step grows, but more slowly than the number of samples.",
+    },
+    "lesson02.check.answer_c": {
+        "bn": "ঠিক নয়। batch আকার বদলালে মডেলের ওজনের সংখ্যা বদলায় না; নির্ভুলতার সাথে গতির এই সম্পর্কও নেই।",
+        "en": "Not right. The batch size does not change the number of weights, and accuracy is not what sets the speed.",
+    },
+    "lesson02.check.answer_d": {
+        "bn": "ঠিক নয়। একই মডেল আর একই ডিভাইস; ঘড়ির গতি (clock) batch আকারের সাথে বদলায় না।",
+        "en": "Not right. Same model, same device; the clock speed does not change with the batch size.",
+    },
+    "lesson02.check.answer_right": {
+        "bn": "ঠিক! প্রতিটি ধাপের একটা নির্দিষ্ট খরচ আছে (Python, কার্নেল চালু করা, অপটিমাইজারের ধাপ); বড় batch সেই খরচ বেশি নমুনায় ভাগ করে, আর বড় ম্যাট্রিক্স গুণ হার্ডওয়্যার ভালোভাবে ব্যবহার করে — যতক্ষণ না হার্ডওয়্যার পুরো ব্যস্ত হয়ে যায়।",
+        "en": "Right! Each step has a fixed cost (Python, launching kernels, the optimizer step); a bigger batch spreads it over more samples, and bigger matrix multiplies use the hardware better — until the hardware is fully busy.",
+    },
+}

@@ -1,0 +1,267 @@
+"""Run a function in several real processes, from a notebook or a script.
+
+    from fastrain_lib.distributed import launch
+    results = launch(worker, 2, args=(cfg,))   # [rank 0's result, rank 1's result]
+
+Why this exists: `torchrun` is how a cluster starts training, but a notebook cannot
+call it and get Python objects back. `launch` does the same job inside a notebook:
+
+- it starts `world_size` processes with the "spawn" start method (a fresh Python each;
+  fork() of a Jupyter kernel that already runs threads can deadlock);
+- each process calls `torch.distributed.init_process_group` (gloo on CPUs, NCCL when
+  there is one GPU per process) on a free port that we pick by binding to port 0;
+- each rank's return value comes back through a queue; an exception comes back with its
+  traceback, and the caller gets a WorkerError naming the rank, in Bengali;
+- a rank that crashes, is killed, or hangs never hangs the caller: after `timeout_s`
+  every child is terminated, then killed, then joined, in `finally`. No orphans.
+
+The worker `fn(rank, world_size, *args)` must live in a module file (spawned processes
+import it by name); a function typed into a notebook cell cannot be found by them.
+"""
+
+from __future__ import annotations
+
+import datetime
+import os
+import queue as queue_module
+import signal
+import socket
+import sys
+import time
+import traceback
+
+import torch
+import torch.distributed as dist
+import torch.multiprocessing as mp
+
+from ..i18n import t
+
+GRACE_S = 1.0  # after the first failure, wait this long for the other ranks' news
+LAST_PIDS: list[int] = []  # process ids of the latest launch (tests check that none survives)
+
+
+class WorkerError(RuntimeError):
+    """A worker process failed: `rank` is the rank to blame, `kind` is error/died/timeout,
+    `tracebacks` maps every rank that reported an exception to its traceback text."""
+
+    def __init__(self, message: str, rank: int | None, kind: str, tracebacks: dict[int, str] | None = None):
+        super().__init__(message)
+        self.rank = rank
+        self.kind = kind
+        self.tracebacks = tracebacks or {}
+
+
+def free_port() -> int:
+    """A TCP port that nobody uses right now: the OS picks one when we bind to port 0."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def default_backend(world_size: int) -> str:
+    """NCCL when every rank can have its own GPU, gloo otherwise (CPU, or too few GPUs)."""
+    if torch.cuda.is_available() and torch.cuda.device_count() >= world_size and dist.is_nccl_available():
+        return "nccl"
+    return "gloo"
+
+
+def threads_per_rank(world_size: int) -> int:
+    """Share the CPU cores between the ranks, so 2 processes on 2 cores do not fight."""
+    return max(1, (os.cpu_count() or 1) // world_size)
+
+
+def _die_with_parent() -> None:
+    # Linux: if the notebook kernel itself is killed, the kernel sends us SIGKILL.
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+
+            ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+        except OSError:
+            pass
+
+
+def _entry(fn, rank: int, world_size: int, port: int, backend: str, args: tuple, results, pg_timeout_s: float,
+           threads: int) -> None:
+    """What each child process runs: join the group, call fn, report, leave the group."""
+    _die_with_parent()
+    os.environ.update(MASTER_ADDR="127.0.0.1", MASTER_PORT=str(port), RANK=str(rank),
+                      WORLD_SIZE=str(world_size), LOCAL_RANK=str(rank), LOCAL_WORLD_SIZE=str(world_size))
+    torch.set_num_threads(threads)
+    try:
+        if backend == "nccl":
+            torch.cuda.set_device(rank)
+        dist.init_process_group(backend, rank=rank, world_size=world_size,
+                                timeout=datetime.timedelta(seconds=pg_timeout_s))
+        result = fn(rank, world_size, *args)
+        results.put(("ok", rank, result))
+    except BaseException:  # noqa: BLE001 - every failure must reach the parent
+        results.put(("error", rank, traceback.format_exc()))
+    finally:
+        if dist.is_initialized():
+            dist.destroy_process_group()
+
+
+def _describe_exit(code: int | None) -> str:
+    if code is None:
+        return "?"
+    if code < 0:
+        try:
+            return f"{signal.Signals(-code).name} ({code})"
+        except ValueError:
+            return str(code)
+    return str(code)
+
+
+def _stop(processes) -> None:
+    """Terminate, then kill, then join every child: nothing survives this."""
+    for p in processes:
+        if p.is_alive():
+            p.terminate()
+    deadline = time.monotonic() + 3.0
+    for p in processes:
+        p.join(timeout=max(0.0, deadline - time.monotonic()))
+    for p in processes:
+        if p.is_alive():
+            p.kill()
+            p.join(timeout=5.0)
+    for p in processes:
+        if hasattr(p, "close") and not p.is_alive():
+            p.close()
+
+
+def launch(fn, world_size: int, *, args: tuple = (), backend: str | None = None, timeout_s: float = 60.0,
+           threads: int | None = None) -> list:
+    """Run fn(rank, world_size, *args) in `world_size` processes; returns [result of rank 0, 1, ...].
+
+    Raises WorkerError (message in Bengali, with the failing rank's traceback) when a rank
+    raises, dies, or the whole run passes `timeout_s` seconds. Results must be picklable."""
+    if not isinstance(world_size, int) or world_size < 1:
+        raise ValueError(t("dist.bad_world_size", value=world_size))
+    if getattr(fn, "__module__", None) == "__main__" or "<locals>" in getattr(fn, "__qualname__", ""):
+        raise ValueError(t("dist.not_importable", name=getattr(fn, "__name__", repr(fn))))
+    backend = backend or default_backend(world_size)
+    threads = threads or threads_per_rank(world_size)
+    ctx = mp.get_context("spawn")
+    results = ctx.Queue()
+    port = free_port()
+    # gloo's own timeout (the default is 30 minutes!): a rank stuck waiting for a peer
+    # gives up by itself shortly after we would have terminated it anyway.
+    pg_timeout_s = timeout_s + 5.0
+    processes = []
+    done: dict[int, object] = {}
+    errors: dict[int, str] = {}
+    try:
+        for rank in range(world_size):
+            p = ctx.Process(target=_entry, args=(fn, rank, world_size, port, backend, args, results, pg_timeout_s,
+                                                 threads), daemon=True, name=f"fastrain-rank{rank}")
+            p.start()
+            processes.append(p)
+        LAST_PIDS[:] = [p.pid for p in processes]
+        deadline = time.monotonic() + timeout_s
+        failed_at = None
+        while len(done) < world_size:
+            now = time.monotonic()
+            if failed_at is not None and now - failed_at > GRACE_S:
+                break
+            if now > deadline:
+                break
+            try:
+                status, rank, payload = results.get(timeout=0.05)
+                if status == "ok":
+                    done[rank] = payload
+                else:
+                    errors[rank] = payload
+                    failed_at = failed_at or time.monotonic()
+            except queue_module.Empty:
+                pass
+            # a rank that died without a word (killed, segfault, os._exit)
+            for rank, p in enumerate(processes):
+                if rank not in done and rank not in errors and p.exitcode not in (None, 0):
+                    failed_at = failed_at or time.monotonic()
+        if len(done) == world_size:
+            return [done[r] for r in range(world_size)]
+        raise _failure(processes, done, errors, timeout_s)
+    finally:
+        _stop(processes)
+        results.close()
+        results.join_thread()
+
+
+def _failure(processes, done: dict, errors: dict, timeout_s: float) -> WorkerError:
+    """Pick the rank to blame: one that died by itself first, then the first that raised, else a timeout."""
+    died = [r for r, p in enumerate(processes)
+            if r not in done and r not in errors and p.exitcode not in (None, 0)]
+    if died:
+        rank = died[0]
+        message = t("dist.worker_died", rank=rank, code=_describe_exit(processes[rank].exitcode))
+        if errors:
+            message += "\n" + t("dist.others_failed", ranks=", ".join(map(str, sorted(errors))))
+        return WorkerError(message, rank, "died", errors)
+    if errors:
+        rank = min(errors, key=lambda r: (_is_peer_error(errors[r]), r))
+        message = t("dist.worker_raised", rank=rank, traceback=errors[rank].rstrip())
+        others = sorted(set(errors) - {rank})
+        if others:
+            message += "\n" + t("dist.others_failed", ranks=", ".join(map(str, others)))
+        return WorkerError(message, rank, "error", errors)
+    waiting = [r for r in range(len(processes)) if r not in done]
+    return WorkerError(t("dist.timeout", seconds=timeout_s, ranks=", ".join(map(str, waiting))),
+                       waiting[0] if waiting else None, "timeout", errors)
+
+
+def _is_peer_error(text: str) -> bool:
+    """True for errors that only say "another rank went away" (not the root cause)."""
+    hints = ("Connection closed by peer", "Connection reset", "Timed out waiting", "timed out", "Broken pipe",
+             "DistBackendError", "DistNetworkError")
+    return any(h in text for h in hints)
+
+
+# --- small workers for the lesson and the tests (they must live in a module, see above) ---
+
+def whoami(rank: int, world_size: int) -> dict:
+    """Each rank reports itself, its process id, and the sum of all ranks (one all_reduce)."""
+    x = torch.tensor([float(rank)])
+    dist.all_reduce(x)
+    return {"rank": rank, "world_size": world_size, "pid": os.getpid(), "backend": dist.get_backend(),
+            "sum_of_ranks": x.item(), "threads": torch.get_num_threads()}
+
+
+def fail_on(rank: int, world_size: int, bad_rank: int = 1) -> int:
+    """Rank `bad_rank` raises (a bug in one process); the others wait at a barrier."""
+    if rank == bad_rank:
+        raise ValueError(f"rank {rank}: shape mismatch (a deliberate bug for the lesson)")
+    dist.barrier()
+    return rank
+
+
+def kill_self(rank: int, world_size: int, bad_rank: int = 1) -> int:
+    """Rank `bad_rank` is killed mid-run (SIGKILL: no exception, no goodbye)."""
+    dist.barrier()
+    if rank == bad_rank:
+        os.kill(os.getpid(), signal.SIGKILL)
+    dist.barrier()
+    return rank
+
+
+def hang(rank: int, world_size: int, bad_rank: int = 1) -> int:
+    """Rank `bad_rank` never returns (an endless loop); the others wait for it forever."""
+    if rank == bad_rank:
+        while True:
+            time.sleep(0.1)
+    dist.barrier()
+    return rank
+
+
+def pids_alive(pids) -> list[int]:
+    """The process ids from `pids` that still exist (os.kill(pid, 0) only asks, sends nothing)."""
+    alive = []
+    for pid in pids:
+        try:
+            os.kill(pid, 0)
+            alive.append(pid)
+        except ProcessLookupError:
+            pass
+        except PermissionError:
+            alive.append(pid)
+    return alive

@@ -1,0 +1,69 @@
+"""The DDP worker: identical weights on every rank, disjoint data shards, one checkpoint writer,
+started both by our launcher and by torchrun."""
+
+import json
+import math
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import torch
+
+from fastrain_lib.distributed import ddp, launch
+from fastrain_lib.distributed import launcher as L
+
+TORCHRUN = Path(sys.executable).parent / "torchrun"
+
+
+def test_two_ranks_stay_identical_and_only_rank0_saves(tmp_path):
+    path = tmp_path / "model.pt"
+    cfg = ddp.make_cfg(steps=6, batch_size=16, hidden=32, data_size=256, save_path=str(path))
+    r0, r1 = launch(ddp.train_worker, 2, args=(cfg,), timeout_s=120)
+    assert r0["param_hashes"] == r1["param_hashes"]  # bit-identical after every step
+    assert len(r0["param_hashes"]) == 6 and len(set(r0["param_hashes"])) == 6  # and they do change
+    assert not set(r0["first_indices"]) & set(r1["first_indices"])  # each rank its own shard
+    assert r0["global_batch"] == 32 and r0["saved"] and not r1["saved"]
+    assert all(math.isfinite(x) for x in r0["losses"] + r1["losses"])
+    state = torch.load(path, weights_only=True)
+    assert set(state) == {"fc1.weight", "fc1.bias", "fc2.weight", "fc2.bias"}
+    assert state["fc1.weight"].shape == (32, 784)
+    assert L.pids_alive(L.LAST_PIDS) == []
+
+
+def test_make_cfg_rejects_typos():
+    with pytest.raises(ValueError, match="steps"):
+        ddp.make_cfg(stpes=3)
+    assert ddp.make_cfg(scale_lr=True)["scale_lr"] is True
+
+
+def test_hash_sees_a_one_bit_change():
+    model = torch.nn.Linear(4, 2)
+    before = ddp.parameter_hash(model)
+    with torch.no_grad():
+        model.bias[0] = torch.nextafter(model.bias[0], torch.tensor(1e9))
+    assert ddp.parameter_hash(model) != before
+
+
+def test_torchrun_starts_the_same_worker(tmp_path):
+    out = tmp_path / "out"
+    cmd = [str(TORCHRUN), "--standalone", "--nproc_per_node=2", "-m", "fastrain_lib.distributed.ddp",
+           "--steps", "4", "--batch-size", "8", "--hidden", "16", "--data-size", "128", "--amp", "bf16",
+           "--out", str(out)]
+    env = {**os.environ, "OMP_NUM_THREADS": "1"}
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env,
+                            start_new_session=True, cwd=Path(__file__).resolve().parents[1])
+    try:
+        output, _ = proc.communicate(timeout=150)
+    finally:
+        if proc.poll() is None:  # never leave torchrun or its workers behind
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+    assert proc.returncode == 0, output[-3000:]
+    r0 = json.loads((out / "rank0.json").read_text())
+    r1 = json.loads((out / "rank1.json").read_text())
+    assert r0["world_size"] == r1["world_size"] == 2
+    assert r0["param_hash"] == r1["param_hash"] and r0["amp"] == "bf16"
+    assert "DDP" in output

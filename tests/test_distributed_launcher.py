@@ -1,0 +1,83 @@
+"""The notebook launcher: results come back, failures reach the caller fast, nothing survives."""
+
+import time
+
+import psutil
+import pytest
+
+from fastrain_lib.distributed import WorkerError, launch
+from fastrain_lib.distributed import launcher as L
+
+
+def _children() -> list[psutil.Process]:
+    """Our child processes, except multiprocessing's own resource tracker (it lives as long as we do)."""
+    kids = []
+    for child in psutil.Process().children(recursive=True):
+        try:
+            if "resource_tracker" not in " ".join(child.cmdline()):
+                kids.append(child)
+        except psutil.NoSuchProcess:
+            pass
+    return kids
+
+
+def _assert_no_survivors():
+    assert L.LAST_PIDS, "the launcher did not record its processes"
+    assert L.pids_alive(L.LAST_PIDS) == []
+    assert _children() == []
+
+
+def test_results_come_back_in_rank_order():
+    results = launch(L.whoami, 3, timeout_s=60)
+    assert [r["rank"] for r in results] == [0, 1, 2]
+    assert all(r["sum_of_ranks"] == 3.0 and r["backend"] == "gloo" for r in results)
+    assert len({r["pid"] for r in results}) == 3  # three real processes
+    _assert_no_survivors()
+
+
+def test_an_exception_names_the_rank_and_its_traceback():
+    with pytest.raises(WorkerError) as info:
+        launch(L.fail_on, 2, args=(1,), timeout_s=60)
+    err = info.value
+    assert err.kind == "error" and err.rank == 1
+    assert "র‍্যাঙ্ক 1" in str(err) and "shape mismatch" in str(err) and "Traceback" in str(err)
+    _assert_no_survivors()
+
+
+def test_a_killed_rank_is_reported_within_the_timeout():
+    timeout = 40.0
+    start = time.monotonic()
+    with pytest.raises(WorkerError) as info:
+        launch(L.kill_self, 2, args=(1,), timeout_s=timeout)
+    assert time.monotonic() - start < timeout + 6  # + the time to stop the others
+    assert info.value.kind == "died" and info.value.rank == 1
+    assert "SIGKILL" in str(info.value)
+    _assert_no_survivors()
+
+
+def test_a_hung_rank_never_hangs_the_caller():
+    timeout = 8.0
+    start = time.monotonic()
+    with pytest.raises(WorkerError) as info:
+        launch(L.hang, 2, args=(1,), timeout_s=timeout)
+    elapsed = time.monotonic() - start
+    assert timeout <= elapsed < timeout + 8
+    assert info.value.kind == "timeout" and "1" in str(info.value)
+    _assert_no_survivors()
+
+
+def test_bad_arguments_fail_early_in_bengali():
+    with pytest.raises(ValueError, match="world_size"):
+        launch(L.whoami, 0)
+
+    def local_fn(rank, world_size):
+        return rank
+
+    with pytest.raises(ValueError, match="মডিউলে"):
+        launch(local_fn, 2)
+
+
+def test_free_port_is_a_usable_port():
+    port = L.free_port()
+    assert 1024 <= port <= 65535
+    assert L.default_backend(2) in ("gloo", "nccl")

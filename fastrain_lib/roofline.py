@@ -1,0 +1,157 @@
+"""The roofline model: how fast can an operation possibly run on a machine?
+
+A machine has two limits: how many FLOPs per second it can compute (the flat "roof")
+and how many bytes per second its memory can deliver (the slanted part). An operation
+doing I FLOPs per byte moved (its arithmetic intensity) can reach at most
+
+    attainable GFLOP/s = min(peak GFLOP/s, bandwidth GB/s x I)
+
+Left of the ridge point (I = peak / bandwidth) an operation is memory-bound, right of
+it compute-bound. Williams, Waterman & Patterson, "Roofline", CACM 52(4), 2009.
+
+Roofs come from three places, and the plot says which: measured here now
+(`measured_roof`), loaded from reference/ results (`reference_roofs`), or a vendor
+datasheet (`datasheet_roofs`, labelled "ডেটাশিট" with its source).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import torch
+
+from . import bench, config, hardware, plots
+
+
+@dataclass
+class Roof:
+    """One machine's two limits, and where the numbers came from."""
+
+    label: str
+    peak_gflops: float
+    bandwidth_gbs: float
+    kind: str = "measured"  # "measured", "reference" or "datasheet"
+    records: list = field(default_factory=list)  # the measurements behind a measured roof
+
+    @property
+    def ridge(self) -> float:
+        """FLOPs per byte where memory stops being the limit."""
+        return self.peak_gflops / self.bandwidth_gbs
+
+    def attainable(self, intensity: float) -> float:
+        """The most GFLOP/s an operation of this intensity can reach here."""
+        return min(self.peak_gflops, self.bandwidth_gbs * intensity)
+
+
+# ---------------------------------------------------------------- counting FLOPs and bytes
+
+
+def matmul_flops(n: int) -> int:
+    """n x n times n x n: n² outputs, each n multiplies and n adds."""
+    return 2 * n**3
+
+
+def matmul_bytes(n: int, bytes_per_element: int = 4) -> int:
+    """Read A and B, write C, each n² elements (the least traffic possible)."""
+    return 3 * n**2 * bytes_per_element
+
+
+def matmul_intensity(n: int, bytes_per_element: int = 4) -> float:
+    """2n³ / 3n²b = 2n / 3b: grows with n, so big matmuls are compute-bound."""
+    return matmul_flops(n) / matmul_bytes(n, bytes_per_element)
+
+
+def add_intensity(bytes_per_element: int = 4) -> float:
+    """c = a + b: one FLOP per element, three elements moved: tiny, always memory-bound."""
+    return 1 / (3 * bytes_per_element)
+
+
+def bound(intensity: float, peak_gflops: float, bandwidth_gbs: float) -> str:
+    """'compute' or 'memory': which limit an operation of this intensity hits first."""
+    return "compute" if intensity >= peak_gflops / bandwidth_gbs else "memory"
+
+
+# ---------------------------------------------------------------- where roofs come from
+
+
+def peak_sizes(device: str) -> tuple[int, int]:
+    """(matmul n, copy elements) big enough to approach the peaks, by run mode and device."""
+    if torch.device(device).type == "cuda":
+        return config.by_mode(ci=1024, lab=4096, full=8192), config.by_mode(ci=2**22, lab=2**26, full=2**28)
+    return config.by_mode(ci=256, lab=1024, full=2048), config.by_mode(ci=2**20, lab=2**24, full=2**26)
+
+
+def measured_roof(device: str = "cpu", dtype: torch.dtype = torch.float32, label: str | None = None) -> Roof:
+    """This machine's roof: GFLOP/s of a large matmul and GB/s of a large copy, measured now."""
+    n, numel = peak_sizes(device)
+    mm = bench.matmul(n, device=device, dtype=dtype)
+    cp = bench.copy_bandwidth(numel, device=device, dtype=dtype)
+    name = label or plots.label("roofline.measured", device=device)
+    return Roof(name, mm.metrics["gflops"], cp.metrics["gbs"], "measured", [mm, cp])
+
+
+def datasheet_roofs(keys=("T4", "A100", "H100"), precision: str = "fp32") -> list[Roof]:
+    """Vendor peaks from hardware.DATASHEET, labelled as datasheet figures with their source."""
+    roofs = []
+    for key in keys:
+        peak = hardware.DATASHEET[key]
+        tflops = peak.tflops_fp32 if precision == "fp32" else peak.tflops_fp16
+        label = plots.label("roofline.datasheet", gpu=key, precision=precision, source=peak.source)
+        roofs.append(Roof(label, tflops * 1000, peak.bandwidth_gbs, "datasheet"))
+    return roofs
+
+
+def _hardware_name(meta: dict) -> str:
+    return meta.get("gpu_name") or meta.get("cpu_name") or "?"
+
+
+def reference_roofs(folder=None) -> list[Roof]:
+    """Roofs from reference/*.json (benchmarks run on named hardware); [] when there are none.
+
+    For each machine: the best matmul GFLOP/s and the best copy GB/s recorded."""
+    folder = folder or config.reference_dir()
+    if folder is None:
+        return []
+    best: dict[str, dict] = {}
+    for path in sorted(folder.glob("*.json")):
+        try:
+            records = bench.load_records(path)
+        except ValueError:  # not a results file: skip, never crash a lesson
+            continue
+        for r in records:
+            name = _hardware_name(r.meta)
+            entry = best.setdefault(name, {"gflops": 0.0, "gbs": 0.0, "date": r.meta.get("date", "")[:10]})
+            entry["gflops"] = max(entry["gflops"], r.metrics.get("gflops", 0.0))
+            entry["gbs"] = max(entry["gbs"], r.metrics.get("gbs", 0.0))
+    return [Roof(plots.label("common.reference", hardware=name, date=e["date"]), e["gflops"], e["gbs"], "reference")
+            for name, e in best.items() if e["gflops"] > 0 and e["gbs"] > 0]
+
+
+# ---------------------------------------------------------------- the plot
+
+_STYLE = {"measured": "-", "reference": "-.", "datasheet": ":"}
+
+
+def plot(ax, roofs: list[Roof], points: list[tuple[str, float, float]] = (), *, title: str | None = None):
+    """Draw each roof (log-log) and the measured operations as points (label, FLOP/byte, GFLOP/s)."""
+    import numpy as np
+
+    intensities = [p[1] for p in points] + [r.ridge for r in roofs]
+    low = min([0.01] + intensities) / 2
+    high = max([1000.0] + intensities) * 2
+    x = np.logspace(np.log10(low), np.log10(high), 200)
+    colors = plots.accessible_colors()
+    for i, roof in enumerate(roofs):
+        y = np.minimum(roof.peak_gflops, roof.bandwidth_gbs * x)
+        width = 2.5 if roof.kind == "measured" else 1.5
+        ax.plot(x, y, _STYLE.get(roof.kind, "-"), lw=width, color=colors[i % len(colors)], label=roof.label)
+    for name, intensity, gflops in points:
+        ax.plot([intensity], [gflops], "o", ms=7, color="black")
+        ax.annotate(name, (intensity, gflops), textcoords="offset points", xytext=(5, -12), fontsize=9)
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel(plots.label("roofline.xlabel"))
+    ax.set_ylabel("GFLOP/s")
+    ax.set_title(title or plots.label("roofline.title"))
+    ax.legend(fontsize=8, loc="lower right")
+    return ax

@@ -1,0 +1,90 @@
+"""fastrain_lib.roofline: counting FLOPs and bytes, roofs from three sources, the plot."""
+
+from __future__ import annotations
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import pytest
+import torch
+
+from fastrain_lib import bench, hardware, roofline
+
+
+@pytest.fixture(autouse=True)
+def ci_mode(monkeypatch):
+    monkeypatch.setenv("FASTRAIN_MODE", "ci")
+
+
+def test_counts():
+    assert roofline.matmul_flops(10) == 2000
+    assert roofline.matmul_bytes(10, 4) == 1200
+    assert roofline.matmul_intensity(3000, 4) == pytest.approx(500.0)
+    assert roofline.add_intensity(4) == pytest.approx(1 / 12)
+    # Doubling n doubles the intensity: bigger matmuls are more compute-bound.
+    assert roofline.matmul_intensity(2048) == pytest.approx(2 * roofline.matmul_intensity(1024))
+
+
+def test_roof_and_bound():
+    roof = roofline.Roof("x", peak_gflops=1000, bandwidth_gbs=100)
+    assert roof.ridge == 10
+    assert roof.attainable(1) == 100
+    assert roof.attainable(50) == 1000
+    assert roofline.bound(20, 1000, 100) == "compute"
+    assert roofline.bound(2, 1000, 100) == "memory"
+    # The T4 datasheet: an elementwise add is memory-bound, a big fp32 matmul compute-bound.
+    t4 = hardware.DATASHEET["T4"]
+    assert roofline.bound(roofline.add_intensity(), t4.tflops_fp32 * 1000, t4.bandwidth_gbs) == "memory"
+    assert roofline.bound(roofline.matmul_intensity(4096), t4.tflops_fp32 * 1000, t4.bandwidth_gbs) == "compute"
+
+
+def test_datasheet_roofs_are_labelled():
+    roofs = roofline.datasheet_roofs()
+    assert [r.kind for r in roofs] == ["datasheet"] * 3
+    assert roofs[0].peak_gflops == pytest.approx(8100) and roofs[0].bandwidth_gbs == 320
+    for roof, key in zip(roofs, ("T4", "A100", "H100")):
+        assert key in roof.label and hardware.DATASHEET[key].source in roof.label
+    fp16 = roofline.datasheet_roofs(("A100",), precision="fp16")[0]
+    assert fp16.peak_gflops == pytest.approx(312_000)
+
+
+def test_measured_roof_is_positive_and_has_records():
+    roof = roofline.measured_roof("cpu")
+    assert roof.kind == "measured" and roof.peak_gflops > 0 and roof.bandwidth_gbs > 0
+    assert {r.name.split()[0] for r in roof.records} == {"matmul", "copy"}
+
+
+def test_reference_roofs(tmp_path):
+    assert roofline.reference_roofs(tmp_path) == []  # no reference results: nothing, no error
+    (tmp_path / "junk.json").write_text("{not json", encoding="utf-8")
+    meta = {"gpu_name": "NVIDIA Test GPU", "date": "2026-01-02T00:00:00"}
+    records = [
+        bench.Record("matmul 4096", 0.01, metrics={"gflops": 5000.0}, meta=meta),
+        bench.Record("matmul 1024", 0.01, metrics={"gflops": 3000.0}, meta=meta),
+        bench.Record("copy 1000", 0.01, metrics={"gbs": 900.0}, meta=meta),
+    ]
+    bench.save_records(records, tmp_path / "gpu.json")
+    roofs = roofline.reference_roofs(tmp_path)
+    assert len(roofs) == 1
+    roof = roofs[0]
+    assert roof.kind == "reference" and "NVIDIA Test GPU" in roof.label and "2026-01-02" in roof.label
+    assert roof.peak_gflops == 5000 and roof.bandwidth_gbs == 900
+
+
+def test_plot_draws_every_roof_and_point():
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots()
+    roofs = [roofline.Roof("here", 50, 10)] + roofline.datasheet_roofs()
+    roofline.plot(ax, roofs, [("n=256", 40.0, 30.0), ("a+b", 1 / 12, 0.5)])
+    assert len(ax.get_legend().get_texts()) == len(roofs)
+    assert len(ax.lines) == len(roofs) + 2
+    assert ax.get_xscale() == "log" and ax.get_yscale() == "log"
+    plt.close(fig)
+
+
+def test_matmul_record_matches_flop_count():
+    record = bench.matmul(64)
+    assert record.metrics["gflops"] == pytest.approx(roofline.matmul_flops(64) / record.median_s / 1e9)
+    assert torch.get_num_threads() >= 1

@@ -1,0 +1,67 @@
+"""Messages of fastrain_lib.fused (optimizer/LayerNorm variants, kernel counting, the ablation) and gpt."""
+
+MESSAGES = {
+    "fused.bad_impl": {
+        "bn": "অপটিমাইজারের ধরন '{impl}' চেনা নয়। এগুলোর একটি দাও: {allowed}।",
+        "en": "Unknown optimizer implementation '{impl}'. Use one of: {allowed}.",
+    },
+    "fused.bad_norm": {
+        "bn": "LayerNorm-এর ধরন '{impl}' চেনা নয়। এগুলোর একটি দাও: {allowed}।",
+        "en": "Unknown LayerNorm implementation '{impl}'. Use one of: {allowed}.",
+    },
+    "fused.bad_stage": {
+        "bn": "অ্যাবলেশনের ধাপ '{stage}' চেনা নয়। এগুলো থেকে বেছে নাও: {allowed}।",
+        "en": "Unknown ablation stage '{stage}'. Choose from: {allowed}.",
+    },
+    "fused.apex_adam_fallback": {
+        "bn": "Apex FusedAdam এখানে চালানো যাচ্ছে না (Apex-এর CUDA এক্সটেনশন আর GPU-তে রাখা প্যারামিটার — দুটোই লাগে)। তার বদলে PyTorch-এর torch.optim.AdamW(fused=True) ব্যবহার হচ্ছে, যা একই কাজ একটি fused কার্নেলে করে। Apex-এর অবস্থা: {status}",
+        "en": "Apex FusedAdam cannot run here (it needs Apex's CUDA extension and parameters on a GPU). Using PyTorch's torch.optim.AdamW(fused=True) instead, which does the same in one fused kernel. Apex status: {status}",
+    },
+    "fused.apex_ln_fallback": {
+        "bn": "Apex FusedLayerNorm এখানে চালানো যাচ্ছে না (fused_layer_norm_cuda এক্সটেনশন বিল্ড হয়নি)। তার বদলে nn.LayerNorm ব্যবহার হচ্ছে — CUDA-তে এটাও একটি fused কার্নেল, যা Apex থেকেই PyTorch-এ আনা হয়েছিল। Apex-এর অবস্থা: {status}",
+        "en": "Apex FusedLayerNorm cannot run here (the fused_layer_norm_cuda extension is not built). Using nn.LayerNorm instead — on CUDA it is also one fused kernel, ported into PyTorch from Apex. Apex status: {status}",
+    },
+    "fused.peak_datasheet": {
+        "bn": "ডেটাশিট (fp16/bf16 টেনসর কোর, ঘন): {source}",
+        "en": "datasheet (fp16/bf16 tensor cores, dense): {source}",
+    },
+    "fused.peak_measured": {
+        "bn": "এই মেশিনে মাপা: float32 ম্যাট্রিক্স গুণ {size}×{size}",
+        "en": "measured on this machine: float32 matrix multiply {size}×{size}",
+    },
+    "fused.peak_unknown": {
+        "bn": "এই GPU-র ডেটাশিট পিক জানা নেই, তাই MFU দেখানো যাচ্ছে না",
+        "en": "no datasheet peak known for this GPU, so no MFU",
+    },
+    "fused.stage.fp32": {"bn": "FP32 (TF32 বন্ধ)", "en": "FP32 (TF32 off)"},
+    "fused.stage.tf32": {"bn": "+ TF32", "en": "+ TF32"},
+    "fused.stage.amp": {"bn": "+ AMP ({precision})", "en": "+ AMP ({precision})"},
+    "fused.stage.fused_adamw": {"bn": "+ fused AdamW", "en": "+ fused AdamW"},
+    "fused.stage.apex_layernorm": {"bn": "+ Apex LayerNorm", "en": "+ Apex LayerNorm"},
+    "fused.stage.compile": {"bn": "+ torch.compile", "en": "+ torch.compile"},
+    "fused.stage.total": {"bn": "মোট", "en": "total"},
+    "gpt.bad_heads": {
+        "bn": "n_embd ({n_embd}) কে n_head ({n_head}) দিয়ে নিঃশেষে ভাগ করা যায় না: প্রতিটি হেড সমান ভাগ পায়। যেমন n_embd=64 হলে n_head=2, 4 বা 8 দাও।",
+        "en": "n_embd ({n_embd}) is not divisible by n_head ({n_head}): every head gets an equal share. E.g. with n_embd=64 use n_head=2, 4 or 8.",
+    },
+    "gpt.too_long": {
+        "bn": "ইনপুটের দৈর্ঘ্য {T}, কিন্তু মডেল সর্বোচ্চ block_size={block_size} টোকেন দেখতে পারে। ইনপুট ছোট করো, বা বড় block_size দিয়ে মডেল বানাও।",
+        "en": "The input has {T} tokens but the model sees at most block_size={block_size}. Shorten the input or build the model with a larger block_size.",
+    },
+    "triton.missing": {
+        "bn": "Triton ইনস্টল করা নেই, তাই এই সেলটি বাদ গেল। Linux-এ `pip install triton` দিয়ে পাবে (CUDA-সহ PyTorch-এর সাথে সাধারণত আগে থেকেই থাকে)।",
+        "en": "Triton is not installed, so this cell is skipped. On Linux, `pip install triton` (it usually comes with CUDA builds of PyTorch).",
+    },
+    "triton.interpreter": {
+        "bn": "GPU নেই: Triton কার্নেলটি Triton ইন্টারপ্রেটারে (TRITON_INTERPRET=1) চলছে, যা প্রতিটি ব্লক Python/NumPy দিয়ে চালায়। এতে শুধু ফল ঠিক কিনা যাচাই হয় — গতি নয়; এখানে মাপা সময়ের কোনো মানে নেই।",
+        "en": "No GPU: the Triton kernel runs in the Triton interpreter (TRITON_INTERPRET=1), which executes each block with Python/NumPy. This checks correctness only, never speed; times measured here mean nothing.",
+    },
+    "triton.gpu": {
+        "bn": "GPU পাওয়া গেছে: Triton কার্নেলটি আসল GPU কোড হিসেবে কম্পাইল হয়ে চলছে।",
+        "en": "GPU found: the Triton kernel is compiled and runs as real GPU code.",
+    },
+    "triton.bad_shape": {
+        "bn": "bias-এর দৈর্ঘ্য ({bias}) x-এর শেষ মাত্রার ({last}) সমান হতে হবে।",
+        "en": "The bias length ({bias}) must equal x's last dimension ({last}).",
+    },
+}

@@ -1,0 +1,190 @@
+"""Lesson 04's panel and charts: one training step of a tiny GPT with each fused feature on or off.
+
+Controls: optimizer implementation, LayerNorm implementation, precision, torch.compile on/off,
+model size -> time per step, operator/kernel launches per step, and a chart that keeps every
+setting run so far, so the effect of each switch is visible side by side.
+"""
+
+from __future__ import annotations
+
+import itertools
+import warnings
+
+import ipywidgets as widgets
+import torch
+
+from .. import bench, config, fused, hardware, plots
+from ..gpt import GPT
+from ..i18n import t
+from ..train import train
+from ..widgets import ExperimentPanel, Outcome
+
+# (n_layer, n_head, n_embd, block_size, batch_size)
+SIZES = {
+    "tiny": (1, 2, 32, 16, 4),
+    "small": (2, 4, 64, 32, 8),
+    "medium": (4, 4, 128, 64, 8),
+}
+VOCAB = 96
+NORMS = ("torch", "naive", "apex")
+
+
+def _precisions(device: torch.device) -> list[str]:
+    return ["fp32", "bf16", "fp16"] if device.type in ("cpu", "cuda") else ["fp32"]
+
+
+def step_experiment(optimizer: str, norm: str, precision: str, compile: bool, size: str,
+                    history: list | None = None) -> Outcome:
+    """Train a few steps of a tiny GPT with these settings; time the steps and count launches."""
+    device = hardware.best_device()
+    n_layer, n_head, n_embd, block, batch = SIZES[size]
+    warmup, steps = 1, config.by_mode(ci=3, lab=8, full=20)
+    torch.manual_seed(0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # Apex fallbacks: explained in the lesson text
+        model = GPT(VOCAB, block, n_layer, n_head, n_embd, norm=norm).to(device)
+        opt = fused.make_optimizer(model.parameters(), optimizer)
+    batches = fused.token_batches(warmup + steps, batch, block, VOCAB, device)
+    run = train(model, batches, steps=len(batches), device=device, precision=precision, optimizer=opt,
+                compile=compile, progress=False, skip_nonfinite=False)
+    times = run.step_times_s[warmup:]
+    median_ms = float(torch.tensor(times).median()) * 1e3
+
+    # Launches: one whole step, and the optimizer step alone (gradients are in place after backward).
+    stepper = torch.compile(model) if compile else model  # compiled already by train(): cache hit
+    scaler = torch.amp.GradScaler(device.type) if precision == "fp16" else None
+    x, y = batches[0]
+    whole = fused.count_launches(lambda: fused.training_step(stepper, opt, x, y, precision=precision,
+                                                             scaler=scaler), warmup=1)
+    dtype = {"bf16": torch.bfloat16, "fp16": torch.float16}.get(precision, torch.float32)
+    with torch.autocast(device.type, dtype=dtype, enabled=precision in ("bf16", "fp16")):
+        loss = torch.nn.functional.cross_entropy(stepper(x).float().flatten(0, -2), y.flatten())
+    loss.backward()
+    only_opt = fused.count_launches(opt.step, warmup=0)
+    opt.zero_grad(set_to_none=True)
+    opt_launches = only_opt.launches
+    model_launches = max(whole.launches - opt_launches, 0)
+
+    label = f"{optimizer}/{norm}/{precision}{'/compile' if compile else ''}/{size}"
+    if history is not None:
+        history[:] = [h for h in history if h[0] != label] + [(label, median_ms)]
+        shown = history[-8:]
+    else:
+        shown = [(label, median_ms)]
+
+    fig, (ax_time, ax_launch) = plots.new_figure(ncols=2)
+    names = [name for name, _ in shown]
+    values = [value for _, value in shown]
+    drawn = plots.bars(ax_time, list(range(1, len(names) + 1)), values, ylabel=plots.label("lesson04.ms_per_step"),
+                       title=plots.label("lesson04.time_title", device=device.type))
+    for bar, name in zip(drawn, names):
+        bar.set_alpha(1.0 if name == label else 0.45)
+    ax_time.set_xlabel(plots.label("lesson04.run_number"))
+    ax_launch.bar([0], [model_launches], label=plots.label("lesson04.model_part"))
+    ax_launch.bar([0], [opt_launches], bottom=[model_launches], label=plots.label("lesson04.optimizer_part"))
+    ax_launch.set_xticks([0], [label], rotation=0, fontsize=9)
+    ax_launch.set_ylabel(plots.label("lesson04.launches_gpu" if whole.kernels is not None else "lesson04.launches_cpu"))
+    ax_launch.set_title(plots.label("lesson04.launch_title", total=whole.launches))
+    ax_launch.legend()
+
+    headers = ["#", t("lesson04.setting"), t("lesson04.ms_per_step")]
+    rows = [(i + 1, name, value) for i, (name, value) in enumerate(shown)]
+    rows.append(("", t("lesson04.launches_now"), f"{model_launches} + {opt_launches} = {whole.launches}"))
+    record = bench.Record(name=f"lesson04_step:{label}", median_s=median_ms / 1e3, times_s=times,
+                          params={"optimizer": optimizer, "norm": norm, "precision": precision, "compile": compile,
+                                  "size": size, "device": str(device)},
+                          metrics={"launches": whole.launches, "optimizer_launches": opt_launches,
+                                   "compile_s": run.compile_s}, meta=bench.meta())
+    note = t("lesson04.compile_note", seconds=run.compile_s) if compile and run.compile_s else ""
+    return Outcome(figure=fig, headers=headers, rows=rows, records=[record], note=note)
+
+
+def make() -> ExperimentPanel:
+    """The lesson 04 panel. torch.compile is off by default: the first compile takes ~10 s on a CPU."""
+    device = hardware.best_device()
+    history: list = []
+
+    def experiment(optimizer, norm, precision, compile, size):
+        return step_experiment(optimizer, norm, precision, compile, size, history=history)
+
+    experiment.__name__ = "lesson04_fused"
+    return ExperimentPanel(
+        t("lesson04.panel_title"),
+        {
+            "optimizer": widgets.Dropdown(options=list(fused.OPTIMIZER_IMPLS), value="foreach",
+                                          description=t("lesson04.optimizer")),
+            "norm": widgets.Dropdown(options=list(NORMS), value="torch", description="LayerNorm"),
+            "precision": widgets.Dropdown(options=_precisions(device), value="fp32",
+                                          description=t("lesson04.precision")),
+            "compile": widgets.Checkbox(value=False, description=t("lesson04.compile")),
+            "size": widgets.Dropdown(options=list(SIZES), value="tiny", description=t("lesson04.model_size")),
+        },
+        experiment,
+        name="lesson04_fused",
+    )
+
+
+# ----------------------------------------------------------------- the ablation chart
+
+
+def stage_label(record: bench.Record) -> str:
+    stage = record.params.get("stage", record.name.split(":")[-1])
+    return plots.label(f"fused.stage.{stage}", precision=record.params.get("precision", ""))
+
+
+def plot_ablation(ax, records: list[bench.Record], title: str = "", claimed: float = fused.CLAIMED_SPEEDUP):
+    """Waterfall of the speed-up: each bar starts where the previous stage ended (relative to the
+    first stage), green when the feature helped, red when it slowed training; the last bar is
+    the total; a dashed line marks the claimed speed-up."""
+    speed = [records[0].median_s / r.median_s for r in records]
+    names = [stage_label(r) for r in records] + [plots.label("fused.stage.total")]
+    bottoms, heights, colors = [0.0], [speed[0]], ["#7f7f7f"]
+    for before, after in itertools.pairwise(speed):
+        bottoms.append(min(before, after))
+        heights.append(abs(after - before))
+        colors.append("#2ca02c" if after >= before else "#d62728")
+    bottoms.append(0.0)
+    heights.append(speed[-1])
+    colors.append("#1f77b4")
+    positions = list(range(len(names)))
+    ax.bar(positions, heights, bottom=bottoms, color=colors)
+    for x, value in zip(positions[1:-1], speed[1:]):
+        ax.annotate(f"{value:.2f}×", (x, value), ha="center", va="bottom", fontsize=10)
+    ax.annotate(f"{speed[-1]:.2f}×", (positions[-1], speed[-1]), ha="center", va="bottom", fontsize=11,
+                weight="bold")
+    ax.axhline(claimed, linestyle="--", color="#444")
+    ax.text(positions[-1] + 0.4, claimed, plots.label("lesson04.claimed", claimed=claimed), va="bottom",
+            ha="right", fontsize=10)
+    ax.axhline(1.0, color="#999", linewidth=0.8)
+    ax.set_xticks(positions, names, rotation=20, ha="right")
+    ax.set_ylabel(plots.label("lesson04.speedup_axis"))
+    ax.set_ylim(0, max(claimed, max(speed)) * 1.15)
+    ax.set_title(title)
+
+
+def ablation_rows(records: list[bench.Record]) -> list[tuple]:
+    """Table rows: stage, ms/step, tokens/s, speed-up, MFU (%), compile seconds."""
+    rows = []
+    for r in records:
+        mfu = r.metrics.get("mfu")
+        compile_s = r.metrics.get("compile_s")
+        rows.append((stage_label(r), r.median_s * 1e3, r.metrics["tokens_per_s"], r.metrics["speedup"],
+                     "—" if mfu is None else f"{100 * mfu:.3g}%", "—" if compile_s is None else f"{compile_s:.1f}"))
+    return rows
+
+
+def ablation_headers() -> list[str]:
+    return [t("lesson04.stage"), t("lesson04.ms_per_step"), t("lesson04.tokens_per_s"), t("lesson04.speedup"),
+            "MFU", t("lesson04.compile_s")]
+
+
+def ablation_figure(records: list[bench.Record], references: dict | None = None):
+    """This machine's ablation beside any reference/ results (one panel per machine, labelled)."""
+    references = references or {}
+    fig, axes = plots.new_figure(ncols=1 + len(references))
+    axes = list(axes) if references else [axes]
+    here = fused.hardware_label(records[0])
+    plot_ablation(axes[0], records, plots.label("lesson04.ablation_here", hardware=here))
+    for ax, (label, refs) in zip(axes[1:], references.items()):
+        plot_ablation(ax, refs, plots.label("lesson04.ablation_reference", hardware=label))
+    return fig

@@ -1,0 +1,114 @@
+"""fastrain_lib.precision: formats from torch.finfo, mode checks, loss-scaling statistics, memory."""
+
+import math
+
+import pytest
+import torch
+
+from fastrain_lib import precision
+from fastrain_lib.models import SimpleNN
+
+
+def test_format_table_matches_finfo_and_ieee():
+    table = {row["name"]: row for row in precision.format_table()}
+    assert list(table) == list(precision.PRECISIONS)
+    assert (table["fp32"]["exponent"], table["fp32"]["mantissa"]) == (8, 23)
+    assert (table["fp16"]["exponent"], table["fp16"]["mantissa"]) == (5, 10)
+    assert (table["bf16"]["exponent"], table["bf16"]["mantissa"]) == (8, 7)
+    assert (table["tf32"]["exponent"], table["tf32"]["mantissa"], table["tf32"]["bits"]) == (8, 10, 19)
+    assert table["fp16"]["max"] == 65504.0
+    assert table["fp16"]["smallest_subnormal"] == 2.0**-24
+    assert table["bf16"]["smallest_normal"] == torch.finfo(torch.float32).smallest_normal
+    for row in table.values():
+        assert row["sign"] + row["exponent"] + row["mantissa"] == row["bits"]
+
+
+def test_store_and_bits():
+    assert precision.store(70000.0, "fp16") == math.inf  # above fp16's max
+    assert precision.store(1e-8, "fp16") == 0.0  # below fp16's smallest subnormal
+    assert precision.store(1e-8, "bf16") != 0.0  # bf16 has fp32's range
+    assert precision.store(0.1, "tf32") == precision.store(0.1, "fp16")  # both keep 10 mantissa bits
+    assert precision.store(1.0 + 2**-11, "tf32") == 1.0  # a tie rounds to even
+    sign, exponent, mantissa = precision.bit_fields(-2.0, "fp16")
+    assert (sign, exponent, mantissa) == ("1", "10000", "0" * 10)
+    assert precision.bit_fields(1.0, "bf16") == ("0", "01111111", "0" * 7)
+    rows = precision.describe_number(0.1)
+    assert [r["name"] for r in rows] == list(precision.PRECISIONS)
+    assert rows[0]["rel_error"] < rows[2]["rel_error"] < rows[3]["rel_error"]
+
+
+def test_check_precision_messages():
+    for mode in precision.PRECISIONS:  # torch 2.14 runs every mode on a CPU
+        assert precision.check_precision("cpu", mode) == mode
+    with pytest.raises(ValueError, match="fp8"):
+        precision.check_precision("cpu", "fp8")
+    try:
+        precision.check_precision("cpu", "half")
+    except ValueError as exc:
+        assert "fp16" in str(exc) and any("\u0980" <= c <= "\u09ff" for c in str(exc))
+
+
+def test_check_precision_when_autocast_is_missing(monkeypatch):
+    monkeypatch.setattr(precision, "_autocast_works", lambda device_type, dtype: False)
+    with pytest.raises(ValueError, match="bf16"):
+        precision.check_precision("cpu", "fp16")
+    assert precision.supported("cpu") == ["fp32", "tf32"]
+
+
+def test_autocast_and_scaler():
+    a = torch.randn(4, 4)
+    with precision.autocast("cpu", "bf16"):
+        assert (a @ a).dtype == torch.bfloat16
+    with precision.autocast("cpu", "fp32"):
+        assert (a @ a).dtype == torch.float32
+    assert precision.make_scaler("cpu", "fp16").is_enabled()
+    assert not precision.make_scaler("cpu", "bf16").is_enabled()
+
+
+def test_tf32_context_restores_settings():
+    before = torch.backends.cuda.matmul.allow_tf32, torch.backends.cudnn.allow_tf32
+    with precision.tf32(True):
+        assert torch.backends.cuda.matmul.allow_tf32 and torch.backends.cudnn.allow_tf32
+    assert (torch.backends.cuda.matmul.allow_tf32, torch.backends.cudnn.allow_tf32) == before
+
+
+def test_underflow_share():
+    values = torch.tensor([1e-9, 1e-9, 1e-3, 0.0, 1.0], dtype=torch.float32)
+    assert precision.underflow_share(values) == pytest.approx(0.5)  # 2 of 4 nonzero entries
+    assert precision.underflow_share(values, scale=2.0**16) == 0.0
+    assert precision.underflow_share(values, dtype=torch.bfloat16) == 0.0
+    assert precision.overflow_share(values, scale=2.0**16) == pytest.approx(0.2)
+    assert precision.underflow_share(torch.zeros(3)) == 0.0
+
+
+def test_real_gradients_and_overflow_hook():
+    torch.manual_seed(0)
+    model = SimpleNN(hidden=16)
+    x, y = torch.rand(8, 1, 28, 28), torch.randint(0, 10, (8,))
+    grads = precision.real_gradients(model, x, y)
+    assert grads.numel() == sum(p.numel() for p in model.parameters())
+    assert all(p.grad is None for p in model.parameters())
+    handle = precision.inject_overflow(model, {1})
+    torch.nn.functional.cross_entropy(model(x), y).backward()
+    assert torch.isfinite(model.fc1.weight.grad).all()
+    model.zero_grad()
+    torch.nn.functional.cross_entropy(model(x), y).backward()
+    assert torch.isinf(model.fc1.weight.grad).all()
+    handle.remove()
+
+
+def test_saved_tensor_bytes_halve_in_low_precision():
+    model = SimpleNN(hidden=32)
+    x, y = torch.rand(16, 1, 28, 28), torch.randint(0, 10, (16,))
+    fp32 = precision.saved_tensor_bytes(model, x, y, mode="fp32")
+    bf16 = precision.saved_tensor_bytes(model, x, y, mode="bf16")
+    # the input (16x784) and hidden activations are saved: at least 16*784*4 bytes in fp32
+    assert fp32["bytes"] >= 16 * 784 * 4
+    assert "bfloat16" in bf16["by_dtype"]
+    assert bf16["bytes"] < 0.6 * fp32["bytes"]
+
+
+def test_autocast_dtypes_reports_low_precision_matmul():
+    rows = dict(precision.autocast_dtypes("cpu", "bf16"))
+    assert rows["a @ b (matmul)"] == "bfloat16"
+    assert rows["cross_entropy"] == "float32"  # autocast keeps losses in fp32

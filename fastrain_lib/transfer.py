@@ -263,18 +263,22 @@ def loader_throughput(dataset: Dataset, batch_size: int = 64, num_workers: int =
 
 def train_epoch(model: nn.Module, loader, device: torch.device, optimizer, criterion=None,
                 max_steps: int | None = None, progress_key: str | None = None) -> dict:
-    """One pass of the seeds' training loop; returns losses (one per step), samples/s and seconds.
+    """One pass of the seeds' training loop.
 
     Each step: inputs and targets .to(device), zero_grad, forward, loss, backward, step.
-    Losses are kept on the device and read once at the end (no .item() per step)."""
+    Losses are kept on the device and read once at the end (no .item() per step).
+    Returns losses (one per step), samples, seconds (the whole pass), startup_s (until the
+    first step is done: DataLoader workers starting, first-call costs) and samples_per_s
+    (the steps after the first, so that one-off start-up does not hide the steady speed)."""
     from .progress import progress
 
     criterion = criterion or nn.CrossEntropyLoss()
     model.train()
-    losses, samples = [], 0
+    losses, samples, first_samples = [], 0, 0
     batches = progress(loader, progress_key) if progress_key else loader
     synchronize(device)
     start = time.perf_counter()
+    after_first = None
     for step, (inputs, targets) in enumerate(batches):
         if max_steps is not None and step >= max_steps:
             break
@@ -286,11 +290,18 @@ def train_epoch(model: nn.Module, loader, device: torch.device, optimizer, crite
         optimizer.step()
         losses.append(loss.detach())
         samples += inputs.shape[0]
+        if after_first is None:
+            synchronize(device)
+            after_first, first_samples = time.perf_counter(), samples
     synchronize(device)
-    seconds = time.perf_counter() - start
+    end = time.perf_counter()
     values = torch.stack(losses).cpu().tolist() if losses else []
-    return {"losses": values, "samples": samples, "seconds": seconds,
-            "samples_per_s": samples / seconds if seconds > 0 else float("nan")}
+    steady_s = end - after_first if after_first is not None else 0.0
+    steady_samples = samples - first_samples
+    return {"losses": values, "samples": samples, "seconds": end - start,
+            "startup_s": (after_first - start) if after_first is not None else float("nan"),
+            "samples_per_s": steady_samples / steady_s if steady_s > 0 and steady_samples else
+            (samples / (end - start) if end > start else float("nan"))}
 
 
 @torch.no_grad()

@@ -48,7 +48,9 @@ MESSAGES = {
         "bn": "নমুনা/সেকেন্ড গোনা হয়েছে প্রথম batch-এর পর থেকে; কর্মী প্রসেস চালু হতে লেগেছে {startup:.2f} সেকেন্ড (আলাদা দেখানো)।",
         "en": "Samples/s counted after the first batch; starting the worker processes took {startup:.2f} s (shown apart).",
     },
-    "lesson02.steps": {"bn": "ধাপ", "en": "steps"},
+    "lesson02.samples_seen": {"bn": "দেখা নমুনার সংখ্যা", "en": "samples seen"},
+    "lesson02.history": {"bn": "শেষ কয়েকটি চালানোর গতি", "en": "speed of the last few runs"},
+    "lesson02.final_loss": {"bn": "শেষ লস", "en": "final loss"},
     # checks/lesson02: to_device
     "lesson02.check.not_moved": {
         "bn": "টেনসরটি নির্দিষ্ট ডিভাইসে যায়নি। একটি টেনসর পেলে x.to(device) ফেরত দাও — .to() নতুন টেনসর ফেরত দেয়, মূলটি যেখানে ছিল সেখানেই থাকে।",

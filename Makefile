@@ -33,7 +33,8 @@ $(STAMP): pyproject.toml
 
 lab: $(STAMP)
 	@echo "→ JupyterLab চালু হচ্ছে: নিচের টোকেনসহ URL ব্রাউজারে খোলো / starting JupyterLab: open the URL with its token below"
-	$(VENV)/bin/jupyter lab --ip=127.0.0.1 --port=$(PORT) --no-browser $(ROOT_FLAG) notebooks/00_setup.ipynb
+	$(VENV)/bin/jupyter lab --ip=127.0.0.1 --port=$(PORT) --no-browser $(ROOT_FLAG) \
+	  --ServerApp.root_dir=. --LabApp.default_url=/lab/tree/notebooks/00_setup.ipynb
 
 test: $(STAMP)
 	FASTRAIN_MODE=ci $(PY) -m pytest -n $(JOBS) --dist loadfile --nbval-lax --nbval-current-env \

@@ -7,7 +7,6 @@ import torch
 from fastrain_lib import fused
 from fastrain_lib.checks import lesson04
 
-
 # ---------------------------------------------------------------- task 1: foreach Adam
 
 def adam_solution(params, grads, exp_avgs, exp_avg_sqs, step, lr, betas, eps):
@@ -161,5 +160,5 @@ def test_layer_norm_mistakes():
     assert lesson04.check_layer_norm(lambda x, w, b, eps: x).code == "wrong_values"
 
 
-def F_layer_norm_plain(x, eps):  # noqa: N802 - the normalisation without weight and bias
+def F_layer_norm_plain(x, eps):
     return torch.nn.functional.layer_norm(x, (x.shape[-1],), eps=eps)

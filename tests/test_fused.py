@@ -1,0 +1,184 @@
+"""fastrain_lib.fused: Adam and LayerNorm variants agree with PyTorch, launch counts are
+deterministic and show fusion, the ablation returns well-formed records."""
+
+import warnings
+
+import pytest
+import torch
+import torch.nn.functional as F
+
+from fastrain_lib import bench, fused
+
+
+def _params(seed=0, shapes=((5, 4), (7,), (2, 3, 3))):
+    g = torch.Generator().manual_seed(seed)
+    return [torch.nn.Parameter(torch.randn(s, generator=g)) for s in shapes]
+
+
+@pytest.mark.parametrize("adamw,weight_decay", [(False, 0.0), (False, 0.1), (True, 0.1)])
+def test_naive_adam_matches_torch_over_many_steps(adamw, weight_decay):
+    ours, theirs = _params(), _params()
+    opt_a = fused.NaiveAdam(ours, lr=1e-2, weight_decay=weight_decay, adamw=adamw)
+    cls = torch.optim.AdamW if adamw else torch.optim.Adam
+    opt_b = cls(theirs, lr=1e-2, weight_decay=weight_decay)
+    g = torch.Generator().manual_seed(1)
+    for _ in range(100):
+        for p, q in zip(ours, theirs):
+            grad = torch.randn(p.shape, generator=g)
+            p.grad, q.grad = grad.clone(), grad.clone()
+        opt_a.step()
+        opt_b.step()
+    for p, q in zip(ours, theirs):
+        torch.testing.assert_close(p, q, atol=1e-5, rtol=1e-5)
+    # it really moved: 100 steps of lr 1e-2 change the weights
+    assert max(float((p.detach() - q0.detach()).abs().max()) for p, q0 in zip(ours, _params())) > 0.1
+
+
+def test_adam_step_reference_matches_torch():
+    ps, qs = _params(), _params()
+    ms = [torch.zeros_like(p) for p in ps]
+    vs = [torch.zeros_like(p) for p in ps]
+    opt = torch.optim.Adam(qs, lr=1e-3)
+    for step in range(1, 21):
+        grads = [torch.randn_like(p) for p in ps]
+        for q, gr in zip(qs, grads):
+            q.grad = gr.clone()
+        opt.step()
+        fused.adam_step_reference([p.data for p in ps], grads, ms, vs, step, lr=1e-3)
+    for p, q in zip(ps, qs):
+        torch.testing.assert_close(p, q)
+
+
+@pytest.mark.parametrize("impl", fused.OPTIMIZER_IMPLS)
+def test_every_optimizer_impl_steps_like_adamw(impl):
+    ours, theirs = _params(), _params()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        opt = fused.make_optimizer(ours, impl, lr=1e-2, weight_decay=0.01)
+    ref = torch.optim.AdamW(theirs, lr=1e-2, weight_decay=0.01)
+    for _ in range(5):
+        for p, q in zip(ours, theirs):
+            p.grad = torch.ones_like(p)
+            q.grad = torch.ones_like(q)
+        opt.step()
+        ref.step()
+    for p, q in zip(ours, theirs):
+        torch.testing.assert_close(p, q, atol=1e-5, rtol=1e-5)
+
+
+def test_apex_falls_back_with_a_message_when_apex_cannot_run():
+    if fused.apex_status().fused_adam and torch.cuda.is_available():
+        pytest.skip("Apex is built here")
+    with pytest.warns(UserWarning, match="fused=True"):
+        opt = fused.make_optimizer(_params(), "apex")
+    assert isinstance(opt, torch.optim.AdamW)
+    assert opt.defaults["fused"] is True
+
+
+def test_bad_impl_names_the_choices():
+    with pytest.raises(ValueError, match="foreach"):
+        fused.make_optimizer(_params(), "turbo")
+    with pytest.raises(ValueError, match="naive"):
+        fused.make_layernorm(8, "turbo")
+
+
+@pytest.mark.parametrize("impl", ["torch", "naive", "apex"])
+def test_layernorm_variants_agree_forward_and_backward(impl):
+    x = bench.fresh_random(3, 5, 16, seed=2).requires_grad_()
+    x_ref = x.detach().clone().requires_grad_()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        ln = fused.make_layernorm(16, impl)
+    with torch.no_grad():
+        ln.weight.copy_(torch.linspace(0.5, 1.5, 16))
+        ln.bias.copy_(torch.linspace(-1, 1, 16))
+    y = ln(x)
+    y_ref = F.layer_norm(x_ref, (16,), ln.weight.detach(), ln.bias.detach())
+    torch.testing.assert_close(y, y_ref, atol=1e-5, rtol=1e-5)
+    y.pow(2).sum().backward()
+    y_ref.pow(2).sum().backward()
+    torch.testing.assert_close(x.grad, x_ref.grad, atol=1e-4, rtol=1e-4)
+
+
+def test_bias_gelu_chain_equals_torch_gelu():
+    x, b = bench.fresh_random(8, 32, seed=3), bench.fresh_random(32, seed=4)
+    torch.testing.assert_close(fused.bias_gelu(x, b), fused.bias_gelu_reference(x, b), atol=1e-5, rtol=1e-5)
+
+
+def test_count_launches_is_deterministic_and_counts_the_chain():
+    x, b = bench.fresh_random(8, 32, seed=3), bench.fresh_random(32, seed=4)
+    first = fused.count_launches(lambda: fused.bias_gelu(x, b))
+    second = fused.count_launches(lambda: fused.bias_gelu(x, b))
+    assert first == second
+    assert first.ops == 10  # add, 2 muls for the cube, mul, add, mul, tanh, add, mul, mul
+    assert fused.count_launches(lambda: fused.bias_gelu_reference(x, b)).ops == 2
+
+
+def test_optimizer_launches_grow_with_tensors_only_for_the_for_loop():
+    loop = [fused.optimizer_step_launches("forloop", n).ops for n in (2, 8)]
+    each = [fused.optimizer_step_launches("foreach", n).ops for n in (2, 8)]
+    fusd = [fused.optimizer_step_launches("fused", n).ops for n in (2, 8)]
+    assert loop[1] == 4 * loop[0]  # a fixed number of calls per tensor
+    assert each[1] < loop[1] and each[1] - each[0] < loop[1] - loop[0]
+    assert fusd[0] == fusd[1]  # one fused call, whatever the number of tensors
+    # the first step also creates the optimizer state: more calls
+    assert fused.optimizer_step_launches("forloop", 2, warmup=0).ops > loop[0]
+
+
+def test_memory_traffic_of_the_unfused_chain_is_many_times_the_fused_minimum():
+    x, b = bench.fresh_random(64, 128, seed=5), bench.fresh_random(128, seed=6)
+    calls, moved = fused.memory_traffic(fused.bias_gelu, x, b)
+    assert calls == 10
+    assert moved > 5 * fused.fused_bytes(x, b)
+    assert fused.fused_bytes(x, b) == (2 * 64 * 128 + 128) * 4
+
+
+def test_kernel_excerpt_finds_the_generated_kernel():
+    code = ("import torch\nasync_compile = AsyncCompile()\n"
+            "cpp_fused_add_0 = async_compile.cpp_pybinding(['const float*'], r'''\n"
+            "extern \"C\" void kernel(const float* in_ptr0) {}\n''')\n\n"
+            "class Runner:\n    def call(self, args):\n        cpp_fused_add_0(a)\n        return (buf0, )\n")
+    excerpt = fused.kernel_excerpt(code)
+    assert 'extern "C" void kernel' in excerpt and "def call" in excerpt and "import torch" not in excerpt
+    assert fused.count_generated_kernels(code) == 1
+
+
+def test_ablation_records_are_complete(monkeypatch):
+    records = fused.ablation("cpu", n_layer=1, n_head=2, n_embd=16, block_size=8, batch_size=2, steps=2,
+                             warmup=1, include_compile=False, peak=(1.0, "test peak"))
+    stages = [r.params["stage"] for r in records]
+    assert stages == ["fp32", "amp", "fused_adamw"]  # no tf32 on a CPU, no Apex, compile excluded
+    assert records[0].metrics["speedup"] == 1.0
+    for r in records:
+        assert r.params["experiment"] == fused.ABLATION_EXPERIMENT
+        assert len(r.times_s) == 2 and r.median_s > 0
+        assert r.metrics["tokens_per_s"] == pytest.approx(2 * 8 / r.median_s)
+        assert r.metrics["mfu"] == pytest.approx(r.metrics["tflops"] / 1.0)
+        assert "cpu_name" in r.meta
+    assert records[1].params["precision"] == "bf16" and records[2].params["optimizer"] == "fused"
+
+
+def test_ablation_rejects_unknown_stage():
+    with pytest.raises(ValueError, match="fp32"):
+        fused.ablation("cpu", stages=["warp_speed"])
+
+
+def test_ablation_stages_on_cuda_add_tf32(monkeypatch):
+    monkeypatch.setattr(fused.hardware, "gpu_info", lambda index=0: {"bf16_fast": False})
+    stages = fused.ablation_stages("cuda", include_compile=True)
+    names = [s["stage"] for s in stages]
+    assert names[:3] == ["fp32", "tf32", "amp"] and names[-1] == "compile"
+    assert stages[2]["precision"] == "fp16"  # no fast bf16 (T4/V100): fp16 + GradScaler
+
+
+def test_reference_ablations_reads_only_ablation_records(tmp_path):
+    ablation = bench.Record("ablation:fp32", 0.1, params={"experiment": fused.ABLATION_EXPERIMENT,
+                                                          "device": "cuda", "stage": "fp32"},
+                            meta={"gpu_name": "NVIDIA H200", "cpu_name": "x", "date": "2026-01-01T00:00:00"})
+    other = bench.Record("matmul", 0.1, params={"size": 4})
+    bench.save_records([ablation, other], tmp_path / "h200.json")
+    (tmp_path / "broken.json").write_text("{not json")
+    found = fused.reference_ablations(tmp_path)
+    assert list(found) == ["NVIDIA H200 (2026-01-01)"]
+    assert found["NVIDIA H200 (2026-01-01)"][0].name == "ablation:fp32"
+    assert fused.reference_ablations(tmp_path / "missing") == {}

@@ -1,0 +1,50 @@
+"""The Triton bias+GELU kernel matches PyTorch on fresh random inputs (interpreter on a CPU)."""
+
+import os
+
+import pytest
+import torch
+
+from fastrain_lib import bench
+from fastrain_lib import triton_kernels as tk
+
+pytestmark = pytest.mark.skipif(not tk.available(), reason="triton not installed")
+
+
+@pytest.mark.parametrize("shape", [(4, 32), (3, 5, 50), (1000,)])
+def test_matches_reference_on_fresh_random_inputs(shape):
+    device = "cuda" if torch.cuda.is_available() else "cpu"
+    x = bench.fresh_random(*shape, device=device) * 3
+    bias = bench.fresh_random(shape[-1], device=device)
+    torch.testing.assert_close(tk.bias_gelu(x, bias, block_size=128), tk.reference(x, bias), atol=1e-5, rtol=1e-5)
+
+
+def test_low_precision_inputs():
+    device = "cuda" if torch.cuda.is_available() else "cpu"
+    for dtype, tol in ((torch.float16, 2e-3), (torch.bfloat16, 4e-2)):
+        x = bench.fresh_random(8, 64, device=device, dtype=dtype)
+        bias = bench.fresh_random(64, device=device, dtype=dtype)
+        y = tk.bias_gelu(x, bias)
+        assert y.dtype == dtype
+        torch.testing.assert_close(y.float(), tk.reference(x.float(), bias.float()), atol=tol, rtol=tol)
+
+
+def test_large_values_stay_finite():
+    x = torch.tensor([[-60.0, -5.0, 0.0, 5.0, 60.0]])
+    y = tk.bias_gelu(x, torch.zeros(5))
+    assert torch.isfinite(y).all()
+    torch.testing.assert_close(y, tk.reference(x, torch.zeros(5)), atol=1e-5, rtol=1e-5)
+
+
+def test_environment_is_left_as_it_was_and_mode_is_explained():
+    before = os.environ.get("TRITON_INTERPRET")
+    tk.bias_gelu(torch.ones(2, 4), torch.ones(4))
+    assert os.environ.get("TRITON_INTERPRET") == before
+    if not torch.cuda.is_available():
+        assert tk.interpreted()
+        assert "TRITON_INTERPRET" in tk.mode_message()
+
+
+def test_bias_shape_is_checked():
+    with pytest.raises(ValueError):
+        tk.bias_gelu(torch.ones(2, 4), torch.ones(3))

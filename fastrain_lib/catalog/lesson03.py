@@ -1,0 +1,82 @@
+"""Messages of lesson 03 (mixed precision): panel, plots, exercise checks."""
+
+MESSAGES = {
+    # panel
+    "lesson03.panel_title": {"bn": "মিশ্র নির্ভুলতা: মোড, batch আকার আর মডেলের চওড়া বদলে দেখো", "en": "Mixed precision: change the mode, batch size and model width"},
+    "lesson03.modes": {"bn": "নির্ভুলতা মোড", "en": "precision modes"},
+    "lesson03.width": {"bn": "মডেলের চওড়া (hidden)", "en": "model width (hidden)"},
+    "lesson03.time_per_step": {"bn": "প্রতি ধাপে সময় (ms, মধ্যমা)", "en": "time per step (ms, median)"},
+    "lesson03.activation_kib": {"bn": "অ্যাক্টিভেশন মেমরি (KiB)", "en": "activation memory (KiB)"},
+    "lesson03.peak_mib": {"bn": "GPU সর্বোচ্চ মেমরি (MiB)", "en": "GPU peak memory (MiB)"},
+    "lesson03.final_loss": {"bn": "শেষ লস", "en": "final loss"},
+    "lesson03.skipped": {"bn": "বাদ পড়া ধাপ", "en": "skipped steps"},
+    "lesson03.mode": {"bn": "মোড", "en": "mode"},
+    "lesson03.loss_curve": {"bn": "লস, ধাপে ধাপে", "en": "loss, step by step"},
+    "lesson03.panel_fig_title": {"bn": "{device}-এ মাপা: batch {batch}, hidden {width}", "en": "measured on {device}: batch {batch}, hidden {width}"},
+    "lesson03.pick_a_mode": {"bn": "অন্তত একটি নির্ভুলতা মোড বেছে নাও।", "en": "Pick at least one precision mode."},
+    "lesson03.unsupported_here": {"bn": "এই ডিভাইসে চলে না, বাদ দেওয়া হলো: {modes}", "en": "cannot run on this device, left out: {modes}"},
+    "lesson03.stacked_title": {"bn": "সব মোড একসাথে: সময়, মেমরি, লস", "en": "all modes together: time, memory, loss"},
+    "lesson03.panel_note": {
+        "bn": "সময় এই মেশিনে এখনই মাপা (প্রথম ধাপ বাদ দিয়ে মধ্যমা); অ্যাক্টিভেশন মেমরি saved_tensors_hooks দিয়ে গোনা বাইট — যেকোনো হার্ডওয়্যারে একই।",
+        "en": "Times measured on this machine now (median, first step left out); activation memory is bytes counted with saved_tensors_hooks — the same on any hardware.",
+    },
+    # plots in the notebook
+    "lesson03.grad_magnitude": {"bn": "গ্রেডিয়েন্টের মান |g| (log₂)", "en": "gradient magnitude |g| (log₂)"},
+    "lesson03.count": {"bn": "সংখ্যা", "en": "count"},
+    "lesson03.fp16_subnormal": {"bn": "fp16-এর ক্ষুদ্রতম সাবনর্মাল", "en": "fp16 smallest subnormal"},
+    "lesson03.fp16_normal": {"bn": "fp16-এর ক্ষুদ্রতম নর্মাল", "en": "fp16 smallest normal"},
+    "lesson03.grad_hist_title": {"bn": "বাস্তব গ্রেডিয়েন্ট বনাম fp16-এর সীমা", "en": "real gradients vs fp16's limits"},
+    "lesson03.scale_exp": {"bn": "স্কেল 2^k-এর k", "en": "k in the scale 2^k"},
+    "lesson03.share_lost": {"bn": "শূন্য হয়ে যাওয়া অংশ (%)", "en": "share lost to zero (%)"},
+    "lesson03.scaling_title": {"bn": "লস স্কেলিং কতটা বাঁচায়", "en": "how much loss scaling rescues"},
+    "lesson03.underflow": {"bn": "আন্ডারফ্লো (শূন্য)", "en": "underflow (zero)"},
+    "lesson03.overflow": {"bn": "ওভারফ্লো (inf)", "en": "overflow (inf)"},
+    "lesson03.scale": {"bn": "GradScaler-এর স্কেল", "en": "GradScaler's scale"},
+    "lesson03.scaler_title": {"bn": "ইচ্ছে করে inf ঢোকানো: স্কেল অর্ধেক, ধাপ বাদ", "en": "an injected inf: scale halved, step skipped"},
+    "lesson03.skipped_step": {"bn": "বাদ পড়া ধাপ", "en": "skipped step"},
+    "lesson03.injected": {"bn": "inf ঢোকানো হয়েছে", "en": "inf injected"},
+    "lesson03.accuracy_title": {"bn": "একই ডেটা ও seed-এ প্রতিটি মোডের ফল", "en": "each mode on the same data and seed"},
+    "lesson03.speed_title": {"bn": "প্রতি ধাপে সময়: {device}", "en": "time per step: {device}"},
+    "lesson03.memory_title": {"bn": "ব্যাকওয়ার্ডের জন্য জমা রাখা বাইট", "en": "bytes saved for backward"},
+    # checks
+    "lesson03.check.step_ok": {"bn": "ঠিক আছে! ধাপটি রেফারেন্সের সাথে মেলে, inf এলে ধাপ বাদ পড়ে আর স্কেল অর্ধেক হয়।", "en": "Correct! The step matches the reference; on inf the step is skipped and the scale halved."},
+    "lesson03.check.deprecated_api": {
+        "bn": "torch.cuda.amp পুরোনো (deprecated) API — PyTorch 2.4 থেকে FutureWarning দেয়, আর CPU-তে autocast চুপচাপ বন্ধ করে দেয়। এর বদলে torch.amp.autocast(device, dtype=dtype) আর torch.amp.GradScaler(device) ব্যবহার করো।",
+        "en": "torch.cuda.amp is the deprecated API — it warns since PyTorch 2.4 and silently disables autocast on a CPU. Use torch.amp.autocast(device, dtype=dtype) and torch.amp.GradScaler(device) instead.",
+    },
+    "lesson03.check.backward_in_autocast": {
+        "bn": "backward() autocast-এর ভেতরে ডাকা হয়েছে। autocast শুধু ফরওয়ার্ড পাস আর লসের চারপাশে রাখো; with ব্লক থেকে বেরিয়ে scaler.scale(loss).backward() ডাকো — ব্যাকওয়ার্ড নিজে থেকেই ফরওয়ার্ডের dtype মেনে চলে।",
+        "en": "backward() is called inside autocast. Keep autocast around the forward pass and the loss only; call scaler.scale(loss).backward() after the with block — backward follows the forward's dtypes by itself.",
+    },
+    "lesson03.check.no_autocast": {"bn": "মডেলের ফরওয়ার্ড পাস কম নির্ভুলতায় চলেনি। ফরওয়ার্ড আর লস with torch.amp.autocast(device, dtype=dtype): ব্লকের ভেতরে লেখো।", "en": "The forward pass did not run in low precision. Put the forward pass and the loss inside with torch.amp.autocast(device, dtype=dtype):."},
+    "lesson03.check.not_skipped": {
+        "bn": "গ্রেডিয়েন্টে inf থাকা সত্ত্বেও ওজন বদলে গেছে (বা nan হয়ে গেছে)। optimizer.step() সরাসরি ডেকো না; scaler.step(optimizer) ডাকো — inf/nan পেলে সে নিজেই ধাপটি বাদ দেয়।",
+        "en": "The weights changed (or became nan) although a gradient was inf. Do not call optimizer.step() directly; call scaler.step(optimizer) — it skips the step itself on inf/nan.",
+    },
+    "lesson03.check.no_scaler_step": {"bn": "scaler.update() ডাকার আগে scaler.step(optimizer) ডাকোনি। optimizer.step()-এর বদলে scaler.step(optimizer) লেখো।", "en": "scaler.update() was called without scaler.step(optimizer) before it. Write scaler.step(optimizer) instead of optimizer.step()."},
+    "lesson03.check.not_scaled": {"bn": "লস স্কেল না করেই backward ডেকেছ (loss.backward())। fp16-এ ছোট গ্রেডিয়েন্ট তাতে শূন্য হয়ে যায়; লেখো scaler.scale(loss).backward()।", "en": "You called backward without scaling the loss (loss.backward()). In fp16 small gradients then vanish; write scaler.scale(loss).backward()."},
+    "lesson03.check.missing_update": {
+        "bn": "ধাপের পরে স্কেল বদলায়নি: scaler.update() ভুলে গেছ। এটা না ডাকলে inf এলে স্কেল অর্ধেক হয় না, ভালো ধাপের পরে বাড়েও না — প্রতিটি scaler.step(optimizer)-এর পরে scaler.update() ডাকো।",
+        "en": "The scale did not change after the step: you forgot scaler.update(). Without it the scale is never halved after an inf nor grown after good steps — call scaler.update() after every scaler.step(optimizer).",
+    },
+    "lesson03.check.missing_zero_grad": {"bn": "প্রথম ধাপ ঠিক, দ্বিতীয়টি নয়: গ্রেডিয়েন্ট জমে যাচ্ছে। প্রতিটি ধাপের শুরুতে optimizer.zero_grad() ডাকো।", "en": "The first step is right, the second is not: gradients pile up. Call optimizer.zero_grad() at the start of each step."},
+    "lesson03.check.wrong_update": {
+        "bn": "ওজনের পরিবর্তন রেফারেন্সের সাথে মেলে না। ক্রমটা দেখো: zero_grad → autocast-এ ফরওয়ার্ড ও লস → scaler.scale(loss).backward() → scaler.step(optimizer) → scaler.update()। loss.backward() সরাসরি ডাকলে গ্রেডিয়েন্ট স্কেল হয় না।",
+        "en": "The weight update does not match the reference. Check the order: zero_grad → forward and loss in autocast → scaler.scale(loss).backward() → scaler.step(optimizer) → scaler.update(). Calling loss.backward() directly leaves the gradients unscaled.",
+    },
+    "lesson03.check.clip_before_unscale": {
+        "bn": "স্কেল করা গ্রেডিয়েন্ট ক্লিপ করেছ: তখন প্রতিটি গ্রেডিয়েন্ট স্কেলের (যেমন 1024) গুণ বড়, তাই ক্লিপিং অনেক বেশি কেটে ফেলে। ক্লিপ করার আগে scaler.unscale_(optimizer) ডাকো।",
+        "en": "You clipped the scaled gradients: each is scale times (e.g. 1024×) too big, so clipping cuts far too much. Call scaler.unscale_(optimizer) before clipping.",
+    },
+    "lesson03.check.no_clip": {"bn": "গ্রেডিয়েন্ট ক্লিপ হয়নি। scaler.unscale_(optimizer)-এর পরে torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm) ডাকো।", "en": "The gradients were not clipped. Call torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm) after scaler.unscale_(optimizer)."},
+    "lesson03.check.underflow_ok": {"bn": "ঠিক আছে! শূন্য নয় এমন মানগুলোর কত অংশ fp16-এ শূন্য হয়ে যায়, ঠিকঠাক গুনেছ।", "en": "Correct! You counted the share of nonzero values that become zero in fp16."},
+    "lesson03.check.not_a_number": {"bn": "একটি সংখ্যা (float, 0 থেকে 1) ফেরত দাও, যেমন return share.item()।", "en": "Return a number (a float from 0 to 1), e.g. return share.item()."},
+    "lesson03.check.count_not_share": {"bn": "ফলাফল ১-এর বেশি: তুমি সংখ্যা গুনেছ, অংশ নয়। শূন্য-হয়ে-যাওয়া মানের সংখ্যাকে শূন্য নয় এমন মানের মোট সংখ্যা দিয়ে ভাগ করো।", "en": "The result is above 1: you counted, not took a share. Divide the number lost by the number of nonzero values."},
+    "lesson03.check.counted_zeros": {"bn": "যেসব মান শুরু থেকেই শূন্য, সেগুলোও গুনেছ। আগে grad[grad != 0] দিয়ে শূন্যগুলো বাদ দাও — ওরা fp16-এর কারণে হারায়নি।", "en": "You also counted values that were zero to begin with. Drop them first with grad[grad != 0] — fp16 did not lose them."},
+    "lesson03.check.normal_not_subnormal": {
+        "bn": "ক্ষুদ্রতম নর্মাল (finfo.tiny ≈ 6.1e-5)-এর চেয়ে ছোট সবকিছুকে হারানো ধরেছ, কিন্তু fp16 তার নিচেও সাবনর্মাল সংখ্যা (≈ 6e-8 পর্যন্ত) রাখতে পারে। সবচেয়ে নিশ্চিত উপায়: সত্যিই fp16-এ রূপান্তর করে দেখো কোনগুলো শূন্য হলো: x.to(torch.float16) == 0।",
+        "en": "You counted everything below the smallest normal (finfo.tiny ≈ 6.1e-5) as lost, but fp16 keeps subnormals below it (down to ≈ 6e-8). The surest way: really convert and see which became zero: x.to(torch.float16) == 0.",
+    },
+    "lesson03.check.sign": {"bn": "শুধু ধনাত্মক মান দেখেছ; ঋণাত্মক ছোট গ্রেডিয়েন্টও শূন্য হয়ে যায়। চিহ্ন নির্বিশেষে সব শূন্য-নয় মান নাও।", "en": "You looked at positive values only; small negative gradients vanish too. Take every nonzero value, whatever its sign."},
+    "lesson03.check.wrong_share": {"bn": "ফল মেলেনি: প্রত্যাশিত {expected:.4f}, পেয়েছি {got:.4f}। শূন্য-নয় মানগুলো নাও, fp16-এ রূপান্তর করো, কতগুলো শূন্য হলো তার অংশ ফেরত দাও।", "en": "Does not match: expected {expected:.4f}, got {got:.4f}. Take the nonzero values, convert to fp16, return the share that became zero."},
+}

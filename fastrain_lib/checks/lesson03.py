@@ -1,0 +1,274 @@
+"""Checks for lesson 03's exercises (mixed precision).
+
+    check_amp_step(amp_step)          # amp_step(model, optimizer, scaler, inputs, targets, device, dtype) -> loss
+    check_clip_step(clip_step)        # the same with gradient clipping: clip_step(..., max_norm, device, dtype)
+    check_underflow_share(fn)         # fn(grad) -> share of nonzero entries that become 0 in fp16
+
+Each check runs the student's function on a tiny model on the CPU (fp16 autocast and
+GradScaler("cpu") work there) next to a reference step, and names the mistake it finds.
+"""
+
+from __future__ import annotations
+
+import ast
+import copy
+import inspect
+import math
+import textwrap
+import warnings
+
+import torch
+from torch.nn import functional as F
+
+from .. import precision
+from ..models import SimpleNN
+from . import CheckResult, call_student, failed, not_done, passed
+
+DEVICE, DTYPE = "cpu", torch.float16
+
+
+# ---------------------------------------------------------------------------------------
+# Reference answers (what the solution notebook does)
+# ---------------------------------------------------------------------------------------
+
+def reference_amp_step(model, optimizer, scaler, inputs, targets, device="cpu", dtype=torch.float16):
+    optimizer.zero_grad(set_to_none=True)
+    with torch.amp.autocast(device, dtype=dtype):
+        loss = F.cross_entropy(model(inputs), targets)
+    scaler.scale(loss).backward()
+    scaler.step(optimizer)
+    scaler.update()
+    return loss.detach()
+
+
+def reference_clip_step(model, optimizer, scaler, inputs, targets, max_norm=1.0, device="cpu", dtype=torch.float16):
+    optimizer.zero_grad(set_to_none=True)
+    with torch.amp.autocast(device, dtype=dtype):
+        loss = F.cross_entropy(model(inputs), targets)
+    scaler.scale(loss).backward()
+    scaler.unscale_(optimizer)
+    torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)
+    scaler.step(optimizer)
+    scaler.update()
+    return loss.detach()
+
+
+def reference_underflow_share(grad: torch.Tensor) -> float:
+    nonzero = grad[grad != 0]
+    if nonzero.numel() == 0:
+        return 0.0
+    return (nonzero.to(torch.float16) == 0).float().mean().item()
+
+
+# ---------------------------------------------------------------------------------------
+# Helpers
+# ---------------------------------------------------------------------------------------
+
+def _setup(seed: int = 0, init_scale: float = 2.0**10):
+    """A tiny model, SGD (its step is proportional to the gradient, so a wrong scale shows),
+    and a scaler that grows after every good step (so a missing update() shows at once)."""
+    torch.manual_seed(seed)
+    model = SimpleNN(hidden=8)
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.5)
+    scaler = torch.amp.GradScaler(DEVICE, init_scale=init_scale, growth_interval=1)
+    g = torch.Generator().manual_seed(seed + 1)
+    inputs = torch.rand(16, 1, 28, 28, generator=g)
+    targets = torch.randint(0, 10, (16,), generator=g)
+    return model, optimizer, scaler, inputs, targets
+
+
+def _clone(model, optimizer_lr=0.5, init_scale=2.0**10):
+    twin = copy.deepcopy(model)
+    return twin, torch.optim.SGD(twin.parameters(), lr=optimizer_lr), torch.amp.GradScaler(
+        DEVICE, init_scale=init_scale, growth_interval=1)
+
+
+def _params(model) -> list[torch.Tensor]:
+    return [p.detach().clone() for p in model.parameters()]
+
+
+def _same(a, b, tol=1e-6) -> bool:  # the same ops in the same order give the same bits
+    return all(torch.allclose(x, y, rtol=tol, atol=tol) for x, y in zip(a, b))
+
+
+def _uses_cuda_amp(fn) -> bool:
+    """The deprecated torch.cuda.amp API in the function's source."""
+    try:
+        source = inspect.getsource(fn)
+    except (OSError, TypeError):
+        return False
+    return "cuda.amp" in source
+
+
+def _backward_inside_autocast_source(fn) -> bool:
+    """A `.backward(` call written inside a `with ...autocast...:` block."""
+    try:
+        tree = ast.parse(textwrap.dedent(inspect.getsource(fn)))
+    except (OSError, TypeError, SyntaxError):
+        return False
+    for node in ast.walk(tree):
+        if isinstance(node, ast.With) and "autocast" in ast.unparse(node.items[0].context_expr):
+            for inner in ast.walk(node):
+                if isinstance(inner, ast.Attribute) and inner.attr == "backward":
+                    return True
+    return False
+
+
+class _Spy:
+    """Watches one step: the dtype fc1 produced (autocast on?) and whether autocast was
+    still on during backward."""
+
+    def __init__(self, model):
+        self.forward_dtypes, self.backward_autocast = [], []
+        self.handles = [
+            model.fc1.register_forward_hook(lambda m, i, out: self.forward_dtypes.append(out.dtype)),
+            model.fc2.weight.register_hook(self._on_grad),
+        ]
+
+    def _on_grad(self, grad):
+        self.backward_autocast.append(torch.is_autocast_enabled(DEVICE))
+
+    def remove(self):
+        for handle in self.handles:
+            handle.remove()
+
+
+def _run_student_step(fn, model, optimizer, scaler, inputs, targets, extra=()):
+    """Call the student's step; returns (None, failure) or (captured warnings, None)."""
+    spy = _Spy(model)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        _, problem = call_student(fn, model, optimizer, scaler, inputs, targets, *extra, DEVICE, DTYPE)
+    spy.remove()
+    return spy, caught, problem
+
+
+def _common_problems(fn, spy, caught) -> CheckResult | None:
+    if _uses_cuda_amp(fn) or any("torch.cuda.amp" in str(w.message) for w in caught):
+        return failed("deprecated_api", "lesson03.check.deprecated_api")
+    if any(spy.backward_autocast) or _backward_inside_autocast_source(fn):
+        return failed("backward_in_autocast", "lesson03.check.backward_in_autocast")
+    if spy.forward_dtypes and spy.forward_dtypes[0] != DTYPE:
+        return failed("no_autocast", "lesson03.check.no_autocast")
+    return None
+
+
+def _check_step(fn, reference, extra=()) -> CheckResult:
+    """The shared part of check_amp_step and check_clip_step: two good steps, then one with
+    an inf gradient, each compared with the reference step."""
+    if fn is None:
+        return not_done()
+    model, optimizer, scaler, inputs, targets = _setup()
+    twin, twin_opt, twin_scaler = _clone(model)
+    for step in range(3):
+        handles = []
+        if step == 2:  # an overflow: the step must be skipped and the scale halved
+            handles = [precision.inject_overflow(model, {0}), precision.inject_overflow(twin, {0})]
+        before = _params(model)
+        scale_before = scaler.get_scale()
+        spy, caught, problem = _run_student_step(fn, model, optimizer, scaler, inputs, targets, extra)
+        reference(twin, twin_opt, twin_scaler, inputs, targets, *extra, DEVICE, DTYPE)
+        for handle in handles:
+            handle.remove()
+        if problem is not None:
+            if "No inf checks" in problem.message:  # optimizer.step() instead of scaler.step(optimizer)
+                return failed("no_scaler_step", "lesson03.check.no_scaler_step")
+            if "_scale is None" in problem.message:  # loss.backward() without scaler.scale(loss)
+                return failed("not_scaled", "lesson03.check.not_scaled")
+            return problem
+        common = _common_problems(fn, spy, caught)
+        if common is not None:
+            return common
+        after = _params(model)
+        if step == 2 and not all(torch.isfinite(p).all() for p in after) or step == 2 and not _same(before, after):
+            return failed("not_skipped", "lesson03.check.not_skipped")
+        if scaler.get_scale() == scale_before:
+            return failed("missing_update", "lesson03.check.missing_update")
+        if step == 0 and scaler.get_scale() < scale_before:
+            return failed("overflow_on_good_step", "lesson03.check.wrong_update")
+        if not _same(after, _params(twin)):
+            return _explain_mismatch(step, extra)
+    return passed("lesson03.check.step_ok")
+
+
+def _explain_mismatch(step: int, extra) -> CheckResult:
+    if step == 1:  # the first step matched and the second did not: gradients piled up
+        return failed("missing_zero_grad", "lesson03.check.missing_zero_grad")
+    return failed("wrong_update", "lesson03.check.wrong_update")
+
+
+# ---------------------------------------------------------------------------------------
+# The checks
+# ---------------------------------------------------------------------------------------
+
+def check_amp_step(amp_step) -> CheckResult:
+    """amp_step(model, optimizer, scaler, inputs, targets, device, dtype) -> loss."""
+    return _check_step(amp_step, reference_amp_step)
+
+
+def check_clip_step(clip_step, max_norm: float = 0.05) -> CheckResult:
+    """clip_step(model, optimizer, scaler, inputs, targets, max_norm, device, dtype) -> loss."""
+    result = _check_step(clip_step, reference_clip_step, extra=(max_norm,))
+    if result.code != "wrong_update":
+        return result
+    # Which wrong order was it? Compare one step with the two usual mistakes.
+    model, optimizer, scaler, inputs, targets = _setup()
+    call_student(clip_step, model, optimizer, scaler, inputs, targets, max_norm, DEVICE, DTYPE)
+    for variant, code in ((_clip_before_unscale, "clip_before_unscale"), (_no_clip, "no_clip")):
+        twin, twin_opt, twin_scaler = _clone(_setup()[0])
+        variant(twin, twin_opt, twin_scaler, inputs, targets, max_norm)
+        if _same(_params(model), _params(twin)):
+            return failed(code, f"lesson03.check.{code}")
+    return result
+
+
+def _clip_before_unscale(model, optimizer, scaler, inputs, targets, max_norm):
+    optimizer.zero_grad(set_to_none=True)
+    with torch.amp.autocast(DEVICE, dtype=DTYPE):
+        loss = F.cross_entropy(model(inputs), targets)
+    scaler.scale(loss).backward()
+    torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)
+    scaler.step(optimizer)
+    scaler.update()
+
+
+def _no_clip(model, optimizer, scaler, inputs, targets, max_norm):
+    reference_amp_step(model, optimizer, scaler, inputs, targets, DEVICE, DTYPE)
+
+
+def underflow_examples() -> list[torch.Tensor]:
+    """Gradient-like tensors: tiny values on both sides of fp16's limits, zeros, negatives."""
+    g = torch.Generator().manual_seed(3)
+    magnitudes = 10.0 ** torch.empty(2000).uniform_(-10, -2, generator=g)
+    signs = torch.where(torch.rand(2000, generator=g) < 0.5, -1.0, 1.0)
+    mixed = magnitudes * signs
+    mixed[::7] = 0.0  # zeros are not "lost", they were zero already
+    subnormals = torch.tensor([1e-5, 3e-5, 5e-5, -2e-5, 1e-8, 2e-8, 4e-8, 1e-3, 0.0])
+    return [mixed, subnormals, torch.randn(50, 20, generator=g) * 1e-6]
+
+
+def check_underflow_share(fn) -> CheckResult:
+    """fn(grad) -> share (0..1) of the nonzero entries of grad that become 0 in fp16."""
+    for grad in underflow_examples():
+        value, problem = call_student(fn, grad.clone())
+        if problem is not None:
+            return problem
+        try:
+            value = float(value)
+        except (TypeError, ValueError):
+            return failed("not_a_number", "lesson03.check.not_a_number")
+        expected = reference_underflow_share(grad)
+        if math.isclose(value, expected, abs_tol=1e-6):
+            continue
+        if value > 1:
+            return failed("count_not_share", "lesson03.check.count_not_share")
+        nonzero = grad[grad != 0]
+        if math.isclose(value, (grad.to(torch.float16) == 0).float().mean().item(), abs_tol=1e-6):
+            return failed("counted_zeros", "lesson03.check.counted_zeros")
+        tiny = torch.finfo(torch.float16).tiny
+        if math.isclose(value, (nonzero.abs() < tiny).float().mean().item(), abs_tol=1e-6):
+            return failed("normal_not_subnormal", "lesson03.check.normal_not_subnormal")
+        if math.isclose(value, ((nonzero > 0) & (nonzero.to(torch.float16) == 0)).float().mean().item(), abs_tol=1e-6):
+            return failed("sign", "lesson03.check.sign")
+        return failed("wrong_share", "lesson03.check.wrong_share", expected=expected, got=value)
+    return passed("lesson03.check.underflow_ok")

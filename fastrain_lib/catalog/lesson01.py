@@ -9,7 +9,7 @@ MESSAGES = {
     # plots and progress
     "lesson01.ideal": {"bn": "আদর্শ (থ্রেড যত, গতি তত গুণ)", "en": "ideal (speed-up = threads)"},
     "lesson01.threads_axis": {"bn": "CPU থ্রেডের সংখ্যা", "en": "number of CPU threads"},
-    "lesson01.speedup_axis": {"bn": "গতিবৃদ্ধি (১ থ্রেডের তুলনায়)", "en": "speed-up (over 1 thread)"},
+    "lesson01.speedup_axis": {"bn": "গতিবৃদ্ধি (1 থ্রেডের তুলনায়)", "en": "speed-up (over 1 thread)"},
     "lesson01.threads_title": {"bn": "{size}×{size} ম্যাট্রিক্স গুণ: থ্রেড বাড়ালে কত দ্রুত?", "en": "{size}×{size} matmul: how much faster with more threads?"},
     "lesson01.matrix_n": {"bn": "ম্যাট্রিক্সের আকার n (n × n)", "en": "matrix size n (n × n)"},
     "lesson01.numel_axis": {"bn": "টেনসরের উপাদান সংখ্যা", "en": "number of tensor elements"},
@@ -66,7 +66,7 @@ MESSAGES = {
         "en": "The answer does not match: for {case} expected {expected:.4g}, your function gave {got:.4g}. Go through the formula step by step.",
     },
     "lesson01.check.bits_not_bytes": {
-        "bn": "তোমার উত্তর ঠিক উত্তরের ৮ ভাগের ১: মনে হচ্ছে বাইটের জায়গায় বিট গুনেছ। float32-এর একটি সংখ্যা 4 বাইট (32 বিট); ব্যান্ডউইথ আর গাণিতিক ঘনত্ব বাইটে মাপা হয়।",
+        "bn": "তোমার উত্তর ঠিক উত্তরের 1/8 ভাগ: মনে হচ্ছে বাইটের জায়গায় বিট গুনেছ। float32-এর একটি সংখ্যা 4 বাইট (32 বিট); ব্যান্ডউইথ আর গাণিতিক ঘনত্ব বাইটে মাপা হয়।",
         "en": "Your answer is one eighth of the right one: it looks like you counted bits, not bytes. A float32 number is 4 bytes (32 bits); bandwidth and intensity are in bytes.",
     },
     "lesson01.check.forgot_output": {

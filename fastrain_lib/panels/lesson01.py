@@ -163,7 +163,7 @@ def plot_sweeps(matmul_records: list[bench.Record], add_records: list[bench.Reco
 def roofline_figure(roofs: list[roofline.Roof], matmul_records: list[bench.Record],
                     add_records: list[bench.Record], device: str = "cpu"):
     """The roofline with the measured operations of one device as points."""
-    fig, ax = plots.new_figure(figsize=(10, 6))
+    fig, ax = plots.new_figure(figsize=(12, 6))
     points = []
     for r in matmul_records:
         if r.params["device"] == device:
@@ -203,7 +203,7 @@ def batch_throughput(batch_size: int, device: str = "cpu") -> bench.Record:
 
 
 def batch_sizes() -> list[int]:
-    return config.by_mode(ci=[1, 8, 64, 256], lab=[1, 4, 16, 64, 256, 1024, 4096],
+    return config.by_mode(ci=[1, 16, 256], lab=[1, 4, 16, 64, 256, 1024, 4096],
                           full=[1, 4, 16, 64, 256, 1024, 4096, 16384])
 
 

@@ -14,9 +14,9 @@ def gpt_setup(ctx: Context, *, norm: str = "torch"):
     """(model, batches, tokens per step) of the tiny GPT on random tokens, sized by run mode."""
     gpt = need("gpt", "the tiny GPT of lesson 04")
     train = need("train", "the training loop")
-    cfg = ctx.size(ci=dict(n_layer=1, n_head=2, n_embd=32, block=32, batch=4),
-                   lab=dict(n_layer=4, n_head=4, n_embd=128, block=128, batch=16),
-                   full=dict(n_layer=12, n_head=12, n_embd=768, block=1024, batch=16))
+    cfg = ctx.size(ci={"n_layer": 1, "n_head": 2, "n_embd": 32, "block": 32, "batch": 4},
+                   lab={"n_layer": 4, "n_head": 4, "n_embd": 128, "block": 128, "batch": 16},
+                   full={"n_layer": 12, "n_head": 12, "n_embd": 768, "block": 1024, "batch": 16})
     vocab = 256
     model = gpt.GPT(vocab, cfg["block"], cfg["n_layer"], cfg["n_head"], cfg["n_embd"], norm=norm)
     n = 8 * cfg["batch"]

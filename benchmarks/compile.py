@@ -31,4 +31,4 @@ def run(ctx: Context) -> list[bench.Record]:
     return records
 
 
-__all__ = ["run", "bench"]
+

@@ -19,7 +19,7 @@ def run(ctx: Context) -> list[bench.Record]:
         for pinned in (False, True):
             src = bench.fresh_random(numel).pin_memory() if pinned else bench.fresh_random(numel)
             dst = torch.empty(numel, device="cuda")
-            r = bench.measure(lambda: dst.copy_(src, non_blocking=pinned), f"host->cuda {numel}",
+            r = bench.measure(lambda dst=dst, src=src, pinned=pinned: dst.copy_(src, non_blocking=pinned), f"host->cuda {numel}",
                               params={"numel": numel, "pinned": pinned, "device": "cuda"})
             r.metrics["gbs"] = r.per_second(src.numel() * src.element_size()) / 1e9
             ctx.log(f"host->cuda pinned={pinned}: {r.metrics['gbs']:.1f} GB/s")

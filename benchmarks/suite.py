@@ -111,7 +111,7 @@ def main(argv: list[str] | None = None) -> int:
         except Skip as exc:
             families[name] = {"status": "skipped", "reason": str(exc)}
             log(f"skipped: {exc}")
-        except Exception as exc:  # one broken family must not lose the others' results
+        except Exception as exc:  # noqa: BLE001 - one broken family must not lose the others' results
             families[name] = {"status": "failed", "reason": f"{type(exc).__name__}: {exc}"[:500]}
             log(f"FAILED: {type(exc).__name__}: {exc}")
             log_lines.append(traceback.format_exc())

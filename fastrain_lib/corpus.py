@@ -174,7 +174,9 @@ class Corpus:
 
     def words(self) -> set[str]:
         """Every word of the corpus (for measuring how many generated words are real)."""
-        return set(re.findall(r"[\u0980-\u09ff\u200c\u200d]+", self.text))
+        if getattr(self, "_words", None) is None:
+            self._words = set(re.findall(r"[\u0980-\u09ff\u200c\u200d]+", self.text))
+        return self._words
 
     def batches(self, split: str, batch_size: int, block_size: int, *, seed: int = 0, device="cpu") -> Windows:
         """Endless (x, y) batches of random windows; y is x shifted by one character.
@@ -218,17 +220,35 @@ def boundaries(data: torch.Tensor, chars: list[str], block_size: int) -> list[in
     return [i for i, tok in enumerate(data.tolist()[: max(last + 1, 0)]) if tok not in marks]
 
 
+CONSONANTS = set(map(chr, range(0x0995, 0x09BA))) | {"\u09dc", "\u09dd", "\u09df"}  # ক..হ, ড় ঢ় য়
+VOWELS = set(map(chr, range(0x0985, 0x0995)))  # অ..ঔ (independent vowels)
+NUKTA = "\u09bc"
+SIGNS = set(map(chr, range(0x09BE, 0x09CD))) | {"\u09d7"}  # া ি ী ু ূ ৃ ে ৈ ো ৌ and the au length mark
+MODIFIERS = {"\u0981", "\u0982", "\u0983"}  # ঁ ং ঃ
+
+
+def attaches(prev: str, ch: str) -> bool:
+    """May the mark `ch` follow `prev`? Bengali's rules, simplified: a vowel sign, the
+    hasanta and the nukta need a consonant; ঁ ং ঃ may also follow a vowel or a vowel sign;
+    ZWJ/ZWNJ sit next to a consonant or a hasanta (র‍্য, ক্‌ষ)."""
+    if ch == NUKTA:
+        return prev in CONSONANTS
+    if ch in SIGNS or ch == HASANTA:
+        return prev in CONSONANTS or prev == NUKTA or (ch == HASANTA and prev == ZWJ)
+    if ch in MODIFIERS:
+        return prev in CONSONANTS or prev in VOWELS or prev in SIGNS or prev == NUKTA
+    if ch in (ZWJ, ZWNJ):
+        return prev in CONSONANTS or prev == HASANTA
+    return prev != ""
+
+
 def tidy(text: str) -> str:
-    """Remove combining marks that have no base letter (at the start, after a space or
-    punctuation), so a sample never shows a dotted circle. Marks after a letter stay."""
-    out = []
+    """Remove combining marks that cannot attach to what comes before them (at the start,
+    after a space, a second vowel sign), so a sample never shows a dotted circle."""
+    out: list[str] = []
     for ch in text:
-        prev = out[-1] if out else ""
-        attached = prev in (ZWJ, ZWNJ) or (is_bengali(prev) and (prev.isalpha() or is_mark(prev)))
-        if is_mark(ch) and not (prev and attached):
+        if is_mark(ch) and not attaches(out[-1] if out else "", ch):
             continue  # dangling: nothing to attach to
-        if ch == HASANTA and prev == HASANTA:
-            continue
         out.append(ch)
     return "".join(out)
 

@@ -53,6 +53,8 @@ def test_tidy_removes_only_dangling_marks():
     assert corpus.tidy("কাজ ্ক") == "কাজ ক"  # hasanta after a space
     assert corpus.tidy("ক্ষমতা") == "ক্ষমতা"  # a conjunct stays whole
     assert corpus.tidy("র\u200d্যাঙ্ক") == "র\u200d্যাঙ্ক"  # ZWJ + hasanta (র‍্য) stays
+    assert corpus.tidy("ভেতরেিপ") == "ভেতরেপ"  # a second vowel sign has no consonant
+    assert corpus.tidy("আঁকা বাংলা") == "আঁকা বাংলা"  # candrabindu on a vowel, anusvara on a sign
 
 
 def test_graphemes_keep_conjuncts_together():

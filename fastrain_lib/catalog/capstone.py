@@ -15,3 +15,67 @@ MESSAGES = {
         "en": "No Bengali text was found. Put Bengali .txt files (UTF-8) in {folder}, then run again.",
     },
 }
+MESSAGES.update({
+    # capstone
+    "capstone.bad_option": {
+        "bn": "অচেনা সেটিং: {names}। যেগুলো বদলানো যায়: {allowed}।",
+        "en": "Unknown setting: {names}. Settings you can change: {allowed}.",
+    },
+    "capstone.bad_optimizer": {
+        "bn": "অপটিমাইজারের '{impl}' নামে কোনো রূপ নেই। এগুলোর একটি দাও: {allowed}।",
+        "en": "There is no optimizer implementation called '{impl}'. Use one of: {allowed}.",
+    },
+    "capstone.bad_processes": {
+        "bn": "প্রসেসের সংখ্যা {n} হতে পারে না: অন্তত 1 দাও।",
+        "en": "The number of processes cannot be {n}: use at least 1.",
+    },
+    "capstone.ddp_no_checkpoint": {
+        "bn": "একাধিক প্রসেসের (DDP) রানে এই পাঠে চেকপয়েন্ট রাখা হয় না। checkpoint_dir বাদ দাও, অথবা processes=1 নাও।",
+        "en": "Multi-process (DDP) runs in this lesson do not keep checkpoints. Drop checkpoint_dir, or use processes=1.",
+    },
+    "capstone.peak_datasheet": {"bn": "ডেটাশিট: {name} ({source})", "en": "datasheet: {name} ({source})"},
+    "capstone.peak_measured": {
+        "bn": "এই মেশিনে মাপা: সবচেয়ে দ্রুত {dtype} ম্যাট্রিক্স গুণ (bench.matmul)",
+        "en": "measured here: fastest {dtype} matrix multiply (bench.matmul)",
+    },
+    "capstone.stopped": {
+        "bn": "ধাপ {step}-এ প্রশিক্ষণ থামানো হলো, যেন Colab-এর সংযোগ কেটে গেছে। শেষ চেকপয়েন্ট থেকে আবার শুরু করা যাবে।",
+        "en": "Training stopped at step {step}, as if Colab had disconnected. It can continue from the last checkpoint.",
+    },
+})
+MESSAGES.update({
+    # lesson 07 panel
+    "lesson07.panel_title": {
+        "bn": "বাংলা GPT: কোর্সের সব সুইচ একসাথে — বদলাও, চালাও, তুলনা করো",
+        "en": "Bengali GPT: every switch of the course — change, run, compare",
+    },
+    "lesson07.precision": {"bn": "নির্ভুলতা (precision)", "en": "precision"},
+    "lesson07.optimizer": {"bn": "অপটিমাইজার", "en": "optimizer"},
+    "lesson07.grad_accum": {"bn": "গ্রেডিয়েন্ট জমানো (accumulation)", "en": "gradient accumulation"},
+    "lesson07.processes": {"bn": "DDP প্রসেস", "en": "DDP processes"},
+    "lesson07.steps": {"bn": "ধাপ", "en": "steps"},
+    "lesson07.train_loss": {"bn": "প্রশিক্ষণের লস", "en": "training loss"},
+    "lesson07.val_loss": {"bn": "যাচাইয়ের লস (validation)", "en": "validation loss"},
+    "lesson07.loss_title": {"bn": "লস: {settings}", "en": "loss: {settings}"},
+    "lesson07.tokens_per_s": {"bn": "টোকেন/সেকেন্ড", "en": "tokens/s"},
+    "lesson07.speed_title": {"bn": "গতি: এই সেশনের রান (আর reference/)", "en": "speed: this session's runs (and reference/)"},
+    "lesson07.reference_bar": {"bn": "রেফারেন্স:\n{hardware}", "en": "reference:\n{hardware}"},
+    "lesson07.step_ms": {"bn": "প্রতি ধাপের মধ্যমা সময় (ms)", "en": "median step time (ms)"},
+    "lesson07.peak": {"bn": "সর্বোচ্চ ক্ষমতা (peak)", "en": "peak"},
+    "lesson07.memory_cuda_peak": {"bn": "GPU মেমরির সর্বোচ্চ ব্যবহার", "en": "peak GPU memory"},
+    "lesson07.memory_cpu_rss": {"bn": "প্রসেসের মোট RAM (RSS)", "en": "process RAM (RSS)"},
+    "lesson07.params": {"bn": "প্যারামিটার", "en": "parameters"},
+    "lesson07.compile_s": {"bn": "কম্পাইলের সময় (সেকেন্ড, প্রথম ধাপে)", "en": "compile time (s, first step)"},
+    "lesson07.sample_at": {
+        "bn": "নমুনা, ধাপ {step} (আসল শব্দ {share:.0f}%)",
+        "en": "sample at step {step} (real words {share:.0f}%)",
+    },
+    "lesson07.note_oversubscribed": {
+        "bn": "{n}টি প্রসেস কিন্তু CPU কোর মাত্র {cores}টি: প্রসেসগুলো কোর ভাগাভাগি করে, তাই গতি বাড়ে না, উল্টে কমতে পারে।",
+        "en": "{n} processes on only {cores} CPU cores: the processes share the cores, so speed does not grow and may drop.",
+    },
+    "lesson07.note_measured_peak": {
+        "bn": "MFU-র ভাগফলে CPU-র 'সর্বোচ্চ ক্ষমতা' এই মেশিনেই মাপা (ডেটাশিট নয়); মেশিন ব্যস্ত থাকলে সেটা কম আসে, তাই MFU মাঝে মাঝে অস্বাভাবিক দেখাতে পারে।",
+        "en": "For a CPU the peak in the MFU is measured on this machine (not a datasheet); on a busy machine it comes out low, so the MFU can look odd.",
+    },
+})

@@ -22,7 +22,7 @@ import traceback
 from dataclasses import dataclass, field
 
 import ipywidgets as w
-from IPython.display import HTML, display
+from IPython.display import HTML, Image, display
 
 from . import bench, config
 from .i18n import t
@@ -49,6 +49,15 @@ def html_table(headers: list[str], rows: list[tuple], fmt: str = "{:.4g}") -> st
     head = "".join(f"<th>{html.escape(str(h))}</th>" for h in headers)
     body = "".join("<tr>" + "".join(f"<td>{cell(v)}</td>" for v in row) + "</tr>" for row in rows)
     return f'<table class="fastrain-table"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
+
+
+def figure_png(figure) -> bytes:
+    """A matplotlib figure as PNG bytes (what the panel shows as an <img>)."""
+    import io
+
+    buffer = io.BytesIO()
+    figure.savefig(buffer, format="png", dpi=figure.dpi, bbox_inches="tight")
+    return buffer.getvalue()
 
 
 def explain_error(exc: BaseException) -> str:
@@ -143,7 +152,9 @@ class ExperimentPanel:
         self.output.clear_output(wait=True)
         with self.output:
             if outcome.figure is not None:
-                display(outcome.figure)
+                # An explicit PNG: display(figure) shows only "<Figure size …>" text when the
+                # kernel's inline backend has not registered its formatter yet (and in Voilà).
+                display(Image(data=figure_png(outcome.figure), format="png"))
                 plt.close(outcome.figure)  # shown once here, not again at the end of the cell
             if outcome.rows:
                 display(HTML(html_table(outcome.headers, outcome.rows)))

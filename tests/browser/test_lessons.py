@@ -1,0 +1,157 @@
+"""Every lesson notebook, clicked through in a real browser as a student would.
+
+For each notebooks/0N_*.ipynb (found by glob, so a new lesson is covered without editing
+anything): open it in a fresh JupyterLab workspace, Kernel → Restart Kernel and Run All
+Cells, wait until every cell ran, fail on any error output; then change one control of the
+lesson's experiment panel, press চালাও and check that a new plot appeared and no error.
+A screenshot of each lesson's panel goes to artifacts/screenshots/.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+import urllib.request
+import uuid
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+LESSONS = sorted(REPO.glob("notebooks/0[0-9]_*.ipynb"))
+BENGALI = re.compile(r"[\u0980-\u09FF]{3,}")
+RUN_TIMEOUT_MS = 240_000  # a ci-mode notebook takes 5–40 s alone; CI runs other tests beside us
+CLICK_TIMEOUT_MS = 120_000
+
+# Progress of "run all" read from the page in one go: the prompts of every code cell
+# ("[3]:" ran, "[*]:" running/queued, "[ ]:" not yet) and error outputs (tracebacks).
+STATE_JS = """(panel) => {
+  const prompts = [...panel.querySelectorAll('.jp-CodeCell .jp-InputArea-prompt')].map(p => p.textContent.trim());
+  const errors = [...panel.querySelectorAll(
+      '.jp-OutputArea-output[data-mime-type="application/vnd.jupyter.error"], '
+    + '.jp-RenderedText[data-mime-type="application/vnd.jupyter.error"]')].map(e => e.innerText.slice(0, 3000));
+  return {prompts, errors};
+}"""
+
+
+def _api(base: str, token: str, path: str, method: str = "GET"):
+    request = urllib.request.Request(f"{base}{path}", method=method, headers={"Authorization": f"token {token}"})
+    with urllib.request.urlopen(request, timeout=30) as response:
+        body = response.read()
+    return json.loads(body) if body else None
+
+
+def _shutdown_kernels(base: str, token: str) -> None:
+    """Free the CPU and memory for the next lesson: stop every kernel this server runs."""
+    for kernel in _api(base, token, "/api/kernels") or []:
+        try:
+            _api(base, token, f"/api/kernels/{kernel['id']}", "DELETE")
+        except OSError:
+            pass
+
+
+def _restart_and_run_all(page, notebook) -> None:
+    """Kernel → Restart Kernel and Run All Cells…, confirm; retried once if nothing started
+    (a click that lands while the kernel is still connecting can be lost)."""
+    for _attempt in range(2):
+        page.locator(".lm-MenuBar-itemLabel", has_text=re.compile(r"^Kernel$")).click()
+        page.locator(".lm-Menu-itemLabel", has_text="Restart Kernel and Run All Cells").click()
+        page.locator(".jp-Dialog .jp-mod-accept").click()
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            if any(p != "[ ]:" for p in notebook.evaluate(STATE_JS)["prompts"]):
+                return
+            time.sleep(0.3)
+    pytest.fail("Restart Kernel and Run All Cells did not start running the cells")
+
+
+def _wait_all_ran(page, notebook) -> dict:
+    """Wait until every code cell has an execution number (or an error stopped the run) and
+    the kernel is idle; returns the final state."""
+    deadline = time.monotonic() + RUN_TIMEOUT_MS / 1000
+    state = {}
+    idle = notebook.locator(".jp-Notebook-ExecutionIndicator[data-status='idle']")
+    while time.monotonic() < deadline:
+        state = notebook.evaluate(STATE_JS)
+        done = state["prompts"] and all(re.fullmatch(r"\[\d+\]:", p) for p in state["prompts"])
+        if (done or state["errors"]) and idle.count():
+            return state
+        time.sleep(0.5)
+    pytest.fail(f"the notebook did not finish in {RUN_TIMEOUT_MS // 1000} s; prompts: {state.get('prompts')}")
+
+
+def _change_one_control(panel) -> str:
+    """Change one control as a student would; returns what was done (for the failure message)."""
+    select = panel.locator("select")
+    if select.count():
+        options = select.first.locator("option")
+        current = select.first.input_value()
+        values = [options.nth(i).get_attribute("value") for i in range(options.count())]
+        other = next(v for v in values if v != current)
+        select.first.select_option(other)
+        return f"dropdown -> {other}"
+    toggles = panel.locator(".widget-toggle-button:not(.mod-active)")
+    if toggles.count():
+        label = toggles.first.inner_text()
+        toggles.first.click()
+        return f"toggle -> {label}"
+    handle = panel.locator(".noUi-handle")
+    if handle.count():
+        handle.first.focus()
+        handle.first.press("ArrowRight")
+        handle.first.press("ArrowRight")
+        return "slider -> right"
+    checkbox = panel.locator("input[type=checkbox]")
+    if checkbox.count():
+        checkbox.first.click()
+        return "checkbox"
+    pytest.fail("the panel has no control a student could change (dropdown, toggle, slider, checkbox)")
+
+
+@pytest.mark.parametrize("notebook_path", LESSONS, ids=[p.stem for p in LESSONS])
+def test_lesson_in_browser(notebook_path, lab_server, page, screenshots):
+    base, token, _root = lab_server
+    workspace = f"t{uuid.uuid4().hex[:10]}"
+    page.goto(f"{base}/lab/workspaces/{workspace}/tree/notebooks/{notebook_path.name}?reset&token={token}")
+    notebook = page.locator(".jp-NotebookPanel:visible").first
+    notebook.locator(".jp-Cell").first.wait_for()
+    passed = False
+    try:
+        # Wait for the kernel that opening the notebook started, then restart it and run all.
+        kernel_name = notebook.locator(".jp-Toolbar-kernelName")
+        kernel_name.filter(has_not_text="No Kernel").wait_for(timeout=120_000)
+        _restart_and_run_all(page, notebook)
+        state = _wait_all_ran(page, notebook)
+        assert not state["errors"], f"{notebook_path.name}: error output after Run All:\n" + "\n---\n".join(
+            state["errors"])
+        assert BENGALI.search(notebook.inner_text()), f"{notebook_path.name}: no Bengali text is visible"
+
+        panel = notebook.locator(".fastrain-panel").first
+        assert panel.count(), f"{notebook_path.name}: no experiment panel (.fastrain-panel) was displayed"
+        panel.scroll_into_view_if_needed()
+        image = panel.locator(".fastrain-output img").first
+        image.wait_for(timeout=CLICK_TIMEOUT_MS)  # ci mode: show() ran the panel once
+        before = image.get_attribute("src")
+        assert BENGALI.search(panel.inner_text()), f"{notebook_path.name}: the panel shows no Bengali text"
+
+        action = _change_one_control(panel)
+        run = panel.locator("button.fastrain-run")
+        assert "চালাও" in run.inner_text()
+        run.click()
+        # Done when the figure changed (a new PNG) or the panel reported an error.
+        page.wait_for_function(
+            """([panel, before]) => panel.querySelector('.fastrain-error') !== null ||
+                 ((panel.querySelector('.fastrain-output img') || {}).src || before) !== before""",
+            arg=[panel.element_handle(), before], timeout=CLICK_TIMEOUT_MS)
+        errors = panel.locator(".fastrain-error")
+        assert not errors.count(), f"{notebook_path.name}: the panel failed after '{action}':\n{errors.first.inner_text()}"
+        after = panel.locator(".fastrain-output img").first.get_attribute("src")
+        assert after.startswith("data:image/png") and after != before, f"no new plot after '{action}'"
+        panel.locator(".fastrain-output img").first.scroll_into_view_if_needed()
+        page.screenshot(path=str(screenshots / f"{notebook_path.stem}.png"))
+        passed = True
+    finally:
+        if not passed:  # what the student would have seen, for the CI log
+            page.screenshot(path=str(screenshots / f"{notebook_path.stem}-FAILED.png"), full_page=True)
+        _shutdown_kernels(base, token)

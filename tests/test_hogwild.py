@@ -1,0 +1,58 @@
+"""Hogwild in real processes: it trains, the lock variants work, nothing is left behind."""
+
+import psutil
+import pytest
+import torch
+
+from fastrain_lib import async_sgd as A
+from fastrain_lib import hogwild as H
+
+
+def our_children():
+    """Child processes of this test process, except multiprocessing's resource tracker
+    (a helper Python starts once for Locks and keeps until exit)."""
+    kids = []
+    for child in psutil.Process().children(recursive=True):
+        try:
+            if "resource_tracker" not in " ".join(child.cmdline()):
+                kids.append(child)
+        except psutil.NoSuchProcess:
+            pass
+    return kids
+
+
+@pytest.fixture(scope="module")
+def problem():
+    return A.make_problem("blobs", 600, n_eval=200)
+
+
+def test_lock_free_hogwild_trains_and_leaves_no_process(problem):
+    before = problem.initial_theta()
+    r = H.train(2, lock=False, total_steps=120, problem=problem, lr=0.1, timeout_s=120)
+    assert r.steps_per_worker == [60, 60] and len(r.batch_losses) == 120
+    assert r.final_loss < r.eval_losses[0] and r.accuracy > 0.4
+    assert r.train_time_s > 0 and r.eval_times == sorted(r.eval_times)
+    assert 0 < r.grad_density <= 1
+    assert torch.equal(problem.initial_theta(), before)  # the caller's model is not touched
+    assert H.pids_alive(H.LAST_PIDS) == [] and our_children() == []
+
+
+def test_locked_variants_train_too(problem):
+    for lock in ("update", "step"):
+        r = H.train(2, lock=lock, total_steps=60, problem=problem, lr=0.1, timeout_s=120)
+        assert r.lock == lock and r.final_loss < r.eval_losses[0]
+    assert H.pids_alive(H.LAST_PIDS) == [] and our_children() == []
+
+
+def test_bad_settings(problem):
+    with pytest.raises(ValueError):
+        H.train(0, problem=problem)
+    with pytest.raises(ValueError):
+        H.train(2, lock="sometimes", problem=problem)
+
+
+def test_gradient_density_sees_sparsity(problem):
+    dense = H.gradient_density(problem)
+    assert dense > 0.9  # every feature of a Gaussian blob is non-zero
+    sparse = H.sparse_problem(n=200, features=5000, active=5)
+    assert H.gradient_density(sparse) < 0.1

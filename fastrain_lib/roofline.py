@@ -101,7 +101,8 @@ def datasheet_roofs(keys=("T4", "A100", "H100"), precision: str = "fp32") -> lis
     return roofs
 
 
-def _hardware_name(meta: dict) -> str:
+def hardware_name(meta: dict) -> str:
+    """The name a record's hardware goes by on a plot: the GPU, else the CPU."""
     return meta.get("gpu_name") or meta.get("cpu_name") or "?"
 
 
@@ -119,7 +120,7 @@ def reference_roofs(folder=None) -> list[Roof]:
         except ValueError:  # not a results file: skip, never crash a lesson
             continue
         for r in records:
-            name = _hardware_name(r.meta)
+            name = hardware_name(r.meta)
             entry = best.setdefault(name, {"gflops": 0.0, "gbs": 0.0, "date": r.meta.get("date", "")[:10]})
             entry["gflops"] = max(entry["gflops"], r.metrics.get("gflops", 0.0))
             entry["gbs"] = max(entry["gbs"], r.metrics.get("gbs", 0.0))

@@ -88,3 +88,69 @@ def test_matmul_record_matches_flop_count():
     record = bench.matmul(64)
     assert record.metrics["gflops"] == pytest.approx(roofline.matmul_flops(64) / record.median_s / 1e9)
     assert torch.get_num_threads() >= 1
+
+
+# ---- lesson 01's measurements and panel (fastrain_lib.panels.lesson01), which draw on the roofline
+
+
+def test_thread_counts():
+    from fastrain_lib.panels import lesson01
+
+    assert lesson01.thread_counts(1) == [1]
+    assert lesson01.thread_counts(2) == [1, 2]
+    assert lesson01.thread_counts(16) == [1, 2, 4, 8, 16]
+    assert lesson01.thread_counts(12) == [1, 2, 4, 8, 12]
+
+
+def test_thread_scaling_restores_the_thread_count():
+    from fastrain_lib.panels import lesson01
+
+    before = torch.get_num_threads()
+    records = lesson01.thread_scaling(size=32, counts=[1, 2])
+    assert torch.get_num_threads() == before
+    assert [r.params["threads"] for r in records] == [1, 2]
+    with pytest.raises(RuntimeError), lesson01.num_threads(1):
+        assert torch.get_num_threads() == 1
+        raise RuntimeError("boom")
+    assert torch.get_num_threads() == before  # restored even after an error
+
+
+def test_add_and_batch_metrics_are_consistent():
+    from fastrain_lib.panels import lesson01
+
+    add = lesson01.add_bandwidth(4096)
+    assert add.metrics["gbs"] == pytest.approx(3 * 4096 * 4 / add.median_s / 1e9)
+    step = lesson01.batch_throughput(8)
+    assert step.params["batch_size"] == 8
+    assert step.metrics["samples_per_s"] == pytest.approx(8 / step.median_s)
+
+
+def test_panel_changes_with_controls_and_restores_threads():
+    from fastrain_lib.panels import lesson01
+
+    before = torch.get_num_threads()
+    panel = lesson01.make()
+    first = panel.run(size=128, dtype="float32", devices=("cpu",), threads=1)
+    assert panel.last_error is None and first.figure is not None
+    assert [row[1] for row in first.rows] == [64, 128] and all(row[2] == 1 for row in first.rows)
+    second = panel.run(dtype="bfloat16")
+    assert second is not first and second.figure is not first.figure
+    assert all(r.params["dtype"] == "bfloat16" for r in second.records)
+    assert torch.get_num_threads() == before
+
+
+def test_reference_overlay(tmp_path):
+    import matplotlib.pyplot as plt
+
+    from fastrain_lib.panels import lesson01
+
+    fig, ax = plt.subplots()
+    assert lesson01.plot_reference(ax, "matmul", "size", "gflops", folder=tmp_path) == 0
+    meta = {"gpu_name": "NVIDIA Test GPU", "date": "2026-01-02T00:00:00"}
+    records = [bench.Record(f"matmul {n}", 0.01, params={"size": n, "device": "cuda", "dtype": "float32"},
+                            metrics={"gflops": float(n)}, meta=meta) for n in (256, 512)]
+    bench.save_records(records, tmp_path / "ref.json")
+    assert lesson01.plot_reference(ax, "matmul", "size", "gflops", folder=tmp_path) == 1
+    assert "NVIDIA Test GPU" in ax.lines[-1].get_label()
+    assert list(ax.lines[-1].get_xdata()) == [256, 512]
+    plt.close(fig)

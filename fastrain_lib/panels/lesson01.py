@@ -151,6 +151,8 @@ def plot_sweeps(matmul_records: list[bench.Record], add_records: list[bench.Reco
     left.set_title(plots.label("lesson01.matmul_title"))
     for device, (xs, ys) in _by_device(add_records, "numel", "gbs").items():
         right.plot(xs, ys, "s-", label=device)
+    plot_reference(left, "matmul", "size", "gflops")
+    plot_reference(right, "add", "numel", "gbs")
     right.set_xscale("log", base=2)
     right.set_xlabel(plots.label("lesson01.numel_axis"))
     right.set_ylabel("GB/s")
@@ -219,6 +221,7 @@ def plot_batch(records: list[bench.Record]):
     fig, ax = plots.new_figure()
     for device, (xs, ys) in _by_device(records, "batch_size", "samples_per_s").items():
         ax.plot(xs, ys, "o-", lw=2.5, label=device)
+    plot_reference(ax, "SimpleNN step", "batch_size", "samples_per_s")
     ax.set_xscale("log", base=2)
     ax.set_yscale("log")
     ax.set_xlabel(plots.label("common.batch_size"))
@@ -228,9 +231,13 @@ def plot_batch(records: list[bench.Record]):
     return fig
 
 
-def reference_records(kind: str) -> list[bench.Record]:
-    """Records of a kind ('matmul', 'copy', 'add', 'SimpleNN step') from reference/, if any."""
-    folder = config.reference_dir()
+# ---------------------------------------------------------------- results from other hardware
+
+
+def reference_records(kind: str, folder=None) -> list[bench.Record]:
+    """Records whose name starts with `kind` ('matmul', 'add', 'SimpleNN step') from
+    reference/*.json; [] when there are none (files that are not results are skipped)."""
+    folder = folder or config.reference_dir()
     if folder is None:
         return []
     found = []
@@ -240,6 +247,22 @@ def reference_records(kind: str) -> list[bench.Record]:
         except ValueError:
             continue
     return found
+
+
+def plot_reference(ax, kind: str, x_key: str, metric: str, folder=None) -> int:
+    """Dashed lines for reference/ results, one per machine and device, labelled with the
+    hardware and date. Returns how many lines were drawn (0 when reference/ is empty)."""
+    lines: dict[str, list] = {}
+    for r in reference_records(kind, folder):
+        if x_key not in r.params or metric not in r.metrics or r.params.get("dtype", "float32") != "float32":
+            continue
+        hardware_label = f"{roofline.hardware_name(r.meta)} ({r.params.get('device', '?')})"
+        label = plots.label("common.reference", hardware=hardware_label, date=r.meta.get("date", "")[:10])
+        lines.setdefault(label, []).append((r.params[x_key], r.metrics[metric]))
+    for label, points in lines.items():
+        xs, ys = zip(*sorted(points))
+        ax.plot(xs, ys, "--", marker=".", label=label)
+    return len(lines)
 
 
 # ---------------------------------------------------------------- 4. the experiment panel

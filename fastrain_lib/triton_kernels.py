@@ -84,6 +84,17 @@ def _build():
                 os.environ["TRITON_INTERPRET"] = old
 
 
+def kernel_source() -> str:
+    """The Triton kernel's own source, for showing in the lesson."""
+    import inspect
+    import textwrap
+
+    lines = inspect.getsource(_build).splitlines()
+    start = next(i for i, line in enumerate(lines) if line.strip() == "@triton.jit")
+    end = next(i for i in range(start, len(lines)) if lines[i].strip().startswith("_kernel, _interpreted"))
+    return textwrap.dedent("\n".join(lines[start:end])).rstrip()
+
+
 def bias_gelu(x: torch.Tensor, bias: torch.Tensor, block_size: int = BLOCK) -> torch.Tensor:
     """GELU(x + bias) (tanh approximation) in one Triton kernel launch."""
     if not available():

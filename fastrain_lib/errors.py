@@ -62,7 +62,7 @@ PATTERNS: dict[str, tuple[str, ...]] = {
 DEVICE_NAMES = re.compile(r"\b(cuda(?::\d+)?|cpu|mps|meta|xpu)\b")
 
 
-@dataclass
+@dataclass(repr=False)
 class Explanation:
     """A classified error: its category, the Bengali (or English) text, the original line."""
 
@@ -72,6 +72,9 @@ class Explanation:
 
     def __str__(self) -> str:
         return self.text
+
+    def __repr__(self) -> str:  # what a terminal (IPython console) shows
+        return f"{self.text}\n{t('errors.original')}: {self.error}"
 
     def _repr_html_(self) -> str:
         return (f'<div class="fastrain-error" style="border-left:4px solid #b00020;padding:0.4em 0.8em">'

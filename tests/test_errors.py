@@ -114,3 +114,10 @@ def test_panel_uses_explain():
 
     assert "KeyError" in widgets.explain_error(KeyError("x"))
     assert errors.explain(device_mismatch()) == widgets.explain_error(device_mismatch())
+
+
+def test_explanation_text_forms():
+    found = errors.explanation(device_mismatch(), lang="en")
+    assert str(found) == found.text
+    assert found.error in repr(found) and found.text in repr(found)
+    assert found.error in found._repr_html_()

@@ -1,0 +1,264 @@
+"""Pool the whole class's saved results: load, check, compare per machine, rank.
+
+Every experiment panel can save its last run (`panel.save("rahim")` or the "ফল সংরক্ষণ"
+button) as results/<panel>-<student>-<stamp>.json. The instructor collects those files
+from the lab PCs into one folder, and this module turns them into:
+
+- load_folder(): every record, in a stable order. A malformed file (not JSON, not a
+  results file, a record missing its fields) is skipped and named with the reason; a
+  record that arrives twice (the same file copied twice) is counted once; older and
+  newer schema versions are read as far as they are understood.
+- speedups(): per machine, how much faster AMP / a fused optimizer / more DDP processes
+  made the same experiment (only where the records contain both sides of a comparison).
+- leaderboard(): who ran the most-measured experiment fastest, on which machine.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import statistics
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from . import bench
+from .i18n import t
+
+# Parameter names that mark a comparison, and the baseline values, most preferred first.
+# A lesson whose records use one of these parameter names is compared automatically.
+COMPARISONS = {
+    "precision": {"keys": ("precision", "amp", "dtype"), "baseline": ("fp32", "float32", False, "off")},
+    "fused": {"keys": ("optimizer", "fused"), "baseline": ("forloop", "for-loop", "foreach", False, "off")},
+    "ddp": {"keys": ("world_size", "processes", "nproc", "workers"), "baseline": (1,)},
+}
+# Parameters that say who/where, not what was measured: never part of "the same experiment".
+IDENTITY = ("student", "panel")
+
+
+@dataclass
+class Skipped:
+    path: Path
+    reason: str
+
+
+@dataclass
+class ClassResults:
+    records: list[bench.Record] = field(default_factory=list)
+    skipped: list[Skipped] = field(default_factory=list)
+    duplicates: int = 0  # records dropped because an identical one was already loaded
+    files: int = 0  # files read successfully
+    schemas: dict[int, int] = field(default_factory=dict)  # schema version -> number of files
+
+    def summary(self) -> str:
+        """One Bengali (or English) paragraph: what was loaded, what was skipped and why."""
+        lines = [t("class.loaded", records=len(self.records), files=self.files, duplicates=self.duplicates,
+                   machines=len({hardware_label(r.meta) for r in self.records}))]
+        lines += [t("class.skipped", name=s.path.name, reason=s.reason) for s in self.skipped]
+        return "\n".join(lines)
+
+
+def hardware_label(meta: dict) -> str:
+    """A short, human name for the machine a record came from: the GPU(s), else the CPU."""
+    if meta.get("gpu_name"):
+        count = meta.get("gpu_count") or 1
+        return f"{meta['gpu_name']}" + (f" ×{count}" if count > 1 else "")
+    cpu = str(meta.get("cpu_name") or "?")
+    for noise in ("(R)", "(TM)", "CPU ", "Processor"):
+        cpu = cpu.replace(noise, "")
+    cores = meta.get("cpu_cores")
+    return f"CPU {' '.join(cpu.split())}" + (f" ({cores})" if cores else "")
+
+
+def _number(value) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+
+
+def _check_record(raw) -> str | None:
+    """None when `raw` is a usable record, else the Bengali reason."""
+    if not isinstance(raw, dict):
+        return t("class.not_object")
+    missing = [key for key in ("name", "median_s") if key not in raw]
+    if missing:
+        return t("class.missing", fields=", ".join(missing))
+    if not isinstance(raw["name"], str) or not _number(raw["median_s"]) or raw["median_s"] <= 0:
+        return t("class.bad_value")
+    for key in ("params", "metrics", "meta"):
+        if key in raw and not isinstance(raw[key], dict):
+            return t("class.bad_value")
+    return None
+
+
+def read_file(path: Path) -> tuple[int, list[bench.Record]]:
+    """(schema version, records) of one results file; ValueError with a Bengali reason if malformed.
+
+    Schema 1 is {"schema": 1, "records": [...]}; a bare list of records (before versions
+    existed) counts as schema 0; a newer schema is read as far as its records have our fields."""
+    try:
+        payload = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise ValueError(t("class.bad_json", error=str(exc)[:80])) from exc
+    if isinstance(payload, list):
+        schema, raw_records = 0, payload
+    elif isinstance(payload, dict) and isinstance(payload.get("records"), list):
+        schema = payload.get("schema", 0)
+        if not isinstance(schema, int) or isinstance(schema, bool) or schema < 0:
+            raise ValueError(t("class.bad_schema"))
+        raw_records = payload["records"]
+    else:
+        raise ValueError(t("class.bad_schema"))  # noqa: TRY004 (bad file content, not a bad argument)
+    if not raw_records:
+        raise ValueError(t("class.empty"))
+    records = []
+    for index, raw in enumerate(raw_records):
+        problem = _check_record(raw)
+        if problem:
+            raise ValueError(t("class.bad_record", index=index + 1, problem=problem))
+        records.append(bench.Record.from_dict(raw))
+    return schema, records
+
+
+def _fingerprint(record: bench.Record) -> str:
+    return json.dumps(record.to_dict(), sort_keys=True, default=str)
+
+
+def load_folder(folder: str | Path) -> ClassResults:
+    """Every record of every *.json file under `folder` (sorted by name, so the order the
+    files arrived in does not matter); malformed files are skipped and named."""
+    result, seen = ClassResults(), set()
+    for path in sorted(Path(folder).rglob("*.json")):
+        try:
+            schema, records = read_file(path)
+        except (OSError, ValueError) as exc:
+            result.skipped.append(Skipped(path, str(exc)))
+            continue
+        result.files += 1
+        result.schemas[schema] = result.schemas.get(schema, 0) + 1
+        for record in records:
+            key = _fingerprint(record)
+            if key in seen:
+                result.duplicates += 1
+                continue
+            seen.add(key)
+            result.records.append(record)
+    return result
+
+
+def _student(record: bench.Record) -> str:
+    return str(record.params.get("student") or record.meta.get("student") or "?")
+
+
+def _factor(record: bench.Record, kind: str) -> str | None:
+    """The parameter of `record` that this comparison kind varies (None if it has none)."""
+    return next((k for k in COMPARISONS[kind]["keys"] if k in record.params), None)
+
+
+def speedups(records: list[bench.Record]) -> list[dict]:
+    """Per machine and comparison: baseline time ÷ variant time for the same experiment.
+
+    "The same experiment" = same machine, student, panel and every other parameter equal;
+    only the compared parameter differs. Several matches are summarised by their median."""
+    found: dict[tuple, list[float]] = {}
+    for kind, rule in COMPARISONS.items():
+        groups: dict[tuple, dict] = {}
+        for record in records:
+            factor = _factor(record, kind)
+            if factor is None:
+                continue
+            rest = tuple(sorted((k, json.dumps(v, sort_keys=True, default=str)) for k, v in record.params.items()
+                                if k != factor and k not in IDENTITY))
+            key = (hardware_label(record.meta), _student(record), record.params.get("panel"), factor, rest)
+            # several records of one setting (repeats): keep the fastest median
+            by_value = groups.setdefault(key, {})
+            value = record.params[factor]
+            if value not in by_value or record.median_s < by_value[value]:
+                by_value[value] = record.median_s
+        for (machine, _student_name, _panel, factor, _rest), by_value in groups.items():
+            baseline = next((b for b in rule["baseline"] if b in by_value), None)
+            if baseline is None:
+                continue
+            for value, seconds in by_value.items():
+                if value != baseline:
+                    found.setdefault((machine, kind, f"{value} / {baseline}"), []).append(by_value[baseline] / seconds)
+    return [{"machine": machine, "kind": kind, "variant": variant, "speedup": statistics.median(values),
+             "matches": len(values)} for (machine, kind, variant), values in sorted(found.items())]
+
+
+def most_measured(records: list[bench.Record]) -> str | None:
+    """The record name that the most students measured (ties: the most records)."""
+    students: dict[str, set] = {}
+    counts: dict[str, int] = {}
+    for record in records:
+        students.setdefault(record.name, set()).add(_student(record))
+        counts[record.name] = counts.get(record.name, 0) + 1
+    if not counts:
+        return None
+    return max(sorted(counts), key=lambda name: (len(students[name]), counts[name]))
+
+
+def leaderboard(records: list[bench.Record], name: str | None = None) -> list[dict]:
+    """For one experiment (default: the most measured), each student+machine's best median
+    time, fastest first, with how many times faster than the slowest entry."""
+    name = name or most_measured(records)
+    best: dict[tuple, float] = {}
+    for record in records:
+        if record.name == name:
+            key = (_student(record), hardware_label(record.meta))
+            best[key] = min(best.get(key, math.inf), record.median_s)
+    if not best:
+        return []
+    slowest = max(best.values())
+    ranked = sorted(best.items(), key=lambda item: item[1])
+    return [{"rank": i + 1, "student": student, "machine": machine, "name": name, "median_s": seconds,
+             "vs_slowest": slowest / seconds} for i, ((student, machine), seconds) in enumerate(ranked)]
+
+
+def plot_speedups(ax, rows: list[dict]) -> None:
+    """Horizontal bars: one per machine and comparison; the line at 1× means "no gain"."""
+    from . import plots
+
+    if not rows:
+        ax.axis("off")
+        ax.text(0.5, 0.5, plots.label("class.no_pairs"), ha="center", va="center", wrap=True)
+        return
+    names = [f"{r['machine']}\n{plots.label('class.kind.' + r['kind'])}: {r['variant']}" for r in rows]
+    values = [r["speedup"] for r in rows]
+    colors = plots.accessible_colors()
+    kinds = list(COMPARISONS)
+    drawn = ax.barh(range(len(rows)), values, color=[colors[kinds.index(r["kind"]) % len(colors)] for r in rows])
+    ax.bar_label(drawn, labels=[f"{v:.2f}×" for v in values], padding=3)
+    ax.set_yticks(range(len(rows)), names)
+    ax.invert_yaxis()
+    ax.axvline(1.0, color="black", linewidth=1)
+    ax.set_xlabel(plots.label("class.speedup_axis"))
+    ax.set_title(plots.label("class.speedup_title"))
+
+
+def plot_leaderboard(ax, rows: list[dict]) -> None:
+    """Horizontal bars of each entry's median time, fastest on top."""
+    from . import plots
+
+    if not rows:
+        ax.axis("off")
+        ax.text(0.5, 0.5, plots.label("class.no_records"), ha="center", va="center")
+        return
+    names = [f"{r['rank']}. {r['student']} — {r['machine']}" for r in rows]
+    values = [r["median_s"] * 1e3 for r in rows]
+    drawn = ax.barh(range(len(rows)), values, color=plots.accessible_colors()[0])
+    ax.bar_label(drawn, labels=[f"{v:.3g} ms" for v in values], padding=3)
+    ax.set_yticks(range(len(rows)), names)
+    ax.invert_yaxis()
+    ax.set_xlabel(plots.label("class.median_ms"))
+    ax.set_title(plots.label("class.leaderboard_title", name=rows[0]["name"]))
+
+
+def speedup_table(rows: list[dict]) -> tuple[list[str], list[tuple]]:
+    """Headers and rows for widgets.html_table."""
+    headers = [t("class.machine"), t("class.comparison"), t("class.variant"), t("class.speedup"), t("class.matches")]
+    return headers, [(r["machine"], t("class.kind." + r["kind"]), r["variant"], f"{r['speedup']:.2f}×", r["matches"])
+                     for r in rows]
+
+
+def leaderboard_table(rows: list[dict]) -> tuple[list[str], list[tuple]]:
+    headers = ["#", t("class.student"), t("class.machine"), t("class.median_ms"), t("class.vs_slowest")]
+    return headers, [(r["rank"], r["student"], r["machine"], r["median_s"] * 1e3, f"{r['vs_slowest']:.2f}×")
+                     for r in rows]

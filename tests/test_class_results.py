@@ -1,0 +1,144 @@
+"""class_results: a folder of the whole class's files, malformed ones included."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from fastrain_lib import bench, class_results
+
+CPU = {"cpu_name": "Intel(R) Core(TM) i5-8250U CPU @ 1.60GHz", "cpu_cores": 8, "schema": 1}
+T4 = {"cpu_name": "Intel(R) Xeon(R) CPU @ 2.20GHz", "cpu_cores": 2, "gpu_name": "Tesla T4", "gpu_count": 1}
+
+
+def record(name, seconds, meta, **params):
+    return bench.Record(name=name, median_s=seconds, params=params, meta=dict(meta))
+
+
+def save(folder, filename, records):
+    return bench.save_records(records, folder / filename)
+
+
+@pytest.fixture
+def folder(tmp_path):
+    """Three students, two machines, AMP and fused pairs, plus every kind of broken file."""
+    save(tmp_path, "lesson03-rahim-1.json", [
+        record("amp step", 0.020, T4, panel="lesson03", student="rahim", precision="fp32", batch=64),
+        record("amp step", 0.008, T4, panel="lesson03", student="rahim", precision="fp16", batch=64),
+    ])
+    save(tmp_path, "lesson03-mitu-1.json", [
+        record("amp step", 0.100, CPU, panel="lesson03", student="mitu", precision="fp32", batch=64),
+        record("amp step", 0.080, CPU, panel="lesson03", student="mitu", precision="bf16", batch=64),
+    ])
+    save(tmp_path, "lesson04-rahim-1.json", [
+        record("adam", 0.010, T4, panel="lesson04", student="rahim", optimizer="forloop"),
+        record("adam", 0.004, T4, panel="lesson04", student="rahim", optimizer="fused"),
+    ])
+    (tmp_path / "broken.json").write_text('{"schema": 1, "records": [{"name": "x", ', encoding="utf-8")
+    (tmp_path / "not_results.json").write_text(json.dumps({"hello": "world"}), encoding="utf-8")
+    (tmp_path / "missing_time.json").write_text(json.dumps({"schema": 1, "records": [{"name": "x"}]}))
+    (tmp_path / "negative.json").write_text(json.dumps({"schema": 1, "records": [{"name": "x", "median_s": -1}]}))
+    (tmp_path / "binary.json").write_bytes(b"\xff\xfe\x00garbage")
+    (tmp_path / "notes.txt").write_text("not json at all")  # not *.json: ignored
+    return tmp_path
+
+
+def test_malformed_files_are_skipped_and_named(folder):
+    result = class_results.load_folder(folder)
+    skipped = {s.path.name: s.reason for s in result.skipped}
+    assert set(skipped) == {"broken.json", "not_results.json", "missing_time.json", "negative.json", "binary.json"}
+    assert "JSON" in skipped["broken.json"]
+    assert "median_s" in skipped["missing_time.json"]
+    assert result.files == 3 and len(result.records) == 6
+    summary = result.summary()
+    for name in skipped:
+        assert name in summary  # the instructor sees which file to ask for again
+
+
+def test_duplicates_are_counted_once(folder):
+    # the same file copied twice (e.g. sent by e-mail and by USB), under another name
+    (folder / "copy-of-rahim.json").write_text((folder / "lesson03-rahim-1.json").read_text())
+    result = class_results.load_folder(folder)
+    assert len(result.records) == 6 and result.duplicates == 2
+
+
+def test_order_of_files_does_not_matter(tmp_path):
+    a = [record("m", 0.01, CPU, student="a", dtype="float32"), record("m", 0.005, CPU, student="a", dtype="bfloat16")]
+    for names in (("1.json", "2.json"), ("2.json", "1.json")):
+        folder = tmp_path / "-".join(names)
+        save(folder, names[0], a[:1])
+        save(folder, names[1], a[1:])
+        rows = class_results.speedups(class_results.load_folder(folder).records)
+        assert [r["speedup"] for r in rows] == [pytest.approx(2.0)]
+
+
+def test_mixed_schema_versions(tmp_path):
+    save(tmp_path, "v1.json", [record("m", 0.01, CPU, student="a")])
+    old = [record("m", 0.02, CPU, student="b").to_dict()]
+    (tmp_path / "v0.json").write_text(json.dumps(old))  # before versions: a bare list
+    newer = {"schema": 2, "records": [dict(record("m", 0.03, CPU, student="c").to_dict(), energy_j=1.5)],
+             "device_notes": "new field"}
+    (tmp_path / "v2.json").write_text(json.dumps(newer))
+    (tmp_path / "weird.json").write_text(json.dumps({"schema": "one", "records": old}))
+    result = class_results.load_folder(tmp_path)
+    assert result.schemas == {0: 1, 1: 1, 2: 1}
+    assert sorted(r.params["student"] for r in result.records) == ["a", "b", "c"]
+    assert [s.path.name for s in result.skipped] == ["weird.json"]
+
+
+def test_speedups_per_machine(folder):
+    rows = class_results.speedups(class_results.load_folder(folder).records)
+    found = {(r["machine"], r["kind"], r["variant"]): r["speedup"] for r in rows}
+    assert found == {
+        ("Tesla T4", "precision", "fp16 / fp32"): pytest.approx(2.5),
+        ("Tesla T4", "fused", "fused / forloop"): pytest.approx(2.5),
+        ("CPU Intel Core i5-8250U @ 1.60GHz (8)", "precision", "bf16 / fp32"): pytest.approx(1.25),
+    }
+
+
+def test_no_speedup_across_different_settings(tmp_path):
+    # fp32 at batch 64 vs fp16 at batch 128: not the same experiment, so no pair
+    records = [record("s", 0.02, CPU, student="a", precision="fp32", batch=64),
+               record("s", 0.01, CPU, student="a", precision="fp16", batch=128)]
+    assert class_results.speedups(records) == []
+
+
+def test_ddp_speedup_uses_one_process_as_baseline():
+    records = [record("ddp", 0.4, CPU, student="a", world_size=1), record("ddp", 0.25, CPU, student="a", world_size=2)]
+    [row] = class_results.speedups(records)
+    assert row["kind"] == "ddp" and row["speedup"] == pytest.approx(1.6) and row["variant"] == "2 / 1"
+
+
+def test_leaderboard_ranks_fastest_first(folder):
+    rows = class_results.leaderboard(class_results.load_folder(folder).records, name="amp step")
+    assert [(r["rank"], r["student"]) for r in rows] == [(1, "rahim"), (2, "mitu")]
+    assert rows[0]["median_s"] == pytest.approx(0.008)
+    assert rows[0]["vs_slowest"] == pytest.approx(0.080 / 0.008)
+
+
+def test_most_measured_prefers_more_students(folder):
+    assert class_results.most_measured(class_results.load_folder(folder).records) == "amp step"
+    assert class_results.most_measured([]) is None
+
+
+def test_hardware_label():
+    assert class_results.hardware_label(T4) == "Tesla T4"
+    assert class_results.hardware_label(dict(T4, gpu_count=4)) == "Tesla T4 ×4"
+    assert class_results.hardware_label({}) == "CPU ?"
+
+
+def test_plots_and_tables_draw(folder):
+    import matplotlib.pyplot as plt
+
+    records = class_results.load_folder(folder).records
+    fig, (left, right) = plt.subplots(1, 2)
+    class_results.plot_speedups(left, class_results.speedups(records))
+    class_results.plot_leaderboard(right, class_results.leaderboard(records))
+    assert left.patches and right.patches
+    headers, rows = class_results.speedup_table(class_results.speedups(records))
+    assert len(rows) == 3 and len(headers) == len(rows[0])
+    empty_fig, ax = plt.subplots()
+    class_results.plot_speedups(ax, [])  # no pairs: a sentence, not a crash
+    plt.close(fig)
+    plt.close(empty_fig)

@@ -17,6 +17,8 @@ def run(ctx: Context) -> list[bench.Record]:
         raise Skip("fastrain_lib.fused.ablation এখনও নেই (পাঠ ০৪) / fastrain_lib.fused.ablation is not there yet (lesson 04)")
     accepted = inspect.signature(ablation).parameters
     kwargs = {"device": ctx.device} if "device" in accepted else {}
+    if "include_compile" in accepted and ctx.mode == "ci":
+        kwargs["include_compile"] = False  # compiling takes ~10 s: not in the ci smoke run
     if "progress" in accepted:
         kwargs["progress"] = False
     records = list(ablation(**kwargs))

@@ -353,3 +353,58 @@ def speedup(records: list[bench.Record], faster: str, slower: str) -> float | No
 
 def as_dict(result: Result) -> dict:
     return asdict(result)
+
+
+def reference_runs(folder: Path | None = None) -> list[tuple[str, list[bench.Record]]]:
+    """[(hardware + date label, records of that run file)] for every reference/*.json."""
+    folder = folder or config.reference_dir()
+    runs = []
+    for path in sorted(Path(folder).glob("*.json")) if folder else []:
+        try:
+            records = bench.load_records(path)
+        except ValueError:
+            continue
+        if records:
+            meta = records[0].meta
+            runs.append((f"{hardware_label(meta)}, {str(meta.get('date', '?'))[:10]}", records))
+    return runs
+
+
+def _ratio(records, faster: str, slower: str) -> str:
+    value = speedup(records, faster, slower)
+    return f"×{value:.2f}" if value else "—"
+
+
+def evidence_row(label: str, records: list[bench.Record]) -> tuple:
+    """One machine's measured speed-ups: AMP, fused optimizer, LayerNorm, compile, 2 DDP processes."""
+    amp = max((speedup(records, f"amp {m}", "amp fp32") or 0.0, m) for m in ("bf16", "fp16", "tf32"))
+    ddp = {r.name: r for r in records}.get("ddp x2")
+    return (label,
+            f"×{amp[0]:.2f} ({amp[1]})" if amp[0] else "—",
+            _ratio(records, "adamw fused", "adamw forloop"),
+            _ratio(records, "layernorm torch", "layernorm naive"),
+            _ratio(records, "gpt step compiled", "gpt step eager"),
+            f"{100 * ddp.metrics['scaling_efficiency']:.0f}%" if ddp and "scaling_efficiency" in ddp.metrics else "—")
+
+
+def evidence_headers() -> list[str]:
+    return [t("lesson07.ev_machine"), t("lesson07.ev_amp"), t("lesson07.ev_optim"), t("lesson07.ev_layernorm"),
+            t("lesson07.ev_compile"), t("lesson07.ev_ddp")]
+
+
+def compare(variants: dict[str, dict], steps: int | None = None, **common) -> dict[str, Result]:
+    """Run the capstone briefly once per variant ({name: settings}) with the same sizes."""
+    steps = steps or config.by_mode(ci=4, lab=30, full=100)
+    return {name: run(steps=steps, eval_every=steps, progress=False, **{**common, **settings})
+            for name, settings in variants.items()}
+
+
+def here_row(results: dict[str, Result]) -> tuple:
+    """The evidence row of this machine from compare() results keyed fp32 / bf16 (or fp16) / fused / compile."""
+    def ratio(fast: str, base: str = "fp32") -> str:
+        if fast in results and base in results and results[base].tokens_per_s > 0:
+            return f"×{results[fast].tokens_per_s / results[base].tokens_per_s:.2f}"
+        return "—"
+
+    amp = next((m for m in ("bf16", "fp16") if m in results), None)
+    return (t("lesson07.here"), f"{ratio(amp)} ({amp})" if amp else "—", ratio("fused"), "—", ratio("compile"), "—")

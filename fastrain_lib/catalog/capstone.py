@@ -79,3 +79,25 @@ MESSAGES.update({
         "en": "For a CPU the peak in the MFU is measured on this machine (not a datasheet); on a busy machine it comes out low, so the MFU can look odd.",
     },
 })
+MESSAGES.update({
+    "lesson07.ev_machine": {"bn": "মেশিন (কোথায় মাপা)", "en": "machine (where measured)"},
+    "lesson07.ev_amp": {"bn": "AMP: fp32-এর তুলনায়", "en": "AMP vs fp32"},
+    "lesson07.ev_optim": {"bn": "fused বনাম for-loop অপটিমাইজার", "en": "fused vs for-loop optimizer"},
+    "lesson07.ev_layernorm": {"bn": "nn.LayerNorm বনাম naive", "en": "nn.LayerNorm vs naive"},
+    "lesson07.ev_compile": {"bn": "torch.compile বনাম eager", "en": "torch.compile vs eager"},
+    "lesson07.ev_ddp": {"bn": "2 প্রসেসে DDP-র দক্ষতা", "en": "DDP efficiency, 2 processes"},
+    "lesson07.here": {"bn": "এই মেশিন, এখন", "en": "this machine, now"},
+    "lesson07.no_reference": {
+        "bn": "reference/ ফোল্ডারে এখনও কোনো ফল নেই। নিজের মেশিনে `python -m benchmarks` চালিয়ে যোগ করো (reference/README.md দেখো)।",
+        "en": "reference/ holds no results yet. Add some by running `python -m benchmarks` on your machine (see reference/README.md).",
+    },
+    "lesson07.missing_part": {
+        "bn": "এই অংশটি চালানো গেল না, কারণ কোর্সের একটি অংশ এখনও নেই: {what}। বাকি পাঠ চলবে।",
+        "en": "This part could not run because a piece of the course is missing: {what}. The rest of the lesson still runs.",
+    },
+})
+MESSAGES.update({
+    "lesson07.resumed_here": {"bn": "এখান থেকে আবার শুরু", "en": "resumed here"},
+    "lesson07.curve_title": {"bn": "বাংলা GPT: লস কমছে (চেকপয়েন্ট থেকে আবার শুরুসহ)", "en": "Bengali GPT: the loss falls (with a resume from a checkpoint)"},
+    "lesson07.compare_title": {"bn": "একই মডেল, আলাদা সুইচ: এই মেশিনে মাপা", "en": "same model, different switches: measured here"},
+})

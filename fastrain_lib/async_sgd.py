@@ -498,8 +498,9 @@ def mode_label(mode: str) -> str:
     return plots.label(f"async.mode_{mode}") if mode in MODES else str(mode)
 
 
-def plot_losses(ax, results: dict[str, SimResult], *, x: str = "time", logy: bool = True, title: str = ""):
-    """Loss curves of several runs against simulated time (x='time') or applied gradients."""
+def plot_losses(ax, results: dict[str, SimResult], *, x: str = "time", logy: bool | None = None, title: str = ""):
+    """Loss curves of several runs against simulated time (x='time') or applied gradients.
+    logy None: a log scale only when the losses span a wide range (e.g. a run diverged)."""
     for name, r in results.items():
         xs = r.times if x == "time" else r.grads
         color = MODE_COLORS.get(r.config["mode"]) if name in MODES else None
@@ -507,8 +508,13 @@ def plot_losses(ax, results: dict[str, SimResult], *, x: str = "time", logy: boo
         ax.plot(xs, r.losses, label=label, color=color)
         if r.diverged:
             ax.plot(xs[-1], r.losses[-1], marker="x", color=color, markersize=10)
+    every = [v for r in results.values() for v in r.losses if math.isfinite(v) and v > 0]
+    if logy is None:
+        logy = bool(every) and max(every) / min(every) > 30
     if logy:
+        from matplotlib.ticker import ScalarFormatter
         ax.set_yscale("log")
+        ax.yaxis.set_major_formatter(ScalarFormatter())
     ax.set_xlabel(plots.label("async.sim_time" if x == "time" else "async.applied"))
     ax.set_ylabel(plots.label("async.eval_loss"))
     if title:

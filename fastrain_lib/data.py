@@ -92,7 +92,8 @@ def font_files() -> tuple[str, ...]:
     """The bundled Bengali fonts plus system fonts that contain ০-৯, sorted (deterministic).
 
     fontconfig's fc-list answers in milliseconds where it exists (Linux, Colab); elsewhere
-    only the bundled fonts are used. A system copy of a bundled font is skipped."""
+    (Windows, macOS) matplotlib's font list is searched for fonts named Bengali/Bangla.
+    A system copy of a bundled font is skipped."""
     found = {p.name: str(p) for p in sorted(FONT_DIR.glob("*.ttf"))}
     if shutil.which("fc-list"):
         charset = " ".join(f"{ord(ch):x}" for ch in DIGITS)
@@ -105,6 +106,13 @@ def font_files() -> tuple[str, ...]:
             path = line.split(":")[0].strip()
             if path.endswith((".ttf", ".otf")) and Path(path).name not in found and _has_digits(path):
                 found[Path(path).name] = path
+    else:
+        from matplotlib import font_manager
+
+        for entry in sorted(font_manager.fontManager.ttflist, key=lambda e: e.fname):
+            named = any(word in entry.name.lower() for word in ("bengali", "bangla", "beng"))
+            if named and Path(entry.fname).name not in found and _has_digits(entry.fname):
+                found[Path(entry.fname).name] = entry.fname
     return tuple(sorted(found.values()))
 
 

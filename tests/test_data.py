@@ -149,3 +149,28 @@ def test_simple_nn_learns_well_above_chance(one_thread):
         accuracy = (model(test.images).argmax(1) == test.labels).float().mean().item()
     # Chance is 10%; here it reaches about 90%. 0.7 leaves room for other fonts and seeds.
     assert accuracy > 0.7, accuracy
+
+
+def test_mnist_when_present_is_converted_and_subset(monkeypatch):
+    class FakeMNIST:
+        data = torch.randint(0, 256, (500, 28, 28), dtype=torch.uint8)
+        targets = torch.arange(500) % 10
+
+    monkeypatch.setattr(data, "_mnist", lambda train, download: FakeMNIST())
+    dataset, name = data.load_mnist_or_digits(train=True, size=64)
+    assert name == "MNIST" and len(dataset) == 64
+    assert dataset.images.shape == (64, 1, 28, 28) and dataset.images.dtype == torch.float32
+    assert 0 <= dataset.images.min() and dataset.images.max() <= 1
+    assert dataset.classes == [str(i) for i in range(10)]
+    again, _ = data.load_mnist_or_digits(train=True, size=64)
+    assert torch.equal(again.labels, dataset.labels)  # the same subset for the same seed
+
+
+def test_fonts_without_fontconfig(monkeypatch):
+    monkeypatch.setattr(data.shutil, "which", lambda name: None)
+    data.font_files.cache_clear()
+    try:
+        fonts = data.font_files()
+        assert any("NotoSansBengali-Regular" in f for f in fonts)
+    finally:
+        data.font_files.cache_clear()

@@ -293,6 +293,7 @@ def panel_experiment(size: int, dtype: str, devices: tuple, threads: int) -> Out
     left.set_xlabel(plots.label("lesson01.matrix_n"))
     left.set_ylabel(plots.label("common.median_ms"))
     right.set_xscale("log", base=2)
+    right.set_ylim(bottom=0)  # from zero: small differences should look small
     right.set_xlabel(plots.label("lesson01.matrix_n"))
     right.set_ylabel("GFLOP/s")
     fig.suptitle(plots.label("lesson01.panel_plot_title", dtype=dtype, threads=threads))

@@ -182,3 +182,28 @@ def test_reference_ablations_reads_only_ablation_records(tmp_path):
     assert list(found) == ["NVIDIA H200 (2026-01-01)"]
     assert found["NVIDIA H200 (2026-01-01)"][0].name == "ablation:fp32"
     assert fused.reference_ablations(tmp_path / "missing") == {}
+
+
+def test_panel_runs_and_each_setting_changes_the_figure():
+    from fastrain_lib.panels import lesson04
+
+    history = []
+    first = lesson04.step_experiment("foreach", "torch", "fp32", False, "tiny", history=history)
+    second = lesson04.step_experiment("forloop", "naive", "fp32", False, "tiny", history=history)
+    assert len(history) == 2 and first.figure is not second.figure
+    assert second.rows[:2] != first.rows[:1]
+    launches = [r.metrics["launches"] for r in (first.records[0], second.records[0])]
+    assert launches[1] > launches[0]  # for-loop Adam and the naive LayerNorm launch more
+    assert second.records[0].metrics["optimizer_launches"] > first.records[0].metrics["optimizer_launches"]
+
+
+def test_ablation_chart_and_rows():
+    from fastrain_lib.panels import lesson04
+
+    records = [bench.Record(f"ablation:{s}", m, params={"stage": s, "precision": "bf16"},
+                            metrics={"tokens_per_s": 1 / m, "speedup": 0.1 / m, "mfu": None},
+                            meta={"cpu_name": "test cpu"}) for s, m in (("fp32", 0.1), ("amp", 0.05))]
+    rows = lesson04.ablation_rows(records)
+    assert len(rows) == 2 and rows[1][3] == 2.0 and rows[1][4] == "—"
+    fig = lesson04.ablation_figure(records, {"H200 (2026-01-01)": records})
+    assert len(fig.axes) == 2

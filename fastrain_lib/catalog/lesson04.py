@@ -27,6 +27,10 @@ MESSAGES = {
     "lesson04.count_title": {"bn": "একটি Adam ধাপে লঞ্চ (সব মেশিনে একই)", "en": "launches in one Adam step (same on every machine)"},
     "lesson04.time_adam_title": {"bn": "একটি Adam ধাপের সময় ({device})", "en": "time of one Adam step ({device})"},
     "lesson04.ln_title": {"bn": "LayerNorm: ফরওয়ার্ড + ব্যাকওয়ার্ড", "en": "LayerNorm: forward + backward"},
+    "lesson04.apex_note": {
+        "bn": "Apex এখানে নেই (বা GPU নেই), তাই 'apex' বেছে নিলে তার জায়গায় PyTorch-এর সমতুল্যটি চলেছে: AdamW(fused=True) আর nn.LayerNorm।",
+        "en": "Apex is not available here (or there is no GPU), so 'apex' ran PyTorch's equivalent instead: AdamW(fused=True) and nn.LayerNorm.",
+    },
     "lesson04.stage": {"bn": "ধাপ", "en": "stage"},
     "lesson04.tokens_per_s": {"bn": "টোকেন/সেকেন্ড", "en": "tokens/s"},
     "lesson04.speedup": {"bn": "গতিবৃদ্ধি (×)", "en": "speed-up (×)"},
@@ -77,7 +81,7 @@ MESSAGES = {
         "en": "For the {impl} optimizer with {n} parameter tensors the measured count is {expected}; your function returned {got}. Every tensor needs a gradient, and build the optimizer with make_optimizer(params, impl).",
     },
     "lesson04.launch_ok": {
-        "bn": "ঠিক হয়েছে! ১৬টি টেনসরে for-loop: {forloop}টি কল, foreach: {foreach}টি। তোমার অনুমানের সাথে মিলিয়ে দেখো।",
+        "bn": "ঠিক হয়েছে! 16টি টেনসরে for-loop: {forloop}টি কল, foreach: {foreach}টি। তোমার অনুমানের সাথে মিলিয়ে দেখো।",
         "en": "Correct! With 16 tensors, for-loop: {forloop} calls, foreach: {foreach}. Compare with your prediction.",
     },
     "lesson04.ln_shape": {

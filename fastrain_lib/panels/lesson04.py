@@ -95,7 +95,14 @@ def step_experiment(optimizer: str, norm: str, precision: str, compile: bool, si
                                   "size": size, "device": str(device)},
                           metrics={"launches": whole.launches, "optimizer_launches": opt_launches,
                                    "compile_s": run.compile_s}, meta=bench.meta())
-    note = t("lesson04.compile_note", seconds=run.compile_s) if compile and run.compile_s else ""
+    notes = []
+    if compile and run.compile_s:
+        notes.append(t("lesson04.compile_note", seconds=run.compile_s))
+    status = fused.apex_status()
+    if (optimizer == "apex" and not (status.fused_adam and device.type == "cuda")) or (
+            norm == "apex" and not status.fused_layer_norm):
+        notes.append(t("lesson04.apex_note"))
+    note = " ".join(notes)
     return Outcome(figure=fig, headers=headers, rows=rows, records=[record], note=note)
 
 

@@ -105,3 +105,18 @@ def test_train_epoch_learns_and_reports():
     assert transfer.accuracy(model, loader, torch.device("cpu")) > 0.5
     limited = transfer.train_epoch(model, loader, torch.device("cpu"), optimizer, max_steps=2)
     assert len(limited["losses"]) == 2
+
+
+def test_lesson02_panel_runs_and_changes_with_its_controls(monkeypatch):
+    from fastrain_lib.panels import lesson02
+
+    monkeypatch.setattr(lesson02, "dataset", lambda: tiny_digits(64))  # no font rendering in a unit test
+    monkeypatch.setattr(lesson02, "HISTORY", [])
+    panel = lesson02.make()
+    first = panel.run(batch_size=16)
+    assert panel.last_error is None and first.records[0].metrics["samples_per_s"] > 0
+    second = panel.run(num_workers=1, pin_memory=True)
+    assert panel.last_error is None and panel.runs == 2
+    assert first.figure.axes[0].get_title() != second.figure.axes[0].get_title()
+    assert second.records[0].params["num_workers"] == 1
+    assert len(lesson02.HISTORY) == 2

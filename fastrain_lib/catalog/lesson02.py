@@ -6,6 +6,10 @@ MESSAGES = {
         "bn": "হোস্ট→ডিভাইস কপি মাপতে GPU লাগে; এই মেশিনে শুধু CPU আছে, তাই এখানে কিছু সরানোর নেই। ডেটাশিটের বা reference/-এর সংখ্যা দেখো।",
         "en": "Measuring host→device copies needs a GPU; this machine has only a CPU, so there is nothing to move here. See the datasheet or reference/ figures.",
     },
+    "transfer.unified_memory": {
+        "bn": "এই মেশিনের GPU ({device}) CPU-র সাথে একই মেমরি ভাগ করে (unified memory), মাঝখানে PCIe নেই; তাই পিন করা মেমরির পরীক্ষাটি এখানে প্রযোজ্য নয়।",
+        "en": "This machine's GPU ({device}) shares one memory with the CPU (unified memory), with no PCIe in between, so the pinned-memory experiment does not apply here.",
+    },
     "transfer.no_pinning": {
         "bn": "পিন করা মেমরি (pinned memory) বানাতে GPU-র ড্রাইভার লাগে; এই মেশিনে CUDA নেই। pinned=False দিয়ে চালাও।",
         "en": "Pinned memory needs a GPU driver; this machine has no CUDA. Run with pinned=False.",

@@ -105,10 +105,11 @@ def amp_tools(device_type: str, mode: str):
     try:
         from .. import precision
 
-        return precision.autocast(device_type, mode), precision.make_scaler(device_type, mode)
+        name = "fp32" if mode == "off" else mode
+        return precision.autocast(device_type, name), precision.make_scaler(device_type, name)
     except (ImportError, AttributeError):
         pass
-    if mode == "off":
+    if mode in ("off", "fp32"):
         return contextlib.nullcontext(), torch.amp.GradScaler(device_type, enabled=False)
     dtype = {"bf16": torch.bfloat16, "fp16": torch.float16}[mode]
     return torch.autocast(device_type, dtype=dtype), torch.amp.GradScaler(device_type, enabled=(mode == "fp16"))

@@ -220,6 +220,10 @@ def trace_run(rank: int, world_size: int, numel: int) -> dict:
 # ------------------------------------------------------------------ one-process simulation
 
 
+class ChunkMismatch(ValueError):
+    """A rank received a chunk of another size than the one it meant to fill (wrong index)."""
+
+
 def simulate_ring(tensors: list[torch.Tensor], scatter_reduce_fn=None, *, timeout_s: float = 10.0):
     """Ring all-reduce of `tensors` (one per pretend rank) with THREADS in this process.
 
@@ -241,7 +245,7 @@ def simulate_ring(tensors: list[torch.Tensor], scatter_reduce_fn=None, *, timeou
                 events.append({"rank": rank, "call": step["n"], "bytes": send.numel() * send.element_size()})
             step["n"] += 1
             if received.shape != like.shape:
-                raise ValueError(f"rank {rank}: received a chunk of shape {tuple(received.shape)}, "
+                raise ChunkMismatch(f"rank {rank}: received a chunk of shape {tuple(received.shape)}, "
                                  f"expected {tuple(like.shape)} (wrong chunk index?)")
             return received
 

@@ -467,7 +467,7 @@ KIND_STYLE = {  # timeline bar colours (colour-blind friendly) and hatches
 }
 
 
-def plot_timeline(ax, result: SimResult, *, until: float | None = None, title: str = ""):
+def plot_timeline(ax, result: SimResult, *, until: float | None = None, title: str = "", legend: bool = True):
     """Workers (rows) and the server (top row): who computed, waited, straggled, when."""
     workers = result.config["workers"]
     until = until if until is not None else result.total_time
@@ -487,6 +487,8 @@ def plot_timeline(ax, result: SimResult, *, until: float | None = None, title: s
     ax.set_xlabel(plots.label("async.sim_time"))
     ax.grid(axis="y", visible=False)
     ax.set_title(title or plots.label("async.timeline_title", mode=mode_label(result.config["mode"])))
+    if not legend:
+        return
     from matplotlib.patches import Patch
     handles = [Patch(facecolor=c, hatch=h, edgecolor="#777777", label=plots.label(f"async.kind_{k}"))
                for k, (c, h) in KIND_STYLE.items()]

@@ -277,6 +277,87 @@ def sparse_problem(n: int = 2000, features: int = 5000, active: int = 10, seed: 
     return Problem(nn.Sequential(nn.Flatten(), nn.Linear(features, 10)), x[:n], y[:n], x[n:], y[n:], name="sparse")
 
 
+def ddp_baseline(problem, *, hidden: int, workers: int = 2, total_steps: int = 400, batch_size: int = 32,
+                 lr: float = 0.05, seed: int = 0, timeout_s: float = 120.0) -> HogwildResult | None:
+    """The synchronous baseline on the same data: lesson 05's DDP worker in `workers` real
+    processes (fastrain_lib.distributed), total_steps SGD steps in total like train().
+
+    DDP averages the gradients of the ranks; with scale_lr (lr * workers) that is the same
+    step as summing them -- the convention of our simulator and of Hogwild's per-gradient lr.
+    Returns None when fastrain_lib.distributed is not available."""
+    try:
+        from .distributed import launch
+        from .distributed.ddp import train_worker
+    except ImportError:
+        return None
+    import tempfile
+    from pathlib import Path
+
+    from .models import SimpleNN
+
+    with tempfile.TemporaryDirectory() as folder:
+        path = str(Path(folder) / "ddp.pt")
+        cfg = {"steps": max(1, total_steps // workers), "batch_size": batch_size, "lr": lr, "scale_lr": True,
+               "hidden": hidden, "data_size": len(problem.x), "seed": seed, "save_path": path}
+        start = time.perf_counter()
+        results = launch(train_worker, workers, args=(cfg,), timeout_s=timeout_s)
+        wall = time.perf_counter() - start
+        model = SimpleNN(hidden=hidden)
+        model.load_state_dict(torch.load(path, weights_only=True))
+    loss, accuracy = evaluate(model, problem.x_eval, problem.y_eval)
+    rank0 = results[0]
+    times, clock = [], 0.0
+    for step_time in rank0["step_times"]:
+        clock += step_time
+        times.append(clock)
+    return HogwildResult(
+        workers=workers, lock="ddp", total_steps=cfg["steps"] * workers, train_time_s=clock,
+        startup_s=wall - clock, accuracy=accuracy, final_loss=loss, batch_times=times,
+        batch_losses=rank0["losses"], steps_per_worker=[cfg["steps"]] * workers, batch_size=batch_size)
+
+
+def smooth(values: list[float], window: int = 20) -> list[float]:
+    """Running mean (batch losses are noisy)."""
+    out, total = [], 0.0
+    for i, v in enumerate(values):
+        total += v
+        if i >= window:
+            total -= values[i - window]
+        out.append(total / min(i + 1, window))
+    return out
+
+
+def label(result: HogwildResult) -> str:
+    """A Bengali name for a run: Hogwild lock-free / lock / one process / DDP."""
+    if result.lock == "ddp":
+        key = "hogwild.ddp"
+    elif result.workers == 1:
+        key = "hogwild.single"
+    else:
+        key = {False: "hogwild.lock_free", "update": "hogwild.locked", "step": "hogwild.locked_step"}[result.lock]
+    return t(key) + f" ({result.workers})"
+
+
+def plot_real(ax, results: list[HogwildResult]) -> None:
+    """Smoothed batch loss against wall-clock time since the start signal."""
+    from . import plots
+
+    for r in results:
+        ax.plot(r.batch_times, smooth(r.batch_losses), label=label(r))
+    ax.set_xlabel(plots.label("hogwild.wall_time"))
+    ax.set_ylabel(plots.label("hogwild.batch_loss"))
+    ax.set_title(plots.label("hogwild.loss_title"))
+    ax.legend(fontsize="small")
+
+
+def table(results: list[HogwildResult]) -> tuple[list, list]:
+    headers = [t("hogwild.col_run"), t("hogwild.col_steps"), t("hogwild.col_train"), t("hogwild.col_startup"),
+               t("hogwild.col_samples"), t("hogwild.col_acc")]
+    rows = [(label(r), r.total_steps, round(r.train_time_s, 3), round(r.startup_s, 2), round(r.samples_per_s),
+             round(r.accuracy, 3)) for r in results]
+    return headers, rows
+
+
 def pids_alive(pids) -> list[int]:
     """The process ids from `pids` that still exist."""
     alive = []

@@ -82,6 +82,13 @@ MESSAGES = {
     "hogwild.locked_step": {"bn": "লক: পুরো ধাপ", "en": "lock: whole step"},
     "hogwild.single": {"bn": "একটি প্রসেস", "en": "one process"},
     "hogwild.ddp": {"bn": "সিঙ্ক্রোনাস DDP", "en": "synchronous DDP"},
+    "hogwild.batch_loss": {"bn": "batch-এর লস (চলমান গড়)", "en": "batch loss (running mean)"},
+    "hogwild.col_run": {"bn": "রান", "en": "run"},
+    "hogwild.col_steps": {"bn": "মোট ধাপ", "en": "total steps"},
+    "hogwild.col_train": {"bn": "প্রশিক্ষণের সময় (সে.)", "en": "training time (s)"},
+    "hogwild.col_startup": {"bn": "প্রসেস চালুর সময় (সে.)", "en": "start-up (s)"},
+    "hogwild.col_samples": {"bn": "নমুনা/সেকেন্ড", "en": "samples/s"},
+    "hogwild.col_acc": {"bn": "শেষ নির্ভুলতা", "en": "final accuracy"},
     "hogwild.wall_time": {"bn": "আসল সময় (সেকেন্ড)", "en": "wall-clock time (s)"},
     "hogwild.loss_title": {"bn": "আসল প্রসেসে প্রশিক্ষণ: লস বনাম সময়", "en": "training in real processes: loss vs time"},
 }

@@ -39,8 +39,8 @@ from .i18n import t
 SIZES = {
     "ci": {"n_layer": 1, "n_head": 2, "n_embd": 32, "block_size": 32, "batch_size": 8, "steps": 8, "eval_every": 4,
            "eval_batches": 2, "sample_chars": 40, "lr": 3e-3},
-    "lab": {"n_layer": 2, "n_head": 4, "n_embd": 96, "block_size": 64, "batch_size": 32, "steps": 1000,
-            "eval_every": 200, "eval_batches": 8, "sample_chars": 160, "lr": 3e-3},
+    "lab": {"n_layer": 2, "n_head": 4, "n_embd": 96, "block_size": 64, "batch_size": 32, "steps": 600,
+            "eval_every": 150, "eval_batches": 8, "sample_chars": 160, "lr": 3e-3},
     "full": {"n_layer": 6, "n_head": 6, "n_embd": 384, "block_size": 256, "batch_size": 64, "steps": 3000,
              "eval_every": 250, "eval_batches": 20, "sample_chars": 300, "lr": 1e-3},
 }

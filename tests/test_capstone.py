@@ -1,0 +1,91 @@
+"""The capstone glue: sizes, MFU, a tiny run, resume = uninterrupted, reference evidence, the panel."""
+
+import math
+
+import pytest
+
+from fastrain_lib import bench, capstone, corpus
+
+
+@pytest.fixture(scope="module")
+def tiny_run():
+    return capstone.run(device="cpu", steps=6, eval_every=3, progress=False)
+
+
+def test_sizes_and_bad_options():
+    cfg = capstone.sizes(steps=3)
+    assert cfg["steps"] == 3 and cfg["n_embd"] % cfg["n_head"] == 0
+    with pytest.raises(ValueError, match="n_layers"):
+        capstone.sizes(n_layers=2)  # a typo is named, not ignored
+    with pytest.raises(ValueError):
+        capstone.run(device="cpu", optimizer="adamax", steps=2, progress=False)
+    with pytest.raises(ValueError):
+        capstone.run(device="cpu", processes=0, steps=2, progress=False)
+
+
+def test_mfu_arithmetic():
+    assert capstone.mfu(1000.0, 6e6, 6e9) == pytest.approx(1.0)
+    assert capstone.mfu(500.0, 6e6, 6e9) == pytest.approx(0.5)
+    assert math.isnan(capstone.mfu(1.0, 1.0, 0.0))
+
+
+def test_cpu_peak_is_measured_and_labelled():
+    peak = capstone.peak_flops("cpu", "fp32")
+    assert peak.kind == "measured" and peak.flops > 0 and peak.label
+
+
+def test_tiny_run_measures_and_learns(tiny_run):
+    r = tiny_run
+    assert r.steps == len(r.losses) == 6
+    assert [s for s, _ in r.val_curve] == [0, 3, 6]
+    assert r.val_curve[-1][1] < r.val_curve[0][1]  # the validation loss falls
+    assert r.tokens_per_s > 0 and r.flops_per_token > 6 * 1000 and r.mfu > 0
+    assert r.peak.kind == "measured"
+    for _, text, share in r.samples:
+        assert text and not corpus.is_mark(text[0]) and corpus.tidy(text) == text  # no dotted circles
+        assert 0.0 <= share <= 1.0
+    record = r.record()
+    assert record.median_s > 0 and {"tokens_per_s", "mfu", "peak_flops", "final_val_loss"} <= set(record.metrics)
+    assert record.params["precision"] == "fp32" and record.meta["mode"] == "ci"
+
+
+def test_resume_after_a_stop_equals_an_uninterrupted_run(tmp_path):
+    straight = capstone.run(device="cpu", steps=8, eval_every=4, checkpoint_dir=tmp_path / "a", progress=False)
+    with pytest.raises(capstone.Stopped):
+        capstone.run(device="cpu", steps=8, eval_every=4, checkpoint_dir=tmp_path / "b", stop_at=6, progress=False)
+    resumed = capstone.run(device="cpu", steps=8, eval_every=4, checkpoint_dir=tmp_path / "b", resume=True,
+                           progress=False)
+    assert resumed.resumed_from == 4
+    assert resumed.losses == pytest.approx(straight.losses, abs=1e-6)
+    assert [s for s, _ in resumed.val_curve] == [0, 4, 8]  # the curve survives the stop, without duplicates
+    assert resumed.samples[-1][1] == straight.samples[-1][1]
+
+
+def test_reference_evidence_from_files(tmp_path):
+    def rec(name, median, **metrics):
+        return bench.Record(name=name, median_s=median, params={"family": "x"}, metrics=metrics,
+                            meta={"gpu_name": "NVIDIA Test GPU", "gpu_count": 1, "date": "2026-01-02T00:00:00"})
+
+    bench.save_records([rec("amp fp32", 2.0), rec("amp bf16", 1.0), rec("adamw forloop", 3.0),
+                        rec("adamw fused", 1.0), rec("ddp x2", 1.0, scaling_efficiency=0.9)], tmp_path / "r.json")
+    (runs,) = capstone.reference_runs(tmp_path)
+    label, records = runs
+    assert "NVIDIA Test GPU" in label and "2026-01-02" in label
+    row = capstone.evidence_row(label, records)
+    assert row[1] == "×2.00 (bf16)" and row[2] == "×3.00" and row[3] == "—" and row[5] == "90%"
+    assert len(row) == len(capstone.evidence_headers())
+    assert capstone.reference_runs(tmp_path / "missing") == []
+
+
+def test_panel_runs_and_changes_with_a_control():
+    from fastrain_lib.panels import lesson07
+
+    panel = lesson07.make()
+    assert {"device", "precision_mode", "optimizer", "norm", "compile", "grad_accum", "processes"} <= set(panel.controls)
+    first = panel.run()
+    assert panel.last_error is None and first.figure is not None
+    second = panel.run(grad_accum=2)
+    assert panel.last_error is None
+    assert first.figure.axes[0].get_title() != second.figure.axes[0].get_title()
+    rows = dict(second.rows)
+    assert "MFU" in rows and rows["MFU"].endswith("%")

@@ -1,0 +1,165 @@
+"""The instructor dashboard: every lesson's experiment panel in one place, large and fast.
+
+    from fastrain_lib import dashboard
+    dashboard.show()          # notebooks/99_instructor_dashboard.ipynb; `make demo` serves it with Voilà
+
+- One tab per lesson, found through fastrain_lib/panels/ (a new lesson appears by itself).
+- Presentation style for a projector: plot text 1.5× larger, the accessible colour cycle,
+  larger widget text.
+- A switch shows results from reference/ (measured by the benchmark scripts on named
+  hardware the room may not have), each labelled with its machine. A panel module may say
+  which benchmark families belong to it: REFERENCE_FAMILIES = ("amp",).
+- A lesson whose panel cannot be built shows the reason in its tab; the others still work.
+"""
+
+from __future__ import annotations
+
+import html
+import importlib
+import pkgutil
+
+import ipywidgets as w
+from IPython.display import HTML, display
+
+from . import class_results, config, plots
+from .i18n import t
+from .widgets import html_table
+
+SCALE = 1.5  # plot text size on a projector, relative to the notebooks
+MAX_REFERENCE_BARS = 12
+STYLE = """<style>
+.fastrain-dashboard { font-size: 130%; }
+.fastrain-dashboard .widget-label, .fastrain-dashboard .widget-button, .fastrain-dashboard select,
+.fastrain-dashboard .widget-toggle-button { font-size: 120%; }
+.fastrain-dashboard .lm-TabBar-tab { min-width: 9em; max-width: 22em; font-size: 110%; }
+.fastrain-dashboard img { max-width: 100%; height: auto; }
+.fastrain-dashboard table.fastrain-table { font-size: 110%; }
+</style>"""
+
+
+def panel_modules() -> dict[str, object]:
+    """{'lesson00': module or the exception that importing it raised} for every panel module."""
+    from . import panels
+
+    found: dict[str, object] = {}
+    for info in sorted(pkgutil.iter_modules(panels.__path__), key=lambda m: m.name):
+        if info.name.startswith("lesson"):
+            try:
+                found[info.name] = importlib.import_module(f"{panels.__name__}.{info.name}")
+            except Exception as exc:  # noqa: BLE001 — one broken lesson must not take the whole demo down
+                found[info.name] = exc
+    return found
+
+
+def reference_results(folder=None) -> class_results.ClassResults:
+    """Every record in reference/ (an empty result when the folder is missing or empty)."""
+    folder = folder or config.reference_dir()
+    if folder is None:
+        return class_results.ClassResults()
+    return class_results.load_folder(folder)
+
+
+def records_for(records, panel_name: str, module=None) -> list:
+    """The reference records that belong to one panel: saved by it, or of its benchmark families."""
+    families = set(getattr(module, "REFERENCE_FAMILIES", ()))
+    return [r for r in records if r.params.get("panel") == panel_name or r.params.get("family") in families]
+
+
+def reference_figure(records):
+    """Bars of reference median times, each labelled with its experiment and its machine."""
+    shown = sorted(records, key=lambda r: r.median_s)[:MAX_REFERENCE_BARS]
+    fig, ax = plots.new_figure()
+    names = [f"{r.name} — {class_results.hardware_label(r.meta)}" for r in shown]
+    values = [r.median_s * 1e3 for r in shown]
+    drawn = ax.barh(range(len(shown)), values, color=plots.accessible_colors()[1])
+    ax.bar_label(drawn, labels=[f"{v:.3g}" for v in values], padding=3)
+    ax.set_yticks(range(len(shown)), names)
+    ax.invert_yaxis()
+    ax.set_xlabel(plots.label("dash.ref_axis"))
+    ax.set_title(plots.label("dash.ref_title"))
+    return fig
+
+
+class Dashboard:
+    """Tabs of experiment panels plus the reference switch."""
+
+    def __init__(self, scale: float = SCALE, reference_folder=None):
+        plots.apply_style(scale)
+        self.panels: dict[str, object] = {}  # lesson name -> ExperimentPanel
+        self.modules = panel_modules()
+        self.reference = reference_results(reference_folder)
+        self.reference_boxes: dict[str, w.HTML] = {}
+        children, titles = [], []
+        for lesson, module in self.modules.items():
+            number = lesson.removeprefix("lesson")
+            try:
+                if isinstance(module, Exception):
+                    raise module
+                panel = module.make()
+            except Exception as exc:  # noqa: BLE001 — shown in the tab, the other lessons still work
+                children.append(w.HTML(f'<div class="fastrain-error">{html.escape(t("dash.broken", lesson=number, error=repr(exc)[:300]))}</div>'))
+                titles.append(f"{number} ✗")
+                continue
+            self.panels[lesson] = panel
+            box = w.HTML(layout=w.Layout(display="none"))
+            box.add_class("fastrain-reference")
+            self.reference_boxes[lesson] = box
+            children.append(w.VBox([panel.widget, box]))
+            titles.append(f"{number} · {panel.title}")
+        self.tabs = w.Tab(children=children, titles=titles)
+        self.overlay = w.ToggleButton(value=False, description=t("dash.overlay"), icon="clone",
+                                      tooltip=t("dash.overlay_tip"), layout=w.Layout(width="auto"))
+        self.overlay.add_class("fastrain-overlay")
+        self.overlay.observe(lambda change: self.show_reference(change["new"]), names="value")
+        header = w.HTML(f"<h2>{html.escape(t('dash.title'))}</h2><p>{html.escape(t('dash.subtitle'))}</p>")
+        self.widget = w.VBox([header, self.overlay, self.tabs])
+        self.widget.add_class("fastrain-dashboard")
+
+    def show_reference(self, on: bool = True) -> None:
+        """Fill (or hide) every tab's reference box."""
+        self.overlay.value = on
+        for lesson, box in self.reference_boxes.items():
+            box.layout.display = None if on else "none"
+            if on and not box.value:
+                box.value = self.reference_html(lesson)
+
+    def reference_html(self, lesson: str) -> str:
+        """The reference/ results of one lesson's panel as HTML (plot, table, skipped files)."""
+        import base64
+
+        import matplotlib.pyplot as plt
+
+        from .widgets import figure_png
+
+        parts = []
+        mine = records_for(self.reference.records, self.panels[lesson].name, self.modules[lesson])
+        if not self.reference.records:
+            parts.append(f'<p class="fastrain-note">{html.escape(t("dash.no_reference"))}</p>')
+        elif not mine:
+            parts.append(f'<p class="fastrain-note">{html.escape(t("dash.no_reference_here"))}</p>')
+        else:
+            fig = reference_figure(mine)
+            png = base64.b64encode(figure_png(fig)).decode("ascii")
+            plt.close(fig)
+            parts.append(f'<img src="data:image/png;base64,{png}" alt="{html.escape(t("dash.ref_title"))}">')
+            rows = [(r.name, class_results.hardware_label(r.meta), r.median_s * 1e3, r.meta.get("torch", "?"),
+                     str(r.meta.get("date", "?"))[:10]) for r in mine]
+            parts.append(html_table([t("dash.experiment"), t("class.machine"), t("class.median_ms"), "PyTorch",
+                                     t("dash.date")], rows))
+        parts += [f"<p>{html.escape(t('class.skipped', name=s.path.name, reason=s.reason))}</p>"
+                  for s in self.reference.skipped]
+        return "\n".join(parts)
+
+    def show(self):
+        """Display the dashboard; in ci mode also run the first panel once, as a click would."""
+        display(HTML(STYLE))
+        display(self.widget)
+        if config.is_ci() and self.panels:
+            next(iter(self.panels.values())).run()
+
+
+def show(scale: float = SCALE) -> Dashboard:
+    """Build and display the dashboard; returns it (dashboard.panels, .tabs, .show_reference())."""
+    board = Dashboard(scale)
+    board.show()
+    return board

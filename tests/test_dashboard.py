@@ -1,0 +1,68 @@
+"""The instructor dashboard: one tab per lesson panel, the reference switch, broken lessons contained."""
+
+from __future__ import annotations
+
+import matplotlib
+import pytest
+
+from fastrain_lib import bench, dashboard, panels
+from fastrain_lib.i18n import t
+
+
+@pytest.fixture(autouse=True)
+def _restore_style():
+    """The dashboard switches matplotlib to projector style; other tests expect the normal one."""
+    with matplotlib.rc_context():
+        yield
+
+
+def test_one_tab_per_panel_module(tmp_path):
+    board = dashboard.Dashboard(reference_folder=tmp_path)
+    assert len(board.tabs.children) == len(dashboard.panel_modules()) == len(panels.all_panels())
+    assert set(board.panels) <= set(panels.all_panels())
+    first = next(iter(board.panels.values()))
+    assert board.tabs.titles[0] == f"00 · {first.title}"
+    assert matplotlib.rcParams["font.size"] == 12 * dashboard.SCALE  # presentation style
+
+
+def test_reference_switch_without_reference_files(tmp_path):
+    board = dashboard.Dashboard(reference_folder=tmp_path)
+    board.show_reference(True)
+    box = next(iter(board.reference_boxes.values()))
+    assert box.layout.display is None
+    assert t("dash.no_reference") in box.value
+    board.show_reference(False)
+    assert box.layout.display == "none"
+
+
+def test_reference_records_are_labelled_with_their_machine(tmp_path):
+    meta = {"gpu_name": "NVIDIA H100 80GB HBM3", "gpu_count": 1, "torch": "2.14.1", "date": "2026-11-01T00:00:00"}
+    bench.save_records([bench.Record("matmul 4096", 0.002, params={"panel": "lesson00_matmul"}, meta=meta)],
+                       tmp_path / "h100.json")
+    (tmp_path / "broken.json").write_text("{")
+    board = dashboard.Dashboard(reference_folder=tmp_path)
+    board.show_reference(True)
+    html = board.reference_boxes["lesson00"].value
+    assert "NVIDIA H100 80GB HBM3" in html and "broken.json" in html
+    assert '<img src="data:image/png;base64,' in html
+
+
+def test_records_for_matches_panel_or_family():
+    records = [bench.Record("a", 1.0, params={"panel": "p"}), bench.Record("b", 1.0, params={"family": "amp"}),
+               bench.Record("c", 1.0, params={"family": "ddp"})]
+
+    class Module:
+        REFERENCE_FAMILIES = ("amp",)
+
+    assert [r.name for r in dashboard.records_for(records, "p", Module)] == ["a", "b"]
+    assert [r.name for r in dashboard.records_for(records, "x")] == []
+
+
+def test_a_broken_lesson_does_not_break_the_dashboard(monkeypatch, tmp_path):
+    modules = dict(dashboard.panel_modules())
+    modules["lesson99"] = ImportError("no module named 'missing_dependency'")
+    monkeypatch.setattr(dashboard, "panel_modules", lambda: modules)
+    board = dashboard.Dashboard(reference_folder=tmp_path)
+    assert board.tabs.titles[-1] == "99 ✗"
+    assert "missing_dependency" in board.tabs.children[-1].value
+    assert "lesson99" not in board.panels

@@ -28,6 +28,7 @@ def parse(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--mode", choices=("ci", "lab", "full"), default=None,
                         help="workload sizes (default: FASTRAIN_MODE, else lab)")
     parser.add_argument("--list", action="store_true", help="list the families and exit")
+    parser.add_argument("--check", nargs="+", metavar="FILE", help="validate results files and exit")
     return parser.parse_args(argv)
 
 
@@ -72,6 +73,13 @@ def main(argv: list[str] | None = None) -> int:
             doc = (importlib.import_module(module).__doc__ or "").strip().splitlines()[0]
             print(f"{name:10s} {doc}")
         return 0
+    if args.check:
+        from .schema import problems
+
+        bad = {path: problems(path) for path in args.check}
+        for path, found in bad.items():
+            print(("✓ " if not found else "✗ ") + path + "".join(f"\n    - {p}" for p in found))
+        return 1 if any(bad.values()) else 0
     command = command_line(argv)  # before --mode changes the environment
     if args.mode:
         os.environ["FASTRAIN_MODE"] = args.mode

@@ -276,7 +276,7 @@ def inject_overflow(model: torch.nn.Module, at_backward: set[int] | list[int]):
 def saved_tensor_bytes(model: torch.nn.Module, inputs: torch.Tensor, targets: torch.Tensor | None = None,
                        *, device="cpu", mode: str = "fp32", loss_fn=None) -> dict:
     """Bytes of the tensors autograd keeps for the backward pass during one forward pass
-    (counted with torch.autograd.graph.saved_tensors_hooks; each storage once; the
+    (counted with torch.autograd.graph.saved_tensors_hooks; each tensor once; the
     model's own parameters excluded, they exist anyway). Exact and the same on every
     hardware: it depends on shapes and dtypes only."""
     loss_fn = loss_fn or (lambda out, y: F.cross_entropy(out.flatten(0, -2), y.flatten()))
@@ -284,12 +284,12 @@ def saved_tensor_bytes(model: torch.nn.Module, inputs: torch.Tensor, targets: to
     seen, by_dtype = set(), {}
 
     def pack(tensor):
-        storage = tensor.untyped_storage()
-        key = storage.data_ptr()
-        if key not in params and key not in seen:
+        # count the tensor's own bytes (a slice of a big dataset is not the whole dataset), each tensor once
+        key = (tensor.data_ptr(), tuple(tensor.shape), tensor.dtype)
+        if tensor.untyped_storage().data_ptr() not in params and key not in seen:
             seen.add(key)
             name = str(tensor.dtype).replace("torch.", "")
-            by_dtype[name] = by_dtype.get(name, 0) + storage.nbytes()
+            by_dtype[name] = by_dtype.get(name, 0) + tensor.numel() * tensor.element_size()
         return tensor
 
     inputs = inputs.to(device)

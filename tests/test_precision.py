@@ -106,6 +106,9 @@ def test_saved_tensor_bytes_halve_in_low_precision():
     assert fp32["bytes"] >= 16 * 784 * 4
     assert "bfloat16" in bf16["by_dtype"]
     assert bf16["bytes"] < 0.6 * fp32["bytes"]
+    # a slice of a bigger tensor counts only its own bytes
+    big = torch.rand(1000, 1, 28, 28)
+    assert precision.saved_tensor_bytes(model, big[:16], y)["bytes"] == fp32["bytes"]
 
 
 def test_autocast_dtypes_reports_low_precision_matmul():

@@ -1,0 +1,98 @@
+"""Lesson 03's panel: precision modes x batch size x model width -> time per step,
+activation memory and loss curve, measured on the best device here."""
+
+from __future__ import annotations
+
+import ipywidgets as widgets
+import torch
+
+from .. import config, hardware, plots, train
+from .. import precision as prec
+from ..i18n import t
+from ..models import SimpleNN
+from ..widgets import ExperimentPanel, Outcome
+
+
+def digits_batches(batch_size: int, seed: int = 0):
+    """The Bengali-digit training set as TensorBatches (random images when data.py is missing)."""
+    try:
+        from ..data import bengali_digits
+        ds = bengali_digits(train=True, seed=seed)
+        images, labels = ds.images, ds.labels
+    except ImportError:  # an older checkout without fastrain_lib.data
+        g = torch.Generator().manual_seed(seed)
+        images, labels = torch.rand(1000, 1, 28, 28, generator=g), torch.randint(0, 10, (1000,), generator=g)
+    return train.TensorBatches(images, labels, batch_size, seed=seed)
+
+
+def run_mode(mode: str, *, batch_size: int, width: int, steps: int, device, seed: int = 0):
+    """Train a fresh SimpleNN(width) for `steps` steps in `mode`; returns (History, activation bytes)."""
+    batches = digits_batches(batch_size, seed)
+    torch.manual_seed(seed)
+    model = SimpleNN(hidden=width)
+    history = train.train(model, batches, steps=steps, device=device, precision=mode, seed=seed, progress=False)
+    inputs, targets = next(iter(batches))
+    saved = prec.saved_tensor_bytes(model, inputs, targets, device=device, mode=mode)
+    return history, saved["bytes"]
+
+
+def precision_experiment(modes: tuple, batch_size: int, width: int) -> Outcome:
+    """Each chosen mode on the same data and seed: time/step, activation memory, loss curve."""
+    if not modes:
+        raise ValueError(t("lesson03.pick_a_mode"))
+    device = hardware.best_device()
+    runnable = [m for m in modes if m in prec.supported(device)]
+    skipped = [m for m in modes if m not in runnable]
+    steps = config.by_mode(ci=6, lab=40, full=200)
+    # warm-up: the first run in a process pays one-off costs (kernel selection, allocations)
+    run_mode(runnable[0], batch_size=batch_size, width=width, steps=2, device=device)
+    results = {mode: run_mode(mode, batch_size=batch_size, width=width, steps=steps, device=device)
+               for mode in runnable}
+
+    fig, axes = plots.new_figure(ncols=3)
+    names = list(results)
+    times = [results[m][0].median_step_s() * 1e3 for m in names]
+    plots.bars(axes[0], names, times, ylabel=plots.label("lesson03.time_per_step"),
+               title=plots.label("lesson03.time_per_step"))
+    plots.bars(axes[1], names, [results[m][1] / 1024 for m in names], ylabel=plots.label("lesson03.activation_kib"),
+               title=plots.label("lesson03.activation_kib"))
+    plots.lines(axes[2], list(range(1, steps + 1)), {m: results[m][0].losses for m in names}, marker="",
+                xlabel=plots.label("common.step"), ylabel=plots.label("common.loss"),
+                title=plots.label("lesson03.loss_curve"))
+    for ax in axes[:2]:
+        ax.margins(y=0.15)  # room for the numbers on the bars
+    fig.suptitle(plots.label("lesson03.panel_fig_title", device=device.type, batch=batch_size, width=width))
+
+    headers = [t("lesson03.mode"), t("lesson03.time_per_step"), t("lesson03.activation_kib"),
+               t("lesson03.final_loss"), t("lesson03.skipped")]
+    rows, records = [], []
+    for mode in names:
+        history, saved_bytes = results[mode]
+        row = (mode, history.median_step_s() * 1e3, saved_bytes / 1024, history.losses[-1], sum(history.skipped))
+        if history.peak_memory_bytes is not None:
+            row += (history.peak_memory_bytes / 2**20,)
+        rows.append(row)
+        record = history.to_record(f"lesson03 {mode}", {"batch_size": batch_size, "width": width, "steps": steps})
+        record.metrics["activation_bytes"] = saved_bytes
+        records.append(record)
+    if any(h.peak_memory_bytes is not None for h, _ in results.values()):
+        headers.append(t("lesson03.peak_mib"))
+    note = t("lesson03.panel_note")
+    if skipped:
+        note += " " + t("lesson03.unsupported_here", modes=", ".join(skipped))
+    return Outcome(figure=fig, headers=headers, rows=rows, records=records, note=note)
+
+
+def make() -> ExperimentPanel:
+    return ExperimentPanel(
+        t("lesson03.panel_title"),
+        {
+            "modes": widgets.SelectMultiple(options=list(prec.PRECISIONS), value=("fp32", "bf16"), rows=4,
+                                            description=t("lesson03.modes")),
+            "batch_size": widgets.Dropdown(options=[16, 32, 64, 128, 256], value=64,
+                                           description=t("common.batch_size")),
+            "width": widgets.Dropdown(options=[64, 128, 256, 512, 1024], value=128, description=t("lesson03.width")),
+        },
+        precision_experiment,
+        name="lesson03_precision",
+    )

@@ -108,6 +108,29 @@ def main(argv: list[str] | None = None) -> int:
         f"cpu={meta['cpu_name']} ({meta['cpu_cores']} cores, {meta['torch_threads']} threads)"
         + (f" gpu={meta['gpu_name']} x{meta['gpu_count']} driver={meta.get('driver')}" if meta.get("gpu_name") else ""))
     records, families = [], {}
+    json_path, log_path = out / f"{stem}.json", out / f"{stem}.log"
+
+    def save() -> None:
+        """Write both files now: after every family, so a run cut short still leaves its results."""
+        run_info = {
+            "suite_version": SUITE_VERSION,
+            "command": command,
+            "argv": argv,
+            "started": started.isoformat(timespec="seconds"),
+            "duration_s": round(time.monotonic() - t0, 2),
+            "device": ctx.device,
+            "mode": meta["mode"],
+            "families": families,
+            "meta": meta,
+            "log": log_path.name,
+        }
+        payload = {"schema": bench.SCHEMA_VERSION, "run": run_info, "records": [r.to_dict() for r in records]}
+        for path, text in ((log_path, "\n".join(log_lines) + "\n"),
+                           (json_path, json.dumps(payload, ensure_ascii=False, indent=1, default=str))):
+            tmp = path.with_name(path.name + ".tmp")
+            tmp.write_text(text, encoding="utf-8")
+            tmp.replace(path)  # atomic: never a half-written file under the real name
+
     for name in names:
         log(f"--- {name}")
         begin = time.monotonic()
@@ -125,24 +148,8 @@ def main(argv: list[str] | None = None) -> int:
             log_lines.append(traceback.format_exc())
         families[name]["seconds"] = round(time.monotonic() - begin, 2)
         log(f"{name}: {families[name]['status']} in {families[name]['seconds']} s")
-
-    run_info = {
-        "suite_version": SUITE_VERSION,
-        "command": command,
-        "argv": argv,
-        "started": started.isoformat(timespec="seconds"),
-        "duration_s": round(time.monotonic() - t0, 2),
-        "device": ctx.device,
-        "mode": meta["mode"],
-        "families": families,
-        "meta": meta,
-        "log": f"{stem}.log",
-    }
-    json_path = out / f"{stem}.json"
-    payload = {"schema": bench.SCHEMA_VERSION, "run": run_info, "records": [r.to_dict() for r in records]}
-    tmp = json_path.with_suffix(".json.tmp")
-    tmp.write_text(json.dumps(payload, ensure_ascii=False, indent=1, default=str), encoding="utf-8")
-    tmp.replace(json_path)
+        if records:
+            save()
     log(f"wrote {len(records)} records: {json_path}")
-    (out / f"{stem}.log").write_text("\n".join(log_lines) + "\n", encoding="utf-8")
+    save()
     return 0 if all(f["status"] != "failed" for f in families.values()) else 1

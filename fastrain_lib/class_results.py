@@ -184,15 +184,17 @@ def speedups(records: list[bench.Record]) -> list[dict]:
 
 
 def most_measured(records: list[bench.Record]) -> str | None:
-    """The record name that the most students measured (ties: the most records)."""
+    """The record name that the most students measured (ties: the most records, then the
+    longest-running one: a bigger workload is measured more steadily)."""
     students: dict[str, set] = {}
-    counts: dict[str, int] = {}
+    times: dict[str, list[float]] = {}
     for record in records:
         students.setdefault(record.name, set()).add(_student(record))
-        counts[record.name] = counts.get(record.name, 0) + 1
-    if not counts:
+        times.setdefault(record.name, []).append(record.median_s)
+    if not times:
         return None
-    return max(sorted(counts), key=lambda name: (len(students[name]), counts[name]))
+    return max(sorted(times), key=lambda name: (len(students[name]), len(times[name]),
+                                                 statistics.median(times[name])))
 
 
 def leaderboard(records: list[bench.Record], name: str | None = None) -> list[dict]:
@@ -224,7 +226,8 @@ def plot_speedups(ax, rows: list[dict]) -> None:
     values = [r["speedup"] for r in rows]
     colors = plots.accessible_colors()
     kinds = list(COMPARISONS)
-    drawn = ax.barh(range(len(rows)), values, color=[colors[kinds.index(r["kind"]) % len(colors)] for r in rows])
+    drawn = ax.barh(range(len(rows)), values, height=0.6,
+                    color=[colors[kinds.index(r["kind"]) % len(colors)] for r in rows])
     ax.bar_label(drawn, labels=[f"{v:.2f}×" for v in values], padding=3)
     ax.set_yticks(range(len(rows)), names)
     ax.invert_yaxis()
@@ -243,7 +246,7 @@ def plot_leaderboard(ax, rows: list[dict]) -> None:
         return
     names = [f"{r['rank']}. {r['student']} — {r['machine']}" for r in rows]
     values = [r["median_s"] * 1e3 for r in rows]
-    drawn = ax.barh(range(len(rows)), values, color=plots.accessible_colors()[0])
+    drawn = ax.barh(range(len(rows)), values, height=0.6, color=plots.accessible_colors()[0])
     ax.bar_label(drawn, labels=[f"{v:.3g} ms" for v in values], padding=3)
     ax.set_yticks(range(len(rows)), names)
     ax.invert_yaxis()

@@ -171,7 +171,12 @@ class ExperimentPanel:
         for record in self.last.records:
             record.params.setdefault("panel", self.name)
             record.params.setdefault("student", student)
-        path = bench.save_records(self.last.records, config.results_dir() / f"{self.name}-{student}-{stamp}.json")
+        path = config.results_dir() / f"{self.name}-{student}-{stamp}.json"
+        copy = 1
+        while path.exists():  # two saves in the same second must not overwrite each other
+            copy += 1
+            path = path.with_name(f"{self.name}-{student}-{stamp}-{copy}.json")
+        path = bench.save_records(self.last.records, path)
         self.status.value = html.escape(t("panel.saved", path=str(path)))
         return path
 

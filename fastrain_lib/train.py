@@ -28,6 +28,7 @@ with the global generator), and the batches already done in the current epoch ar
 
 from __future__ import annotations
 
+import contextlib
 import math
 import statistics
 import time
@@ -219,12 +220,15 @@ def train(model: torch.nn.Module, batches, *, steps: int | None = None, epochs: 
     def finished() -> bool:
         return step >= total if total is not None else False
 
-    with prec.tf32(precision == "tf32"):
+    # fp32 is the strict baseline (TF32 off), tf32 switches it on; both restored after the run
+    tf32_setting = prec.tf32(precision == "tf32") if precision in ("fp32", "tf32") else contextlib.nullcontext()
+    with tf32_setting:
         while not finished() and (steps is not None or epoch < epochs):
             # The epoch's data order depends only on seed + epoch, so a resumed run replays it.
             torch.manual_seed(seed + epoch)
-            if hasattr(batches, "set_epoch"):
-                batches.set_epoch(epoch)
+            for source in (batches, getattr(batches, "sampler", None)):  # TensorBatches, DistributedSampler
+                if hasattr(source, "set_epoch"):
+                    source.set_epoch(epoch)
             micro, losses_in_step, samples_in_step = 0, [], 0
             seen = 0
             for batch in batches:

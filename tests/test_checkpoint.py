@@ -163,3 +163,22 @@ def test_resume_in_process_matches(tmp_path):
     resumed = _small_run(tmp_path, 9, resume=True)
     assert resumed.resumed_from == 5
     assert resumed.losses == full.losses
+
+
+def test_resume_with_a_shuffling_dataloader(tmp_path):
+    """A DataLoader(shuffle=True) draws its order from the global generator, which train()
+    seeds with seed + epoch: the replayed epoch has the same order."""
+    from torch.utils.data import DataLoader, TensorDataset
+
+    g = torch.Generator().manual_seed(2)
+    loader = DataLoader(TensorDataset(torch.rand(48, 1, 28, 28, generator=g), torch.randint(0, 10, (48,), generator=g)),
+                        batch_size=8, shuffle=True)
+
+    def run(folder, steps, resume=False):
+        torch.manual_seed(0)
+        return train.train(SimpleNN(hidden=8), loader, steps=steps, progress=False, checkpoint_dir=folder,
+                           checkpoint_every=4, resume=resume)
+
+    full = run(None, 14)
+    run(tmp_path, 9)  # stops mid-epoch 2 (6 batches per epoch); last periodic checkpoint at step 8, final at 9
+    assert run(tmp_path, 14, resume=True).losses == full.losses

@@ -101,3 +101,31 @@ MESSAGES.update({
     "lesson07.curve_title": {"bn": "বাংলা GPT: লস কমছে (চেকপয়েন্ট থেকে আবার শুরুসহ)", "en": "Bengali GPT: the loss falls (with a resume from a checkpoint)"},
     "lesson07.compare_title": {"bn": "একই মডেল, আলাদা সুইচ: এই মেশিনে মাপা", "en": "same model, different switches: measured here"},
 })
+MESSAGES.update({
+    # lesson 07 exercise checks
+    "checks07.not_number": {"bn": "ফাংশনটি একটি সংখ্যা ফেরত দেয়নি (পেয়েছি {got})। MFU একটি ভগ্নাংশ, যেমন 0.35।",
+                           "en": "The function did not return a number (got {got}). MFU is a fraction, e.g. 0.35."},
+    "checks07.mfu_percent": {"bn": "তুমি শতাংশ ফেরত দিয়েছ (×100)। এখানে 0 থেকে 1-এর ভগ্নাংশ চাই: 100 দিয়ে গুণ কোরো না।",
+                            "en": "You returned a percentage (×100). A fraction between 0 and 1 is wanted: do not multiply by 100."},
+    "checks07.mfu_no_peak": {"bn": "তুমি শুধু অর্জিত FLOP/s দিয়েছ। MFU পেতে সেটাকে যন্ত্রের সর্বোচ্চ FLOP/s (peak) দিয়ে ভাগ করো।",
+                            "en": "You returned the achieved FLOP/s only. Divide it by the device's peak FLOP/s to get MFU."},
+    "checks07.mfu_inverted": {"bn": "ভাগটা উল্টে গেছে: MFU = অর্জিত FLOP/s ÷ সর্বোচ্চ FLOP/s, উল্টোটা নয়।",
+                             "en": "The division is upside down: MFU = achieved FLOP/s ÷ peak FLOP/s, not the other way."},
+    "checks07.mfu_wrong": {
+        "bn": "টোকেন/সেকেন্ড={tokens}, FLOP/টোকেন={flops}, peak={peak} হলে উত্তর {expected:.4g} হওয়ার কথা, পেয়েছি {got:.4g}। সূত্র: টোকেন/সেকেন্ড × FLOP/টোকেন ÷ peak।",
+        "en": "With tokens/s={tokens}, FLOPs/token={flops}, peak={peak} the answer should be {expected:.4g}, got {got:.4g}. Formula: tokens/s × FLOPs/token ÷ peak.",
+    },
+    "checks07.not_text": {"bn": "ফাংশনটি লেখা (str) ফেরত দেয়নি, দিয়েছে {got}।", "en": "The function did not return text (str) but {got}."},
+    "checks07.removes_attached": {
+        "bn": "'{text}' থেকে তুমি সব চিহ্ন মুছে ফেলেছ ('{got}')। শুধু সেই চিহ্ন সরাও যার আগে কোনো অক্ষর নেই (শুরুতে, স্পেস বা যতিচিহ্নের পরে); ক্ষ-র হসন্ত বা মা-র া থাকবে।",
+        "en": "You removed every mark from '{text}' ('{got}'). Remove only marks with no letter before them (at the start, after a space or punctuation); the hasanta of ক্ষ or the া of মা stay.",
+    },
+    "checks07.start_left": {
+        "bn": "'{text}'-এর শুরুর চিহ্নটি রয়ে গেছে। লেখার একদম প্রথম অক্ষরটি চিহ্ন হলে সেটা সরাতে হবে।",
+        "en": "The mark at the start of '{text}' is still there. If the very first character is a mark, remove it.",
+    },
+    "checks07.after_space_left": {
+        "bn": "'{text}'-এর উত্তর '{expected}' হওয়ার কথা, পেয়েছি '{got}'। স্পেস বা যতিচিহ্নের (।) পরের চিহ্নও ঝুলন্ত: আগের অক্ষরটি বাংলা বর্ণ বা চিহ্ন কিনা দেখো।",
+        "en": "For '{text}' the answer should be '{expected}', got '{got}'. A mark after a space or punctuation (।) dangles too: check whether the previous character is a Bengali letter or mark.",
+    },
+})

@@ -40,11 +40,11 @@ def test_strip_reference_passes():
 
 
 def test_strip_typical_mistakes():
-    no_marks = lambda s: "".join(ch for ch in s if not is_mark(ch))  # noqa: E731
+    no_marks = lambda s: "".join(ch for ch in s if not is_mark(ch))
     assert lesson07.check_strip_dangling(no_marks).code == "removes_attached"
-    only_after_space = lambda s: s.replace(" \u09cd", " ")  # noqa: E731
+    only_after_space = lambda s: s.replace(" \u09cd", " ")
     assert lesson07.check_strip_dangling(only_after_space).code == "start_left"
-    only_start = lambda s: s[1:] if s and is_mark(s[0]) else s  # noqa: E731
+    only_start = lambda s: s[1:] if s and is_mark(s[0]) else s
     assert lesson07.check_strip_dangling(only_start).code == "after_space_left"
     assert lesson07.check_strip_dangling(lambda s: 42).code == "not_text"
     assert lesson07.check_strip_dangling(lambda s: 1 / 0).code == "crashed"

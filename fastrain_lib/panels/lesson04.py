@@ -155,8 +155,9 @@ def plot_ablation(ax, records: list[bench.Record], title: str = "", claimed: flo
     colors.append("#1f77b4")
     positions = list(range(len(names)))
     ax.bar(positions, heights, bottom=bottoms, color=colors)
-    for x, value in zip(positions[1:-1], speed[1:]):
-        ax.annotate(f"{value:.2f}×", (x, value), ha="center", va="bottom", fontsize=10)
+    for x, before, value in zip(positions[1:-1], speed, speed[1:]):
+        # the stage's cumulative speed-up, written above its bar
+        ax.annotate(f"{value:.2f}×", (x, max(before, value)), ha="center", va="bottom", fontsize=10)
     ax.annotate(f"{speed[-1]:.2f}×", (positions[-1], speed[-1]), ha="center", va="bottom", fontsize=11,
                 weight="bold")
     ax.axhline(claimed, linestyle="--", color="#444")

@@ -1,0 +1,342 @@
+"""Lesson 05's panels and pictures: DDP scaling, the pipeline Gantt chart, the ring stepper,
+bytes per worker, and the hybrid process-group layout.
+
+Every number comes from real processes started with fastrain_lib.distributed.launch.
+"""
+
+from __future__ import annotations
+
+import os
+import statistics
+
+import ipywidgets as widgets
+import torch
+
+from .. import bench, config, plots
+from ..distributed import ddp, launch, pipeline, ring
+from ..i18n import t
+from ..widgets import ExperimentPanel, Outcome
+
+COLORS = {"F": "#4C72B0", "B": "#DD8452", "A": "#55A868"}
+
+
+def cores() -> int:
+    return os.cpu_count() or 1
+
+
+def backends() -> list[str]:
+    """gloo always; NCCL when there are at least two GPUs."""
+    options = ["gloo"]
+    if torch.cuda.is_available() and torch.cuda.device_count() >= 2:
+        options.append("nccl")
+    return options
+
+
+# ---------------------------------------------------------------- DDP scaling
+
+_DDP_CACHE: dict[tuple, dict[int, list[dict]]] = {}
+
+
+def ddp_runs(processes: list[int], batch_size: int = 32, hidden: int = 128, backend: str = "gloo",
+             steps: int | None = None, amp: str = "off") -> dict[int, list[dict]]:
+    """{W: [rank results]} of the DDP worker for each process count W (cached per setting).
+
+    One CPU thread per process: each process plays one GPU, so W processes use W cores."""
+    steps = steps or config.by_mode(ci=8, lab=40, full=200)
+    out = {}
+    for w in processes:
+        key = (w, batch_size, hidden, backend, steps, amp)
+        if key not in _DDP_CACHE:
+            if backend == "nccl" and torch.cuda.device_count() < w:
+                backend = "gloo"
+            cfg = ddp.make_cfg(steps=steps, batch_size=batch_size, hidden=hidden, amp=amp,
+                               warmup_steps=min(2, steps - 1))
+            _DDP_CACHE[key] = launch(ddp.train_worker, w, args=(cfg,), backend=backend, threads=1, timeout_s=300)
+        out[w] = _DDP_CACHE[key]
+    return out
+
+
+def summarise(runs: dict[int, list[dict]]) -> list[dict]:
+    """One row per process count: the slowest rank sets the pace (everyone waits in all-reduce)."""
+    rows, base = [], None
+    for w, results in sorted(runs.items()):
+        step = max(r["median_step_s"] for r in results)
+        sps = w * results[0]["batch_per_rank"] / step
+        base = base or sps / w
+        rows.append({"processes": w, "global_batch": results[0]["global_batch"], "step_s": step,
+                     "samples_per_s": sps, "speedup": sps / base, "efficiency": sps / (base * w),
+                     "identical": all(r["param_hashes"] == results[0]["param_hashes"] for r in results),
+                     "times": results[0]["step_times"], "backend": results[0]["backend"]})
+    return rows
+
+
+def scaling_experiment(processes: int, batch_size: int, backend: str, hidden: int) -> Outcome:
+    """Train with 1, 2, 4 … processes (up to `processes`) and plot samples/s and efficiency."""
+    counts = [w for w in (1, 2, 4, 8) if w <= processes]
+    rows = summarise(ddp_runs(counts, batch_size, hidden, backend))
+    fig, (left, right) = plots.new_figure(ncols=2)
+    xs = [r["processes"] for r in rows]
+    left.plot(xs, [r["samples_per_s"] for r in rows], "o-", label=plots.label("lesson05.measured"))
+    left.plot(xs, [rows[0]["samples_per_s"] * x for x in xs], "--", color="gray", label=plots.label("lesson05.ideal"))
+    _plot_reference(left)
+    left.set_xticks(xs)
+    left.set_xlabel(plots.label("lesson05.nprocs"))
+    left.set_ylabel(plots.label("lesson05.samples_s"))
+    left.set_title(plots.label("lesson05.scaling_title", cores=cores()))
+    left.legend()
+    plots.bars(right, [str(x) for x in xs], [100 * r["efficiency"] for r in rows],
+               ylabel=plots.label("lesson05.efficiency"), title=plots.label("lesson05.efficiency_title"), fmt="{:.0f}%")
+    right.axhline(100, color="gray", linestyle="--")
+    right.set_xlabel(plots.label("lesson05.nprocs"))
+    headers = [t("lesson05.nprocs"), t("lesson05.col_global_batch"), t("lesson05.col_step_ms"),
+               t("lesson05.samples_s"), t("lesson05.col_speedup"), t("lesson05.efficiency"), t("lesson05.col_identical")]
+    table = [(r["processes"], r["global_batch"], r["step_s"] * 1e3, r["samples_per_s"], r["speedup"],
+              100 * r["efficiency"], t("lesson05.yes") if r["identical"] else t("lesson05.no")) for r in rows]
+    records = [bench.Record(name=f"ddp {r['processes']} processes", median_s=r["step_s"], times_s=r["times"],
+                            params={"panel": "lesson05_ddp", "processes": r["processes"], "batch_size": batch_size,
+                                    "hidden": hidden, "backend": r["backend"]},
+                            metrics={"samples_per_s": r["samples_per_s"], "efficiency": r["efficiency"]},
+                            meta=bench.meta()) for r in rows]
+    notes = []
+    if processes > cores():
+        notes.append(t("lesson05.oversubscribed", procs=processes, cores=cores()))
+    if backend == "nccl" and rows and rows[-1]["backend"] != "nccl":
+        notes.append(t("lesson05.no_nccl"))
+    return Outcome(figure=fig, headers=headers, rows=table, records=records, note=" ".join(notes))
+
+
+def _plot_reference(ax) -> int:
+    """Dashed lines for DDP results in reference/ (other hardware), labelled with it."""
+    folder = config.reference_dir()
+    if folder is None:
+        return 0
+    lines: dict[str, list] = {}
+    for path in sorted(folder.glob("*.json")):
+        try:
+            records = bench.load_records(path)
+        except ValueError:
+            continue
+        for r in records:
+            if r.params.get("panel") == "lesson05_ddp" and "samples_per_s" in r.metrics:
+                name = r.meta.get("gpu_name") or r.meta.get("cpu") or r.meta.get("machine", "?")
+                label = plots.label("common.reference", hardware=f"{name}, {r.params.get('backend')}",
+                                    date=str(r.meta.get("date", ""))[:10])
+                lines.setdefault(label, []).append((r.params["processes"], r.metrics["samples_per_s"]))
+    for label, points in lines.items():
+        xs, ys = zip(*sorted(points))
+        ax.plot(xs, ys, ":", marker=".", label=label)
+    return len(lines)
+
+
+def make() -> ExperimentPanel:
+    """The DDP panel: processes, batch per process, backend, model size → samples/s, efficiency."""
+    return ExperimentPanel(
+        t("lesson05.panel_title"),
+        {
+            "processes": widgets.Dropdown(options=[1, 2, 4], value=config.by_mode(ci=2, lab=4),
+                                          description=t("lesson05.processes")),
+            "batch_size": widgets.Dropdown(options=[8, 16, 32, 64, 128], value=32, description=t("lesson05.batch")),
+            "backend": widgets.Dropdown(options=backends(), value="gloo", description=t("lesson05.backend")),
+            "hidden": widgets.Dropdown(options=[32, 128, 512, 2048], value=128, description=t("lesson05.hidden")),
+        },
+        scaling_experiment,
+        name="lesson05_ddp",
+    )
+
+
+# ---------------------------------------------------------------- pipeline timeline
+
+
+def gantt(ax, events: list[dict], stages: int, *, title: str = "", scale: float = 1e3, xlabel: str | None = None):
+    """One row per stage; forward (blue), backward (orange), all-reduce (green) with micro-batch numbers."""
+    for e in events:
+        row = e["stage"] + (e.get("replica", 0) * stages if e.get("replica") else 0)
+        start, width = e["start"] * scale, (e["end"] - e["start"]) * scale
+        ax.barh(row, width, left=start, color=COLORS[e["kind"]], edgecolor="white", height=0.8)
+        if e["kind"] in "FB" and e["micro"] >= 0 and width > 0:
+            ax.text(start + width / 2, row, str(e["micro"]), ha="center", va="center", color="white", fontsize=9)
+    rows = sorted({e["stage"] + (e.get("replica", 0) * stages if e.get("replica") else 0) for e in events})
+    ax.set_yticks(rows, [plots.label("lesson05.stage_n", k=r % stages) if stages else str(r) for r in rows])
+    ax.invert_yaxis()
+    ax.set_xlabel(xlabel or plots.label("lesson05.time_ms"))
+    ax.set_title(title)
+    from matplotlib.patches import Patch
+
+    kinds = sorted({e["kind"] for e in events}, key="FBA".index)
+    ax.legend(handles=[Patch(color=COLORS[k], label=plots.label(f"lesson05.legend_{k.lower()}")) for k in kinds],
+              loc="lower right", fontsize=9)
+
+
+def pipeline_runs(stages: int, micro_batches: int, width: int = 256, replicas: int = 1) -> list[dict]:
+    cfg = {"micro_batches": micro_batches, "width": width, "replicas": replicas,
+           "batch": config.by_mode(ci=32, lab=128, full=512), "steps": config.by_mode(ci=3, lab=5)}
+    return launch(pipeline.pipeline_worker, stages * replicas, args=(cfg,), threads=1, timeout_s=300)
+
+
+def measured_idle(results: list[dict]) -> float:
+    """The median idle share over the steps after the first (warm-up)."""
+    steps = len(results[0]["all_events"])
+    shares = [pipeline.idle_share(pipeline.gather_events(results, s), results[0]["stages"]) for s in range(1, steps)]
+    return statistics.median(shares) if shares else pipeline.idle_share(pipeline.gather_events(results), 1)
+
+
+def pipeline_experiment(stages: int, micro_batches: int, width: int) -> Outcome:
+    """Run the GPipe pipeline in `stages` processes and compare its timeline with the formula."""
+    results = pipeline_runs(stages, micro_batches, width)
+    events = pipeline.gather_events(results)
+    idle = measured_idle(results)
+    formula = pipeline.bubble_fraction(stages, micro_batches)
+    fig, (top, bottom) = plots.new_figure(nrows=2, ncols=1)
+    gantt(top, events, stages, title=plots.label("lesson05.gantt_measured", k=stages, m=micro_batches,
+                                                  idle=idle, formula=formula))
+    gantt(bottom, pipeline.ideal_schedule(stages, micro_batches), stages, scale=1.0,
+          title=plots.label("lesson05.gantt_ideal", idle=pipeline.idle_share(pipeline.ideal_schedule(
+              stages, micro_batches), stages)), xlabel=plots.label("lesson05.time_units"))
+    span = max(e["end"] for e in events) - min(e["start"] for e in events)
+    headers = ["K", "M", t("lesson05.col_idle"), t("lesson05.col_formula"), t("lesson05.col_step")]
+    rows = [(stages, micro_batches, f"{idle:.0%}", f"{formula:.0%}", span * 1e3)]
+    record = bench.Record(name=f"pipeline K={stages} M={micro_batches}", median_s=span,
+                          params={"panel": "lesson05_pipeline", "stages": stages, "micro_batches": micro_batches,
+                                  "width": width},
+                          metrics={"idle_share": idle, "formula": formula}, meta=bench.meta())
+    note = t("lesson05.oversubscribed", procs=stages, cores=cores()) if stages > cores() else ""
+    return Outcome(figure=fig, headers=headers, rows=rows, records=[record], note=note)
+
+
+def make_pipeline() -> ExperimentPanel:
+    """The pipeline panel: stages × micro-batches → measured Gantt chart vs GPipe's bubble."""
+    return ExperimentPanel(
+        t("lesson05.pipe_title"),
+        {
+            "stages": widgets.Dropdown(options=[2, 3, 4], value=2, description=t("lesson05.stages")),
+            "micro_batches": widgets.Dropdown(options=[1, 2, 4, 8], value=4, description=t("lesson05.micro")),
+            "width": widgets.Dropdown(options=[128, 256, 512, 1024], value=config.by_mode(ci=256, lab=512),
+                                      description=t("lesson05.width")),
+        },
+        pipeline_experiment,
+        name="lesson05_pipeline",
+    )
+
+
+# ---------------------------------------------------------------- all-reduce: bytes and the stepper
+
+
+def bytes_figure(numel: int, measured: list[dict], max_world: int = 16):
+    """Bytes sent per process ÷ S as N grows: formulas as lines, traced runs as points."""
+    ns = list(range(2, max_world + 1))
+    size = numel * 4
+    fig, ax = plots.new_figure()
+    ax.plot(ns, [ring.bytes_per_worker(numel, n)["server"] / size for n in ns], "o-", label=plots.label("lesson05.server"))
+    ax.plot(ns, [ring.bytes_per_worker(numel, n)["ring"] / size for n in ns], "s-", label=plots.label("lesson05.ring"))
+    if measured:
+        ax.plot([m["world"] for m in measured], [m["ring_bytes"] / size for m in measured], "k*", markersize=14,
+                label=plots.label("lesson05.ring_measured"))
+        ax.plot([m["world"] for m in measured], [m["server_bytes"] / size for m in measured], "rX", markersize=12,
+                label=plots.label("lesson05.server_measured"))
+    ax.set_xlabel(plots.label("lesson05.nprocs"))
+    ax.set_ylabel(plots.label("lesson05.bytes_y"))
+    ax.set_title(plots.label("lesson05.bytes_title", mb=size / 1e6))
+    ax.legend()
+    return fig
+
+
+def draw_ring_state(ax, states, events: list[dict], world: int, k: int) -> None:
+    """Ranks as rows, chunks as columns; each cell says whose numbers it holds after k steps."""
+    from matplotlib import patches
+
+    ax.clear()
+    state = states[k]
+    moved = []
+    if k > 0:
+        phase = "scatter-reduce" if k <= world - 1 else "all-gather"
+        step = k - 1 if k <= world - 1 else k - world
+        moved = [e for e in events if e["phase"] == phase and e["step"] == step]
+    received = {(e["rank"], e["recv_chunk"]) for e in moved}
+    for r in range(world):
+        for c in range(world):
+            have = state[r][c]
+            full = len(have) == world
+            color = "#55A868" if full else plt_blue(len(have) / world)
+            edge = "black" if (r, c) in received else "white"
+            ax.add_patch(patches.FancyBboxPatch((c + 0.05, r + 0.05), 0.9, 0.9, boxstyle="round,pad=0.02",
+                                                facecolor=color, edgecolor=edge, linewidth=3 if edge == "black" else 1))
+            ax.text(c + 0.5, r + 0.5, "+".join(f"a{x}" for x in sorted(have)), ha="center", va="center",
+                    fontsize=10 if world <= 4 else 7)
+    for e in moved:  # an arrow from the sender's chunk to the receiver's
+        src_rank, dst_rank, chunk = e["from"], e["rank"], e["recv_chunk"]
+        ax.annotate("", xy=(chunk + 0.5, dst_rank + 0.15), xytext=(chunk + 0.5, src_rank + 0.85),
+                    arrowprops={"arrowstyle": "->", "color": "#C44E52", "lw": 2,
+                                "connectionstyle": "arc3,rad=0.3" if dst_rank < src_rank else "arc3,rad=0"})
+    ax.set_xlim(0, world)
+    ax.set_ylim(world, 0)
+    ax.set_xticks([c + 0.5 for c in range(world)], [plots.label("lesson05.chunk", c=c) for c in range(world)])
+    ax.set_yticks([r + 0.5 for r in range(world)], [plots.label("lesson05.rank_n", r=r) for r in range(world)])
+    ax.grid(False)
+    total = 2 * (world - 1)
+    phase_key = "lesson05.phase_start" if k == 0 else ("lesson05.phase_sr" if k <= world - 1 else "lesson05.phase_ag")
+    ax.set_title(plots.label("lesson05.stepper_title", step=k, total=total, phase=plots.label(phase_key)))
+
+
+def plt_blue(share: float) -> tuple:
+    """A light-to-dark blue by how much of the sum a chunk holds."""
+    light, dark = (0.85, 0.9, 0.97), (0.35, 0.55, 0.85)
+    return tuple(a + (b - a) * share for a, b in zip(light, dark))
+
+
+def ring_stepper(events: list[dict], world: int):
+    """A slider (and a play button) that steps through a real ring all-reduce's trace."""
+    import matplotlib.pyplot as plt
+    from IPython.display import display
+
+    states = ring.contributions(events, world)
+    total = len(states) - 1
+    slider = widgets.IntSlider(value=0, min=0, max=total, description=t("lesson05.step_slider"))
+    play = widgets.Play(value=0, min=0, max=total, interval=1200)
+    widgets.jslink((play, "value"), (slider, "value"))
+    out = widgets.Output()
+
+    def show(k):
+        with out:
+            out.clear_output(wait=True)
+            fig, ax = plots.new_figure()
+            draw_ring_state(ax, states, events, world, k)
+            display(fig)
+            plt.close(fig)
+
+    slider.observe(lambda change: show(change["new"]), names="value")
+    show(0)
+    box = widgets.VBox([widgets.HBox([play, slider]), out])
+    box.show_step = show  # for tests and for driving it from code
+    return box
+
+
+# ---------------------------------------------------------------- hybrid layout
+
+
+def layout_figure(results: list[dict]):
+    """Boxes for the ranks (rows: replicas, columns: stages), arrows for activations,
+    brackets for each stage's all-reduce group."""
+    from matplotlib import patches
+
+    stages, replicas = results[0]["stages"], results[0]["replicas"]
+    fig, ax = plots.new_figure()
+    for r in results:
+        x, y = r["stage"] * 3.0, r["replica"] * 2.0
+        ax.add_patch(patches.FancyBboxPatch((x, y), 2.0, 1.2, boxstyle="round,pad=0.05", facecolor="#DCE6F5",
+                                            edgecolor="#4C72B0", linewidth=2))
+        ax.text(x + 1.0, y + 0.6, plots.label("lesson05.layout_box", rank=r["rank"], stage=r["stage"],
+                                              replica=r["replica"]), ha="center", va="center", fontsize=11)
+        if r["stage"] < stages - 1:
+            ax.annotate("", xy=(x + 3.0, y + 0.6), xytext=(x + 2.05, y + 0.6),
+                        arrowprops={"arrowstyle": "<->", "color": "#DD8452", "lw": 2})
+            ax.text(x + 2.5, y + 1.0, plots.label("lesson05.layout_act"), ha="center", va="bottom", fontsize=8)
+    for k, ranks in enumerate(results[0]["groups"]):
+        x = k * 3.0 + 1.0
+        ax.plot([x, x], [1.25, 2.0 * (replicas - 1) - 0.05], color="#55A868", lw=4)
+        ax.text(x + 0.15, 1.6, plots.label("lesson05.layout_ar", ranks=ranks), color="#2E7D32",
+                fontsize=9, va="center")
+    ax.set_xlim(-0.3, stages * 3.0)
+    ax.set_ylim(2.0 * replicas - 0.6, -0.3)
+    ax.axis("off")
+    ax.set_title(plots.label("lesson05.layout_title", k=stages, r=replicas, w=stages * replicas))
+    return fig

@@ -31,7 +31,7 @@ STYLE = """<style>
 .fastrain-dashboard { font-size: 130%; }
 .fastrain-dashboard .widget-label, .fastrain-dashboard .widget-button, .fastrain-dashboard select,
 .fastrain-dashboard .widget-toggle-button { font-size: 120%; }
-.fastrain-dashboard .lm-TabBar-tab { min-width: 9em; max-width: 22em; font-size: 110%; }
+.fastrain-dashboard .lm-TabBar-tab { flex: 0 1 auto !important; min-width: 5em; max-width: 18em; font-size: 110%; }
 .fastrain-dashboard img { max-width: 100%; height: auto; }
 .fastrain-dashboard table.fastrain-table { font-size: 110%; }
 </style>"""
@@ -80,6 +80,11 @@ def reference_figure(records):
     return fig
 
 
+def tab_title(number: str, title: str) -> str:
+    """A short tab label: the lesson number and the panel title up to its colon."""
+    return f"{number} · {title.split(':')[0].strip()}"
+
+
 class Dashboard:
     """Tabs of experiment panels plus the reference switch."""
 
@@ -105,10 +110,10 @@ class Dashboard:
             box.add_class("fastrain-reference")
             self.reference_boxes[lesson] = box
             children.append(w.VBox([panel.widget, box]))
-            titles.append(f"{number} · {panel.title}")
+            titles.append(tab_title(number, panel.title))
         self.tabs = w.Tab(children=children, titles=titles)
         self.overlay = w.ToggleButton(value=False, description=t("dash.overlay"), icon="clone",
-                                      tooltip=t("dash.overlay_tip"), layout=w.Layout(width="auto"))
+                                      tooltip=t("dash.overlay_tip"), layout=w.Layout(width="max-content"))
         self.overlay.add_class("fastrain-overlay")
         self.overlay.observe(lambda change: self.show_reference(change["new"]), names="value")
         header = w.HTML(f"<h2>{html.escape(t('dash.title'))}</h2><p>{html.escape(t('dash.subtitle'))}</p>")

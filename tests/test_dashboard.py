@@ -21,7 +21,8 @@ def test_one_tab_per_panel_module(tmp_path):
     assert len(board.tabs.children) == len(dashboard.panel_modules()) == len(panels.all_panels())
     assert set(board.panels) <= set(panels.all_panels())
     first = next(iter(board.panels.values()))
-    assert board.tabs.titles[0] == f"00 · {first.title}"
+    assert board.tabs.titles[0] == f"00 · {first.title.split(':')[0]}"
+    assert dashboard.tab_title("03", "মিশ্র নির্ভুলতা: fp16 বনাম bf16") == "03 · মিশ্র নির্ভুলতা"
     assert matplotlib.rcParams["font.size"] == 12 * dashboard.SCALE  # presentation style
 
 

@@ -17,6 +17,7 @@ import socket
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
 from pathlib import Path
 
@@ -55,9 +56,10 @@ def _wait_http(url: str, proc: subprocess.Popen, log: Path, timeout: float = STA
         if proc.poll() is not None:
             raise RuntimeError(f"server exited with {proc.returncode}:\n{log.read_text(errors='replace')[-3000:]}")
         try:
-            with urllib.request.urlopen(url, timeout=5) as response:
-                if response.status == 200:
-                    return
+            with urllib.request.urlopen(url, timeout=5):
+                return
+        except urllib.error.HTTPError:
+            return  # it answered (Voilà has no status page): the server is up
         except OSError:
             time.sleep(0.3)
     raise RuntimeError(f"server did not answer {url} in {timeout} s:\n{log.read_text(errors='replace')[-3000:]}")
@@ -167,7 +169,7 @@ def voila_server(tmp_path_factory):
     proc = _start(cmd, _base_env(tmp), REPO, log)
     try:
         url = f"http://127.0.0.1:{port}/?token={token}"
-        _wait_http(f"http://127.0.0.1:{port}/api/status?token={token}", proc, log)
+        _wait_http(f"http://127.0.0.1:{port}/voila/static/", proc, log)
         yield url
     finally:
         _stop(proc)

@@ -359,7 +359,7 @@ def kernel_excerpt(code: str, max_lines: int = 60) -> str:
             inside = True
         if inside:
             keep.append(line)
-        if inside and line.strip().endswith("''')"):
+        if inside and not starts and line.lstrip().startswith("'''"):  # the closing quotes: ''') or ''', device_str=...
             inside = False
             keep.append("")
     call = [i for i, line in enumerate(lines) if line.strip().startswith("def call(")]
@@ -368,6 +368,9 @@ def kernel_excerpt(code: str, max_lines: int = 60) -> str:
         end = next((i for i in range(start + 1, len(lines)) if lines[i].strip().startswith("return")), start + 20)
         keep += lines[start:end + 1]
     keep = keep or lines
+    # Inductor's error-flag and include boilerplate says nothing about the fusion: leave it out.
+    noise = ("inductor_cpu_integer_div_error", "#include", "omp_get_thread_num", "assert_size_stride")
+    keep = [line for line in keep if not any(word in line for word in noise)]
     if len(keep) > max_lines:
         keep = keep[:max_lines] + [f"# ... ({len(keep) - max_lines} more lines)"]
     return "\n".join(keep)

@@ -141,6 +141,11 @@ def test_kernel_excerpt_finds_the_generated_kernel():
     excerpt = fused.kernel_excerpt(code)
     assert 'extern "C" void kernel' in excerpt and "def call" in excerpt and "import torch" not in excerpt
     assert fused.count_generated_kernels(code) == 1
+    triton_code = ("triton_poi_fused_add_0 = async_compile.triton('triton_poi_fused_add_0', '''\n"
+                   "@triton.jit\ndef triton_poi_fused_add_0(in_ptr0, xnumel):\n    pass\n"
+                   "''', device_str='cuda')\n\nimport later_stuff\n")
+    excerpt = fused.kernel_excerpt(triton_code)
+    assert "def triton_poi_fused_add_0" in excerpt and "later_stuff" not in excerpt
 
 
 def test_ablation_records_are_complete(monkeypatch):

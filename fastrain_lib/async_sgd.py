@@ -477,7 +477,7 @@ def plot_timeline(ax, result: SimResult, *, until: float | None = None, title: s
                      if e.worker == w and e.kind == kind and e.start < until and e.end > e.start]
             if spans:
                 ax.broken_barh(spans, (w - 0.4, 0.8), facecolors=color, hatch=hatch,
-                               edgecolor="white" if not hatch else "#777777", linewidth=0.5)
+                               edgecolor="white" if not hatch else "#777777", linewidth=1.0)
     updates = [e.start for e in result.events if e.worker == -1 and e.start <= until]
     ax.vlines(updates, workers - 0.4 + 0.6, workers + 0.4 + 0.6, color="black", linewidth=1.2)
     ax.set_yticks(list(range(workers)) + [workers + 0.6],

@@ -28,7 +28,7 @@ MESSAGES = {
     "lesson03.grad_hist_title": {"bn": "বাস্তব গ্রেডিয়েন্ট বনাম fp16-এর সীমা", "en": "real gradients vs fp16's limits"},
     "lesson03.scale_exp": {"bn": "স্কেল 2^k-এর k", "en": "k in the scale 2^k"},
     "lesson03.share_lost": {"bn": "শূন্য হয়ে যাওয়া অংশ (%)", "en": "share lost to zero (%)"},
-    "lesson03.scaling_title": {"bn": "লস স্কেলিং কতটা বাঁচায়", "en": "how much loss scaling rescues"},
+    "lesson03.scaling_title": {"bn": "গ্রেডিয়েন্ট স্কেলিং কতটা বাঁচায়", "en": "how much loss scaling rescues"},
     "lesson03.underflow": {"bn": "আন্ডারফ্লো (শূন্য)", "en": "underflow (zero)"},
     "lesson03.overflow": {"bn": "ওভারফ্লো (inf)", "en": "overflow (inf)"},
     "lesson03.scale": {"bn": "GradScaler-এর স্কেল", "en": "GradScaler's scale"},

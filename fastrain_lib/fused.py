@@ -430,7 +430,7 @@ def device_peak(device: str | torch.device, matmul_size: int | None = None) -> t
         if peak is None:
             return None, t("fused.peak_unknown")
         return float(peak.tflops_fp16), t("fused.peak_datasheet", source=peak.source)
-    size = matmul_size or config.by_mode(ci=256, lab=1024, full=2048)
+    size = matmul_size or config.by_mode(ci=512, lab=1024, full=2048)
     record = bench.matmul(size, device=str(device))
     return record.metrics["gflops"] / 1e3, t("fused.peak_measured", size=size)
 
@@ -496,7 +496,7 @@ def ablation(device: str | torch.device | None = None, *, n_layer: int | None = 
     n_head = n_head or config.by_mode(ci=2, lab=4, full=12)
     block_size = block_size or config.by_mode(ci=16, lab=64, full=1024)
     batch_size = batch_size or config.by_mode(ci=4, lab=16, full=16)
-    steps = steps or config.by_mode(ci=4, lab=10, full=50)
+    steps = steps or config.by_mode(ci=6, lab=10, full=50)
     plan = ablation_stages(device, include_compile)
     if stages is not None:
         unknown = set(stages) - set(ABLATION_STAGES)

@@ -155,9 +155,14 @@ def plot_ablation(ax, records: list[bench.Record], title: str = "", claimed: flo
     colors.append("#1f77b4")
     positions = list(range(len(names)))
     ax.bar(positions, heights, bottom=bottoms, color=colors)
-    for x, before, value in zip(positions[1:-1], speed, speed[1:]):
-        # the stage's cumulative speed-up, written above its bar
-        ax.annotate(f"{value:.2f}×", (x, max(before, value)), ha="center", va="bottom", fontsize=10)
+    def text(value, record):
+        mfu = record.metrics.get("mfu")
+        return f"{value:.2f}×" + ("" if mfu is None else f"\nMFU {100 * mfu:.2g}%")
+
+    ax.annotate(text(speed[0], records[0]), (0, speed[0]), ha="center", va="bottom", fontsize=9)
+    for x, before, value, record in zip(positions[1:-1], speed, speed[1:], records[1:]):
+        # the stage's cumulative speed-up (and MFU), written above its bar
+        ax.annotate(text(value, record), (x, max(before, value)), ha="center", va="bottom", fontsize=9)
     ax.annotate(f"{speed[-1]:.2f}×", (positions[-1], speed[-1]), ha="center", va="bottom", fontsize=11,
                 weight="bold")
     ax.axhline(claimed, linestyle="--", color="#444")

@@ -115,3 +115,22 @@ def test_autocast_dtypes_reports_low_precision_matmul():
     rows = dict(precision.autocast_dtypes("cpu", "bf16"))
     assert rows["a @ b (matmul)"] == "bfloat16"
     assert rows["cross_entropy"] == "float32"  # autocast keeps losses in fp32
+
+
+def test_lesson03_panel_runs_and_changes_with_its_controls(monkeypatch):
+    monkeypatch.setenv("FASTRAIN_MODE", "ci")
+    import matplotlib.pyplot as plt
+
+    from fastrain_lib.panels import lesson03
+    from fastrain_lib.widgets import ExperimentPanel
+
+    panel = lesson03.make()
+    assert isinstance(panel, ExperimentPanel)
+    first = panel.run(modes=("fp32", "fp16"), batch_size=16, width=64)
+    assert panel.last_error is None and [row[0] for row in first.rows] == ["fp32", "fp16"]
+    assert first.rows[1][2] < first.rows[0][2]  # fp16 saves fewer activation bytes
+    assert len(first.records) == 2 and first.records[0].metrics["activation_bytes"] > 0
+    second = panel.run(modes=("bf16",), batch_size=16, width=64)
+    assert [row[0] for row in second.rows] == ["bf16"] and panel.runs == 2
+    assert panel.run(modes=()) is None and isinstance(panel.last_error, ValueError)
+    plt.close("all")

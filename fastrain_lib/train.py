@@ -230,7 +230,7 @@ def train(model: torch.nn.Module, batches, *, steps: int | None = None, epochs: 
                 if hasattr(source, "set_epoch"):
                     source.set_epoch(epoch)
             micro, losses_in_step, samples_in_step = 0, [], 0
-            seen = 0
+            seen, skip_first, steps_before = 0, done_in_epoch, step
             for batch in batches:
                 seen += 1
                 if seen <= done_in_epoch:
@@ -289,6 +289,10 @@ def train(model: torch.nn.Module, batches, *, steps: int | None = None, epochs: 
                     break
             if micro:  # an unfinished accumulation at the epoch's end is dropped
                 opt.zero_grad(set_to_none=True)
+            if seen == 0:  # without this, steps=N over an empty iterable would loop forever
+                raise ValueError(t("train.no_batches"))
+            if seen > skip_first and step == steps_before:
+                raise ValueError(t("train.accum_too_large", grad_accum=grad_accum, batches=seen))
             # a new epoch starts from torch.manual_seed(seed + epoch) in both the original and
             # the resumed run, so a saved RNG state not used by now is no longer needed
             saved = None

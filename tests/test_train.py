@@ -126,6 +126,10 @@ def test_bad_input_gets_a_bengali_message():
         train.TensorBatches(x, y[:5], 8)
     with pytest.raises(TypeError):
         train.train(SimpleNN(), batches, steps=1, optimizer=3, progress=False)
+    with pytest.raises(ValueError):  # an empty iterable must not loop forever
+        train.train(SimpleNN(), [], steps=3, progress=False)
+    with pytest.raises(ValueError, match="grad_accum=9"):
+        train.train(SimpleNN(), batches, steps=3, grad_accum=9, progress=False)
 
 
 def test_tensor_batches_order_depends_on_seed_and_epoch():

@@ -9,6 +9,8 @@ MESSAGES = {
     "train.bad_batch_size": {"bn": "batch আকার {batch_size} চলবে না: ১ বা তার বেশি একটি পূর্ণসংখ্যা দাও।", "en": "batch size {batch_size} will not do: give an integer of 1 or more."},
     "train.bad_grad_accum": {"bn": "grad_accum={grad_accum} চলবে না: প্রতি অপটিমাইজার ধাপে কয়টি মাইক্রো-ব্যাচ, ১ বা তার বেশি দাও।", "en": "grad_accum={grad_accum} will not do: micro-batches per optimizer step, give 1 or more."},
     "train.bad_steps": {"bn": "steps={steps}, epochs={epochs}: অন্তত ১টি ধাপ বা ১টি ইপক দাও।", "en": "steps={steps}, epochs={epochs}: give at least 1 step or 1 epoch."},
+    "train.no_batches": {"bn": "batches থেকে একটিও batch পাওয়া যায়নি। ডেটাসেট খালি কিনা, বা batch আকার ডেটার চেয়ে বড় কিনা (drop_last=True হলে) দেখো।", "en": "batches yielded no batch at all. Check whether the dataset is empty, or the batch size exceeds the data (with drop_last=True)."},
+    "train.accum_too_large": {"bn": "grad_accum={grad_accum}, কিন্তু একটি ইপকে মাত্র {batches}টি batch: একটিও অপটিমাইজার ধাপ হয় না। grad_accum কমাও বা batch আকার ছোট করো।", "en": "grad_accum={grad_accum}, but an epoch has only {batches} batches: no optimizer step ever happens. Lower grad_accum or use smaller batches."},
     "train.resume_needs_dir": {"bn": "resume=True দিলে checkpoint_dir-ও দিতে হবে: কোন ফোল্ডার থেকে আবার শুরু করব?", "en": "resume=True needs checkpoint_dir: which folder should I resume from?"},
     "train.bad_optimizer": {
         "bn": "optimizer হিসেবে {kind} চিনি না। None (AdamW), একটি torch.optim.Optimizer, অথবা params → Optimizer ফাংশন দাও, যেমন lambda p: torch.optim.SGD(p, lr=0.1)।",

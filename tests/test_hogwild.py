@@ -37,11 +37,32 @@ def test_lock_free_hogwild_trains_and_leaves_no_process(problem):
     assert H.pids_alive(H.LAST_PIDS) == [] and our_children() == []
 
 
-def test_locked_variants_train_too(problem):
-    for lock in ("update", "step"):
-        r = H.train(2, lock=lock, total_steps=60, problem=problem, lr=0.1, timeout_s=120)
-        assert r.lock == lock and r.final_loss < r.eval_losses[0]
+def test_locked_hogwild_in_real_processes(problem):
+    r = H.train(2, lock="step", total_steps=60, problem=problem, lr=0.1, timeout_s=120)
+    assert r.lock == "step" and r.final_loss < r.eval_losses[0]
     assert H.pids_alive(H.LAST_PIDS) == [] and our_children() == []
+
+
+def test_worker_lock_paths_in_this_process(problem, monkeypatch):
+    # the same worker function, called directly (no spawn): checks both lock scopes cheaply
+    import copy
+    import queue
+    import threading
+
+    monkeypatch.setattr(H, "_die_with_parent", lambda: None)  # not for the test process itself
+    threads = torch.get_num_threads()
+    monkeypatch.setattr(torch, "set_num_threads", lambda n: None)
+    for scope in ("update", "step"):
+        model = copy.deepcopy(problem.model)
+        before = [p.detach().clone() for p in model.parameters()]
+        go, reports = threading.Event(), queue.Queue()
+        go.set()
+        H.worker(0, 1, model, problem.x, problem.y, 20, 16, 0.1, 0, threading.Lock(), scope, go, reports)
+        assert reports.get_nowait()[0] == "ready"
+        kind, rank, payload = reports.get_nowait()
+        assert kind == "done" and rank == 0 and len(payload["losses"]) == 20
+        assert any(not torch.equal(a, b) for a, b in zip(before, model.parameters()))
+    assert torch.get_num_threads() == threads
 
 
 def test_bad_settings(problem):

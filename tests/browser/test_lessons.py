@@ -51,19 +51,29 @@ def _shutdown_kernels(base: str, token: str) -> None:
             pass
 
 
+def _menu(page, menu: str, item: str) -> None:
+    page.locator(".lm-MenuBar-itemLabel", has_text=re.compile(f"^{menu}$")).click()
+    page.locator(".lm-Menu-itemLabel", has_text=re.compile(f"^{re.escape(item)}")).click()
+
+
 def _restart_and_run_all(page, notebook) -> None:
-    """Kernel → Restart Kernel and Run All Cells…, confirm; retried once if nothing started
-    (a click that lands while the kernel is still connecting can be lost)."""
+    """Kernel → Restart Kernel…, confirm, wait until the new kernel is idle; then Run → Run All
+    Cells. (Two steps, not "Restart Kernel and Run All Cells": requests sent while the
+    browser is still reconnecting to the restarted kernel can be garbled and lost.)"""
+    status = page.locator(".jp-StatusBar-Widget", has_text=re.compile(r"\| Idle"))
     for _attempt in range(2):
-        page.locator(".lm-MenuBar-itemLabel", has_text=re.compile(r"^Kernel$")).click()
-        page.locator(".lm-Menu-itemLabel", has_text="Restart Kernel and Run All Cells").click()
+        _menu(page, "Kernel", "Restart Kernel…")
         page.locator(".jp-Dialog .jp-mod-accept").click()
+        page.locator(".jp-Dialog").wait_for(state="detached")
+        time.sleep(1.0)  # the status bar says "Restarting" only after a moment
+        status.first.wait_for(timeout=120_000)
+        _menu(page, "Run", "Run All Cells")
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             if any(p != "[ ]:" for p in notebook.evaluate(STATE_JS)["prompts"]):
                 return
             time.sleep(0.3)
-    pytest.fail("Restart Kernel and Run All Cells did not start running the cells")
+    pytest.fail("Restart Kernel + Run All Cells did not start running the cells")
 
 
 def _wait_all_ran(page, notebook) -> dict:
@@ -83,14 +93,15 @@ def _wait_all_ran(page, notebook) -> dict:
 
 def _change_one_control(panel) -> str:
     """Change one control as a student would; returns what was done (for the failure message)."""
-    select = panel.locator("select")
-    if select.count():
-        options = select.first.locator("option")
-        current = select.first.input_value()
-        values = [options.nth(i).get_attribute("value") for i in range(options.count())]
-        other = next(v for v in values if v != current)
-        select.first.select_option(other)
-        return f"dropdown -> {other}"
+    selects = panel.locator("select")
+    for i in range(selects.count()):  # the first dropdown that offers another choice
+        select = selects.nth(i)
+        current = select.input_value()
+        values = select.locator("option:not([disabled])").evaluate_all("os => os.map(o => o.value)")
+        others = [v for v in values if v != current]
+        if others:
+            select.select_option(others[0])
+            return f"dropdown -> {others[0]}"
     toggles = panel.locator(".widget-toggle-button:not(.mod-active)")
     if toggles.count():
         label = toggles.first.inner_text()
@@ -98,10 +109,12 @@ def _change_one_control(panel) -> str:
         return f"toggle -> {label}"
     handle = panel.locator(".noUi-handle")
     if handle.count():
+        before = handle.first.get_attribute("aria-valuenow")
         handle.first.focus()
         handle.first.press("ArrowRight")
-        handle.first.press("ArrowRight")
-        return "slider -> right"
+        if handle.first.get_attribute("aria-valuenow") == before:  # already at the right end
+            handle.first.press("ArrowLeft")
+        return f"slider {before} -> {handle.first.get_attribute('aria-valuenow')}"
     checkbox = panel.locator("input[type=checkbox]")
     if checkbox.count():
         checkbox.first.click()

@@ -31,6 +31,8 @@ COMPARISONS = {
     "fused": {"keys": ("optimizer", "fused"), "baseline": ("forloop", "for-loop", "foreach", False, "off")},
     "ddp": {"keys": ("world_size", "processes", "nproc", "workers"), "baseline": (1,)},
 }
+# Work per second, where a record has it (preferred over time: work per step may differ).
+THROUGHPUT = ("samples_per_s", "tokens_per_s", "gflops")
 # Parameters that say who/where, not what was measured: never part of "the same experiment".
 IDENTITY = ("student", "panel")
 
@@ -152,6 +154,16 @@ def _factor(record: bench.Record, kind: str) -> str | None:
     return next((k for k in COMPARISONS[kind]["keys"] if k in record.params), None)
 
 
+def _ratio(baseline: bench.Record, other: bench.Record) -> float:
+    """How many times faster `other` is: by throughput when both records report one (DDP
+    with a per-process batch does more work per step), else by time."""
+    for metric in THROUGHPUT:
+        a, b = baseline.metrics.get(metric), other.metrics.get(metric)
+        if _number(a) and _number(b) and a > 0:
+            return b / a
+    return baseline.median_s / other.median_s
+
+
 def speedups(records: list[bench.Record]) -> list[dict]:
     """Per machine and comparison: baseline time ÷ variant time for the same experiment.
 
@@ -170,15 +182,16 @@ def speedups(records: list[bench.Record]) -> list[dict]:
             # several records of one setting (repeats): keep the fastest median
             by_value = groups.setdefault(key, {})
             value = record.params[factor]
-            if value not in by_value or record.median_s < by_value[value]:
-                by_value[value] = record.median_s
+            if value not in by_value or record.median_s < by_value[value].median_s:
+                by_value[value] = record
         for (machine, _student_name, _panel, factor, _rest), by_value in groups.items():
             baseline = next((b for b in rule["baseline"] if b in by_value), None)
             if baseline is None:
                 continue
-            for value, seconds in by_value.items():
+            for value, record in by_value.items():
                 if value != baseline:
-                    found.setdefault((machine, kind, f"{value} / {baseline}"), []).append(by_value[baseline] / seconds)
+                    found.setdefault((machine, kind, f"{value} / {baseline}"), []).append(
+                        _ratio(by_value[baseline], record))
     return [{"machine": machine, "kind": kind, "variant": variant, "speedup": statistics.median(values),
              "matches": len(values)} for (machine, kind, variant), values in sorted(found.items())]
 

@@ -110,6 +110,16 @@ def test_ddp_speedup_uses_one_process_as_baseline():
     assert row["kind"] == "ddp" and row["speedup"] == pytest.approx(1.6) and row["variant"] == "2 / 1"
 
 
+def test_ddp_speedup_prefers_throughput():
+    # 2 processes, each with its own batch: a step takes longer but twice the samples go through
+    one = bench.Record("ddp 1", 0.10, params={"student": "a", "processes": 1}, metrics={"samples_per_s": 640.0},
+                       meta=CPU)
+    two = bench.Record("ddp 2", 0.12, params={"student": "a", "processes": 2}, metrics={"samples_per_s": 1066.0},
+                       meta=CPU)
+    [row] = class_results.speedups([one, two])
+    assert row["speedup"] == pytest.approx(1066 / 640)
+
+
 def test_leaderboard_ranks_fastest_first(folder):
     rows = class_results.leaderboard(class_results.load_folder(folder).records, name="amp step")
     assert [(r["rank"], r["student"]) for r in rows] == [(1, "rahim"), (2, "mitu")]

@@ -36,11 +36,12 @@ from . import config
 from .i18n import t
 
 # Bump when the rendering changes: old cache files are then ignored, not reused.
-VERSION = 1
+VERSION = 2
 DIGITS = "০১২৩৪৫৬৭৮৯"
 CLASSES = list(DIGITS)
 IMAGE = 28  # final side length, as in MNIST
 CANVAS = 56  # templates are drawn at twice the size and averaged down (smoother edges)
+CHUNK = 4096  # images transformed at once (bounds memory; part of the recipe, like VERSION)
 STROKES = (0, 1, 2)  # extra stroke width in pixels (glyphs drawn at 48 px, then fitted to 40)
 FONT_DIR = Path(__file__).resolve().parent / "fonts"
 
@@ -163,10 +164,18 @@ def render(size: int, seed: int = 0, train: bool = True, fonts: tuple[str, ...] 
     # Balanced labels: 0..9 repeated, then shuffled.
     labels = (torch.arange(size) % 10)[torch.randperm(size, generator=g)]
     pick = torch.randint(0, bank.shape[1], (size,), generator=g)
-    base = bank[labels, pick].unsqueeze(1)  # [N, 1, 56, 56]
+    # In chunks, so that a 60000-image set does not need gigabytes of memory at once.
+    chunks = [_transform(bank[labels[i:i + CHUNK], pick[i:i + CHUNK]].unsqueeze(1), g)
+              for i in range(0, size, CHUNK)]
+    return torch.cat(chunks), labels
+
+
+def _transform(base: torch.Tensor, g: torch.Generator) -> torch.Tensor:
+    """Move, brighten, blur and add noise to templates [n, 1, 56, 56] -> uint8 [n, 1, 28, 28]."""
+    n = base.shape[0]
 
     def uniform(low, high):
-        return low + (high - low) * torch.rand(size, generator=g)
+        return low + (high - low) * torch.rand(n, generator=g)
 
     # A random affine transform per image. affine_grid maps output to input coordinates
     # in [-1, 1]: rotation, shear and scale in the 2x2 part, shift in the last column.
@@ -175,25 +184,24 @@ def render(size: int, seed: int = 0, train: bool = True, fonts: tuple[str, ...] 
     scale = uniform(0.85, 1.2)  # > 1 samples a bigger area: the digit looks smaller
     aspect = uniform(0.9, 1.1)
     cos, sin = torch.cos(angle), torch.sin(angle)
-    theta = torch.zeros(size, 2, 3)
+    theta = torch.zeros(n, 2, 3)
     theta[:, 0, 0] = scale * aspect * cos
     theta[:, 0, 1] = scale * (shear * cos - sin)
     theta[:, 1, 0] = scale * aspect * sin
     theta[:, 1, 1] = scale * (shear * sin + cos)
     theta[:, 0, 2] = uniform(-0.12, 0.12)  # about ±2 pixels of 28
     theta[:, 1, 2] = uniform(-0.12, 0.12)
-    grid = F.affine_grid(theta, [size, 1, CANVAS, CANVAS], align_corners=False)
+    grid = F.affine_grid(theta, [n, 1, CANVAS, CANVAS], align_corners=False)
     moved = F.grid_sample(base, grid, mode="bilinear", padding_mode="zeros", align_corners=False)
     images = F.avg_pool2d(moved, 2)  # 56 -> 28
 
     # Ink brightness, a little blur now and then, and sensor-like noise.
     images = images * uniform(0.75, 1.0).view(-1, 1, 1, 1)
     blurred = F.avg_pool2d(F.pad(images, (1, 1, 1, 1), mode="replicate"), 3, stride=1)
-    blur = (torch.rand(size, generator=g) < 0.2).view(-1, 1, 1, 1)
+    blur = (torch.rand(n, generator=g) < 0.2).view(-1, 1, 1, 1)
     images = torch.where(blur, (images + blurred) / 2, images)  # soften, not smear
     images = images + uniform(0.0, 0.08).view(-1, 1, 1, 1) * torch.randn(images.shape, generator=g)
-    images = (images.clamp(0, 1) * 255).round().to(torch.uint8)  # stored like MNIST: bytes
-    return images, labels
+    return (images.clamp(0, 1) * 255).round().to(torch.uint8)  # stored like MNIST: bytes
 
 
 def _default_size(train: bool) -> int:

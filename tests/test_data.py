@@ -174,3 +174,11 @@ def test_fonts_without_fontconfig(monkeypatch):
         assert any("NotoSansBengali-Regular" in f for f in fonts)
     finally:
         data.font_files.cache_clear()
+
+
+def test_rendering_in_chunks_is_deterministic(monkeypatch):
+    monkeypatch.setattr(data, "CHUNK", 7)  # several chunks, one of them partial
+    images, labels = data.render(20, seed=1)
+    again, _ = data.render(20, seed=1)
+    assert images.shape == (20, 1, 28, 28) and images.dtype == torch.uint8
+    assert torch.equal(images, again) and labels.bincount(minlength=10).tolist() == [2] * 10

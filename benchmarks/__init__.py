@@ -14,15 +14,16 @@ One small module per measurement family; each has `run(ctx) -> list[bench.Record
 raise `Skip(reason)` when its ingredients are missing here (e.g. no second GPU, Apex not built).
 """
 
-# name -> module, in the order the suite runs them (cheap and independent first)
+# name -> module, in the order the suite runs them: cheap and independent first, the ones
+# that compile (slow on a CPU) last, so a run cut short still has the rest.
 FAMILIES = {
     "matmul": "benchmarks.matmul",
     "copy": "benchmarks.copy",
-    "amp": "benchmarks.amp",
     "optim": "benchmarks.optim",
     "layernorm": "benchmarks.layernorm",
-    "compile": "benchmarks.compile",
-    "ablation": "benchmarks.ablation",
+    "amp": "benchmarks.amp",
     "capstone": "benchmarks.capstone",
     "ddp": "benchmarks.ddp",
+    "ablation": "benchmarks.ablation",
+    "compile": "benchmarks.compile",
 }

@@ -42,7 +42,7 @@ def ddp_runs(processes: list[int], batch_size: int = 32, hidden: int = 128, back
     """{W: [rank results]} of the DDP worker for each process count W (cached per setting).
 
     One CPU thread per process: each process plays one GPU, so W processes use W cores."""
-    steps = steps or config.by_mode(ci=8, lab=40, full=200)
+    steps = steps or config.by_mode(ci=8, lab=30, full=200)
     out = {}
     for w in processes:
         key = (w, batch_size, hidden, backend, steps, amp)

@@ -55,7 +55,7 @@ MESSAGES = {
     "async.col_time": {"bn": "সিমুলেটেড সময়", "en": "simulated time"},
     "async.col_updates": {"bn": "সার্ভার আপডেট", "en": "server updates"},
     "async.col_loss": {"bn": "শেষ লস", "en": "final loss"},
-    "async.col_acc": {"bn": "নির্ভুলতা", "en": "accuracy"},
+    "async.col_acc": {"bn": "সঠিকতা", "en": "accuracy"},
     "async.col_stale_mean": {"bn": "গড় পুরোনোত্ব", "en": "mean staleness"},
     "async.col_stale_max": {"bn": "সর্বোচ্চ পুরোনোত্ব", "en": "max staleness"},
     "async.col_dropped": {"bn": "বাতিল গ্রেডিয়েন্ট", "en": "dropped gradients"},
@@ -88,7 +88,7 @@ MESSAGES = {
     "hogwild.col_train": {"bn": "প্রশিক্ষণের সময় (সে.)", "en": "training time (s)"},
     "hogwild.col_startup": {"bn": "প্রসেস চালুর সময় (সে.)", "en": "start-up (s)"},
     "hogwild.col_samples": {"bn": "নমুনা/সেকেন্ড", "en": "samples/s"},
-    "hogwild.col_acc": {"bn": "শেষ নির্ভুলতা", "en": "final accuracy"},
+    "hogwild.col_acc": {"bn": "শেষ সঠিকতা", "en": "final accuracy"},
     "hogwild.wall_time": {"bn": "আসল সময় (সেকেন্ড)", "en": "wall-clock time (s)"},
     "hogwild.loss_title": {"bn": "আসল প্রসেসে প্রশিক্ষণ: লস বনাম সময়", "en": "training in real processes: loss vs time"},
 }

@@ -155,7 +155,7 @@ MESSAGES = {
         "en": "Not right. A bigger batch does not make each sample's arithmetic smaller. Look at your plot: the time per step grows, but more slowly than the number of samples.",
     },
     "lesson02.check.answer_c": {
-        "bn": "ঠিক নয়। batch আকার বদলালে মডেলের ওজনের সংখ্যা বদলায় না; নির্ভুলতার সাথে গতির এই সম্পর্কও নেই।",
+        "bn": "ঠিক নয়। batch আকার বদলালে মডেলের ওজনের সংখ্যা বদলায় না; সঠিকতার সাথে গতির এই সম্পর্কও নেই।",
         "en": "Not right. The batch size does not change the number of weights, and accuracy is not what sets the speed.",
     },
     "lesson02.check.answer_d": {

@@ -42,6 +42,10 @@ def test_hybrid_two_stages_two_replicas():
     assert results[0]["param_hash"] != results[1]["param_hash"]
     _close(results, pipeline.reference_step(2, cfg))
     assert any(e["kind"] == "A" for e in results[0]["events"])
+    from fastrain_lib.panels import lesson05
+
+    fig = lesson05.layout_figure(results)  # the process-group drawing of the lesson
+    assert len(fig.axes[0].patches) == 4
 
 
 def test_bubble_formula_and_ideal_schedule():

@@ -32,6 +32,12 @@ def test_ring_equals_all_reduce_in_real_processes(world):
         assert all(chunk == {0, 1, 2} for row in states[-1] for chunk in row)
         # after scatter-reduce rank r owns the finished chunk (r + 1) mod N
         assert all(states[2][r][(r + 1) % 3] == {0, 1, 2} for r in range(3))
+        # the stepper widget draws every step of this real trace
+        from fastrain_lib.panels import lesson05
+
+        box = lesson05.ring_stepper(events, 3)
+        for k in range(len(states)):
+            box.show_step(k)
     assert L.pids_alive(L.LAST_PIDS) == []
 
 

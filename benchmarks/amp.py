@@ -15,7 +15,7 @@ def gpt_setup(ctx: Context, *, norm: str = "torch"):
     gpt = need("gpt", "the tiny GPT of lesson 04")
     train = need("train", "the training loop")
     cfg = ctx.size(ci={"n_layer": 1, "n_head": 2, "n_embd": 32, "block": 32, "batch": 4},
-                   lab={"n_layer": 4, "n_head": 4, "n_embd": 128, "block": 128, "batch": 16},
+                   lab={"n_layer": 2, "n_head": 4, "n_embd": 128, "block": 64, "batch": 16},
                    full={"n_layer": 12, "n_head": 12, "n_embd": 768, "block": 1024, "batch": 16})
     vocab = 256
     model = gpt.GPT(vocab, cfg["block"], cfg["n_layer"], cfg["n_head"], cfg["n_embd"], norm=norm)
@@ -26,7 +26,7 @@ def gpt_setup(ctx: Context, *, norm: str = "torch"):
 
 
 def steps(ctx: Context) -> int:
-    return ctx.size(ci=3, lab=20, full=50)
+    return ctx.size(ci=3, lab=10, full=50)
 
 
 def run(ctx: Context) -> list[bench.Record]:

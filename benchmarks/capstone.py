@@ -11,7 +11,7 @@ from .common import Context, need
 def run(ctx: Context) -> list[bench.Record]:
     capstone = need("capstone", "the capstone of lesson 07")
     precision = need("precision", "AMP helpers of lesson 03")
-    steps = ctx.size(ci=4, lab=30, full=200)
+    steps = ctx.size(ci=4, lab=15, full=200)
     records = []
     for mode in ("fp32", "bf16", "fp16"):
         if mode not in precision.supported(ctx.device):

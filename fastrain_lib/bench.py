@@ -15,6 +15,7 @@ import datetime as _dt
 import functools
 import json
 import logging
+import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
@@ -91,10 +92,21 @@ def measure(fn, name: str, *, params: dict | None = None, warmup: int = 2,
                   params=dict(params or {}), meta=meta())
 
 
+def _synchronize() -> None:
+    if torch.cuda.is_available():
+        torch.cuda.synchronize()
+
+
 def time_once(fn) -> float:
-    """Seconds for a single call (synchronised): for one-off costs such as compiling."""
-    timer = tbench.Timer(stmt="fn()", globals={"fn": fn}, num_threads=torch.get_num_threads())
-    return timer.timeit(1).median
+    """Seconds for exactly one call, synchronised: for one-off costs such as compiling.
+
+    Not torch.utils.benchmark here: Timer.timeit() runs the statement twice as a warm-up
+    first, which would hide exactly the one-off cost we want to see."""
+    _synchronize()
+    start = time.perf_counter()
+    fn()
+    _synchronize()
+    return time.perf_counter() - start
 
 
 def measure_compiled(fn, example_args: tuple, name: str, **kwargs) -> Record:

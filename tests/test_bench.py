@@ -72,3 +72,9 @@ def test_malformed_files_are_rejected_clearly(tmp_path, content):
     path.write_text(content)
     with pytest.raises(ValueError, match="bad.json"):
         bench.load_records(path)
+
+
+def test_time_once_calls_exactly_once():
+    calls = []
+    seconds = bench.time_once(lambda: calls.append(1))
+    assert calls == [1] and seconds >= 0

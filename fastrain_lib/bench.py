@@ -24,7 +24,7 @@ import torch
 # torch.utils.benchmark imports cpp_extension, which logs a CUDA_HOME warning on CPU-only
 # machines: noise for a student, not a problem.
 logging.getLogger("torch.utils.cpp_extension").setLevel(logging.ERROR)
-import torch.utils.benchmark as tbench  # noqa: E402
+import torch.utils.benchmark as tbench
 
 from . import config, hardware
 
@@ -140,7 +140,7 @@ def load_records(path: str | Path) -> list[Record]:
         raise ValueError(f"{path}: not a fastrain results file ({exc})") from exc
 
 
-def fresh_random(*shape, device="cpu", dtype=None, seed: int | None = None) -> "torch.Tensor":
+def fresh_random(*shape, device="cpu", dtype=None, seed: int | None = None) -> torch.Tensor:
     """Random normal data for timing: never time on all-zero tensors (some hardware and
     kernels shortcut zeros)."""
     generator = torch.Generator(device="cpu")

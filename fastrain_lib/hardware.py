@@ -131,7 +131,7 @@ def _nvidia_driver() -> str | None:
 
         out = subprocess.run(
             ["nvidia-smi", "--query-gpu=driver_version", "--format=csv,noheader"],
-            capture_output=True, text=True, timeout=10,
+            capture_output=True, text=True, timeout=10, check=False,
         )
         return out.stdout.strip().splitlines()[0] if out.returncode == 0 else None
     except (OSError, IndexError, subprocess.TimeoutExpired):

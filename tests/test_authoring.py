@@ -5,15 +5,15 @@ from fastrain_lib import authoring, config
 
 
 def test_exercise_source_replaces_solution_with_todo_and_stub():
-    src = "\n".join([
-        "def f(x):",
-        "    # BEGIN SOLUTION",
-        "    # STUB: return None",
-        "    y = x * 2",
-        "    return y",
-        "    # END SOLUTION",
-        "print(f)",
-    ])
+    src = (
+        "def f(x):\n"
+        "    # BEGIN SOLUTION\n"
+        "    # STUB: return None\n"
+        "    y = x * 2\n"
+        "    return y\n"
+        "    # END SOLUTION\n"
+        "print(f)"
+    )
     out = authoring.exercise_source(src)
     assert out.splitlines() == ["def f(x):", "    " + authoring.TODO_LINE, "    return None", "print(f)"]
     compile(out, "<exercise>", "exec")

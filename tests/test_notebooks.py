@@ -26,7 +26,7 @@ def load(path):
 
 def prose(markdown: str) -> str:
     """Markdown without code, URLs and link targets: what a student reads as sentences."""
-    text = re.sub(r"```.*?```", " ", markdown, flags=re.S)
+    text = re.sub(r"```.*?```", " ", markdown, flags=re.DOTALL)
     text = re.sub(r"`[^`]*`", " ", text)
     text = re.sub(r"\]\([^)]*\)", "]", text)
     return re.sub(r"https?://\S+", " ", text)

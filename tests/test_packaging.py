@@ -2,8 +2,9 @@
 
 import re
 import subprocess
-import tomllib
 from pathlib import Path
+
+import tomllib
 
 ROOT = Path(__file__).resolve().parents[1]
 CONDA_NAMES = {"torch": "pytorch"}  # where conda-forge names a package differently
@@ -50,7 +51,7 @@ def test_layout_matches_the_design():
 
 
 def test_nobody_is_told_to_pip_install_the_wrong_apex():
-    files = subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True, text=True).stdout.split()
+    files = subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True, text=True, check=True).stdout.split()
     pattern = re.compile(r"pip install\s+(-\S+\s+)*apex\b")
     for name in files:
         path = ROOT / name

@@ -66,7 +66,7 @@ def test_standard_charts_draw(tmp_path):
     records = [bench.Record("ক", 0.2, 0.01), bench.Record("খ", 0.1, 0.02)]
     bars = plots.bar_records(ax, records, scale=1e3, ylabel="ms")
     assert [b.get_height() for b in bars] == pytest.approx([200, 100])
-    fig2, ax2 = plots.new_figure()
+    _, ax2 = plots.new_figure()
     plots.lines(ax2, [1, 2, 4], {"a": [1, 2, 3], "b": [3, 2, 1]}, logx=True)
     assert len(ax2.get_lines()) == 2 and ax2.get_legend() is not None
     fig.savefig(tmp_path / "bars.png")

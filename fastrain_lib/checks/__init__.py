@@ -54,7 +54,7 @@ def call_student(fn, *args, **kwargs):
         return None, not_done()
     try:
         result = fn(*args, **kwargs)
-    except Exception as exc:  # the student's code: report, never crash the notebook
+    except Exception as exc:  # noqa: BLE001 — the student's code: report, never crash the notebook
         return None, not_done(exc)
     if result is None:
         return None, not_done()

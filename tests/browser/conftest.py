@@ -28,6 +28,7 @@ CHROMIUM = os.environ.get("FASTRAIN_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
                  "--disable-sync", "--no-first-run", "--disable-quic", "--disable-dev-shm-usage"]
 ARTIFACTS = REPO / "artifacts" / "screenshots"
+LOGS = REPO / "artifacts" / "logs"
 START_TIMEOUT_S = 120
 
 # JupyterLab settings for a clean, quiet browser session: no news pop-up, no update check,
@@ -65,9 +66,14 @@ def _wait_http(url: str, proc: subprocess.Popen, log: Path, timeout: float = STA
     raise RuntimeError(f"server did not answer {url} in {timeout} s:\n{log.read_text(errors='replace')[-3000:]}")
 
 
-def _stop(proc: subprocess.Popen) -> None:
-    """Stop the server, its process group and every process it started (kernels)."""
+def _stop(proc: subprocess.Popen, log: Path | None = None) -> None:
+    """Stop the server, its process group and every process it started (kernels); keep its
+    log in artifacts/logs/ (git-ignored) for whoever reads a failed CI run."""
     import psutil
+
+    if log is not None and log.exists():
+        LOGS.mkdir(parents=True, exist_ok=True)
+        shutil.copy(log, LOGS / log.name)
 
     try:
         children = psutil.Process(proc.pid).children(recursive=True)
@@ -152,7 +158,7 @@ def lab_server(tmp_path_factory):
         _wait_http(f"{base}/api/status?token={token}", proc, log)
         yield base, token, root
     finally:
-        _stop(proc)
+        _stop(proc, log)
 
 
 @pytest.fixture(scope="session")
@@ -172,7 +178,7 @@ def voila_server(tmp_path_factory):
         _wait_http(f"http://127.0.0.1:{port}/voila/static/", proc, log)
         yield url
     finally:
-        _stop(proc)
+        _stop(proc, log)
 
 
 @pytest.fixture(scope="session")

@@ -131,9 +131,11 @@ def test_lesson_in_browser(notebook_path, lab_server, page, screenshots):
     notebook.locator(".jp-Cell").first.wait_for()
     passed = False
     try:
-        # Wait for the kernel that opening the notebook started, then restart it and run all.
-        kernel_name = notebook.locator(".jp-Toolbar-kernelName")
-        kernel_name.filter(has_not_text="No Kernel").wait_for(timeout=120_000)
+        # Wait until the kernel that opening the notebook started is connected and idle (a
+        # restart while the first connection is still settling garbles the websocket), then
+        # restart it and run all.
+        page.locator(".jp-StatusBar-Widget", has_text=re.compile(r"\| Idle")).first.wait_for(timeout=120_000)
+        time.sleep(2.0)
         _restart_and_run_all(page, notebook)
         state = _wait_all_ran(page, notebook)
         assert not state["errors"], f"{notebook_path.name}: error output after Run All:\n" + "\n---\n".join(

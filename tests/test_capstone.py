@@ -89,3 +89,14 @@ def test_panel_runs_and_changes_with_a_control():
     assert first.figure.axes[0].get_title() != second.figure.axes[0].get_title()
     rows = dict(second.rows)
     assert "MFU" in rows and rows["MFU"].endswith("%")
+
+
+@pytest.mark.slow
+def test_two_ddp_processes_train_and_count_all_tokens():
+    r = capstone.run(device="cpu", processes=2, steps=2, eval_every=2, progress=False)
+    assert r.steps == 2 and r.settings["processes"] == 2
+    assert r.val_curve[-1][0] == 2 and r.samples  # rank 0 evaluated and sampled
+    cfg = capstone.sizes()
+    assert r.tokens_per_s == pytest.approx(2 * cfg["batch_size"] * cfg["block_size"] / r.median_step_s)
+    with pytest.raises(ValueError):
+        capstone.run(device="cpu", processes=2, steps=2, checkpoint_dir="unused", progress=False)

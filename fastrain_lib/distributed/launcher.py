@@ -138,7 +138,8 @@ def launch(fn, world_size: int, *, args: tuple = (), backend: str | None = None,
     raises, dies, or the whole run passes `timeout_s` seconds. Results must be picklable."""
     if not isinstance(world_size, int) or world_size < 1:
         raise ValueError(t("dist.bad_world_size", value=world_size))
-    if getattr(fn, "__module__", None) == "__main__" or "<locals>" in getattr(fn, "__qualname__", ""):
+    qualname = getattr(fn, "__qualname__", "")
+    if getattr(fn, "__module__", None) == "__main__" or "<locals>" in qualname or "<lambda>" in qualname:
         raise ValueError(t("dist.not_importable", name=getattr(fn, "__name__", repr(fn))))
     backend = backend or default_backend(world_size)
     threads = threads or threads_per_rank(world_size)

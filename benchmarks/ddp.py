@@ -26,7 +26,7 @@ def world_sizes(ctx: Context) -> list[int]:
 def run(ctx: Context) -> list[bench.Record]:
     capstone = need("capstone", "the capstone of lesson 07")
     need("distributed", "the process launcher of lesson 05")
-    steps = ctx.size(ci=3, lab=12, full=100)
+    steps = ctx.size(ci=3, lab=30, full=100)
     records, base = [], None
     for n in world_sizes(ctx):
         result = capstone.run(device=ctx.device, processes=n, steps=steps, eval_every=steps, optimizer="foreach",

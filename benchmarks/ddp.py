@@ -25,7 +25,8 @@ def world_sizes(ctx: Context) -> list[int]:
 
 def run(ctx: Context) -> list[bench.Record]:
     capstone = need("capstone", "the capstone of lesson 07")
-    need("distributed", "the process launcher of lesson 05")
+    distributed = need("distributed", "the process launcher of lesson 05")
+    launcher = distributed.launcher
     steps = ctx.size(ci=3, lab=30, full=100)
     records, base = [], None
     for n in world_sizes(ctx):
@@ -33,6 +34,8 @@ def run(ctx: Context) -> list[bench.Record]:
                               progress=False)
         record = result.record()
         record.name = f"ddp x{n}"
+        # each of n processes gets cores // n threads (a single process keeps all of them)
+        record.params["threads_per_process"] = torch.get_num_threads() if n == 1 else launcher.threads_per_rank(n)
         base = base or result.tokens_per_s
         record.metrics["scaling_efficiency"] = result.tokens_per_s / (n * base)
         ctx.log(f"ddp {n} processes: {result.tokens_per_s:.0f} tokens/s, "

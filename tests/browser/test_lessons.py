@@ -25,12 +25,18 @@ RUN_TIMEOUT_MS = 240_000  # a ci-mode notebook takes 5–40 s alone; CI runs oth
 CLICK_TIMEOUT_MS = 120_000
 
 # Progress of "run all" read from the page in one go: the prompts of every code cell
-# ("[3]:" ran, "[*]:" running/queued, "[ ]:" not yet) and error outputs (tracebacks).
+# ("[3]:" ran, "[*]:" running/queued, "[ ]:" not yet) and the error outputs. JupyterLab 4
+# renders a traceback as application/vnd.jupyter.stderr, like a warning; what tells them
+# apart is the traceback itself.
 STATE_JS = """(panel) => {
   const prompts = [...panel.querySelectorAll('.jp-CodeCell .jp-InputArea-prompt')].map(p => p.textContent.trim());
   const errors = [...panel.querySelectorAll(
       '.jp-OutputArea-output[data-mime-type="application/vnd.jupyter.error"], '
-    + '.jp-RenderedText[data-mime-type="application/vnd.jupyter.error"]')].map(e => e.innerText.slice(0, 3000));
+    + '.jp-OutputArea-output[data-mime-type="application/vnd.jupyter.stderr"]')]
+    .map(e => e.innerText)
+    .filter(text => text.includes('Traceback (most recent call last)')
+                 || (text.includes('Cell In[') && /^\w*Error: /m.test(text)))  // SyntaxError
+    .map(text => text.slice(0, 3000));
   return {prompts, errors};
 }"""
 
@@ -77,17 +83,19 @@ def _restart_and_run_all(page, notebook) -> None:
 
 
 def _wait_all_ran(page, notebook) -> dict:
-    """Wait until every code cell has an execution number (or an error stopped the run) and
-    the kernel is idle; returns the final state."""
+    """Wait until Run All has finished (no cell running or queued, the kernel idle, twice in a
+    row) — all cells ran, or an error stopped it; returns the final state."""
     deadline = time.monotonic() + RUN_TIMEOUT_MS / 1000
-    state = {}
+    state, quiet = {}, 0
     idle = notebook.locator(".jp-Notebook-ExecutionIndicator[data-status='idle']")
     while time.monotonic() < deadline:
         state = notebook.evaluate(STATE_JS)
-        done = state["prompts"] and all(re.fullmatch(r"\[\d+\]:", p) for p in state["prompts"])
-        if (done or state["errors"]) and idle.count():
+        ran = [p for p in state["prompts"] if re.fullmatch(r"\[\d+\]:", p)]
+        finished = ran and "[*]:" not in state["prompts"] and idle.count()
+        quiet = quiet + 1 if finished else 0
+        if quiet >= 2:
             return state
-        time.sleep(0.5)
+        time.sleep(1.0)
     pytest.fail(f"the notebook did not finish in {RUN_TIMEOUT_MS // 1000} s; prompts: {state.get('prompts')}")
 
 
@@ -140,6 +148,8 @@ def test_lesson_in_browser(notebook_path, lab_server, page, screenshots):
         state = _wait_all_ran(page, notebook)
         assert not state["errors"], f"{notebook_path.name}: error output after Run All:\n" + "\n---\n".join(
             state["errors"])
+        not_run = [i + 1 for i, p in enumerate(state["prompts"]) if not re.fullmatch(r"\[\d+\]:", p)]
+        assert not not_run, f"{notebook_path.name}: code cells {not_run} did not run"
         assert BENGALI.search(notebook.inner_text()), f"{notebook_path.name}: no Bengali text is visible"
 
         panel = notebook.locator(".fastrain-panel").first

@@ -28,7 +28,7 @@ CLICK_TIMEOUT_MS = 120_000
 # ("[3]:" ran, "[*]:" running/queued, "[ ]:" not yet) and the error outputs. JupyterLab 4
 # renders a traceback as application/vnd.jupyter.stderr, like a warning; what tells them
 # apart is the traceback itself.
-STATE_JS = """(panel) => {
+STATE_JS = r"""(panel) => {
   const prompts = [...panel.querySelectorAll('.jp-CodeCell .jp-InputArea-prompt')].map(p => p.textContent.trim());
   const errors = [...panel.querySelectorAll(
       '.jp-OutputArea-output[data-mime-type="application/vnd.jupyter.error"], '

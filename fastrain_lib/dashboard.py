@@ -27,6 +27,7 @@ from .widgets import html_table
 
 SCALE = 1.5  # plot text size on a projector, relative to the notebooks
 MAX_REFERENCE_BARS = 12
+MAX_REFERENCE_ROWS = 40
 STYLE = """<style>
 .fastrain-dashboard { font-size: 130%; }
 .fastrain-dashboard .widget-label, .fastrain-dashboard .widget-button, .fastrain-dashboard select,
@@ -140,15 +141,16 @@ class Dashboard:
         mine = records_for(self.reference.records, self.panels[lesson].name, self.modules[lesson])
         if not self.reference.records:
             parts.append(f'<p class="fastrain-note">{html.escape(t("dash.no_reference"))}</p>')
-        elif not mine:
-            parts.append(f'<p class="fastrain-note">{html.escape(t("dash.no_reference_here"))}</p>')
         else:
+            if not mine:  # nothing tied to this panel: show everything reference/ has, said so
+                parts.append(f'<p class="fastrain-note">{html.escape(t("dash.no_reference_here"))}</p>')
+                mine = self.reference.records
             fig = reference_figure(mine)
             png = base64.b64encode(figure_png(fig)).decode("ascii")
             plt.close(fig)
             parts.append(f'<img src="data:image/png;base64,{png}" alt="{html.escape(t("dash.ref_title"))}">')
             rows = [(r.name, class_results.hardware_label(r.meta), r.median_s * 1e3, r.meta.get("torch", "?"),
-                     str(r.meta.get("date", "?"))[:10]) for r in mine]
+                     str(r.meta.get("date", "?"))[:10]) for r in mine[:MAX_REFERENCE_ROWS]]
             parts.append(html_table([t("dash.experiment"), t("class.machine"), t("class.median_ms"), "PyTorch",
                                      t("dash.date")], rows))
         parts += [f"<p>{html.escape(t('class.skipped', name=s.path.name, reason=s.reason))}</p>"

@@ -16,8 +16,8 @@ MESSAGES = {
         "en": "reference/ holds no measured results yet. Run `make bench` on a machine with a GPU and put its JSON files in reference/; they will appear here with the machine's name.",
     },
     "dash.no_reference_here": {
-        "bn": "reference/-এ এই পরীক্ষার কোনো ফল নেই।",
-        "en": "reference/ has no results for this experiment.",
+        "bn": "reference/-এ ঠিক এই পরীক্ষার ফল নেই; নিচে reference/-এর সব ফল, মেশিনের নামসহ।",
+        "en": "reference/ has no results for exactly this experiment; below are all of reference/'s results, with their machines.",
     },
     "dash.ref_title": {"bn": "reference/: অন্য মেশিনে মাপা (এখানে নয়)", "en": "reference/: measured on other machines (not here)"},
     "dash.ref_axis": {"bn": "মধ্যমা সময় (মিলিসেকেন্ড)", "en": "median time (ms)"},

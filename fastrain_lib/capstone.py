@@ -384,7 +384,7 @@ def _ratio(records, faster: str, slower: str) -> str:
 
 def evidence_row(label: str, records: list[bench.Record]) -> tuple:
     """One machine's measured speed-ups: AMP, fused optimizer, LayerNorm, compile, 2 DDP processes."""
-    amp = max((speedup(records, f"amp {m}", "amp fp32") or 0.0, m) for m in ("bf16", "fp16", "tf32"))
+    amp = max((speedup(records, f"amp {m}", "amp fp32") or 0.0, m) for m in ("bf16", "fp16"))  # autocast modes
     ddp = {r.name: r for r in records}.get("ddp x2")
     return (label,
             f"×{amp[0]:.2f} ({amp[1]})" if amp[0] else "—",

@@ -69,11 +69,11 @@ def records_for(records, panel_name: str, module=None) -> list:
 def reference_figure(records):
     """Bars of reference median times, each labelled with its experiment and its machine."""
     shown = sorted(records, key=lambda r: r.median_s)[:MAX_REFERENCE_BARS]
-    fig, ax = plots.new_figure()
+    fig, ax = plots.new_figure(figsize=(12, max(3.0, 0.55 * len(shown) + 1.5)))
     names = [f"{r.name} — {class_results.hardware_label(r.meta)}" for r in shown]
     values = [r.median_s * 1e3 for r in shown]
     drawn = ax.barh(range(len(shown)), values, color=plots.accessible_colors()[1])
-    ax.bar_label(drawn, labels=[f"{v:.3g}" for v in values], padding=3)
+    ax.bar_label(drawn, labels=[f"{v:.0f}" if v >= 100 else f"{v:.3g}" for v in values], padding=3)
     ax.set_yticks(range(len(shown)), names)
     ax.invert_yaxis()
     ax.set_xlabel(plots.label("dash.ref_axis"))

@@ -59,7 +59,7 @@ MESSAGES.update({
     "lesson07.loss_title": {"bn": "লস: {settings}", "en": "loss: {settings}"},
     "lesson07.tokens_per_s": {"bn": "টোকেন/সেকেন্ড", "en": "tokens/s"},
     "lesson07.speed_title": {"bn": "গতি: এই সেশনের রান (আর reference/)", "en": "speed: this session's runs (and reference/)"},
-    "lesson07.reference_bar": {"bn": "রেফারেন্স:\n{hardware}", "en": "reference:\n{hardware}"},
+    "lesson07.reference_bar": {"bn": "রেফারেন্স ({precision}):\n{hardware}", "en": "reference ({precision}):\n{hardware}"},
     "lesson07.step_ms": {"bn": "প্রতি ধাপের মধ্যমা সময় (ms)", "en": "median step time (ms)"},
     "lesson07.peak": {"bn": "সর্বোচ্চ ক্ষমতা (peak)", "en": "peak"},
     "lesson07.memory_cuda_peak": {"bn": "GPU মেমরির সর্বোচ্চ ব্যবহার", "en": "peak GPU memory"},

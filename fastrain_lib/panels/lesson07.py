@@ -17,6 +17,9 @@ from .. import capstone, config, fused, hardware, plots, precision
 from ..i18n import t
 from ..widgets import ExperimentPanel, Outcome
 
+# benchmarks/ families whose reference/ results the instructor dashboard shows beside this panel
+REFERENCE_FAMILIES = ("capstone",)
+
 STEPS = {"ci": [6, 10], "lab": [40, 100, 200], "full": [200, 500, 1000]}
 _RUNS: list[tuple[str, float, float]] = []  # (short label, tokens/s, MFU) of this session's runs
 
@@ -54,8 +57,11 @@ def capstone_experiment(device: str, precision_mode: str, optimizer: str, norm: 
 
     names = [name for name, _, _ in _RUNS[-6:]]
     values = [tps for _, tps, _ in _RUNS[-6:]]
-    for record in capstone.reference_records("capstone")[-3:]:  # other hardware, clearly labelled
-        names.append(t("lesson07.reference_bar", hardware=capstone.hardware_label(record.meta)))
+    # reference/ results of the same model size only (other hardware, clearly labelled)
+    same_model = [r for r in capstone.reference_records("capstone") if r.params.get("model") == result.settings["model"]]
+    for record in same_model[-3:]:
+        names.append(t("lesson07.reference_bar", hardware=capstone.hardware_label(record.meta),
+                       precision=record.params.get("precision", "?")))
         values.append(record.metrics.get("tokens_per_s", 0.0))
     plots.bars(ax_speed, names, values, ylabel=plots.label("lesson07.tokens_per_s"),
                title=plots.label("lesson07.speed_title"), fmt="{:.0f}")

@@ -12,6 +12,10 @@ LOG     = $(VENV)/install.log
 ROOT_FLAG = $(if $(filter 0,$(shell id -u)),--allow-root,)
 PORT   ?= 8888
 JOBS   ?= 2
+# The dashboard listens on this machine only unless told otherwise (README.bn.md explains how
+# to share it safely on a lab network): make demo DEMO_IP=<lab LAN address> DEMO_TOKEN=<long random token>
+DEMO_IP    ?= 127.0.0.1
+DEMO_TOKEN ?=
 
 .PHONY: lab test demo bench sync install
 
@@ -41,7 +45,8 @@ test: $(STAMP)
 	  --nbval-cell-timeout=600 tests notebooks solutions exercises
 
 demo: $(STAMP)
-	FASTRAIN_MODE=lab $(VENV)/bin/voila --no-browser --Voila.ip=127.0.0.1 --port=$(PORT) \
+	FASTRAIN_MODE=lab $(VENV)/bin/voila --no-browser --Voila.ip=$(DEMO_IP) --port=$(PORT) \
+	  $(if $(DEMO_TOKEN),--token=$(DEMO_TOKEN),) \
 	  notebooks/99_instructor_dashboard.ipynb
 
 bench: $(STAMP)

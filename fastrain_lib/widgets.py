@@ -170,7 +170,7 @@ class ExperimentPanel:
         stamp = _dt.datetime.now().strftime("%Y%m%d-%H%M%S")
         for record in self.last.records:
             record.params.setdefault("panel", self.name)
-            record.params.setdefault("student", student)
+            record.params["student"] = student  # the name given now, even for a run saved before
         path = config.results_dir() / f"{self.name}-{student}-{stamp}.json"
         copy = 1
         while path.exists():  # two saves in the same second must not overwrite each other

@@ -9,6 +9,9 @@ from .. import bench, hardware, plots
 from ..i18n import t
 from ..widgets import ExperimentPanel, Outcome
 
+# benchmarks/ families whose reference/ results the instructor dashboard shows beside this panel
+REFERENCE_FAMILIES = ("matmul", "copy")
+
 SIZES = (64, 128, 256, 512, 1024, 2048)
 DTYPES = {"float32": torch.float32, "bfloat16": torch.bfloat16}
 

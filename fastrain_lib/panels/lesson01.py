@@ -24,6 +24,9 @@ from ..models import SimpleNN
 from ..progress import progress
 from ..widgets import ExperimentPanel, Outcome
 
+# benchmarks/ families whose reference/ results the instructor dashboard shows beside this panel
+REFERENCE_FAMILIES = ("matmul", "copy")
+
 DTYPES = {"float32": torch.float32, "bfloat16": torch.bfloat16, "float16": torch.float16}
 
 

@@ -12,6 +12,9 @@ from ..i18n import t
 from ..models import SimpleNN
 from ..widgets import ExperimentPanel, Outcome
 
+# benchmarks/ families whose reference/ results the instructor dashboard shows beside this panel
+REFERENCE_FAMILIES = ("amp",)
+
 
 def digits_batches(batch_size: int, seed: int = 0):
     """The Bengali-digit training set as TensorBatches (random images when data.py is missing)."""

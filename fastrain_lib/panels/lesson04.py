@@ -19,6 +19,9 @@ from ..i18n import t
 from ..train import train
 from ..widgets import ExperimentPanel, Outcome
 
+# benchmarks/ families whose reference/ results the instructor dashboard shows beside this panel
+REFERENCE_FAMILIES = ("optim", "layernorm", "compile", "ablation")
+
 # (n_layer, n_head, n_embd, block_size, batch_size)
 SIZES = {
     "tiny": (1, 2, 32, 16, 4),

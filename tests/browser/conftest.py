@@ -36,6 +36,9 @@ START_TIMEOUT_S = 120
 LAB_OVERRIDES = {
     "@jupyterlab/apputils-extension:notification": {"fetchNews": "false", "checkForUpdates": False},
     "@jupyterlab/docmanager-extension:plugin": {"autosave": False},
+    # Render every cell: with windowing, cells scrolled out of view are not laid out and
+    # their text reads as empty to the test (seen with lesson 05's panel).
+    "@jupyterlab/notebook-extension:tracker": {"windowingMode": "none"},
 }
 
 

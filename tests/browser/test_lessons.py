@@ -158,7 +158,7 @@ def test_lesson_in_browser(notebook_path, lab_server, page, screenshots):
         image = panel.locator(".fastrain-output img").first
         image.wait_for(timeout=CLICK_TIMEOUT_MS)  # ci mode: show() ran the panel once
         before = image.get_attribute("src")
-        assert BENGALI.search(panel.inner_text()), f"{notebook_path.name}: the panel shows no Bengali text"
+        assert BENGALI.search(panel.text_content() or ""), f"{notebook_path.name}: the panel shows no Bengali text"
 
         action = _change_one_control(panel)
         run = panel.locator("button.fastrain-run")

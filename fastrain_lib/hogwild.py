@@ -25,7 +25,6 @@ The worker function lives here, in a module file: spawned processes import it by
 from __future__ import annotations
 
 import copy
-import os
 import queue as queue_module
 import signal
 import sys
@@ -37,6 +36,7 @@ import torch
 import torch.multiprocessing as mp
 import torch.nn.functional as F
 
+from .distributed.launcher import pids_alive  # noqa: F401 — re-exported: tests ask hogwild.pids_alive
 from .i18n import t
 
 LAST_PIDS: list[int] = []  # process ids of the latest run (tests check that none survives)
@@ -356,17 +356,3 @@ def table(results: list[HogwildResult]) -> tuple[list, list]:
     rows = [(label(r), r.total_steps, round(r.train_time_s, 3), round(r.startup_s, 2), round(r.samples_per_s),
              round(r.accuracy, 3)) for r in results]
     return headers, rows
-
-
-def pids_alive(pids) -> list[int]:
-    """The process ids from `pids` that still exist."""
-    alive = []
-    for pid in pids:
-        try:
-            os.kill(pid, 0)
-            alive.append(pid)
-        except ProcessLookupError:
-            pass
-        except PermissionError:
-            alive.append(pid)
-    return alive

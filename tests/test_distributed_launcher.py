@@ -2,29 +2,17 @@
 
 import time
 
-import psutil
 import pytest
+from _processes import live_children
 
 from fastrain_lib.distributed import WorkerError, launch
 from fastrain_lib.distributed import launcher as L
 
 
-def _children() -> list[psutil.Process]:
-    """Our child processes, except multiprocessing's own resource tracker (it lives as long as we do)."""
-    kids = []
-    for child in psutil.Process().children(recursive=True):
-        try:
-            if "resource_tracker" not in " ".join(child.cmdline()):
-                kids.append(child)
-        except psutil.NoSuchProcess:
-            pass
-    return kids
-
-
 def _assert_no_survivors():
     assert L.LAST_PIDS, "the launcher did not record its processes"
     assert L.pids_alive(L.LAST_PIDS) == []
-    assert _children() == []
+    assert live_children() == []
 
 
 def test_results_come_back_in_rank_order():

@@ -1,24 +1,11 @@
 """Hogwild in real processes: it trains, the lock variants work, nothing is left behind."""
 
-import psutil
 import pytest
 import torch
+from _processes import live_children
 
 from fastrain_lib import async_sgd as A
 from fastrain_lib import hogwild as H
-
-
-def our_children():
-    """Child processes of this test process, except multiprocessing's resource tracker
-    (a helper Python starts once for Locks and keeps until exit)."""
-    kids = []
-    for child in psutil.Process().children(recursive=True):
-        try:
-            if "resource_tracker" not in " ".join(child.cmdline()):
-                kids.append(child)
-        except psutil.NoSuchProcess:
-            pass
-    return kids
 
 
 @pytest.fixture(scope="module")
@@ -34,13 +21,13 @@ def test_lock_free_hogwild_trains_and_leaves_no_process(problem):
     assert r.train_time_s > 0 and r.eval_times == sorted(r.eval_times)
     assert 0 < r.grad_density <= 1
     assert torch.equal(problem.initial_theta(), before)  # the caller's model is not touched
-    assert H.pids_alive(H.LAST_PIDS) == [] and our_children() == []
+    assert H.pids_alive(H.LAST_PIDS) == [] and live_children() == []
 
 
 def test_locked_hogwild_in_real_processes(problem):
     r = H.train(2, lock="step", total_steps=60, problem=problem, lr=0.1, timeout_s=120)
     assert r.lock == "step" and r.final_loss < r.eval_losses[0]
-    assert H.pids_alive(H.LAST_PIDS) == [] and our_children() == []
+    assert H.pids_alive(H.LAST_PIDS) == [] and live_children() == []
 
 
 def test_worker_lock_paths_in_this_process(problem, monkeypatch):

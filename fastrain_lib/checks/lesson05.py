@@ -241,17 +241,25 @@ def _number(value) -> float | None:
         return None
 
 
+def _call_for_number(fn, *args) -> tuple[float | None, CheckResult | None]:
+    """Call the student's function and insist on a number: (value, None) or (None, failure)."""
+    got, problem = call_student(fn, *args)
+    if problem is not None:
+        return None, problem
+    got = _number(got)
+    if got is None:
+        return None, failed("not_a_number", "lesson05.check_not_a_number")
+    return got, None
+
+
 def check_bubble_fraction(fn) -> CheckResult:
     """The formula against GPipe's for several (stages, micro-batches)."""
     cases = [(2, 1), (2, 4), (4, 4), (4, 16), (3, 7)]
     for k, m in cases:
-        got, problem = call_student(fn, k, m)
+        got, problem = _call_for_number(fn, k, m)
         if problem is not None:
             return problem
         want = reference_bubble_fraction(k, m)
-        got = _number(got)
-        if got is None:
-            return failed("not_a_number", "lesson05.check_not_a_number")
         if abs(got - want) < 1e-9:
             continue
         if abs(float(got) - (k - 1) / (m + k)) < 1e-9:
@@ -267,12 +275,9 @@ def check_idle_share(fn, events: list[dict] | None = None) -> CheckResult:
     measured timeline `events` (all ranks' events) it must equal the library's."""
     for k, m in [(2, 4), (3, 2)]:
         paper = pipeline.ideal_schedule(k, m, forward=1.0, backward=1.0)
-        got, problem = call_student(fn, paper, k)
+        got, problem = _call_for_number(fn, paper, k)
         if problem is not None:
             return problem
-        got = _number(got)
-        if got is None:
-            return failed("not_a_number", "lesson05.check_not_a_number")
         want = reference_bubble_fraction(k, m)
         if abs(float(got) - want) > 1e-6:
             busy = sum(e["end"] - e["start"] for e in paper)
@@ -284,12 +289,9 @@ def check_idle_share(fn, events: list[dict] | None = None) -> CheckResult:
             return failed("wrong_value", "lesson05.check_idle_wrong", got=float(got), want=want)
     if events:
         stages = 1 + max(e["stage"] for e in events)
-        got, problem = call_student(fn, events, stages)
+        got, problem = _call_for_number(fn, events, stages)
         if problem is not None:
             return problem
-        got = _number(got)
-        if got is None:
-            return failed("not_a_number", "lesson05.check_not_a_number")
         want = reference_idle_share(events, stages)
         if abs(float(got) - want) > 1e-6:
             return failed("wrong_measured", "lesson05.check_idle_wrong", got=float(got), want=want)

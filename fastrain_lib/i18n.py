@@ -44,3 +44,12 @@ def t(key: str, lang: str | None = None, **values) -> str:
 def both(key: str, **values) -> str:
     """Bengali and English together, for messages that must reach everyone (install errors)."""
     return f"{t(key, 'bn', **values)}\n{t(key, 'en', **values)}"
+
+
+def pick(bn: str, en: str) -> str:
+    """For a string written inline in a notebook cell: the Bengali or the English text,
+    following FASTRAIN_LANG, so English mode has no Bengali left in it.
+
+        print(pick(bn="মধ্যমা সময়", en="median time"))
+    Library code keeps using the catalog (t); this is for short strings in lesson cells."""
+    return bn if config.lang() == "bn" else en

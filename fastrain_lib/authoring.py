@@ -14,7 +14,8 @@ keeps config's value and says so).
 - Every notebook's first cell (title, summary) ends with an "Open in Colab" badge pointing at its own path.
 - Every notebook's second cell is the setup cell, generated from SETUP_CELL (one template).
 - exercises/NN_*.ipynb is generated from solutions/NN_*.ipynb: the code between
-  "# BEGIN SOLUTION" and "# END SOLUTION" is replaced by a TODO line, plus any
+  "# BEGIN SOLUTION" and "# END SOLUTION" is replaced by a TODO line ("# BEGIN SOLUTION: <task>"
+  sets its text), plus any
   "# STUB: <code>" lines of the region turned into code (a harmless placeholder, so the
   exercise notebook still runs top to bottom and its check cell says what is missing).
 - Outputs are stripped, except in cells marked "# NBVAL_CHECK_OUTPUT".
@@ -194,9 +195,12 @@ def exercise_source(source: str) -> str:
     out, region = [], None
     for line in source.splitlines():
         stripped = line.strip()
-        if stripped == BEGIN:
+        if stripped == BEGIN or stripped.startswith(BEGIN + ":"):
             region = line[: len(line) - len(line.lstrip())]  # indentation of the marker
-            out.append(region + TODO_LINE)
+            # "# BEGIN SOLUTION: <task>" gives the exercise its own TODO line (e.g. "fix the loop below"),
+            # for regions whose stub is existing code to repair rather than an empty place to write in.
+            task = stripped[len(BEGIN) + 1:].strip()
+            out.append(region + (f"# TODO: {task}" if task else TODO_LINE))
         elif stripped == END:
             if region is None:
                 raise ValueError("END SOLUTION without BEGIN SOLUTION")

@@ -166,3 +166,10 @@ def test_repoint_with_explicit_slug(tmp_path, monkeypatch):
     assert authoring.main(["repoint", "lab-cse/fastrain"], root=root) == 0
     assert authoring.stored_slug(root) == "lab-cse/fastrain"
     assert authoring.link_disagreements(root) == []
+
+
+def test_a_region_can_name_its_own_todo():
+    src = "def f():\n    # BEGIN SOLUTION: নিচের লুপের ভুলটি ঠিক করো\n    # STUB: return 1\n    return 2\n    # END SOLUTION"
+    out = authoring.exercise_source(src).splitlines()
+    assert out == ["def f():", "    # TODO: নিচের লুপের ভুলটি ঠিক করো", "    return 1"]
+    assert authoring.TODO_LINE not in out

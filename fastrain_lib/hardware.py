@@ -1,60 +1,296 @@
-"""What machine are we on? Device detection, a hardware report, datasheet peaks.
+"""What machine are we on, and what should the course do on it? The one place for both.
 
-Numbers in DATASHEET are the vendors' published peaks (dense, no sparsity), never
-measurements; everything that shows them labels them "datasheet" with the source.
+Two halves, kept apart on purpose:
+- Decisions are pure functions of plain facts (a `Facts`: device type, the driver's name,
+  compute capability, GPU count, memory, CPU flags). Tests feed them real device
+  descriptions (a Colab T4, an A100 SXM, an H100 PCIe, a Mac, CPUs with and without bf16)
+  and check each choice: precision_for, fast_formats, amp_format, backend_for,
+  device_for_rank, threads_for, fits, peak.
+- Detection (`facts(device)`) is the only code that asks torch.cuda / torch.backends.mps.
+  Every other module asks this one; a test keeps it that way.
+
+Datasheet numbers (datasheet.py, re-exported here) are vendors' published peaks, never
+measurements; everything that shows one labels it "datasheet" with its source.
 """
 
 from __future__ import annotations
 
+import functools
+import html
+import math
 import os
 import platform
 import sys
+import warnings
 from dataclasses import dataclass
 
 import torch
 
+from . import config
+from .datasheet import DATASHEET, ROWS, Sheet, datasheet_for, normalize  # noqa: F401 - re-exported
 from .i18n import t
 
+PRECISIONS = ("fp32", "tf32", "fp16", "bf16")
+FORCE_T4_ENV = "FASTRAIN_FORCE_T4_POLICY"  # =1: any GPU follows the T4 policy (fp16 + GradScaler)
 
+
+# ---------------------------------------------------------------------------------------
+# Facts: plain data about one device
+# ---------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Facts:
+    """What we know about one device. Build one by hand in tests; `facts(device)` detects it."""
+
+    device_type: str  # "cuda", "mps" or "cpu"
+    name: str = ""  # the GPU as torch.cuda.get_device_name reports it; the CPU model for "cpu"
+    capability: tuple[int, int] | None = None  # CUDA compute capability, e.g. (8, 0)
+    count: int = 0  # GPUs of this type on the machine (local, this node)
+    memory_bytes: int | None = None  # device memory (RAM for a CPU)
+    cpu_flags: frozenset = frozenset()  # /proc/cpuinfo flags (avx512_bf16, amx_bf16, ...)
+    physical_cores: int | None = None
+    probed_formats: tuple[str, ...] = ()  # MPS: formats a real scale → step → update probe proved
+    nccl: bool = False  # torch.distributed has NCCL (a CUDA build on Linux)
+
+
+# ---------------------------------------------------------------------------------------
+# Decisions (pure functions of Facts)
+# ---------------------------------------------------------------------------------------
+def force_t4_policy() -> bool:
+    """FASTRAIN_FORCE_T4_POLICY=1: behave as on a T4 (fp16 + GradScaler) on any GPU, to test that path."""
+    return os.environ.get(FORCE_T4_ENV, "").strip().lower() in ("1", "true", "yes")
+
+
+def cpu_has_native_bf16(flags) -> bool:
+    """bf16 arithmetic in hardware: AVX-512 BF16 (Cooper Lake, Zen 4) or AMX (Sapphire Rapids+)."""
+    return bool({"avx512_bf16", "amx_bf16"} & set(flags))
+
+
+def fast_formats(f: Facts) -> tuple[str, ...]:
+    """The number formats this device runs in hardware, fastest usually last.
+
+    CUDA: fp16 tensor cores from Volta (7.0); bf16 and TF32 tensor cores from Ampere (8.0).
+    `torch.cuda.is_bf16_supported()` says True on a T4 because bf16 is *emulated* there, so we
+    decide from the capability instead. CPU: bf16 only with avx512_bf16/AMX; fp16 with AMX-FP16.
+    MPS: only what the probe proved."""
+    if f.device_type == "cuda":
+        major = (f.capability or (0, 0))[0]
+        formats = ["fp32"]
+        if major >= 8 and not force_t4_policy():
+            formats += ["tf32", "bf16"]
+        if major >= 7 or force_t4_policy():
+            formats.append("fp16")
+        return tuple(formats)
+    if f.device_type == "mps":
+        return ("fp32",) + tuple(m for m in ("fp16", "bf16") if m in f.probed_formats)
+    formats = ["fp32"]
+    if cpu_has_native_bf16(f.cpu_flags):
+        formats.append("bf16")
+    if "amx_fp16" in f.cpu_flags:
+        formats.append("fp16")
+    return tuple(formats)
+
+
+def precision_for(f: Facts) -> str:
+    """The precision a lesson should pick here: bf16 where it is fast (no loss scaling needed),
+    else fp16 + GradScaler where fp16 is fast (T4, V100), else fp32."""
+    formats = fast_formats(f)
+    for mode in ("bf16", "fp16"):
+        if mode in formats:
+            return mode
+    return "fp32"
+
+
+def amp_format(f: Facts) -> str:
+    """The format an AMP *experiment* uses (lesson 04's ablation): the fast one where there is one.
+
+    A CPU without native bf16 still runs bf16 autocast (emulated): the lesson measures that it
+    does not help there rather than hide the stage. MPS without a proven format: fp32 (no AMP)."""
+    chosen = precision_for(f)
+    if chosen == "fp32" and f.device_type == "cpu":
+        return "bf16"
+    if chosen == "fp32" and f.device_type == "cuda":
+        return "fp16"  # pre-Volta GPUs run fp16 autocast, without tensor cores
+    return chosen
+
+
+def needs_scaler(precision: str) -> bool:
+    """Only fp16 needs loss scaling: bf16 has float32's exponent range (nanoGPT does the same)."""
+    return precision == "fp16"
+
+
+def backend_for(local_processes: int, tensors_on_cuda: bool, f: Facts) -> str:
+    """torch.distributed backend for `local_processes` workers on one node.
+
+    NCCL only when every local process gets a GPU of its own *and* the worker's tensors live on
+    CUDA: NCCL cannot reduce CPU tensors, and two processes on one GPU fail in NCCL. Gloo
+    otherwise (gloo also reduces CUDA tensors, more slowly)."""
+    own_gpu = f.device_type == "cuda" and f.count >= max(1, local_processes)
+    return "nccl" if (tensors_on_cuda and own_gpu and f.nccl) else "gloo"
+
+
+def device_for_rank(local_rank: int, tensors_on_cuda: bool, f: Facts) -> str:
+    """Where local rank `local_rank`'s tensors live: its own GPU, a shared one, or the CPU."""
+    if tensors_on_cuda and f.device_type == "cuda" and f.count > 0:
+        return f"cuda:{local_rank % f.count}"
+    return "cpu"
+
+
+def threads_for(local_processes: int = 1, physical_cores: int | None = None) -> int:
+    """torch threads for each of `local_processes` processes: the physical cores shared out, ≥ 1.
+
+    More OpenMP threads than cores makes a thread team wait for a descheduled member (FACTS.md:
+    75× slower on a busy 2-core machine); hyperthreads do not add matmul units."""
+    cores = physical_cores or _physical_cores()
+    return max(1, cores // max(1, local_processes))
+
+
+def fits(bytes_needed: int, f: Facts, share: float = 0.8) -> bool:
+    """True when `bytes_needed` fits in `share` of the device's memory (unknown memory: True)."""
+    return f.memory_bytes is None or bytes_needed <= share * f.memory_bytes
+
+
+def largest_fitting(sizes, bytes_for, f: Facts, share: float = 0.8):
+    """The largest of `sizes` whose bytes_for(size) fits the device; the smallest when none does."""
+    ordered = sorted(sizes)
+    fitting = [s for s in ordered if fits(bytes_for(s), f, share)]
+    return fitting[-1] if fitting else ordered[0]
+
+
+# ---------------------------------------------------------------------------------------
+# Peaks and MFU: one peak for every MFU in the course
+# ---------------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class Peak:
-    """A GPU's published peak throughput (dense) and memory bandwidth."""
+    """The FLOP/s an MFU divides by, and where it comes from."""
 
-    name: str
-    tflops_fp16: float  # fp16/bf16 tensor-core TFLOP/s (dense)
-    tflops_fp32: float  # plain fp32 (no TF32) TFLOP/s
-    bandwidth_gbs: float  # memory bandwidth, GB/s
-    fast_bf16: bool
-    source: str
-    tflops_tf32: float | None = None  # dense TF32 tensor-core TFLOP/s, where it exists
+    flops: float | None  # FLOP/s; None when unknown (a GPU missing from the datasheet table)
+    bandwidth: float | None  # bytes/s where known
+    kind: str  # "datasheet", "measured" or "unknown"
+    label: str  # what to print beside the number (catalog text)
+    source: str  # the datasheet's name, or what was measured
 
-
-DATASHEET: dict[str, Peak] = {
-    "T4": Peak("NVIDIA T4", 65, 8.1, 320, False, "NVIDIA T4 Tensor Core GPU datasheet"),
-    "V100": Peak("NVIDIA V100 SXM2", 125, 15.7, 900, False, "NVIDIA V100 Tensor Core GPU datasheet"),
-    "A100": Peak("NVIDIA A100 80GB SXM", 312, 19.5, 2039, True, "NVIDIA A100 Tensor Core GPU datasheet", 156),
-    "L4": Peak("NVIDIA L4", 121, 30.3, 300, True, "NVIDIA L4 Tensor Core GPU datasheet", 60),
-    "H100": Peak("NVIDIA H100 SXM", 989, 67, 3350, True, "NVIDIA H100 Tensor Core GPU datasheet", 494),
-    "H200": Peak("NVIDIA H200 SXM", 989, 67, 4800, True, "NVIDIA H200 Tensor Core GPU datasheet", 494),
-}
+    @property
+    def tflops(self) -> float | None:
+        return None if self.flops is None else self.flops / 1e12
 
 
-def datasheet_for(gpu_name: str) -> Peak | None:
-    """The datasheet entry whose key appears in a GPU name ('Tesla T4' -> T4), or None."""
-    upper = gpu_name.upper()
-    for key, peak in DATASHEET.items():
-        if key in upper:
-            return peak
-    return None
+def sheet_tflops(sheet: Sheet, precision: str) -> float:
+    """A datasheet row's TFLOP/s for a precision (bf16 without bf16 tensor cores: the fp32 rate)."""
+    if precision == "fp16" or (precision == "bf16" and sheet.fast_bf16):
+        return sheet.tflops_fp16
+    if precision == "tf32":
+        return sheet.tflops_tf32 or sheet.tflops_fp32
+    return sheet.tflops_fp32
+
+
+def datasheet_peak(f: Facts, precision: str = "fp32") -> Peak:
+    """The datasheet peak for a GPU described by `f`; kind "unknown" for a GPU not in the table."""
+    sheet = datasheet_for(f.name)
+    if sheet is None:
+        return Peak(None, None, "unknown", t("hw.peak_unknown", name=f.name or "?"), "")
+    return Peak(sheet_tflops(sheet, precision) * 1e12, sheet.bandwidth_gbs * 1e9, "datasheet",
+                t("hw.peak_datasheet", name=sheet.key, source=sheet.source), sheet.source)
+
+
+def peak(device="cpu", precision: str = "fp32") -> Peak:
+    """The peak every MFU in the course divides by.
+
+    CUDA: the datasheet figure of this exact GPU model (unknown model: kind "unknown", no MFU).
+    CPU and MPS: no honest datasheet figure for PyTorch, so the best matmul measured here, in
+    fp32 and in the run's format — the better of the two, because a format without hardware
+    support (fp16 on most CPUs) runs far slower than fp32 and would give an MFU above 100%."""
+    device = torch.device(device)
+    if device.type == "cuda":
+        return datasheet_peak(facts(device), precision)
+    return measured_peak(device.type, precision)
+
+
+@functools.lru_cache(maxsize=16)
+def measured_peak(device_type: str, precision: str = "fp32") -> Peak:
+    """The best matmul FLOP/s measured here now (fp32, and `precision`'s format if fp16/bf16)."""
+    import logging
+
+    # torch.utils.benchmark imports cpp_extension, which logs a CUDA_HOME warning on CPU-only machines.
+    logging.getLogger("torch.utils.cpp_extension").setLevel(logging.ERROR)
+    import torch.utils.benchmark as tbench  # heavy import, only needed here
+
+    dtypes = [torch.float32] + [d for m, d in (("bf16", torch.bfloat16), ("fp16", torch.float16)) if m == precision]
+    best, best_dtype = 0.0, torch.float32
+    for dtype in dtypes:
+        for n in config.by_mode(ci=(256, 512), lab=(256, 512, 1024), full=(1024, 2048, 4096)):
+            a = torch.randn(n, n, device=device_type).to(dtype)  # random: never time all-zero tensors
+            timer = tbench.Timer("a @ a", globals={"a": a})
+            timer.timeit(1)  # warm up
+            seconds = timer.blocked_autorange(min_run_time=0.2).median
+            synchronize(device_type)
+            flops = 2 * n**3 / seconds
+            if flops > best:
+                best, best_dtype = flops, dtype
+    name = str(best_dtype).replace("torch.", "")
+    return Peak(best, None, "measured", t("hw.peak_measured", dtype=name), f"matmul {name} ({device_type})")
+
+
+def mfu(achieved_flops_per_s: float, pk: Peak | float | None) -> float | None:
+    """Model FLOPs utilisation = achieved FLOP/s ÷ peak FLOP/s (PaLM, appendix B).
+
+    None when the peak is unknown. A value above 1 means the peak or the FLOP count is wrong:
+    it is returned as is, and `mfu_text` flags it instead of showing it."""
+    flops = pk.flops if isinstance(pk, Peak) else pk
+    if not flops or flops <= 0 or achieved_flops_per_s is None or math.isnan(achieved_flops_per_s):
+        return None
+    return achieved_flops_per_s / flops
+
+
+def mfu_ok(value: float | None) -> bool:
+    """An MFU that can be shown: known and at most 100%."""
+    return value is not None and not math.isnan(value) and 0 <= value <= 1.0
+
+
+def mfu_text(value: float | None) -> str:
+    """'43.1%', or a clear 'unknown' / 'above 100% — a bug, not shown'."""
+    if value is None or math.isnan(value):
+        return t("hw.mfu_unknown")
+    if value > 1.0:
+        return t("hw.mfu_impossible")
+    return f"{value * 100:.1f}%"
+
+
+# ---------------------------------------------------------------------------------------
+# Waiting for the device before reading a clock
+# ---------------------------------------------------------------------------------------
+def synchronize(device="cpu") -> None:
+    """Wait until the device has finished queued work: CUDA and MPS run asynchronously, so a
+    clock read without this measures only how fast work was queued. Nothing to do on a CPU."""
+    device = torch.device(device)
+    if device.type == "cuda":
+        torch.cuda.synchronize(device)
+    elif device.type == "mps":
+        torch.mps.synchronize()
+
+
+# ---------------------------------------------------------------------------------------
+# Detection: the only place that asks torch.cuda / torch.backends.mps
+# ---------------------------------------------------------------------------------------
+def cuda_available() -> bool:
+    return torch.cuda.is_available()
+
+
+def mps_available() -> bool:
+    mps = getattr(torch.backends, "mps", None)
+    return mps is not None and mps.is_available()
+
+
+def gpu_count() -> int:
+    """CUDA GPUs visible to this process (0 without CUDA)."""
+    return torch.cuda.device_count() if cuda_available() else 0
 
 
 def available_devices() -> list[str]:
     """Device types that work here, fastest first, always ending with 'cpu'."""
     devices = []
-    if torch.cuda.is_available():
+    if cuda_available():
         devices.append("cuda")
-    mps = getattr(torch.backends, "mps", None)
-    if mps is not None and mps.is_available():
+    if mps_available():
         devices.append("mps")
     return devices + ["cpu"]
 
@@ -72,6 +308,102 @@ def check_device(device: str | torch.device) -> torch.device:
     return device
 
 
+def _physical_cores() -> int:
+    try:
+        import psutil
+
+        return psutil.cpu_count(logical=False) or os.cpu_count() or 1
+    except ImportError:
+        return os.cpu_count() or 1
+
+
+def _cpu_flags() -> frozenset:
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as fh:
+            for line in fh:
+                if line.startswith("flags"):
+                    return frozenset(line.split(":", 1)[1].split())
+    except OSError:
+        pass
+    return frozenset()
+
+
+def _ram_bytes() -> int | None:
+    try:
+        import psutil
+
+        return psutil.virtual_memory().total
+    except ImportError:
+        return None
+
+
+def probe_amp(device_type: str, mode: str) -> bool:
+    """Does a real one-parameter training step work in `mode` here? autocast → loss → scale →
+    backward → step → update, and the parameter must move and stay finite. Used for MPS, where
+    support varies by macOS and PyTorch version; runs on any device type."""
+    dtype = {"fp16": torch.float16, "bf16": torch.bfloat16}[mode]
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            w = torch.nn.Parameter(torch.ones(4, 4, device=device_type))
+            opt = torch.optim.SGD([w], lr=0.1)
+            # A small scale: the default 65536 overflows fp16 in this tiny graph and skips the step.
+            scaler = torch.amp.GradScaler(device_type, init_scale=256.0, enabled=(mode == "fp16"))
+            with torch.amp.autocast(device_type, dtype=dtype):
+                out = w @ torch.ones(4, 4, device=device_type)
+            if out.dtype != dtype:
+                return False
+            scaler.scale(out.float().sum()).backward()
+            scaler.step(opt)
+            scaler.update()
+            synchronize(device_type)
+            return bool(torch.isfinite(w).all()) and not torch.equal(w.detach().cpu(), torch.ones(4, 4))
+    except Exception:  # noqa: BLE001 - any failure means "not here"
+        return False
+
+
+@functools.lru_cache(maxsize=8)
+def _facts_cached(device_type: str, index: int) -> Facts:
+    common = {"physical_cores": _physical_cores(), "cpu_flags": _cpu_flags()}
+    if device_type == "cuda" and cuda_available():
+        props = torch.cuda.get_device_properties(index)
+        import torch.distributed as dist
+
+        return Facts("cuda", props.name, (props.major, props.minor), torch.cuda.device_count(), props.total_memory,
+                     nccl=dist.is_available() and dist.is_nccl_available(), **common)
+    if device_type == "mps" and mps_available():
+        proved = tuple(m for m in ("fp16", "bf16") if probe_amp("mps", m))
+        return Facts("mps", "Apple MPS", count=1, memory_bytes=_ram_bytes(), probed_formats=proved, **common)
+    return Facts("cpu", cpu_name(), memory_bytes=_ram_bytes(), **common)
+
+
+def facts(device=None) -> Facts:
+    """The facts about `device` (default: the best device here), detected once and cached."""
+    device = torch.device(device) if device is not None else best_device()
+    index = device.index if device.index is not None else 0
+    return _facts_cached(device.type, index)
+
+
+def device_name(device=None) -> str:
+    """A readable name for the device: the GPU's driver name, 'Apple MPS', or the CPU model.
+    (torch.cuda.get_device_name crashes for an MPS device; this does not.)"""
+    return facts(device).name
+
+
+def precision_here(device=None) -> str:
+    """precision_for(facts(device)): the precision a lesson should use on this device."""
+    return precision_for(facts(device))
+
+
+def amp_dtype_for(device) -> torch.dtype:
+    """The autocast dtype of an AMP experiment on `device` (float32 where none is proven)."""
+    return {"bf16": torch.bfloat16, "fp16": torch.float16}.get(amp_format(facts(device)), torch.float32)
+
+
+def bf16_fast(device=None) -> bool:
+    return "bf16" in fast_formats(facts(device))
+
+
 def is_colab() -> bool:
     """True inside Google Colab (its runtime ships the google.colab package)."""
     return "google.colab" in sys.modules or "COLAB_RELEASE_TAG" in os.environ
@@ -80,8 +412,8 @@ def is_colab() -> bool:
 def cpu_name() -> str:
     """The CPU model as the OS reports it (falls back to platform.processor())."""
     try:
-        with open("/proc/cpuinfo", encoding="utf-8") as f:
-            for line in f:
+        with open("/proc/cpuinfo", encoding="utf-8") as fh:
+            for line in fh:
                 if line.startswith("model name"):
                     return line.split(":", 1)[1].strip()
     except OSError:
@@ -89,21 +421,26 @@ def cpu_name() -> str:
     return platform.processor() or platform.machine()
 
 
+def gpu_fields(f: Facts) -> dict:
+    """The report's GPU fields for a CUDA device described by `f` (pure: tested on a T4's facts)."""
+    formats = fast_formats(f)
+    major, minor = f.capability or (0, 0)
+    return {
+        "gpu_name": f.name,
+        "gpu_memory_gb": round((f.memory_bytes or 0) / 1e9, 1),
+        "compute_capability": f"{major}.{minor}",
+        "gpu_count": f.count,
+        "fp16_tensor_cores": major >= 7,
+        "bf16_fast": "bf16" in formats,
+        "precision": precision_for(f),
+    }
+
+
 def gpu_info(index: int = 0) -> dict:
     """Name, memory and tensor-core abilities of CUDA GPU `index` ({} without CUDA)."""
-    if not torch.cuda.is_available():
+    if not cuda_available():
         return {}
-    props = torch.cuda.get_device_properties(index)
-    major, minor = props.major, props.minor
-    return {
-        "gpu_name": props.name,
-        "gpu_memory_gb": round(props.total_memory / 1e9, 1),
-        "compute_capability": f"{major}.{minor}",
-        "gpu_count": torch.cuda.device_count(),
-        # Tensor cores: fp16 since Volta (7.0); fast bf16 and TF32 since Ampere (8.0).
-        "fp16_tensor_cores": major >= 7,
-        "bf16_fast": major >= 8,
-    }
+    return gpu_fields(facts(torch.device("cuda", index)))
 
 
 def report() -> dict:
@@ -115,20 +452,22 @@ def report() -> dict:
         "cuda_version": torch.version.cuda,
         "cpu_name": cpu_name(),
         "cpu_cores": os.cpu_count(),
+        "physical_cores": _physical_cores(),
+        "cpu_bf16": cpu_has_native_bf16(_cpu_flags()),
         "torch_threads": torch.get_num_threads(),
         "devices": available_devices(),
         "colab": is_colab(),
     }
     info.update(gpu_info())
-    if torch.cuda.is_available():
+    if cuda_available():
         info["driver"] = _nvidia_driver()
     return info
 
 
 def _nvidia_driver() -> str | None:
-    try:
-        import subprocess
+    import subprocess
 
+    try:
         out = subprocess.run(
             ["nvidia-smi", "--query-gpu=driver_version", "--format=csv,noheader"],
             capture_output=True, text=True, timeout=10, check=False,
@@ -162,16 +501,21 @@ def report_table(info: dict | None = None) -> list[tuple[str, str]]:
     return rows
 
 
+def _html_table(headers, rows) -> str:
+    # A plain table built here (not widgets.html_table) so hardware imports nothing that imports it back.
+    esc = lambda v: html.escape(str(v))  # noqa: E731
+    head = "".join(f"<th>{esc(h)}</th>" for h in headers)
+    body = "".join("<tr>" + "".join(f"<td>{esc(v)}</td>" for v in row) + "</tr>" for row in rows)
+    return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+
+
 def show_report(info: dict | None = None):
     """Display the hardware report as an HTML table in a notebook (text elsewhere)."""
-    from .widgets import html_table
-
     rows = report_table(info)
-    html = html_table([t("hw.item"), t("hw.value")], rows)
     try:
         from IPython.display import HTML, display
 
-        display(HTML(html))
+        display(HTML(_html_table([t("hw.item"), t("hw.value")], rows)))
     except ImportError:  # plain Python: print instead
         for label, value in rows:
             print(f"{label}: {value}")
@@ -182,5 +526,5 @@ def datasheet_rows() -> list[tuple]:
     return [
         (p.name, p.tflops_fp16, p.tflops_fp32, p.bandwidth_gbs, t("common.yes") if p.fast_bf16 else t("common.no"),
          f"{t('hw.datasheet')}: {p.source}")
-        for p in DATASHEET.values()
+        for p in ROWS
     ]

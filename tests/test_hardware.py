@@ -1,3 +1,10 @@
+"""The hardware module decides from plain facts; these tests feed it real device descriptions.
+
+Names are exactly what torch.cuda.get_device_name() returns (the driver's product name, as
+`nvidia-smi -L` prints it); capabilities from NVIDIA's CUDA GPU list
+(https://developer.nvidia.com/cuda-gpus); peaks from the datasheet each row names.
+"""
+
 import sys
 import types
 
@@ -5,56 +12,274 @@ import pytest
 import torch
 
 from fastrain_lib import hardware
+from fastrain_lib.hardware import Facts
+
+GB = 1024**3
+EPYC_FLAGS = frozenset({"avx2", "fma", "sse4_2"})  # AMD EPYC 7B13 (Zen 3): no avx512_bf16
+SPR_FLAGS = frozenset({"avx2", "avx512f", "avx512_bf16", "amx_bf16", "amx_tile", "amx_int8"})  # Xeon 8480+
+ZEN4_FLAGS = frozenset({"avx2", "avx512f", "avx512_bf16"})  # EPYC 9654 (Zen 4)
 
 
-def test_devices_end_with_cpu():
+def gpu(name, cc, mem_gb, count=1):
+    return Facts("cuda", name, cc, count, int(mem_gb * GB), nccl=True)
+
+
+# (facts, precision a lesson picks, AMP format, datasheet key or None, fp16 TFLOP/s, fp32 TFLOP/s, GB/s, source)
+DEVICES = [
+    (gpu("Tesla T4", (7, 5), 15.8), "fp16", "fp16", "T4", 65, 8.1, 320,
+     "Colab free GPU; NVIDIA T4 datasheet (65 fp16 TC, 8.1 fp32, 320 GB/s); sm_75 has no bf16 tensor cores"),
+    (gpu("Tesla V100-SXM2-16GB", (7, 0), 16), "fp16", "fp16", "V100 SXM2", 125, 15.7, 900,
+     "NVIDIA V100 datasheet: SXM2 125 TC / 15.7 fp32 / 900 GB/s"),
+    (gpu("Tesla V100-PCIE-32GB", (7, 0), 32), "fp16", "fp16", "V100 PCIe", 112, 14, 900,
+     "NVIDIA V100 datasheet: PCIe 112 TC / 14 fp32"),
+    (gpu("Tesla P100-PCIE-16GB", (6, 0), 16), "fp32", "fp16", "P100 PCIe 16GB", 18.7, 9.3, 732,
+     "Kaggle's P100; NVIDIA Tesla P100 datasheet; sm_60 has no tensor cores"),
+    (gpu("NVIDIA A100-SXM4-80GB", (8, 0), 80), "bf16", "bf16", "A100 SXM 80GB", 312, 19.5, 2039,
+     "NVIDIA A100 datasheet: 312 bf16 dense, 19.5 fp32, 2039 GB/s (80GB SXM)"),
+    (gpu("NVIDIA A100-SXM4-40GB", (8, 0), 40), "bf16", "bf16", "A100 SXM 40GB", 312, 19.5, 1555,
+     "NVIDIA A100 datasheet: 1555 GB/s (40GB)"),
+    (gpu("NVIDIA A100-PCIE-40GB", (8, 0), 40), "bf16", "bf16", "A100 PCIe 40GB", 312, 19.5, 1555,
+     "NVIDIA A100 datasheet: PCIe 40GB 1555 GB/s"),
+    (gpu("NVIDIA A100 80GB PCIe", (8, 0), 80), "bf16", "bf16", "A100 PCIe 80GB", 312, 19.5, 1935,
+     "NVIDIA A100 datasheet: PCIe 80GB 1935 GB/s"),
+    (gpu("NVIDIA A10", (8, 6), 24), "bf16", "bf16", "A10", 125, 31.2, 600, "NVIDIA A10 datasheet: 125 bf16 dense"),
+    (gpu("NVIDIA L4", (8, 9), 24), "bf16", "bf16", "L4", 121, 30.3, 300, "NVIDIA L4 datasheet: 242 sparse = 121 dense"),
+    (gpu("NVIDIA L40", (8, 9), 48), "bf16", "bf16", "L40", 181.05, 90.5, 864, "NVIDIA L40 datasheet: 181.05 fp16 dense"),
+    (gpu("NVIDIA L40S", (8, 9), 48), "bf16", "bf16", "L40S", 362.05, 91.6, 864,
+     "NVIDIA L40S datasheet: 362.05 bf16 dense (the old substring lookup gave the L4's 121)"),
+    (gpu("NVIDIA H100 80GB HBM3", (9, 0), 80), "bf16", "bf16", "H100 SXM", 989.5, 67, 3350,
+     "NVIDIA H100 datasheet: SXM 1979 sparse = 989.5 dense, 3.35 TB/s"),
+    (gpu("NVIDIA H100 PCIe", (9, 0), 80), "bf16", "bf16", "H100 PCIe", 756.5, 51, 2000,
+     "NVIDIA H100 datasheet: PCIe 1513 sparse = 756.5 dense, 2 TB/s (the old lookup gave SXM's 989)"),
+    (gpu("NVIDIA H100 NVL", (9, 0), 94), "bf16", "bf16", "H100 NVL", 835.5, 60, 3900,
+     "NVIDIA H100 datasheet: NVL 1671 sparse = 835.5 dense, 3.9 TB/s"),
+    (gpu("NVIDIA H200", (9, 0), 141), "bf16", "bf16", "H200 SXM", 989.5, 67, 4800,
+     "NVIDIA H200 datasheet: same compute as H100 SXM, 4.8 TB/s"),
+    (gpu("NVIDIA GeForce RTX 4090", (8, 9), 24), "bf16", "bf16", "RTX 4090", 165.2, 82.6, 1008,
+     "NVIDIA Ada whitepaper: 165.2 fp16 TC with fp32 accumulate"),
+    (gpu("NVIDIA GeForce RTX 3090", (8, 6), 24), "bf16", "bf16", "RTX 3090", 71, 35.6, 936,
+     "NVIDIA GA102 whitepaper: 71 fp16 TC with fp32 accumulate"),
+    (gpu("NVIDIA GeForce RTX 3060", (8, 6), 12), "bf16", "bf16", None, None, None, None,
+     "not in our table: no datasheet peak, MFU unknown"),
+    (gpu("NVIDIA A10G", (8, 6), 24), "bf16", "bf16", None, None, None, None,
+     "AWS g5's A10G: NVIDIA publishes no datasheet, so no peak (not the A10's)"),
+    (Facts("cpu", "AMD EPYC 7B13", cpu_flags=EPYC_FLAGS, physical_cores=2), "fp32", "bf16", None, None, None, None,
+     "this course's CI VM: no avx512_bf16, bf16 is emulated"),
+    (Facts("cpu", "Intel(R) Xeon(R) Platinum 8480+", cpu_flags=SPR_FLAGS, physical_cores=56), "bf16", "bf16",
+     None, None, None, None, "Sapphire Rapids: AMX and avx512_bf16"),
+    (Facts("cpu", "AMD EPYC 9654 96-Core Processor", cpu_flags=ZEN4_FLAGS), "bf16", "bf16", None, None, None, None,
+     "Zen 4: avx512_bf16"),
+    (Facts("mps", "Apple MPS", count=1, probed_formats=("fp16",)), "fp16", "fp16", None, None, None, None,
+     "a Mac whose probe proved fp16 only"),
+    (Facts("mps", "Apple MPS", count=1, probed_formats=("fp16", "bf16")), "bf16", "bf16", None, None, None, None,
+     "a Mac (macOS 14+) whose probe proved bf16 too"),
+    (Facts("mps", "Apple MPS", count=1, probed_formats=()), "fp32", "fp32", None, None, None, None,
+     "a Mac where no AMP step worked: no AMP"),
+]
+
+
+@pytest.mark.parametrize("f,precision,amp,key,fp16,fp32,gbs,source", DEVICES,
+                         ids=[f"{d[0].device_type}:{d[0].name}:{d[0].probed_formats}" for d in DEVICES])
+def test_device_table(f, precision, amp, key, fp16, fp32, gbs, source, monkeypatch):
+    monkeypatch.delenv(hardware.FORCE_T4_ENV, raising=False)
+    assert source  # every row says where its facts come from
+    assert hardware.precision_for(f) == precision
+    assert hardware.amp_format(f) == amp
+    assert hardware.needs_scaler(precision) == (precision == "fp16")
+    if f.device_type != "cuda":
+        return
+    sheet = hardware.datasheet_for(f.name)
+    assert (sheet.key if sheet else None) == key
+    pk16, pk32 = hardware.datasheet_peak(f, "fp16"), hardware.datasheet_peak(f, "fp32")
+    if key is None:  # unknown GPU: no peak, no MFU — never a neighbour's numbers
+        assert pk16.kind == "unknown" and pk16.flops is None
+        assert hardware.mfu(1e12, pk16) is None
+        assert hardware.mfu_text(hardware.mfu(1e12, pk16)) == hardware.t("hw.mfu_unknown")
+        return
+    assert pk16.kind == "datasheet" and sheet.source in pk16.label
+    assert pk16.flops == pytest.approx(fp16 * 1e12)
+    assert pk32.flops == pytest.approx(fp32 * 1e12)
+    assert pk16.bandwidth == pytest.approx(gbs * 1e9)
+    # bf16's peak is the tensor-core rate only where bf16 tensor cores exist.
+    bf16 = hardware.datasheet_peak(f, "bf16").flops
+    assert bf16 == pytest.approx((fp16 if f.capability >= (8, 0) else fp32) * 1e12)
+
+
+def test_near_miss_names_do_not_borrow_a_neighbours_peak():
+    # The old substring lookup: "NVIDIA L40S" → L4 row, "NVIDIA H100 PCIe" → SXM row.
+    assert hardware.datasheet_for("NVIDIA L40S").tflops_fp16 > 2.9 * hardware.datasheet_for("NVIDIA L4").tflops_fp16
+    assert hardware.datasheet_for("NVIDIA H100 PCIe").key == "H100 PCIe"
+    for name in ("NVIDIA L4X", "L4", "NVIDIA A100", "GeForce GTX 1050", "NVIDIA H100", ""):
+        assert hardware.datasheet_for(name) is None, name
+    # Case and spacing differences between tools are not different GPUs.
+    assert hardware.datasheet_for("nvidia  h100 80gb hbm3").key == "H100 SXM"
+
+
+def test_datasheet_rows_are_sourced_and_consistent():
+    names = [n for row in hardware.ROWS for n in row.names]
+    assert len(names) == len(set(names))  # one row per driver name
+    for row in hardware.ROWS:
+        assert "NVIDIA" in row.source and ("datasheet" in row.source or "whitepaper" in row.source)
+        assert row.tflops_fp16 > row.tflops_fp32 > 0 and row.bandwidth_gbs > 0
+        assert row.fast_bf16 == (row.tflops_tf32 is not None)  # both arrived with Ampere
+    assert hardware.DATASHEET["T4"].fast_bf16 is False  # FACTS.md: no fast bf16 on a T4
+    for row in hardware.datasheet_rows():
+        assert "NVIDIA" in row[-1]
+
+
+def test_mfu_over_100_percent_is_flagged_not_shown():
+    t4 = hardware.datasheet_peak(gpu("Tesla T4", (7, 5), 16), "fp16")
+    assert hardware.mfu(32.5e12, t4) == pytest.approx(0.5)
+    assert hardware.mfu_text(0.5) == "50.0%"
+    assert hardware.mfu_ok(0.5) and not hardware.mfu_ok(1.2) and not hardware.mfu_ok(None)
+    text = hardware.mfu_text(hardware.mfu(130e12, t4))  # 200%: a wrong peak or FLOP count
+    assert "%" in text and "200" not in text and text == hardware.t("hw.mfu_impossible")
+
+
+def test_force_t4_policy_makes_any_gpu_take_fp16(monkeypatch):
+    h100 = gpu("NVIDIA H100 80GB HBM3", (9, 0), 80)
+    monkeypatch.setenv(hardware.FORCE_T4_ENV, "1")
+    assert hardware.precision_for(h100) == "fp16" and "bf16" not in hardware.fast_formats(h100)
+    assert hardware.needs_scaler(hardware.precision_for(h100))
+    monkeypatch.setenv(hardware.FORCE_T4_ENV, "0")
+    assert hardware.precision_for(h100) == "bf16"
+
+
+# --- distributed backend: 0/1/2/8 GPUs × 1/2/4 processes × CPU/CUDA tensors ------------------------
+NCCL_CASES = {(1, 1), (2, 1), (2, 2), (8, 1), (8, 2), (8, 4)}  # (GPUs, processes): one GPU each
+
+
+@pytest.mark.parametrize("gpus", [0, 1, 2, 8])
+@pytest.mark.parametrize("procs", [1, 2, 4])
+@pytest.mark.parametrize("on_cuda", [False, True])
+def test_backend_table(gpus, procs, on_cuda):
+    f = gpu("NVIDIA A100-SXM4-80GB", (8, 0), 80, count=gpus) if gpus else Facts("cpu", "x")
+    expected = "nccl" if on_cuda and (gpus, procs) in NCCL_CASES else "gloo"
+    assert hardware.backend_for(procs, on_cuda, f) == expected
+    # Each rank's tensors: its own GPU with NCCL; a shared GPU with gloo; the CPU for CPU workers.
+    devices = [hardware.device_for_rank(r, on_cuda, f) for r in range(procs)]
+    if not on_cuda or gpus == 0:
+        assert devices == ["cpu"] * procs
+    else:
+        assert all(d.startswith("cuda:") and int(d[5:]) < gpus for d in devices)
+        if expected == "nccl":
+            assert len(set(devices)) == procs  # NCCL: one GPU per process
+
+
+def test_no_nccl_build_means_gloo():
+    f = Facts("cuda", "NVIDIA L4", (8, 9), 4, 24 * GB, nccl=False)  # e.g. Windows
+    assert hardware.backend_for(2, True, f) == "gloo"
+
+
+@pytest.mark.parametrize("procs,cores,expected", [(1, 8, 8), (2, 8, 4), (3, 8, 2), (4, 2, 1), (8, 2, 1), (1, 1, 1)])
+def test_threads_for(procs, cores, expected):
+    assert hardware.threads_for(procs, cores) == expected
+
+
+def test_threads_for_counts_physical_cores(monkeypatch):
+    import psutil
+
+    monkeypatch.setattr(psutil, "cpu_count", lambda logical=True: 16 if logical else 8)
+    assert hardware.threads_for(2) == 4  # hyperthreads do not count
+    monkeypatch.setattr(psutil, "cpu_count", lambda logical=True: None)
+    monkeypatch.setattr(hardware.os, "cpu_count", lambda: 6)
+    assert hardware.threads_for(1) == 6
+
+
+def test_fits_device_memory():
+    t4 = gpu("Tesla T4", (7, 5), 15)
+    gpt2_fp32_batch = 14 * GB  # GPT-2 small, fp32, 16×1024 tokens: about a full T4
+    assert not hardware.fits(gpt2_fp32_batch, t4)
+    assert hardware.fits(gpt2_fp32_batch, gpu("NVIDIA H200", (9, 0), 141))
+    assert hardware.fits(10**15, Facts("cpu", "x"))  # unknown memory: do not refuse
+    assert hardware.largest_fitting([4, 16, 64], lambda b: b * GB, t4) == 4
+    assert hardware.largest_fitting([4, 16, 64], lambda b: b * GB, gpu("NVIDIA H200", (9, 0), 141)) == 64
+    assert hardware.largest_fitting([32, 64], lambda b: b * GB, t4) == 32  # nothing fits: the smallest
+
+
+# --- synchronisation ---------------------------------------------------------------------------------
+def test_synchronize_waits_for_the_right_device(monkeypatch):
+    calls = []
+    monkeypatch.setattr(torch.cuda, "synchronize", lambda device=None: calls.append(("cuda", str(device))))
+    monkeypatch.setattr(torch.mps, "synchronize", lambda: calls.append(("mps", None)))
+    hardware.synchronize("cpu")
+    assert calls == []
+    hardware.synchronize("cuda:1")
+    hardware.synchronize(torch.device("mps"))
+    assert calls == [("cuda", "cuda:1"), ("mps", None)]
+
+
+# --- detection with simulated CUDA / MPS ---------------------------------------------------------------
+def test_device_choice_follows_what_is_available(monkeypatch):
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
+    monkeypatch.setattr(torch.backends.mps, "is_available", lambda: True)
+    assert hardware.available_devices() == ["cuda", "mps", "cpu"]
+    assert hardware.best_device().type == "cuda"
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: False)
+    assert hardware.available_devices() == ["mps", "cpu"]
+    assert hardware.best_device().type == "mps"
+    assert hardware.check_device("mps").type == "mps"
+    with pytest.raises(RuntimeError, match="mps, cpu"):
+        hardware.check_device("cuda")
+    monkeypatch.setattr(torch.backends.mps, "is_available", lambda: False)
+    assert hardware.available_devices() == ["cpu"] and hardware.best_device().type == "cpu"
+
+
+def test_devices_here_end_with_cpu():
     devices = hardware.available_devices()
     assert devices[-1] == "cpu"
     assert ("cuda" in devices) == torch.cuda.is_available()
-    assert hardware.best_device().type == devices[0]
 
 
-def test_check_device_rejects_missing_device():
-    if torch.cuda.is_available():
-        pytest.skip("this machine has CUDA")
-    with pytest.raises(RuntimeError, match="cpu"):
-        hardware.check_device("cuda")
-    assert hardware.check_device("cpu").type == "cpu"
+def test_facts_of_this_cpu():
+    f = hardware.facts("cpu")
+    assert f.device_type == "cpu" and f.name == hardware.cpu_name()
+    assert f.physical_cores >= 1 and f.memory_bytes > 0
+    assert hardware.device_name("cpu") == f.name
 
 
+def test_amp_probe_runs_a_real_step():
+    # The probe MPS gets, run here on a CPU: torch 2.14 runs both formats on a CPU (FACTS.md).
+    assert hardware.probe_amp("cpu", "bf16") is True
+    assert hardware.probe_amp("cpu", "fp16") is True
+    assert hardware.probe_amp("nosuchdevice", "fp16") is False
+
+
+# --- report ------------------------------------------------------------------------------------------------
 def test_report_has_provenance_fields():
     info = hardware.report()
-    for key in ("torch", "cpu_name", "cpu_cores", "devices", "python", "colab"):
+    for key in ("torch", "cpu_name", "cpu_cores", "devices", "python", "colab", "physical_cores"):
         assert key in info
     assert info["torch"] == torch.__version__
     rows = hardware.report_table(info)
     assert any("PyTorch" in label for label, _ in rows)
 
 
-def test_report_table_for_a_gpu_machine():
-    info = hardware.report() | {
-        "gpu_name": "Tesla T4", "gpu_count": 1, "gpu_memory_gb": 15.8, "compute_capability": "7.5",
-        "fp16_tensor_cores": True, "bf16_fast": False,
-    }
+@pytest.mark.parametrize("cc,bf16", [((7, 5), False), ((8, 0), True), ((7, 0), False), ((9, 0), True)])
+def test_gpu_fields_say_what_is_fast(cc, bf16, monkeypatch):
+    monkeypatch.delenv(hardware.FORCE_T4_ENV, raising=False)
+    fields = hardware.gpu_fields(gpu("Tesla T4" if cc == (7, 5) else "NVIDIA A100-SXM4-80GB", cc, 15.8))
+    assert fields["bf16_fast"] is bf16 and fields["fp16_tensor_cores"] is True
+    assert fields["precision"] == ("bf16" if bf16 else "fp16")
+
+
+def test_report_table_for_a_t4(monkeypatch):
+    monkeypatch.setenv("FASTRAIN_LANG", "en")
+    info = hardware.report() | hardware.gpu_fields(gpu("Tesla T4", (7, 5), 15.8))
     values = dict(hardware.report_table(info))
-    assert "Tesla T4 × 1" in values.values()
+    assert values["GPU"] == "Tesla T4 × 1"
+    assert values["fp16 tensor cores?"] == "yes"
+    assert values["fast bf16?"] == "no"
+    assert values["compute capability"] == "7.5"
 
 
-@pytest.mark.parametrize("name,key", [("Tesla T4", "T4"), ("NVIDIA A100-SXM4-80GB", "A100"),
-                                      ("NVIDIA H100 80GB HBM3", "H100"), ("NVIDIA H200", "H200"),
-                                      ("NVIDIA L4", "L4"), ("Tesla V100-SXM2-16GB", "V100")])
-def test_datasheet_lookup(name, key):
-    assert hardware.datasheet_for(name) is hardware.DATASHEET[key]
+def test_show_report_renders_escaped_html(monkeypatch):
+    shown = []
+    import IPython.display
 
-
-def test_datasheet_is_labelled_with_sources():
-    assert hardware.datasheet_for("GeForce GTX 1050") is None
-    for peak in hardware.DATASHEET.values():
-        assert "datasheet" in peak.source.lower()
-        assert peak.tflops_fp16 > peak.tflops_fp32 > 0 and peak.bandwidth_gbs > 0
-    assert hardware.DATASHEET["T4"].fast_bf16 is False  # FACTS.md: no fast bf16 on a T4
-    for row in hardware.datasheet_rows():
-        assert "NVIDIA" in row[-1]
+    monkeypatch.setattr(IPython.display, "display", lambda obj: shown.append(obj.data))
+    hardware.show_report(hardware.report() | {"cpu_name": "<b>x</b>"})
+    assert "&lt;b&gt;x&lt;/b&gt;" in shown[0] and "<table>" in shown[0]
 
 
 def test_colab_detection(monkeypatch):
@@ -63,3 +288,32 @@ def test_colab_detection(monkeypatch):
     assert hardware.is_colab() is False
     monkeypatch.setitem(sys.modules, "google.colab", types.ModuleType("google.colab"))
     assert hardware.is_colab() is True
+
+
+# --- the measured peak -----------------------------------------------------------------------------------
+def test_measured_peak_takes_the_better_format(monkeypatch):
+    """fp16 on a CPU without fp16 hardware is slow: dividing by its rate gave MFU > 100%.
+    A fake clock makes fp32 4× faster than fp16: the peak must be the fp32 one."""
+    import torch.utils.benchmark as tbench
+
+    class FakeTimer:
+        def __init__(self, stmt, globals):
+            self.a = globals["a"]
+
+        def timeit(self, number):
+            return None
+
+        def blocked_autorange(self, min_run_time):
+            n = self.a.shape[0]
+            rate = 1e11 if self.a.dtype == torch.float32 else 2.5e10
+            return types.SimpleNamespace(median=2 * n**3 / rate)
+
+    monkeypatch.setattr(tbench, "Timer", FakeTimer)
+    hardware.measured_peak.cache_clear()
+    try:
+        pk = hardware.peak("cpu", "fp16")
+        assert pk.kind == "measured" and pk.flops == pytest.approx(1e11)
+        assert "float32" in pk.label and "float32" in pk.source
+        assert hardware.mfu(5e10, pk) == pytest.approx(0.5)
+    finally:
+        hardware.measured_peak.cache_clear()

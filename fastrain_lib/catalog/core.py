@@ -34,6 +34,17 @@ MESSAGES = {
     "hw.fp16_tc": {"bn": "fp16 টেনসর কোর আছে?", "en": "fp16 tensor cores?"},
     "hw.bf16_fast": {"bn": "দ্রুত bf16 আছে?", "en": "fast bf16?"},
     "hw.datasheet": {"bn": "ডেটাশিট", "en": "datasheet"},
+    "hw.peak_datasheet": {"bn": "ডেটাশিট শীর্ষ গতি: {name} ({source})", "en": "datasheet peak: {name} ({source})"},
+    "hw.peak_measured": {"bn": "এই মেশিনে মাপা শীর্ষ গতি ({dtype} matmul)", "en": "peak measured on this machine ({dtype} matmul)"},
+    "hw.peak_unknown": {
+        "bn": "'{name}' GPU-টির ডেটাশিট আমাদের তালিকায় নেই, তাই MFU অজানা থাকল (ভুল সংখ্যা দেখানোর চেয়ে ভালো)",
+        "en": "the GPU '{name}' is not in our datasheet table, so MFU stays unknown (better than a wrong number)",
+    },
+    "hw.mfu_unknown": {"bn": "অজানা", "en": "unknown"},
+    "hw.mfu_impossible": {
+        "bn": "১০০%-এর বেশি — শীর্ষ গতি বা FLOP গণনায় ভুল, তাই দেখানো হলো না",
+        "en": "above 100% — the peak or the FLOP count is wrong, so it is not shown",
+    },
     "hw.device_missing": {
         "bn": "'{device}' ডিভাইসটি এই মেশিনে নেই। ব্যবহার করা যাবে: {available}। GPU না থাকলে 'cpu' বেছে নাও, অথবা Colab-এ Runtime → Change runtime type → GPU দাও।",
         "en": "device '{device}' is not available here. Usable: {available}. Without a GPU pick 'cpu', or in Colab choose Runtime → Change runtime type → GPU.",

@@ -21,11 +21,13 @@ number for PyTorch.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import itertools
 import json
 import math
 import os
+import statistics
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
@@ -56,53 +58,56 @@ def sizes(**overrides) -> dict:
     return cfg
 
 
+def training_bytes(cfg: dict, vocab_size: int, precision: str = "fp32") -> int:
+    """An upper estimate of the memory one training step of the capstone GPT needs.
+
+    Weights, gradients and AdamW's two moments: 16 bytes per parameter (+2 for autocast's
+    16-bit weight copies). Activations per layer: s·b·h·34 bytes in a 16-bit format (Korthikanti
+    et al. 2022, arXiv:2205.05198, table 2, without the 5·a·s/h score term that
+    scaled_dot_product_attention's fused kernels do not store), twice that in fp32. Logits:
+    b·s·V floats, kept about three times (logits, softmax, their gradient)."""
+    L, h, s, b = cfg["n_layer"], cfg["n_embd"], cfg["block_size"], cfg["batch_size"]
+    params = 12 * L * h * h + (vocab_size + s) * h
+    per_param = 18 if precision in ("fp16", "bf16") else 16
+    act_bytes = 1 if precision in ("fp16", "bf16") else 2
+    return int(per_param * params + L * s * b * h * 34 * act_bytes + 3 * 4 * b * s * vocab_size)
+
+
+def fit_batch(cfg: dict, f: hardware.Facts, precision: str = "fp32", vocab_size: int = 200) -> dict:
+    """cfg with the largest batch (halving from cfg's) whose training step fits the device's memory
+    as reported (hardware.fits: 80% of it). A 4 GB laptop GPU gets a smaller batch than a T4."""
+    sizes = [cfg["batch_size"] >> k for k in range(cfg["batch_size"].bit_length()) if cfg["batch_size"] >> k]
+    batch = hardware.largest_fitting(sizes, lambda b: training_bytes({**cfg, "batch_size": b}, vocab_size,
+                                                                     precision), f)
+    return {**cfg, "batch_size": batch}
+
+
 @functools.lru_cache(maxsize=1)
 def load_corpus() -> corpus_mod.Corpus:
     """The corpus, built once per session (a few hundred ms)."""
     return corpus_mod.build()
 
 
-# --- peak FLOP/s and MFU ------------------------------------------------------------------------
-@dataclass(frozen=True)
-class Peak:
-    flops: float  # FLOP/s
-    kind: str  # "datasheet" or "measured"
-    label: str  # what to print beside the number (Bengali/English from the catalog)
+# --- peak FLOP/s and MFU ---------------------------------------------------------------------------
+# One peak for every MFU in the course: hardware.peak (datasheet for a known GPU, measured for a CPU).
+Peak = hardware.Peak
 
 
 def peak_flops(device: str, precision: str = "fp32") -> Peak:
-    """The device's peak FLOP/s for this precision: datasheet for a known GPU, measured otherwise."""
-    device = torch.device(device)
-    if device.type == "cuda":
-        name = torch.cuda.get_device_name(device)
-        sheet = hardware.datasheet_for(name)
-        if sheet is not None:
-            tflops = {"fp16": sheet.tflops_fp16, "bf16": sheet.tflops_fp16,
-                      "tf32": sheet.tflops_tf32 or sheet.tflops_fp32}.get(precision, sheet.tflops_fp32)
-            return Peak(tflops * 1e12, "datasheet", t("capstone.peak_datasheet", name=sheet.name, source=sheet.source))
-    return measured_peak(device.type, precision)
+    """The peak this run's MFU divides by: hardware.peak, the course's single answer."""
+    return hardware.peak(device, precision)
 
 
-@functools.lru_cache(maxsize=8)
-def measured_peak(device_type: str, precision: str = "fp32") -> Peak:
-    """The best matmul speed measured here, in float32 and (for fp16/bf16) in that format too.
-
-    Taking the better of the two matters on a CPU: a format the CPU has no hardware for
-    (fp16 on most CPUs) multiplies matrices far slower than fp32, and dividing by that
-    would give an MFU above 100%."""
-    dtypes = [torch.float32] + [d for m, d in (("bf16", torch.bfloat16), ("fp16", torch.float16)) if m == precision]
-    best, best_dtype = 0.0, torch.float32
-    for dtype in dtypes:
-        for size in config.by_mode(ci=(256, 512), lab=(256, 512, 1024), full=(1024, 2048, 4096)):
-            gflops = bench.matmul(size, device=device_type, dtype=dtype).metrics["gflops"]
-            if gflops * 1e9 > best:
-                best, best_dtype = gflops * 1e9, dtype
-    return Peak(best, "measured", t("capstone.peak_measured", dtype=str(best_dtype).replace("torch.", "")))
+def mfu(tokens_per_s: float, flops_per_token: float, peak) -> float:
+    """Model FLOPs utilisation (PaLM, appendix B): tokens/s × FLOPs per token ÷ peak FLOP/s.
+    NaN when it cannot be known (no peak, nothing measured); above 1 it is flagged by mfu_text."""
+    value = hardware.mfu(tokens_per_s * flops_per_token, peak)
+    return math.nan if value is None else value
 
 
-def mfu(tokens_per_s: float, flops_per_token: float, peak: float) -> float:
-    """Model FLOPs utilisation: the share of the peak that went into the model's own FLOPs."""
-    return tokens_per_s * flops_per_token / peak if peak > 0 else math.nan
+def mfu_text(value: float | None) -> str:
+    """'12.3%'; a flag, never a number, above 100%; 'unknown' when nothing was measured."""
+    return hardware.mfu_text(None if value is None or math.isnan(value) else value)
 
 
 # --- one run --------------------------------------------------------------------------------------
@@ -123,16 +128,27 @@ class Result:
     compile_s: float | None = None
     resumed_from: int | None = None
     params: int = 0
-    step_times_s: list[float] = field(default_factory=list)
+    step_times_s: list[float] = field(default_factory=list)  # only the steps trained (and timed) in this call
+    measured_steps: int = 0  # steps trained in this call; 0 = nothing was measured now
+    finished_earlier: str | None = None  # the date the run in checkpoint_dir had finished, when nothing was left
+    run_dir: str | None = None
+
+    @property
+    def mfu_ok(self) -> bool:
+        """False when the MFU cannot be shown: nothing measured now, no known peak, or above 100%."""
+        return hardware.mfu_ok(None if math.isnan(self.mfu) else self.mfu)
 
     def record(self) -> bench.Record:
         """A bench.Record of this run (for saving, comparing, and reference/)."""
+        if not self.measured_steps:
+            raise ValueError(t("capstone.nothing_measured", date=self.finished_earlier or "?"))
         times = self.step_times_s[1:] or self.step_times_s
         q = _quartiles(times)
         return bench.Record(
             name=f"capstone {self.settings.get('precision')} {self.settings.get('optimizer')} x{self.settings.get('processes', 1)}",
             median_s=self.median_step_s, iqr_s=q[2] - q[0], times_s=list(times), params=dict(self.settings),
-            metrics={"tokens_per_s": self.tokens_per_s, "mfu": self.mfu, "peak_flops": self.peak.flops,
+            metrics={"tokens_per_s": self.tokens_per_s, "mfu": self.mfu if self.mfu_ok else None,
+                     "mfu_shown": self.mfu_ok, "peak_flops": self.peak.flops,
                      "peak_kind": self.peak.kind, "flops_per_token": self.flops_per_token,
                      "final_val_loss": self.val_curve[-1][1] if self.val_curve else None,
                      "memory_bytes": self.memory_bytes, "compile_s": self.compile_s, "params": self.params},
@@ -140,8 +156,6 @@ class Result:
 
 
 def _quartiles(values):
-    import statistics
-
     return statistics.quantiles(values, n=4) if len(values) >= 2 else [0.0, 0.0, 0.0]
 
 
@@ -152,14 +166,47 @@ def build_model(vocab_size: int, cfg: dict, norm: str = "torch", seed: int = 0):
     return GPT(vocab_size, cfg["block_size"], cfg["n_layer"], cfg["n_head"], cfg["n_embd"], norm=norm)
 
 
+class DeviceWindows:
+    """Endless random training windows, cut on the device itself.
+
+    The whole token tensor is moved to the device once; each batch is one index tensor of
+    window starts (drawn on the device) and one gather, so no step stacks a Python list on
+    the CPU and copies it over (pageable memory, where non_blocking does nothing). Iterating
+    again gives the same batches (train.train replays them when it resumes)."""
+
+    def __init__(self, tokens: torch.Tensor, starts, batch_size: int, block_size: int, *, seed: int = 0,
+                 device="cpu"):
+        self.device = torch.device(device)
+        self.tokens = tokens.to(self.device)
+        self.starts = torch.as_tensor(starts, dtype=torch.long).to(self.device)
+        self.offsets = torch.arange(block_size, device=self.device)
+        self.batch_size, self.seed = batch_size, seed
+
+    def __iter__(self):
+        generator = torch.Generator(device=self.device).manual_seed(self.seed)
+        while True:
+            pick = torch.randint(len(self.starts), (self.batch_size,), generator=generator, device=self.device)
+            index = self.starts[pick].unsqueeze(1) + self.offsets  # (batch, block) positions in the text
+            yield self.tokens[index], self.tokens[index + 1]  # y is x shifted by one character
+
+
+def device_batches(data: corpus_mod.Corpus, split: str, cfg: dict, *, seed: int, device) -> DeviceWindows:
+    """Training or validation windows of the corpus, kept on `device` (see DeviceWindows)."""
+    tokens = {"train": data.train, "val": data.val}[split]
+    starts = corpus_mod.boundaries(tokens, data.chars, cfg["block_size"])
+    if len(starts) == 0:
+        raise ValueError(t("corpus.too_small", split=split, n=len(tokens), block=cfg["block_size"]))
+    return DeviceWindows(tokens, starts, cfg["batch_size"], cfg["block_size"], seed=seed, device=device)
+
+
 @torch.no_grad()
 def val_loss(model, data: corpus_mod.Corpus, cfg: dict, device, precision: str = "fp32") -> float:
     """Mean cross-entropy on a fixed set of validation windows (the same ones every time)."""
     from . import train
 
-    batches = itertools.islice(iter(data.batches("val", cfg["batch_size"], cfg["block_size"], seed=1234)),
-                               cfg["eval_batches"])
-    return train.evaluate(model, list(batches), device=device, precision=precision)["loss"]
+    windows = device_batches(data, "val", cfg, seed=1234, device=device)
+    batches = list(itertools.islice(iter(windows), cfg["eval_batches"]))
+    return train.evaluate(model, batches, device=device, precision=precision)["loss"]
 
 
 def sample(model, data: corpus_mod.Corpus, n_chars: int, *, device="cpu", seed: int = 0, temperature: float = 0.8,
@@ -223,6 +270,8 @@ def run(*, device: str | None = None, precision: str = "fp32", optimizer: str = 
     cfg = sizes(**size_overrides)
     if steps is not None:
         cfg["steps"] = steps
+    if "batch_size" not in size_overrides:  # a batch the student chose is kept; the mode's must fit
+        cfg = fit_batch(cfg, hardware.facts(device), precision, load_corpus().vocab_size)
     if processes < 1:
         raise ValueError(t("capstone.bad_processes", n=processes))
     settings = {"device": device, "precision": precision, "optimizer": optimizer, "norm": norm, "compile": compile,
@@ -234,7 +283,46 @@ def run(*, device: str | None = None, precision: str = "fp32", optimizer: str = 
         return _run_ddp(settings, cfg, seed)
     out = train_one(settings, cfg, seed=seed, progress=progress, checkpoint_dir=checkpoint_dir, resume=resume,
                     stop_at=stop_at)
-    return _finish(settings, cfg, out, world_size=1)
+    result = _finish(settings, cfg, out, world_size=1)
+    if checkpoint_dir is not None:
+        result.run_dir = str(checkpoint_dir)
+        _log_finish(checkpoint_dir, result)
+    return result
+
+
+def _now() -> str:
+    import datetime
+
+    return datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
+
+
+def _read_log(checkpoint_dir) -> dict:
+    path = _log_path(checkpoint_dir)
+    if path is None or not path.exists():
+        return {}
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}  # a log cut short by a crash: the checkpoints still hold the training state
+
+
+def _write_log(checkpoint_dir, log: dict) -> None:
+    path = _log_path(checkpoint_dir)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(json.dumps(log, ensure_ascii=False), encoding="utf-8")
+    os.replace(tmp, path)  # never a half-written log
+
+
+def _log_finish(checkpoint_dir, result: Result) -> None:
+    """Record when the run finished and what was measured then (a later look at the folder reads it)."""
+    log = _read_log(checkpoint_dir)
+    if result.measured_steps:
+        log["finished"] = _now()
+        log["measured"] = {"tokens_per_s": result.tokens_per_s, "mfu": result.mfu if result.mfu_ok else None,
+                           "steps": result.steps, "measured_steps": result.measured_steps,
+                           "device": result.settings["device"], "precision": result.settings["precision"]}
+        _write_log(checkpoint_dir, log)
 
 
 class Stopped(Exception):
@@ -256,12 +344,12 @@ def train_one(settings: dict, cfg: dict, *, seed: int = 0, progress: bool = Fals
         from torch.nn.parallel import DistributedDataParallel as DDP
 
         net = DDP(model, device_ids=[dev.index] if dev.type == "cuda" else None)
-    batches = data.batches("train", cfg["batch_size"], cfg["block_size"], seed=seed + 1000 * (ddp_rank or 0))
+    batches = device_batches(data, "train", cfg, seed=seed + 1000 * (ddp_rank or 0), device=dev)
 
     log = {"val_curve": [], "samples": []}
-    log_file = _log_path(checkpoint_dir)
-    if resume and log_file is not None and log_file.exists():
-        log = json.loads(log_file.read_text(encoding="utf-8"))
+    if checkpoint_dir is not None and resume:
+        log.update(_read_log(checkpoint_dir))
+    log.setdefault("started", _now())
     lead = ddp_rank in (None, 0)
 
     def on_step(step, history):
@@ -270,13 +358,12 @@ def train_one(settings: dict, cfg: dict, *, seed: int = 0, progress: bool = Fals
             text = sample(model, data, cfg["sample_chars"], device=dev, seed=seed)
             log["val_curve"].append((step, loss))
             log["samples"].append((step, text, corpus_mod.word_share(text, data.words())))
-            if log_file is not None:  # saved with the checkpoint, so a resumed run keeps its curve
-                log_file.parent.mkdir(parents=True, exist_ok=True)
-                log_file.write_text(json.dumps(log, ensure_ascii=False), encoding="utf-8")
+            if checkpoint_dir is not None:  # saved with the checkpoint, so a resumed run keeps its curve
+                _write_log(checkpoint_dir, log)
         if stop_at is not None and step >= stop_at:
             raise Stopped(step)
 
-    if lead and not resume and not log["val_curve"]:
+    if lead and not log["val_curve"]:
         log["val_curve"].append((0, val_loss(model, data, cfg, dev, settings["precision"])))
     optimizer = _optimizer_factory(settings["optimizer"], cfg["lr"])
     history = train.train(net, batches, steps=cfg["steps"], device=dev, precision=settings["precision"],
@@ -284,7 +371,7 @@ def train_one(settings: dict, cfg: dict, *, seed: int = 0, progress: bool = Fals
                           seed=seed, progress=progress and lead, checkpoint_dir=checkpoint_dir,
                           checkpoint_every=cfg["eval_every"] if checkpoint_dir else None, resume=resume,
                           on_step=on_step, clip_grad=1.0)
-    log = {key: _dedupe(value) for key, value in log.items()}
+    log.update({key: _dedupe(log[key]) for key in ("val_curve", "samples")})
     from .gpt import flops_per_token
 
     return {"history": history.to_dict(), "log": log, "flops_per_token": flops_per_token(model, cfg["block_size"]),
@@ -312,19 +399,101 @@ def _finish(settings: dict, cfg: dict, out: dict, world_size: int) -> Result:
     history = History.from_dict(out["history"])
     device = torch.device(settings["device"])
     tokens_per_step = cfg["batch_size"] * cfg["block_size"] * settings["grad_accum"] * world_size
-    median = history.median_step_s()
-    tokens_per_s = tokens_per_step / median if median and median > 0 else math.nan
+    # A resumed history starts with the earlier session's step times: never report those as now.
+    times_now = history.step_times_s[history.resumed_from or 0:]
+    median = statistics.median(times_now) if times_now else math.nan
+    tokens_per_s = tokens_per_step / median if median > 0 else math.nan
+    finished_earlier = None
+    if not times_now:
+        finished_earlier = out["log"].get("finished") or out["log"].get("started") or "?"
     peak = peak_flops(settings["device"], settings["precision"])
-    if device.type == "cuda":  # each process has its own GPU: the peak grows with them
-        peak = Peak(peak.flops * world_size, peak.kind, peak.label)
+    if device.type == "cuda" and peak.flops:  # each process has its own GPU: the peak grows with them
+        peak = dataclasses.replace(peak, flops=peak.flops * world_size)
     memory, memory_kind = out["memory"]
     return Result(settings=settings, steps=history.steps, losses=history.losses,
                   val_curve=[tuple(v) for v in out["log"]["val_curve"]],
                   samples=[tuple(s) for s in out["log"]["samples"]], median_step_s=median,
                   tokens_per_s=tokens_per_s, flops_per_token=out["flops_per_token"],
-                  mfu=mfu(tokens_per_s, out["flops_per_token"], peak.flops), peak=peak, memory_bytes=memory,
-                  memory_kind=memory_kind, compile_s=history.compile_s, resumed_from=history.resumed_from,
-                  params=out["params"], step_times_s=history.step_times_s)
+                  mfu=mfu(tokens_per_s, out["flops_per_token"], peak), peak=peak, memory_bytes=memory,
+                  memory_kind=memory_kind, compile_s=history.compile_s if times_now else None,
+                  resumed_from=history.resumed_from, params=out["params"], step_times_s=list(times_now),
+                  measured_steps=len(times_now), finished_earlier=finished_earlier)
+
+
+# --- runs on disk: a fresh folder per run, earlier runs reported as earlier -------------------------
+RUN_PREFIX = "run-"
+
+
+def new_run_dir(parent, keep: int = 3) -> Path:
+    """A new, empty folder for one capstone run under `parent` (named by the UTC time), so a
+    notebook executed again never mistakes the previous run's checkpoints for its own.
+    Only the newest `keep` earlier runs are kept (checkpoints take disk space)."""
+    import datetime
+    import shutil
+
+    parent = Path(parent)
+    parent.mkdir(parents=True, exist_ok=True)
+    for old in run_dirs(parent)[:-keep] if keep > 0 else run_dirs(parent):
+        shutil.rmtree(old, ignore_errors=True)
+    stamp = datetime.datetime.now(datetime.timezone.utc).strftime("%Y%m%d-%H%M%S")
+    for n in itertools.count(1):
+        folder = parent / f"{RUN_PREFIX}{stamp}{'' if n == 1 else f'-{n}'}"
+        try:
+            folder.mkdir()
+            return folder
+        except FileExistsError:
+            continue  # two runs in the same second
+
+
+def run_dirs(parent) -> list[Path]:
+    """The run folders under `parent`, oldest first."""
+    parent = Path(parent)
+    if not parent.is_dir():
+        return []
+    return sorted(p for p in parent.iterdir() if p.is_dir() and p.name.startswith(RUN_PREFIX))
+
+
+def earlier_run(folder) -> dict | None:
+    """What a run folder holds: when it started and finished, its steps, what it measured then."""
+    from . import checkpoint
+
+    log = _read_log(folder)
+    ckpts = checkpoint.list_checkpoints(folder)
+    if not log and not ckpts:
+        return None
+    step = int(checkpoint.PATTERN.match(ckpts[0].name).group(1)) if ckpts else 0
+    return {"folder": str(folder), "started": log.get("started"), "finished": log.get("finished"),
+            "checkpoint_step": step, "measured": log.get("measured")}
+
+
+def describe_earlier(info: dict) -> str:
+    """One line on an earlier run found on disk, labelled with its date: never as this run's result."""
+    measured = info.get("measured")
+    if info.get("finished") and measured:
+        return t("capstone.earlier_finished", date=_date(info["finished"]), folder=Path(info["folder"]).name,
+                 steps=measured["steps"], tokens=f"{measured['tokens_per_s']:,.0f}",
+                 device=measured["device"], precision=measured["precision"])
+    return t("capstone.earlier_unfinished", date=_date(info.get("started")), folder=info["folder"],
+             step=info["checkpoint_step"])
+
+
+def _date(iso: str | None) -> str:
+    return (iso or "?").replace("T", " ")[:16] + (" UTC" if iso else "")
+
+
+def report_lines(result: Result) -> list[str]:
+    """What this call of run() trained and measured, in words: an earlier finished run is said to be one."""
+    if not result.measured_steps:
+        return [t("capstone.report_nothing_new", date=_date(result.finished_earlier), steps=result.steps)]
+    lines = []
+    if result.resumed_from:
+        lines.append(t("capstone.report_resumed", start=result.resumed_from, end=result.steps,
+                       n=result.measured_steps))
+    else:
+        lines.append(t("capstone.report_fresh", n=result.measured_steps))
+    lines.append(t("capstone.report_speed", tokens=f"{result.tokens_per_s:,.0f}", mfu=mfu_text(result.mfu),
+                   peak=result.peak.label))
+    return lines
 
 
 # --- reference/ results -----------------------------------------------------------------------------

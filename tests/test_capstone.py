@@ -4,7 +4,8 @@ import math
 
 import pytest
 
-from fastrain_lib import bench, capstone, corpus
+from fastrain_lib import bench, capstone, corpus, hardware
+from fastrain_lib.i18n import t
 
 
 @pytest.fixture(scope="module")
@@ -27,11 +28,60 @@ def test_mfu_arithmetic():
     assert capstone.mfu(1000.0, 6e6, 6e9) == pytest.approx(1.0)
     assert capstone.mfu(500.0, 6e6, 6e9) == pytest.approx(0.5)
     assert math.isnan(capstone.mfu(1.0, 1.0, 0.0))
+    assert capstone.mfu_text(0.1234) == "12.3%"
+    assert capstone.mfu_text(math.nan) == t("hw.mfu_unknown")
+    flagged = capstone.mfu_text(1.4)
+    assert "140" not in flagged and flagged == t("hw.mfu_impossible")  # never shown as a number
 
 
 def test_cpu_peak_is_measured_and_labelled():
     peak = capstone.peak_flops("cpu", "fp32")
-    assert peak.kind == "measured" and peak.flops > 0 and peak.label
+    assert peak.kind == "measured" and peak.label
+    # the MFU denominator is a real matmul speed: between 100 MFLOP/s and 100 TFLOP/s on any CPU
+    assert 1e8 < peak.flops < 1e14
+    assert peak is hardware.peak("cpu", "fp32")  # the course's single peak, not a copy of it
+
+
+# Driver names as torch.cuda.get_device_name returns them -> dense datasheet TFLOP/s (bf16, fp32)
+CUDA_PEAKS = [
+    ("NVIDIA H100 80GB HBM3", (9, 0), 989.5, 67),  # H100 SXM datasheet
+    ("NVIDIA H100 PCIe", (9, 0), 756.5, 51),  # not the SXM row
+    ("NVIDIA L40S", (8, 9), 362.05, 91.6),  # not the L4 row (121)
+    ("NVIDIA L4", (8, 9), 121, 30.3),
+    ("Tesla T4", (7, 5), 8.1, 8.1),  # no bf16 tensor cores: bf16 runs at the fp32 rate
+]
+
+
+@pytest.mark.parametrize("name,cc,bf16_tflops,fp32_tflops", CUDA_PEAKS)
+def test_cuda_peak_and_mfu_follow_the_formula(monkeypatch, name, cc, bf16_tflops, fp32_tflops):
+    """The CUDA branch, without a GPU: the facts of a real card, then a run's MFU from its numbers."""
+    facts = hardware.Facts("cuda", name, cc, 2, 80 * 2**30)
+    monkeypatch.setattr(hardware, "facts", lambda device=None: facts)
+    assert capstone.peak_flops("cuda", "bf16").flops == pytest.approx(bf16_tflops * 1e12)
+    peak = capstone.peak_flops("cuda", "fp32")
+    assert peak.flops == pytest.approx(fp32_tflops * 1e12) and peak.kind == "datasheet"
+
+    cfg = capstone.sizes()
+    out = {"history": {"device": "cuda", "precision": "fp32", "losses": [3.0] * 4,
+                       "step_times_s": [0.02, 0.01, 0.01, 0.01]},
+           "log": {"val_curve": [], "samples": []}, "flops_per_token": 6e9, "params": 10**9,
+           "memory": (None, "cuda_peak")}
+    settings = {"device": "cuda", "precision": "fp32", "grad_accum": 1, "processes": 2}
+    r = capstone._finish(settings, cfg, out, world_size=2)
+    tokens_per_s = 2 * cfg["batch_size"] * cfg["block_size"] / 0.01
+    assert r.tokens_per_s == pytest.approx(tokens_per_s)
+    # PaLM appendix B: tokens/s x FLOPs per token / peak; two processes on two GPUs: twice the peak
+    expected = tokens_per_s * 6e9 / (2 * fp32_tflops * 1e12)
+    assert r.mfu == pytest.approx(expected)
+    assert capstone.mfu_text(r.mfu) == (f"{100 * expected:.1f}%" if expected <= 1 else t("hw.mfu_impossible"))
+    assert r.mfu_ok == (expected <= 1)
+
+
+def test_unknown_gpu_gets_no_mfu(monkeypatch):
+    monkeypatch.setattr(hardware, "facts", lambda device=None: hardware.Facts("cuda", "NVIDIA Future GPU", (12, 0), 1))
+    peak = capstone.peak_flops("cuda", "bf16")
+    assert peak.flops is None and peak.kind == "unknown"
+    assert math.isnan(capstone.mfu(1e5, 6e6, peak))
 
 
 def test_tiny_run_measures_and_learns(tiny_run):

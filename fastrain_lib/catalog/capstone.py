@@ -44,6 +44,41 @@ MESSAGES.update({
     },
 })
 MESSAGES.update({
+    # what a run measured now, and runs found on disk (issue 19: never a stale number)
+    "capstone.nothing_measured": {
+        "bn": "এই রানে নতুন কোনো ধাপ চলেনি (রানটি {date}-এ শেষ হয়েছিল), তাই মাপার মতো কিছু নেই।",
+        "en": "No new step ran in this call (the run had finished on {date}), so there is nothing to record.",
+    },
+    "capstone.earlier_finished": {
+        "bn": "আগের একটি রান পাওয়া গেছে ({folder}): শেষ হয়েছিল {date}-এ, {steps} ধাপ, {device} {precision}; তখন মাপা {tokens} টোকেন/সেকেন্ড। এটা আগের রানের মাপ, এখনকার নয়: নিচের রান নতুন ফোল্ডারে নতুন করে মাপবে।",
+        "en": "An earlier run was found ({folder}): finished on {date}, {steps} steps, {device} {precision}; it measured {tokens} tokens/s then. That is the earlier run's number, not this one's: the run below measures afresh in a new folder.",
+    },
+    "capstone.earlier_unfinished": {
+        "bn": "আগের একটি অসমাপ্ত রান পাওয়া গেছে (শুরু {date}, শেষ চেকপয়েন্ট ধাপ {step}-এ)। সেটাই চালিয়ে যেতে চাইলে RESUME_FOLDER = \"{folder}\" দাও।",
+        "en": "An earlier unfinished run was found (started {date}, last checkpoint at step {step}). To continue it, set RESUME_FOLDER = \"{folder}\".",
+    },
+    "capstone.mfu_impossible": {
+        "bn": "⚠ 100%-এর বেশি — অসম্ভব: সর্বোচ্চ ক্ষমতার (peak) সংখ্যাটা ভুল, তাই MFU দেখানো হলো না",
+        "en": "⚠ above 100% — impossible: the peak figure is wrong, so no MFU is shown",
+    },
+    "capstone.report_nothing_new": {
+        "bn": "এই ফোল্ডারের রানটি {date}-এ শেষ হয়েছিল ({steps} ধাপ)। এখন কোনো ধাপ চলেনি, তাই এখনকার কোনো গতি নেই। মাপতে হলে নতুন ফোল্ডারে নতুন রান শুরু করো।",
+        "en": "The run in this folder had finished on {date} ({steps} steps). No step ran now, so there is no speed measured now. Start a new run in a new folder to measure.",
+    },
+    "capstone.report_resumed": {
+        "bn": "ধাপ {start}-এর চেকপয়েন্ট থেকে আবার শুরু হয়ে ধাপ {end} পর্যন্ত চলল: এখন {n}টি ধাপ প্রশিক্ষণ ও মাপা হলো।",
+        "en": "Resumed from the checkpoint at step {start} and ran to step {end}: {n} steps were trained and measured now.",
+    },
+    "capstone.report_fresh": {
+        "bn": "নতুন রান: এখন {n}টি ধাপ প্রশিক্ষণ ও মাপা হলো।",
+        "en": "A fresh run: {n} steps were trained and measured now.",
+    },
+    "capstone.report_speed": {
+        "bn": "এখন মাপা: {tokens} টোকেন/সেকেন্ড | MFU: {mfu} ({peak})",
+        "en": "measured now: {tokens} tokens/s | MFU: {mfu} ({peak})",
+    },
+})
+MESSAGES.update({
     # lesson 07 panel
     "lesson07.panel_title": {
         "bn": "বাংলা GPT: কোর্সের সব সুইচ একসাথে — বদলাও, চালাও, তুলনা করো",

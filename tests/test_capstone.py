@@ -1,8 +1,11 @@
 """The capstone glue: sizes, MFU, a tiny run, resume = uninterrupted, reference evidence, the panel."""
 
+import itertools
 import math
+import statistics
 
 import pytest
+import torch
 
 from fastrain_lib import bench, capstone, corpus, hardware
 from fastrain_lib.i18n import t
@@ -150,3 +153,105 @@ def test_two_ddp_processes_train_and_count_all_tokens():
     assert r.tokens_per_s == pytest.approx(2 * cfg["batch_size"] * cfg["block_size"] / r.median_step_s)
     with pytest.raises(ValueError):
         capstone.run(device="cpu", processes=2, steps=2, checkpoint_dir="unused", progress=False)
+
+
+def test_batches_are_gathered_on_the_device_not_stacked_from_lists(monkeypatch):
+    data = capstone.load_corpus()
+    cfg = capstone.sizes()
+    windows = capstone.device_batches(data, "train", cfg, seed=3, device="cpu")
+    assert windows.tokens.device.type == "cpu" and windows.starts.dtype == torch.long
+
+    def no_stack(*args, **kwargs):
+        raise AssertionError("a batch was stacked from a Python list")
+
+    monkeypatch.setattr(torch, "stack", no_stack)
+    first = list(itertools.islice(iter(windows), 3))
+    again = list(itertools.islice(iter(windows), 3))
+    monkeypatch.undo()
+    for (x, y), (x2, y2) in zip(first, again):
+        assert x.shape == y.shape == (cfg["batch_size"], cfg["block_size"])
+        assert torch.equal(x, x2) and torch.equal(y, y2)  # re-iterable: a resumed run replays the same batches
+        assert torch.equal(x[:, 1:], y[:, :-1])  # y is x shifted by one character
+        every_window = data.train.unfold(0, cfg["block_size"], 1)
+        for row in x:  # every window is a real stretch of the training text, never starting on a mark
+            assert (every_window == row).all(dim=1).any()
+            assert not corpus.is_mark(data.chars[int(row[0])])
+
+
+def test_training_never_uses_the_cpu_list_batcher(monkeypatch):
+    def forbidden(*args, **kwargs):
+        raise AssertionError("corpus.Corpus.batches stacks a Python list on the CPU every step")
+
+    monkeypatch.setattr(corpus.Corpus, "batches", forbidden)
+    r = capstone.run(device="cpu", steps=2, eval_every=2, progress=False)
+    assert r.steps == 2 and r.measured_steps == 2
+
+
+def test_running_twice_reports_fresh_numbers_or_a_labelled_earlier_run(tmp_path):
+    """Issue 19: the second execution found the first run's checkpoints, 'resumed' at its last
+    step, trained zero steps and showed the old tokens/s and MFU as its own."""
+    first = capstone.run(device="cpu", steps=4, eval_every=2, checkpoint_dir=tmp_path / "r", progress=False)
+    assert first.measured_steps == 4 and first.tokens_per_s > 0
+    again = capstone.run(device="cpu", steps=4, eval_every=2, checkpoint_dir=tmp_path / "r", resume=True,
+                         progress=False)
+    assert again.measured_steps == 0 and again.step_times_s == []
+    assert math.isnan(again.tokens_per_s) and math.isnan(again.mfu) and not again.mfu_ok
+    assert again.finished_earlier and again.finished_earlier[:4].isdigit()  # a date, e.g. 2026-12-01T...
+    (line,) = capstone.report_lines(again)
+    assert again.finished_earlier[:10] in line and f"{first.tokens_per_s:,.0f}" not in line
+    with pytest.raises(ValueError):
+        again.record()  # nothing measured now: nothing to save as a measurement
+    info = capstone.earlier_run(tmp_path / "r")
+    text = capstone.describe_earlier(info)
+    assert info["measured"]["tokens_per_s"] == pytest.approx(first.tokens_per_s)
+    assert info["finished"][:10] in text and f"{first.tokens_per_s:,.0f}" in text  # the old number, with its date
+
+
+def test_a_resumed_run_reports_only_the_steps_it_ran(tmp_path):
+    with pytest.raises(capstone.Stopped):
+        capstone.run(device="cpu", steps=8, eval_every=4, checkpoint_dir=tmp_path, stop_at=5, progress=False)
+    r = capstone.run(device="cpu", steps=8, eval_every=4, checkpoint_dir=tmp_path, resume=True, progress=False)
+    assert r.resumed_from == 4 and r.measured_steps == 4 and len(r.step_times_s) == 4
+    assert len(r.losses) == 8  # the loss curve continues from the earlier session
+    cfg = capstone.sizes()
+    assert r.tokens_per_s == pytest.approx(cfg["batch_size"] * cfg["block_size"] / statistics.median(r.step_times_s))
+    assert "4" in capstone.report_lines(r)[0] and capstone.mfu_text(r.mfu) in capstone.report_lines(r)[1]
+
+
+def test_each_notebook_run_gets_a_fresh_folder(tmp_path):
+    a = capstone.new_run_dir(tmp_path)
+    b = capstone.new_run_dir(tmp_path)
+    assert a != b and a.is_dir() and b.is_dir() and not any(b.iterdir())
+    for _ in range(4):
+        capstone.new_run_dir(tmp_path, keep=2)
+    assert len(capstone.run_dirs(tmp_path)) == 3  # the 2 kept earlier runs + the new one
+    assert capstone.earlier_run(tmp_path / "missing") is None
+
+
+# (device, memory as the driver reports it, precision) -> the full-mode batch that fits
+FIT_TABLE = [
+    (hardware.Facts("cuda", "Tesla T4", (7, 5), 1, 15_828_320_256), "fp32", 64),  # Colab T4: fits as is
+    (hardware.Facts("cuda", "NVIDIA A100-SXM4-80GB", (8, 0), 1, 85_100_068_864), "bf16", 64),
+    (hardware.Facts("cuda", "NVIDIA GeForce MX250", (6, 1), 1, 2_147_483_648), "fp32", 32),  # 2 GB laptop GPU
+    (hardware.Facts("cuda", "NVIDIA GeForce GT 1030", (6, 1), 1, 2_147_483_648), "fp16", 64),  # 16-bit activations
+    (hardware.Facts("cuda", "NVIDIA GeForce GT 710", (3, 5), 1, 1_073_741_824), "fp32", 16),  # 1 GB
+]
+
+
+@pytest.mark.parametrize("facts,prec,batch", FIT_TABLE)
+def test_full_mode_batch_fits_the_device_memory(monkeypatch, facts, prec, batch):
+    monkeypatch.setenv("FASTRAIN_MODE", "full")
+    cfg = capstone.sizes()
+    fitted = capstone.fit_batch(cfg, facts, prec, vocab_size=180)
+    assert fitted["batch_size"] == batch
+    assert capstone.training_bytes(fitted, 180, prec) <= 0.8 * facts.memory_bytes
+    if batch < cfg["batch_size"]:  # the largest that fits: twice as large does not
+        assert capstone.training_bytes({**fitted, "batch_size": 2 * batch}, 180, prec) > 0.8 * facts.memory_bytes
+
+
+def test_training_bytes_grows_with_batch_and_width():
+    cfg = capstone.sizes()
+    one = capstone.training_bytes(cfg, 150)
+    assert capstone.training_bytes({**cfg, "batch_size": 2 * cfg["batch_size"]}, 150) > one
+    assert capstone.training_bytes({**cfg, "n_embd": 2 * cfg["n_embd"]}, 150) > one
+    assert capstone.training_bytes(cfg, 150, "bf16") < one  # 16-bit activations

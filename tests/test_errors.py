@@ -121,3 +121,16 @@ def test_explanation_text_forms():
     assert str(found) == found.text
     assert found.error in repr(found) and found.text in repr(found)
     assert found.error in found._repr_html_()
+
+
+def test_oom_advice_matches_lesson_02_accumulate_without_the_graph():
+    """Lesson 02 keeps the loss with loss.detach() and calls .item() rarely; the OOM advice must agree
+    (the old advice 'keep loss.item(), not the tensor' contradicted it and hid why memory grows)."""
+    from fastrain_lib.i18n import t
+    bn, en = t("errors.oom", "bn"), t("errors.oom", "en")
+    for text in (bn, en):
+        assert "loss.detach()" in text and ".item()" in text and "total += loss" in text
+    assert "graph" in en and "গ্রাফ" in bn
+    assert "accumulate loss.item(), not the loss tensor" not in en
+    lesson = (__import__("pathlib").Path(__file__).parents[1] / "notebooks" / "02_to_device.ipynb").read_text(encoding="utf-8")
+    assert "losses.append(loss.detach())" in lesson

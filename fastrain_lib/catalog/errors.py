@@ -28,12 +28,18 @@ MESSAGES = {
               "Fix: print x.shape just before the failing line; flatten images with x.flatten(1), or fix the layer sizes.",
     },
     "errors.oom": {
+        # Lesson 02 teaches the same: keep the per-step loss *without its graph* (loss.detach() on the
+        # device, no sync) and call .item() rarely. `total += loss` keeps every step's graph alive.
         "bn": "মেমরি শেষ (out of memory): ডিভাইসে এই কাজের জন্য যথেষ্ট মেমরি নেই। "
-              "সমাধান: batch আকার কমাও (যেমন অর্ধেক); মিশ্র নির্ভুলতা (mixed precision) ব্যবহার করো; মূল্যায়নের সময় torch.no_grad() দাও; "
-              "loss জমাতে loss.item() রাখো, পুরো টেনসর নয়; তারপর torch.cuda.empty_cache() চালিয়ে আবার চেষ্টা করো।",
+              "সমাধান: batch আকার কমাও (যেমন অর্ধেক); মিশ্র প্রিসিশন (mixed precision) ব্যবহার করো; মূল্যায়নের সময় torch.no_grad() দাও; "
+              "লস জমাও গ্রাফ ছাড়া — total += loss লিখলে প্রতিটি ধাপের পুরো গণনা-গ্রাফ (computation graph) মেমরিতে থেকে যায়; "
+              "লেখো total += loss.detach() (ডিভাইসেই থাকে, অপেক্ষা করায় না), আর সংখ্যাটি দেখতে মাঝে মাঝে একবার .item() ডাকো; "
+              "তারপর torch.cuda.empty_cache() চালিয়ে আবার চেষ্টা করো।",
         "en": "Out of memory: the device has too little memory for this work. "
               "Fix: lower the batch size (e.g. halve it); use mixed precision; wrap evaluation in torch.no_grad(); "
-              "accumulate loss.item(), not the loss tensor; then run torch.cuda.empty_cache() and try again.",
+              "accumulate the loss without its graph — total += loss keeps every step's whole computation graph in memory; "
+              "write total += loss.detach() (stays on the device, no waiting) and call .item() once in a while to see the number; "
+              "then run torch.cuda.empty_cache() and try again.",
     },
     "errors.no_gpu": {
         "bn": "GPU পাওয়া যায়নি: কোড 'cuda' ডিভাইস চাইছে, কিন্তু এই মেশিনে CUDA GPU (বা তার ড্রাইভার) নেই। "

@@ -10,7 +10,7 @@ MESSAGES = {
     "common.size": {"bn": "আকার", "en": "size"},
     "common.dtype": {"bn": "ডেটা টাইপ", "en": "dtype"},
     "common.threads": {"bn": "থ্রেড", "en": "threads"},
-    "common.batch_size": {"bn": "ব্যাচ আকার", "en": "batch size"},
+    "common.batch_size": {"bn": "batch আকার", "en": "batch size"},
     "common.step": {"bn": "ধাপ", "en": "step"},
     "common.loss": {"bn": "লস", "en": "loss"},
     "common.accuracy": {"bn": "সঠিকতা (accuracy)", "en": "accuracy"},

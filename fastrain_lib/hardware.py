@@ -268,6 +268,19 @@ def synchronize(device="cpu") -> None:
         torch.mps.synchronize()
 
 
+def reset_peak_memory(device) -> None:
+    """Start counting the device's peak memory afresh (CUDA only; a no-op elsewhere)."""
+    device = torch.device(device)
+    if device.type == "cuda":
+        torch.cuda.reset_peak_memory_stats(device)
+
+
+def peak_memory(device) -> int | None:
+    """Most bytes the CUDA allocator held since reset_peak_memory; None where not counted."""
+    device = torch.device(device)
+    return torch.cuda.max_memory_allocated(device) if device.type == "cuda" else None
+
+
 # ---------------------------------------------------------------------------------------
 # Detection: the only place that asks torch.cuda / torch.backends.mps
 # ---------------------------------------------------------------------------------------

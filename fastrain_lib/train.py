@@ -18,6 +18,13 @@ One step, in the order mixed precision needs (torch.amp recipe):
 
 For fp32, tf32 and bf16 the scaler is disabled and each call passes straight through.
 
+Timing: CUDA and MPS run asynchronously, so the clock is read only after waiting for the device
+(hardware.synchronize). Waiting costs time too, so `time_window` steps are timed together
+between two waits and each gets the window's mean; losses and the loss scale are read
+(`.item()`, a wait of its own) only after the clock stops. Inside the window every precision
+mode waits the same way: once per step for the inf/nan check (GradScaler's inside
+`scaler.step`, ours otherwise). The first step is timed alone (warm-up, compiling).
+
 Checkpoints (fastrain_lib.checkpoint) save model, optimizer, scaler, RNG states, position in
 the data and the history every `checkpoint_every` steps; `resume=True` continues from the
 newest good one so that the loss curve is the same as if nothing had happened. That needs a
@@ -144,9 +151,7 @@ def make_optimizer(model: torch.nn.Module, optimizer=None, lr: float = 1e-3) -> 
     raise TypeError(t("train.bad_optimizer", kind=type(optimizer).__name__))
 
 
-def _sync(device: torch.device) -> None:
-    if device.type == "cuda":
-        torch.cuda.synchronize(device)
+_clock = time.perf_counter  # one name, so a test can see when the clock is read
 
 
 def _grads_finite(params) -> bool:
@@ -165,7 +170,7 @@ def train(model: torch.nn.Module, batches, *, steps: int | None = None, epochs: 
           precision: str = "fp32", optimizer=None, lr: float = 1e-3, clip_grad: float | None = None,
           compile: bool = False, loss_fn=None, grad_accum: int = 1, seed: int = 0, progress: bool = True,
           checkpoint_dir=None, checkpoint_every: int | None = None, resume: bool = False, on_step=None,
-          scaler_options: dict | None = None, skip_nonfinite: bool = True) -> History:
+          scaler_options: dict | None = None, skip_nonfinite: bool = True, time_window: int = 4) -> History:
     """Train `model` on `batches` (a re-iterable of (inputs, targets)) and return a History.
 
     steps: optimizer steps to run (epochs are repeated as needed); None -> `epochs` epochs.
@@ -174,7 +179,10 @@ def train(model: torch.nn.Module, batches, *, steps: int | None = None, epochs: 
     clip_grad: max gradient norm (the gradients are unscaled first).
     grad_accum: micro-batches per optimizer step (the loss is divided by it).
     checkpoint_dir / checkpoint_every / resume: see fastrain_lib.checkpoint.
-    on_step(step, history): called after each optimizer step (step counts from 1).
+    on_step(step, history): called for each optimizer step (step counts from 1) once its numbers
+        are known, i.e. at the end of its timing window; a window always ends at a checkpoint step
+        and at every multiple of time_window, so use time_window=1 to see the model after each step.
+    time_window: steps timed together between two device synchronisations (see the module notes).
     scaler_options: extra GradScaler arguments (e.g. growth_interval) for fp16.
     skip_nonfinite: without a scaler, skip a step whose gradients hold inf/nan (as GradScaler does).
     """
@@ -186,6 +194,8 @@ def train(model: torch.nn.Module, batches, *, steps: int | None = None, epochs: 
         raise ValueError(t("train.bad_steps", steps=steps, epochs=epochs))
     if resume and checkpoint_dir is None:
         raise ValueError(t("train.resume_needs_dir"))
+    if time_window < 1:
+        raise ValueError(t("train.bad_time_window", time_window=time_window))
     loss_fn = loss_fn or default_loss
     model.to(device)
     model.train()
@@ -211,14 +221,48 @@ def train(model: torch.nn.Module, batches, *, steps: int | None = None, epochs: 
     else:
         total = steps
     step_fn = torch.compile(model) if compile else model
-    if device.type == "cuda":
-        torch.cuda.reset_peak_memory_stats(device)
+    hardware.reset_peak_memory(device)
     bar = _progress(total=total, key="train.progress", precision=precision) if progress else None
     if bar is not None:
         bar.update(step)
 
     def finished() -> bool:
         return step >= total if total is not None else False
+
+    pending = []  # steps of the open timing window: numbers still on the device
+    timed_before = history.steps  # the first step timed in this call is timed alone
+
+    def window_ends() -> bool:
+        if history.steps + len(pending) == timed_before + 1 or finished():
+            return True
+        return step % time_window == 0 or bool(checkpoint_every and step % checkpoint_every == 0)
+
+    def close_window() -> None:
+        """Stop the clock, then read what the window's steps left on the device."""
+        hardware.synchronize(device)
+        elapsed = (_clock() - start) / len(pending)
+        first = history.steps
+        for item in pending:
+            history.losses.append(torch.stack(item["losses"]).mean().item())
+            history.step_times_s.append(elapsed)
+            if scaler.is_enabled():
+                before, after = float(item["scale_before"]), float(item["scale_after"])
+                item["skip"] = after < before  # GradScaler halves its scale exactly when it skipped
+            else:
+                after = 1.0
+            history.scales.append(after)
+            history.skipped.append(bool(item["skip"]))
+            history.samples += item["samples"]
+        if compile and history.compile_s is None:
+            history.compile_s = elapsed
+        pending.clear()
+        for done in range(first + 1, history.steps + 1):
+            if bar is not None:
+                bar.update(1)
+            if on_step is not None:
+                on_step(done, history)
+        if checkpoint_dir is not None and checkpoint_every and step % checkpoint_every == 0:
+            _save(checkpoint_dir, step, *position, model, opt, scaler, history)
 
     # fp32 is the strict baseline (TF32 off), tf32 switches it on; both restored after the run
     tf32_setting = prec.tf32(precision == "tf32") if precision in ("fp32", "tf32") else contextlib.nullcontext()
@@ -238,9 +282,9 @@ def train(model: torch.nn.Module, batches, *, steps: int | None = None, epochs: 
                 if saved is not None:  # first new batch after resuming: continue the saved RNG streams
                     checkpoint.set_rng_state(saved["rng"])
                     saved = None
-                if micro == 0:
-                    _sync(device)
-                    start = time.perf_counter()
+                if micro == 0 and not pending:
+                    hardware.synchronize(device)
+                    start = _clock()
                 inputs, targets = _move(batch, device)
                 with prec.autocast(device, precision):
                     loss = loss_fn(step_fn(inputs), targets)
@@ -252,7 +296,8 @@ def train(model: torch.nn.Module, batches, *, steps: int | None = None, epochs: 
                 if micro < grad_accum:
                     continue
 
-                scale_before = scaler.get_scale() if scaler.is_enabled() else 1.0
+                # the scale stays a device tensor here; it is read after the clock stops
+                scale_before = _scale_tensor(scaler)
                 skip = False
                 if clip_grad is not None:
                     scaler.unscale_(opt)  # clip the true gradients, not the scaled ones
@@ -263,30 +308,17 @@ def train(model: torch.nn.Module, batches, *, steps: int | None = None, epochs: 
                     scaler.step(opt)  # with a scaler: skipped internally when a gradient is inf/nan
                 scaler.update()
                 opt.zero_grad(set_to_none=True)
-                _sync(device)
-                elapsed = time.perf_counter() - start
-
-                scale_after = scaler.get_scale() if scaler.is_enabled() else 1.0
-                if scaler.is_enabled():
-                    skip = scale_after < scale_before  # GradScaler halves its scale exactly when it skipped
                 step += 1
-                history.losses.append(torch.stack(losses_in_step).mean().item())
-                history.step_times_s.append(elapsed)
-                history.scales.append(float(scale_after))
-                history.skipped.append(bool(skip))
-                history.samples += samples_in_step
-                if compile and history.compile_s is None:
-                    history.compile_s = elapsed
+                pending.append({"losses": losses_in_step, "samples": samples_in_step, "skip": skip,
+                                "scale_before": scale_before, "scale_after": _scale_tensor(scaler)})
                 micro, losses_in_step, samples_in_step = 0, [], 0
-                if bar is not None:
-                    bar.update(1)
-                if on_step is not None:
-                    on_step(step, history)
                 position = (epoch, seen)
-                if checkpoint_dir is not None and checkpoint_every and step % checkpoint_every == 0:
-                    _save(checkpoint_dir, step, *position, model, opt, scaler, history)
+                if window_ends():
+                    close_window()
                 if finished():
                     break
+            if pending:  # the epoch ended inside a window
+                close_window()
             if micro:  # an unfinished accumulation at the epoch's end is dropped
                 opt.zero_grad(set_to_none=True)
             if seen == 0:  # without this, steps=N over an empty iterable would loop forever
@@ -301,12 +333,19 @@ def train(model: torch.nn.Module, batches, *, steps: int | None = None, epochs: 
 
     if bar is not None:
         bar.close()
-    if device.type == "cuda":
-        history.peak_memory_bytes = torch.cuda.max_memory_allocated(device)
+    history.peak_memory_bytes = hardware.peak_memory(device)
     if checkpoint_dir is not None and step > 0 and not (checkpoint_every and step % checkpoint_every == 0):
         # the end of the run is worth a checkpoint too
         _save(checkpoint_dir, step, *position, model, opt, scaler, history)
     return history
+
+
+def _scale_tensor(scaler):
+    """GradScaler's current scale as a device tensor copy (get_scale() would wait for the device)."""
+    if not scaler.is_enabled():
+        return None
+    scale = scaler._get_scale_async()  # the scale tensor itself; None before the first scale()
+    return scale.detach().clone() if scale is not None else scaler.get_scale()
 
 
 def _save(folder, step, epoch, batch_in_epoch, model, opt, scaler, history) -> None:

@@ -1,6 +1,7 @@
 """fastrain_lib.train: every precision mode on a CPU, the skip-on-inf path, clipping, options."""
 
 import math
+import sys
 
 import pytest
 import torch
@@ -64,7 +65,7 @@ def test_fp16_skips_on_inf_and_halves_the_scale():
         before[step] = model.fc2.weight.detach().clone()
 
     h = train.train(model, train.TensorBatches(x, y, 32), steps=6, precision="fp16", progress=False,
-                    on_step=remember, scaler_options={"growth_interval": 2})
+                    on_step=remember, scaler_options={"growth_interval": 2}, time_window=1)
     handle.remove()
     assert h.skipped == [False, False, True, False, False, False]
     assert h.scales[2] == h.scales[1] / 2  # halved on the overflow
@@ -147,3 +148,55 @@ def test_evaluate_and_compile_flag():
     model = SimpleNN(hidden=16)
     result = train.evaluate(model, train.TensorBatches(x, y, 16, shuffle=False), precision="bf16")
     assert 0.0 <= result["accuracy"] <= 1.0 and math.isfinite(result["loss"])
+
+
+def _waits_per_window(monkeypatch, mode, steps=9, window=4):
+    """Run train() and count, for each timed window, the calls that make the host wait for the
+    device (item, bool, float, tolist, get_scale, hardware.synchronize) while the clock runs."""
+    inside, counts, clock_reads = [False], [], []
+    real_clock = train._clock
+
+    def clock():
+        inside[0] = not inside[0]
+        clock_reads.append(inside[0])
+        if inside[0]:
+            counts.append(0)
+        return real_clock()
+
+    def counted(original):
+        def wrapper(*args, **kwargs):
+            # Only the loop's own reads and GradScaler's: the optimizer's .item() on its CPU step
+            # counters is the same in every mode and waits for nothing.
+            caller = sys._getframe(1).f_code.co_filename
+            if inside[0] and caller.endswith(("train.py", "grad_scaler.py")):
+                counts[-1] += 1
+            return original(*args, **kwargs)
+        return wrapper
+
+    monkeypatch.setattr(train, "_clock", clock)
+    for name in ("item", "__bool__", "__float__", "tolist"):
+        monkeypatch.setattr(torch.Tensor, name, counted(getattr(torch.Tensor, name)))
+    monkeypatch.setattr(torch.amp.GradScaler, "get_scale", counted(torch.amp.GradScaler.get_scale))
+    monkeypatch.setattr(train.hardware, "synchronize", counted(train.hardware.synchronize))
+    _, h = _run(mode, steps=steps, time_window=window, scaler_options={"init_scale": 2.0**8})
+    monkeypatch.undo()
+    assert clock_reads == [True, False] * len(counts)  # every window's clock stopped
+    return counts, h
+
+
+def test_every_precision_waits_the_same_inside_the_timed_window(monkeypatch):
+    """Reading the loss or the scale inside the window made fp16 wait more often than bf16/fp32,
+    so the comparison measured sync overhead. Now: one wait per step (the inf check), one at the end."""
+    results = {mode: _waits_per_window(monkeypatch, mode) for mode in ("fp32", "bf16", "fp16")}
+    sizes = [1, 3, 4, 1]  # step 1 alone (warm-up), then windows ending at multiples of 4, then the last step
+    for mode, (counts, h) in results.items():
+        assert counts == [n + 1 for n in sizes], mode
+        # steps of one window share its mean time
+        assert len(set(h.step_times_s[1:4])) == 1 and len(set(h.step_times_s[4:8])) == 1
+        assert h.steps == 9 and len(h.scales) == 9 and all(math.isfinite(v) for v in h.losses)
+
+
+def test_time_window_must_be_positive():
+    x, y = _data(32)
+    with pytest.raises(ValueError, match="time_window=0"):
+        train.train(SimpleNN(), train.TensorBatches(x, y, 8), steps=1, time_window=0, progress=False)

@@ -6,6 +6,7 @@ MESSAGES = {
         "bn": "ইনপুট ({inputs}টি) আর লক্ষ্য/লেবেল ({targets}টি) সংখ্যায় মেলে না। দুটো টেনসরের প্রথম মাত্রা সমান হতে হবে।",
         "en": "inputs ({inputs}) and targets ({targets}) differ in number. Both tensors need the same first dimension.",
     },
+    "train.bad_time_window": {"bn": "time_window={time_window} চলবে না: একসাথে কয়টি ধাপ মাপা হবে, ১ বা তার বেশি দাও।", "en": "time_window={time_window} will not do: how many steps are timed together, give 1 or more."},
     "train.bad_batch_size": {"bn": "batch আকার {batch_size} চলবে না: ১ বা তার বেশি একটি পূর্ণসংখ্যা দাও।", "en": "batch size {batch_size} will not do: give an integer of 1 or more."},
     "train.bad_grad_accum": {"bn": "grad_accum={grad_accum} চলবে না: প্রতি অপটিমাইজার ধাপে কয়টি মাইক্রো-ব্যাচ, ১ বা তার বেশি দাও।", "en": "grad_accum={grad_accum} will not do: micro-batches per optimizer step, give 1 or more."},
     "train.bad_steps": {"bn": "steps={steps}, epochs={epochs}: অন্তত ১টি ধাপ বা ১টি ইপক দাও।", "en": "steps={steps}, epochs={epochs}: give at least 1 step or 1 epoch."},

@@ -141,7 +141,13 @@ def test_panel_runs_and_changes_with_a_control():
     assert panel.last_error is None
     assert first.figure.axes[0].get_title() != second.figure.axes[0].get_title()
     rows = dict(second.rows)
-    assert "MFU" in rows and rows["MFU"].endswith("%")
+    (record,) = second.records
+    m = record.metrics  # the MFU row is tokens/s x FLOPs per token / peak of this very run (PaLM, app. B)
+    expected = m["tokens_per_s"] * m["flops_per_token"] / m["peak_flops"]
+    assert rows["MFU"] == capstone.mfu_text(expected)
+    assert rows[t("lesson07.tokens_per_s")] == f"{m['tokens_per_s']:,.0f}"
+    cfg = capstone.sizes()
+    assert m["tokens_per_s"] == pytest.approx(cfg["batch_size"] * cfg["block_size"] * 2 / record.median_s)  # accum 2
 
 
 @pytest.mark.slow

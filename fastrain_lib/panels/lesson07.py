@@ -71,8 +71,8 @@ def capstone_experiment(device: str, precision_mode: str, optimizer: str, norm: 
     rows = [
         (t("lesson07.tokens_per_s"), f"{result.tokens_per_s:,.0f}"),
         (t("lesson07.step_ms"), f"{result.median_step_s * 1e3:.1f}"),
-        ("MFU", f"{100 * result.mfu:.2f}%"),
-        (t("lesson07.peak"), f"{result.peak.flops / 1e12:.3g} TFLOP/s — {result.peak.label}"),
+        ("MFU", capstone.mfu_text(result.mfu)),  # above 100% (a wrong peak) is flagged, never shown
+        (t("lesson07.peak"), _peak_text(result.peak)),
         (t(f"lesson07.memory_{result.memory_kind}"), memory),
         (t("lesson07.val_loss"), f"{result.val_curve[-1][1]:.3f}" if result.val_curve else "—"),
         (t("lesson07.params"), f"{result.params:,}"),
@@ -88,6 +88,10 @@ def capstone_experiment(device: str, precision_mode: str, optimizer: str, norm: 
         notes.append(t("lesson07.note_measured_peak"))
     return Outcome(figure=fig, headers=[t("hw.item"), t("hw.value")], rows=rows, records=[result.record()],
                    note=" ".join(notes))
+
+
+def _peak_text(peak) -> str:
+    return f"{peak.flops / 1e12:.3g} TFLOP/s — {peak.label}" if peak.flops else peak.label
 
 
 def make() -> ExperimentPanel:

@@ -19,12 +19,16 @@ The stages of one replica form a pipeline; after backward, each stage all-reduce
 gradients with the same stage of the other replicas (a process group per stage).
 
 Every rank records a timeline of its forward ("F"), backward ("B") and all-reduce ("A")
-work, with times measured from a common start (a barrier).
+work on ONE clock: each process's perf_counter is translated to rank 0's (the same clock on
+one machine; across machines an offset measured by ping-pong at start-up), and every step is drawn from the earliest rank's start. (Each
+rank's own "time since the barrier" is not enough: ranks leave a barrier at different
+moments, and a chart built that way can show stage 1 starting before stage 0 finished.)
 """
 
 from __future__ import annotations
 
 import hashlib
+import socket
 import time
 
 import torch
@@ -107,6 +111,48 @@ def _stage_groups(stages: int, replicas: int):
     return groups
 
 
+def clock_offset(rank: int, world_size: int, rounds: int = 10) -> float:
+    """Seconds to add to this rank's time.perf_counter() to read rank 0's clock.
+
+    On one machine perf_counter is the system-wide monotonic clock: the offset is exactly 0.
+    Across machines, NTP-style: rank r sends at t1, rank 0 replies with its own time c, r
+    receives at t2; rank 0's clock read c at about (t1 + t2) / 2 on ours. The round with
+    the shortest round trip is the most exact (error at most half of it). Every rank runs
+    the same loops (only rank 0 and the peer act), so nobody waits for a message that never comes."""
+    hosts = [None] * world_size
+    dist.all_gather_object(hosts, socket.gethostname())
+    if len(set(hosts)) == 1:
+        return 0.0
+    buf = torch.zeros(1, dtype=torch.float64)
+    best_rtt, offset = float("inf"), 0.0
+    for peer in range(1, world_size):
+        for _ in range(rounds):
+            if rank == 0:
+                dist.recv(buf, src=peer)
+                buf[0] = time.perf_counter()
+                dist.send(buf, dst=peer)
+            elif rank == peer:
+                t1 = time.perf_counter()
+                dist.send(buf, dst=0)
+                dist.recv(buf, src=0)
+                t2 = time.perf_counter()
+                if t2 - t1 < best_rtt:
+                    best_rtt, offset = t2 - t1, buf.item() - (t1 + t2) / 2
+    return offset
+
+
+def _to_common_clock(timelines: list[list[dict]], starts: list[float]) -> None:
+    """Shift every step's events from this rank's start to the earliest rank's start
+    (`starts`: this rank's step starts on rank 0's clock; one all-reduce MIN after training)."""
+    mine = torch.tensor(starts, dtype=torch.float64)
+    first = mine.clone()
+    dist.all_reduce(first, op=dist.ReduceOp.MIN)
+    for events, shift in zip(timelines, (mine - first).tolist()):
+        for e in events:
+            e["start"] += shift
+            e["end"] += shift
+
+
 def pipeline_worker(rank: int, world_size: int, cfg: dict | None = None) -> dict:
     """Train the MLP with a GPipe schedule (× replicas data-parallel); returns this rank's timeline."""
     cfg = {**DEFAULTS, **(cfg or {})}
@@ -124,7 +170,8 @@ def pipeline_worker(rank: int, world_size: int, cfg: dict | None = None) -> dict
     next_rank = rank + 1 if stage < stages - 1 else None
     mb = cfg["batch"] // micro
 
-    timelines, losses = [], []
+    offset = clock_offset(rank, world_size)  # our clock -> rank 0's clock
+    timelines, losses, starts = [], [], []
     for step in range(cfg["steps"]):
         x, y = batch_for(step, replica, cfg, inputs)
         xs, ys = x.chunk(micro), y.chunk(micro)
@@ -132,6 +179,7 @@ def pipeline_worker(rank: int, world_size: int, cfg: dict | None = None) -> dict
         optimizer.zero_grad(set_to_none=True)
         dist.barrier()
         t0 = time.perf_counter()
+        starts.append(t0 + offset)  # this rank's start on rank 0's clock (ranks leave the barrier apart)
         # ---- forward, micro-batch after micro-batch
         step_loss = 0.0
         for m in range(micro):
@@ -180,6 +228,7 @@ def pipeline_worker(rank: int, world_size: int, cfg: dict | None = None) -> dict
         optimizer.step()
         timelines.append(events)
         losses.append(step_loss)
+    _to_common_clock(timelines, starts)  # one clock for all ranks: the Gantt chart is causal
 
     h = hashlib.sha1()
     for p in layers.parameters():

@@ -120,12 +120,41 @@ def test_unreadable_everything_means_a_fresh_start(tmp_path):
     assert checkpoint.load_latest(tmp_path / "missing") is None
 
 
-def test_checkpoints_load_with_weights_only(tmp_path):
-    _small_run(tmp_path, 2)
+def test_checkpoints_load_with_weights_only_into_fresh_objects(tmp_path):
+    """weights_only=True must give back everything needed: fresh model, optimizer and scaler
+    loaded from it equal the trained ones, and the next step from both is the same."""
+    torch.manual_seed(0)
+    g = torch.Generator().manual_seed(1)
+    x, y = torch.rand(64, 1, 28, 28, generator=g), torch.randint(0, 10, (64,), generator=g)
+    model = SimpleNN(hidden=8)
+    opt = torch.optim.AdamW(model.parameters(), lr=1e-2)
+    train.train(model, train.TensorBatches(x, y, 8), steps=3, optimizer=opt, progress=False,
+                checkpoint_dir=tmp_path, checkpoint_every=3)
     path = checkpoint.list_checkpoints(tmp_path)[0]
     state = torch.load(path, weights_only=True)  # would raise on any pickled Python object
     assert {"model", "optimizer", "scaler", "rng", "history", "step", "epoch", "batch_in_epoch"} <= set(state)
-    assert isinstance(state["rng"]["torch"], torch.Tensor)
+    assert state["step"] == 3 and isinstance(state["rng"]["torch"], torch.Tensor)
+
+    torch.manual_seed(123)  # different initial weights: the load must overwrite all of them
+    fresh = SimpleNN(hidden=8)
+    fresh_opt = torch.optim.AdamW(fresh.parameters(), lr=1e-2)
+    fresh.load_state_dict(state["model"])
+    fresh_opt.load_state_dict(state["optimizer"])
+    for a, b in zip(model.parameters(), fresh.parameters()):
+        assert torch.equal(a, b)
+    for pa, pb in zip(model.parameters(), fresh.parameters()):
+        sa, sb = opt.state[pa], fresh_opt.state[pb]
+        assert set(sa) == set(sb) == {"step", "exp_avg", "exp_avg_sq"}
+        assert all(torch.equal(sa[k], sb[k]) for k in sa)
+
+    def one_step(net, optimizer):
+        optimizer.zero_grad()
+        torch.nn.functional.cross_entropy(net(x[:8]), y[:8]).backward()
+        optimizer.step()
+        return [p.detach().clone() for p in net.parameters()]
+
+    for a, b in zip(one_step(model, opt), one_step(fresh, fresh_opt)):
+        assert torch.equal(a, b)  # Adam's moments and step count came back too, not only the weights
 
 
 class Evil:

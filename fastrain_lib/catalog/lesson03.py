@@ -2,8 +2,8 @@
 
 MESSAGES = {
     # panel
-    "lesson03.panel_title": {"bn": "মিশ্র নির্ভুলতা: মোড, batch আকার আর মডেলের চওড়া বদলে দেখো", "en": "Mixed precision: change the mode, batch size and model width"},
-    "lesson03.modes": {"bn": "নির্ভুলতা মোড", "en": "precision modes"},
+    "lesson03.panel_title": {"bn": "মিশ্র প্রিসিশন: মোড, batch আকার আর মডেলের চওড়া বদলে দেখো", "en": "Mixed precision: change the mode, batch size and model width"},
+    "lesson03.modes": {"bn": "প্রিসিশন মোড", "en": "precision modes"},
     "lesson03.width": {"bn": "মডেলের চওড়া (hidden)", "en": "model width (hidden)"},
     "lesson03.time_per_step": {"bn": "প্রতি ধাপে সময় (ms, মধ্যমা)", "en": "time per step (ms, median)"},
     "lesson03.activation_kib": {"bn": "অ্যাক্টিভেশন মেমরি (KiB)", "en": "activation memory (KiB)"},
@@ -13,7 +13,7 @@ MESSAGES = {
     "lesson03.mode": {"bn": "মোড", "en": "mode"},
     "lesson03.loss_curve": {"bn": "লস, ধাপে ধাপে", "en": "loss, step by step"},
     "lesson03.panel_fig_title": {"bn": "{device}-এ মাপা: batch {batch}, hidden {width}", "en": "measured on {device}: batch {batch}, hidden {width}"},
-    "lesson03.pick_a_mode": {"bn": "অন্তত একটি নির্ভুলতা মোড বেছে নাও।", "en": "Pick at least one precision mode."},
+    "lesson03.pick_a_mode": {"bn": "অন্তত একটি প্রিসিশন মোড বেছে নাও।", "en": "Pick at least one precision mode."},
     "lesson03.unsupported_here": {"bn": "এই ডিভাইসে চলে না, বাদ দেওয়া হলো: {modes}", "en": "cannot run on this device, left out: {modes}"},
     "lesson03.stacked_title": {"bn": "সব মোড একসাথে: সময়, মেমরি, লস", "en": "all modes together: time, memory, loss"},
     "lesson03.panel_note": {
@@ -41,14 +41,14 @@ MESSAGES = {
     # checks
     "lesson03.check.step_ok": {"bn": "ঠিক আছে! ধাপটি রেফারেন্সের সাথে মেলে, inf এলে ধাপ বাদ পড়ে আর স্কেল অর্ধেক হয়।", "en": "Correct! The step matches the reference; on inf the step is skipped and the scale halved."},
     "lesson03.check.deprecated_api": {
-        "bn": "torch.cuda.amp পুরোনো (deprecated) API — PyTorch 2.4 থেকে FutureWarning দেয়, আর CPU-তে autocast চুপচাপ বন্ধ করে দেয়। এর বদলে torch.amp.autocast(device, dtype=dtype) আর torch.amp.GradScaler(device) ব্যবহার করো।",
-        "en": "torch.cuda.amp is the deprecated API — it warns since PyTorch 2.4 and silently disables autocast on a CPU. Use torch.amp.autocast(device, dtype=dtype) and torch.amp.GradScaler(device) instead.",
+        "bn": "torch.cuda.amp পুরোনো (deprecated) API — PyTorch ২.৪ থেকে FutureWarning দেয়, আর CUDA না থাকলে autocast বন্ধ করে দেয় (একটি UserWarning দিয়ে জানিয়ে), তাই CPU-তে ফরওয়ার্ড fp32-এই চলে। এর বদলে torch.amp.autocast(device, dtype=dtype) আর torch.amp.GradScaler(device) ব্যবহার করো।",
+        "en": "torch.cuda.amp is the deprecated API — it warns since PyTorch 2.4, and without CUDA it disables autocast (saying so in a UserWarning), so on a CPU the forward pass stays in fp32. Use torch.amp.autocast(device, dtype=dtype) and torch.amp.GradScaler(device) instead.",
     },
     "lesson03.check.backward_in_autocast": {
         "bn": "backward() autocast-এর ভেতরে ডাকা হয়েছে। autocast শুধু ফরওয়ার্ড পাস আর লসের চারপাশে রাখো; with ব্লক থেকে বেরিয়ে scaler.scale(loss).backward() ডাকো — ব্যাকওয়ার্ড নিজে থেকেই ফরওয়ার্ডের dtype মেনে চলে।",
         "en": "backward() is called inside autocast. Keep autocast around the forward pass and the loss only; call scaler.scale(loss).backward() after the with block — backward follows the forward's dtypes by itself.",
     },
-    "lesson03.check.no_autocast": {"bn": "মডেলের ফরওয়ার্ড পাস কম নির্ভুলতায় চলেনি। ফরওয়ার্ড আর লস with torch.amp.autocast(device, dtype=dtype): ব্লকের ভেতরে লেখো।", "en": "The forward pass did not run in low precision. Put the forward pass and the loss inside with torch.amp.autocast(device, dtype=dtype):."},
+    "lesson03.check.no_autocast": {"bn": "মডেলের ফরওয়ার্ড পাস নিচু প্রিসিশনে চলেনি। ফরওয়ার্ড আর লস with torch.amp.autocast(device, dtype=dtype): ব্লকের ভেতরে লেখো।", "en": "The forward pass did not run in low precision. Put the forward pass and the loss inside with torch.amp.autocast(device, dtype=dtype):."},
     "lesson03.check.not_skipped": {
         "bn": "গ্রেডিয়েন্টে inf থাকা সত্ত্বেও ওজন বদলে গেছে (বা nan হয়ে গেছে)। optimizer.step() সরাসরি ডেকো না; scaler.step(optimizer) ডাকো — inf/nan পেলে সে নিজেই ধাপটি বাদ দেয়।",
         "en": "The weights changed (or became nan) although a gradient was inf. Do not call optimizer.step() directly; call scaler.step(optimizer) — it skips the step itself on inf/nan.",
@@ -79,4 +79,84 @@ MESSAGES = {
     },
     "lesson03.check.sign": {"bn": "শুধু ধনাত্মক মান দেখেছ; ঋণাত্মক ছোট গ্রেডিয়েন্টও শূন্য হয়ে যায়। চিহ্ন নির্বিশেষে সব শূন্য-নয় মান নাও।", "en": "You looked at positive values only; small negative gradients vanish too. Take every nonzero value, whatever its sign."},
     "lesson03.check.wrong_share": {"bn": "ফল মেলেনি: প্রত্যাশিত {expected:.4f}, পেয়েছি {got:.4f}। শূন্য-নয় মানগুলো নাও, fp16-এ রূপান্তর করো, কতগুলো শূন্য হলো তার অংশ ফেরত দাও।", "en": "Does not match: expected {expected:.4f}, got {got:.4f}. Take the nonzero values, convert to fp16, return the share that became zero."},
+    # notebook: inline texts
+    "lesson03.device_line": {"bn": "ডিভাইস: {device} | মোড: {mode} | এই ডিভাইসে চলে এমন প্রিসিশন মোড: {modes}", "en": "device: {device} | mode: {mode} | precision modes that run on this device: {modes}"},
+    "lesson03.dataset_line": {"bn": "{dataset} | ছবি: {shape}", "en": "{dataset} | images: {shape}"},
+    "lesson03.grad_count": {"bn": "গ্রেডিয়েন্টের সংখ্যা: {n}, মধ্যমা |g| = {median:.2e}", "en": "number of gradients: {n}, median |g| = {median:.2e}"},
+    "lesson03.grad_underflow": {"bn": "fp16-এ শূন্য হয়ে যায় (আন্ডারফ্লো): {pct:.3f}%", "en": "become zero in fp16 (underflow): {pct:.3f}%"},
+    "lesson03.grad_subnormal": {"bn": "fp16-এর ক্ষুদ্রতম নর্মালের নিচে (সূক্ষ্মতা হারায়): {pct:.1f}%", "en": "below fp16's smallest normal (lose resolution): {pct:.1f}%"},
+    "lesson03.bf16_underflow": {"bn": "bf16-এ শূন্য হয়ে যায়: {share}", "en": "become zero in bf16: {share}"},
+    "lesson03.loop_line": {"bn": "ধাপ {step:3d}: লস {loss:.4f}, স্কেল {scale:.0f}, outputs.dtype = {dtype}", "en": "step {step:3d}: loss {loss:.4f}, scale {scale:.0f}, outputs.dtype = {dtype}"},
+    "lesson03.op": {"bn": "অপারেশন", "en": "op"},
+    "lesson03.dtype_col": {"bn": "dtype (KiB)", "en": "dtype (KiB)"},
+    "lesson03.skipped_line": {"bn": "বাদ পড়া ধাপ: {skipped} | inf ঢোকানো হয়েছিল: {injected}", "en": "skipped steps: {skipped} | inf injected at: {injected}"},
+    "lesson03.peak_line": {"bn": "{mode}: সর্বোচ্চ {mib:.1f} MiB", "en": "{mode}: peak {mib:.1f} MiB"},
+    "lesson03.no_gpu_memory": {"bn": "GPU নেই: উপরের বাইট-গণনাই এখানে মেমরির মাপ (এটা যেকোনো হার্ডওয়্যারে একই)।", "en": "No GPU: the byte count above is the memory measure here (it is the same on any hardware)."},
+    "lesson03.median_line": {"bn": "{mode}: মধ্যমা {ms:.2f} ms (IQR {iqr:.2f} ms)", "en": "{mode}: median {ms:.2f} ms (IQR {iqr:.2f} ms)"},
+    "lesson03.matmul_line": {"bn": "{dtype} ম্যাট্রিক্স গুণ ({n}×{n}): {gflops:.1f} GFLOP/s", "en": "{dtype} matrix multiply ({n}×{n}): {gflops:.1f} GFLOP/s"},
+    "lesson03.hw_formats": {"bn": "এই ডিভাইস ({name}) হার্ডওয়্যারে যে ফরম্যাট চালায়: {formats}", "en": "formats this device ({name}) runs in hardware: {formats}"},
+    "lesson03.ref_header_hw": {"bn": "হার্ডওয়্যার", "en": "hardware"},
+    "lesson03.ref_header_run": {"bn": "রান (তারিখ)", "en": "run (date)"},
+    "lesson03.ref_none": {"bn": "reference/ ফোল্ডারে এই পাঠের কোনো মাপা ফল নেই — শুধু এই মেশিনের মাপ দেখানো হলো।", "en": "reference/ holds no results for this lesson — only this machine's measurements are shown."},
+    "lesson03.ref_no_gpu": {"bn": "reference/ ফোল্ডারে এখনো কোনো GPU-র ফল নেই: উপরের রেফারেন্সগুলো CPU-তে মাপা।", "en": "reference/ holds no GPU results yet: the references above were measured on CPUs."},
+    # verdicts (# VERDICT cells): sentences computed from this run's numbers
+    "lesson03.v.old_api_disabled": {
+        "bn": "এখানে CUDA নেই: পুরোনো API autocast আর GradScaler দুটোই বন্ধ করে দিয়েছে — নীরবে নয়, উপরের UserWarning দিয়ে জানিয়ে। ফরওয়ার্ড তাই fp32-এই চলত।",
+        "en": "No CUDA here: the old API disabled both autocast and GradScaler — not silently, it said so in the UserWarning above. The forward pass would have stayed in fp32.",
+    },
+    "lesson03.v.old_api_ran": {
+        "bn": "এখানে CUDA আছে: পুরোনো API কাজ করেছে, শুধু অপ্রচলিত হওয়ার সতর্কবার্তা (FutureWarning) দিয়েছে।",
+        "en": "CUDA is here: the old API worked and only gave the deprecation warning (FutureWarning).",
+    },
+    "lesson03.v.autocast_lists": {
+        "bn": "এই ডিভাইসে ({device}) autocast নিচু প্রিসিশনে চালিয়েছে: {low}; float32-এ: {high}।",
+        "en": "On this device ({device}) autocast ran in low precision: {low}; in float32: {high}.",
+    },
+    "lesson03.v.reductions_low": {
+        "bn": "এখানে ({device}) {ops} নিচু প্রিসিশনে চলেছে: এই ডিভাইসের autocast-এর fp32-তালিকায় এরা নেই, তাই ইনপুটের dtype-ই মেনে চলে। (CUDA-র autocast এদের fp32-এ তোলে — তালিকা ডিভাইসভেদে আলাদা।)",
+        "en": "Here ({device}) {ops} ran in low precision: they are not on this device's autocast fp32 list, so they follow their input's dtype. (CUDA's autocast lifts them to fp32 — the lists differ by device.)",
+    },
+    "lesson03.v.reductions_fp32": {
+        "bn": "এখানে ({device}) {ops} float32-এ চলেছে: এই ডিভাইসের autocast এদের fp32-এ তোলে, কারণ যোগফল আর নরমালাইজেশনে সূক্ষ্মতা দরকার।",
+        "en": "Here ({device}) {ops} ran in float32: this device's autocast lifts them to fp32, because sums and normalisations need the resolution.",
+    },
+    "lesson03.v.speed_faster": {"bn": "{mode}: fp32-এর চেয়ে {ratio:.2f}× দ্রুত।", "en": "{mode}: {ratio:.2f}× as fast as fp32."},
+    "lesson03.v.speed_slower": {"bn": "{mode}: fp32-এর চেয়ে ধীর (গতি {ratio:.2f}×)।", "en": "{mode}: slower than fp32 (speed {ratio:.2f}×)."},
+    "lesson03.v.speed_same": {"bn": "{mode}: fp32-এর প্রায় সমান ({ratio:.2f}×)।", "en": "{mode}: about the same as fp32 ({ratio:.2f}×)."},
+    "lesson03.v.why_tf32_noop": {
+        "bn": "   কেন: tf32 শুধু Ampere বা নতুন CUDA GPU-র টেনসর কোরে কাজ করে; এখানে এটা fp32-এর হুবহু এক কাজ — যে পার্থক্য দেখছ তা মাপের ওঠানামা (noise)।",
+        "en": "   Why: tf32 only acts on the tensor cores of Ampere or newer CUDA GPUs; here it is exactly fp32's work — any difference is measurement noise.",
+    },
+    "lesson03.v.why_tf32_cuda": {
+        "bn": "   কেন: এই GPU-র টেনসর কোর fp32 ম্যাট্রিক্স গুণ tf32-এ করে; ছোট মডেলে ম্যাট্রিক্স গুণ ধাপের ছোট অংশ হলে লাভও ছোট।",
+        "en": "   Why: this GPU's tensor cores run fp32 matmuls in tf32; when matmuls are a small part of a small model's step, so is the gain.",
+    },
+    "lesson03.v.why_native_fast": {
+        "bn": "   কেন: এই ডিভাইস {mode} হার্ডওয়্যারেই চালায় (টেনসর কোর বা AVX-512 BF16/AMX), আর অর্ধেক বাইট সরাতে হয়।",
+        "en": "   Why: this device runs {mode} in hardware (tensor cores or AVX-512 BF16/AMX), and moves half the bytes.",
+    },
+    "lesson03.v.why_native_small": {
+        "bn": "   কেন: ডিভাইস {mode} হার্ডওয়্যারেই চালায়, কিন্তু এত ছোট ধাপে সময় যায় kernel চালু আর dtype রূপান্তরে — মডেল চওড়া করলে (প্যানেলে hidden বাড়াও) লাভ দেখা দেয়।",
+        "en": "   Why: the device runs {mode} in hardware, but a step this small is dominated by kernel launches and dtype casts — widen the model (raise hidden in the panel) to see the gain.",
+    },
+    "lesson03.v.why_no_native_matmul": {
+        "bn": "   কেন: এই {device}-তে {mode}-এর গাণিতিক একক নেই — এখানে {mode} ম্যাট্রিক্স গুণ নিজেই fp32-এর {mm:.2f}× গতিতে চলে। PyTorch তখন {mode} গুণ চালায় সাধারণ (অপ্টিমাইজ-না-করা) পথে, প্রতিটি সংখ্যা রূপান্তর করে; fp32-এর গুণ চলে দ্রুত, হাতে-টিউন করা BLAS-এ। তার উপর autocast-এর রূপান্তর (আর fp16-এ GradScaler) যোগ হয়।",
+        "en": "   Why: this {device} has no {mode} arithmetic units — here an {mode} matrix multiply alone runs at {mm:.2f}× fp32's speed. PyTorch then runs {mode} matmuls on a generic (untuned) path, converting every number, while fp32 matmuls use a fast hand-tuned BLAS. autocast's casts (and GradScaler for fp16) come on top.",
+    },
+    "lesson03.v.why_no_native": {
+        "bn": "   কেন: এই {device}-তে {mode}-এর গাণিতিক একক নেই, তাই লাভের বদলে autocast-এর রূপান্তরের খরচই থাকে (fp16-এ GradScaler-এর inf পরীক্ষাও)।",
+        "en": "   Why: this {device} has no {mode} arithmetic units, so instead of a gain only autocast's cast cost remains (and GradScaler's inf check for fp16).",
+    },
+    "lesson03.v.why_emulated_ok": {
+        "bn": "   কেন: এই {device}-তে {mode}-এর আলাদা গাণিতিক একক নেই, তবু অর্ধেক বাইট সরাতে হয় — মেমরি-সীমিত অংশে তাতেই ক্ষতি পুষিয়ে যায়।",
+        "en": "   Why: this {device} has no dedicated {mode} units, yet half the bytes move — in the memory-bound parts that makes up for the casts.",
+    },
+    "lesson03.v.accuracy_close": {
+        "bn": "এই রানে ({steps} ধাপ) মোডগুলোর পরীক্ষা-সঠিকতার পার্থক্য মাত্র {spread:.1f} শতাংশ-বিন্দু: মিশ্র প্রিসিশনে মডেল fp32-এর মতোই শিখেছে।",
+        "en": "In this run ({steps} steps) the modes' test accuracies differ by only {spread:.1f} percentage points: mixed precision learned as well as fp32.",
+    },
+    "lesson03.v.accuracy_apart": {
+        "bn": "এই রানে ({steps} ধাপ) পরীক্ষা-সঠিকতা {spread:.1f} শতাংশ-বিন্দু আলাদা ({best} সবচেয়ে ভালো, {worst} সবচেয়ে খারাপ)। এত কম ধাপে শুরুর এলোমেলো ওঠানামা আর fp16-এর শুরুতে বাদ-পড়া ধাপই বড় — lab মোডে আরও ধাপ চালিয়ে দেখো।",
+        "en": "In this run ({steps} steps) test accuracy differs by {spread:.1f} percentage points ({best} best, {worst} worst). With so few steps early noise and fp16's skipped first steps dominate — run more steps in lab mode.",
+    },
 }

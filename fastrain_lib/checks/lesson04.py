@@ -170,3 +170,39 @@ def check_layer_norm(layer_norm) -> object:
                 return failed(code, LN_MESSAGES[code])
         return failed("wrong_values", "lesson04.ln_wrong", diff=float((got.float() - expected).abs().max()))
     return passed()
+
+
+# ---------------------------------------------------------------- task 2, the prediction (Lessons 03–04 helper)
+
+PREDICTION_N = 16  # the exercise asks for a guess at 16 parameter tensors
+
+
+def check_launch_prediction(prediction) -> object:
+    """prediction = {"forloop": int, "foreach": int}: the student's guess for one warmed-up Adam step
+    over PREDICTION_N tensors. It is compared with the count measured now, on the CPU, exactly as
+    the exercise's measure_launches counts (so the expected numbers are never hard-coded: they
+    follow this torch version). A wrong guess gets the measured rule — calls with 1 tensor and
+    per extra tensor — rather than a bare number."""
+    from ..i18n import t
+
+    if not isinstance(prediction, dict) or any(prediction.get(k) is None for k in ("forloop", "foreach")):
+        return failed("not_done", "lesson04.prediction_missing")
+    for impl in ("forloop", "foreach"):
+        guess = prediction[impl]
+        if isinstance(guess, bool) or not isinstance(guess, (int, float)) or guess != int(guess):
+            return failed("not_int", "lesson04.prediction_not_int", impl=impl, got=repr(guess)[:40])
+    measured, details, codes = {}, [], []
+    for impl in ("forloop", "foreach"):
+        one, four = (fused.optimizer_step_launches(impl, n).launches for n in (1, 4))
+        measured[impl] = fused.optimizer_step_launches(impl, PREDICTION_N).launches
+        guess = int(prediction[impl])
+        if guess != measured[impl]:
+            details.append(t("lesson04.prediction_off", impl=impl, guess=guess, measured=measured[impl], one=one,
+                             per=(four - one) / 3))
+            codes.append(f"wrong_{impl}")
+            if impl == "foreach" and guess in (one, four) and four != one:
+                details.append(t("lesson04.prediction_foreach_constant"))
+                codes[-1] = "foreach_constant"
+    if codes:
+        return failed("+".join(codes), "lesson04.prediction_wrong", details=" ".join(details))
+    return passed("lesson04.prediction_ok", n=PREDICTION_N, forloop=measured["forloop"], foreach=measured["foreach"])

@@ -99,3 +99,121 @@ def make() -> ExperimentPanel:
         precision_experiment,
         name="lesson03_precision",
     )
+
+
+# ----------------------------------------------------------------- verdicts for the notebook
+# Pure functions of this run's numbers and the device's facts: they pick which catalog sentence
+# the lesson prints (verdicts.say), so the words always match the measurement (issue 19).
+
+SAME_BAND = 0.05  # within ±5% of fp32 counts as "about the same": closer than run-to-run noise here
+LOW_PRECISION = ("float16", "bfloat16")
+
+
+def old_api_verdict(warning_texts: list[str]) -> str:
+    """Which sentence describes what the deprecated torch.cuda.amp lines did here: disabled with a
+    UserWarning (no CUDA), or ran on CUDA with only the deprecation FutureWarning."""
+    disabled = any("Disabling" in text or "not available" in text for text in warning_texts)
+    return "lesson03.v.old_api_disabled" if disabled else "lesson03.v.old_api_ran"
+
+
+def autocast_verdict(rows: list[tuple[str, str]], device_type: str) -> list[tuple[str, dict]]:
+    """From the ops table (op, dtype under autocast) measured here: which ops autocast ran in low
+    precision, which in float32, and what that says about reductions and normalisations."""
+    low = [op for op, dtype in rows if dtype in LOW_PRECISION]
+    high = [op for op, dtype in rows if dtype == "float32"]
+    out = [("lesson03.v.autocast_lists", {"device": device_type, "low": ", ".join(low) or "—",
+                                           "high": ", ".join(high) or "—"})]
+    reductions = [op for op in ("sum", "softmax", "layer_norm") if op in dict(rows)]
+    kept_low = [op for op in reductions if op in low]
+    if kept_low:
+        out.append(("lesson03.v.reductions_low", {"device": device_type, "ops": ", ".join(kept_low)}))
+    elif reductions:
+        out.append(("lesson03.v.reductions_fp32", {"device": device_type, "ops": ", ".join(reductions)}))
+    return out
+
+
+def speed_class(ratio: float, band: float = SAME_BAND) -> str:
+    """'faster', 'slower' or 'same' for a speed ratio (fp32 time ÷ this mode's time)."""
+    if ratio > 1 + band:
+        return "faster"
+    if ratio < 1 - band:
+        return "slower"
+    return "same"
+
+
+def speed_reason(mode: str, ratio: float, device_type: str, fast_formats, matmul_ratio: float | None = None) -> str | None:
+    """The catalog key of one sentence on *why* `mode` ran at `ratio` × fp32's speed here, chosen from
+    the measurement and the device's facts (fast_formats: the formats it runs in hardware)."""
+    kind = speed_class(ratio)
+    if mode == "tf32":
+        return "lesson03.v.why_tf32_cuda" if device_type == "cuda" and "tf32" in fast_formats else "lesson03.v.why_tf32_noop"
+    if mode not in ("fp16", "bf16"):
+        return None
+    native = mode in fast_formats
+    if native:
+        return "lesson03.v.why_native_fast" if kind == "faster" else "lesson03.v.why_native_small"
+    if kind == "slower":
+        # Much slower, and the matmul alone is slower too: no arithmetic units for this format.
+        if matmul_ratio is not None and matmul_ratio < 1 - SAME_BAND:
+            return "lesson03.v.why_no_native_matmul"
+        return "lesson03.v.why_no_native"
+    return "lesson03.v.why_emulated_ok"
+
+
+def speed_verdicts(ratios: dict[str, float], device_type: str, fast_formats,
+                   matmul_ratios: dict[str, float] | None = None) -> list[tuple[str, dict]]:
+    """(catalog key, values) for every low-precision mode: how fast against fp32, then why."""
+    matmul_ratios = matmul_ratios or {}
+    out = []
+    for mode, ratio in ratios.items():
+        out.append((f"lesson03.v.speed_{speed_class(ratio)}", {"mode": mode, "ratio": ratio}))
+        reason = speed_reason(mode, ratio, device_type, fast_formats, matmul_ratios.get(mode))
+        if reason:
+            out.append((reason, {"mode": mode, "device": device_type, "mm": matmul_ratios.get(mode) or 0.0}))
+    return out
+
+
+def accuracy_verdict(accuracy_pct: dict[str, float], steps: int, close_points: float = 2.0) -> tuple[str, dict]:
+    """Do the modes reach about the same test accuracy in this run? (points = percentage points)"""
+    spread = max(accuracy_pct.values()) - min(accuracy_pct.values())
+    best = max(accuracy_pct, key=accuracy_pct.get)
+    worst = min(accuracy_pct, key=accuracy_pct.get)
+    key = "lesson03.v.accuracy_close" if spread <= close_points else "lesson03.v.accuracy_apart"
+    return key, {"spread": spread, "best": best, "worst": worst, "steps": steps}
+
+
+# ----------------------------------------------------------------- reference/ results, one row per run
+
+AMP_MODES = ("fp32", "tf32", "fp16", "bf16")
+
+
+def _hardware(record) -> str:
+    meta = record.meta or {}
+    on_gpu = str(record.params.get("device", "")).startswith("cuda")
+    return (meta.get("gpu_name") if on_gpu else None) or meta.get("cpu_name") or "?"
+
+
+def reference_amp_rows(directory=None) -> tuple[list[tuple], bool]:
+    """Rows (hardware, run date, ms/step in fp32, tf32, fp16, bf16) — one row per reference run
+    (one results file), never runs merged — and whether any run was on a GPU."""
+    from pathlib import Path
+
+    from .. import bench
+
+    directory = directory or config.reference_dir()
+    rows, any_gpu = [], False
+    if directory is None:
+        return rows, any_gpu
+    for path in sorted(Path(directory).glob("*.json")):
+        try:
+            records = [r for r in bench.load_records(path) if r.name.startswith("amp ")]
+        except (ValueError, OSError):
+            continue
+        if not records:
+            continue
+        times = {r.params.get("precision", r.name.split()[-1]): r.median_s * 1e3 for r in records}
+        on_gpu = any(str(r.params.get("device", "")).startswith("cuda") for r in records)
+        any_gpu = any_gpu or on_gpu
+        date = str(records[0].meta.get("date", "?"))[:16].replace("T", " ")
+        rows.append((_hardware(records[0]), date, *[times.get(m, "—") for m in AMP_MODES]))
+    return rows, any_gpu

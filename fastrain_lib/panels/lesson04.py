@@ -110,7 +110,7 @@ def step_experiment(optimizer: str, norm: str, precision: str, compile: bool, si
 
 
 def make() -> ExperimentPanel:
-    """The lesson 04 panel. torch.compile is off by default: the first compile takes ~10 s on a CPU."""
+    """The lesson 04 panel. torch.compile is off by default: a first compile takes seconds (more on a CPU)."""
     device = hardware.best_device()
     history: list = []
 
@@ -126,7 +126,9 @@ def make() -> ExperimentPanel:
             "norm": widgets.Dropdown(options=list(NORMS), value="torch", description="LayerNorm"),
             "precision": widgets.Dropdown(options=_precisions(device), value="fp32",
                                           description=t("lesson04.precision")),
-            "compile": widgets.Checkbox(value=False, description=t("lesson04.compile")),
+            # a short label, not indented: a long one was cut off with "…" in the panel's narrow column
+            "compile": widgets.Checkbox(value=False, description=t("lesson04.compile"), indent=False,
+                                        layout=widgets.Layout(width="auto")),
             "size": widgets.Dropdown(options=list(SIZES), value="tiny", description=t("lesson04.model_size")),
         },
         experiment,
@@ -204,3 +206,162 @@ def ablation_figure(records: list[bench.Record], references: dict | None = None)
     for ax, (label, refs) in zip(axes[1:], references.items()):
         plot_ablation(ax, refs, plots.label("lesson04.ablation_reference", hardware=label))
     return fig
+
+
+# ----------------------------------------------------------------- verdicts for the notebook
+# Pure functions of this run's numbers and the device's facts: each returns the catalog key(s) of
+# the sentence the lesson prints (verdicts.say), so the words always match the measurement.
+
+SAME_BAND = 0.05  # within ±5% counts as "no change": closer than run-to-run noise
+
+
+def default_adam_impl_for(device_type: str, foreach_devices) -> str:
+    """What torch.optim.Adam/AdamW run when neither foreach= nor fused= is given: foreach when
+    the parameters are on a device with foreach kernels (CUDA, XPU, ...), else the for-loop
+    (torch/optim/optimizer.py: _default_to_fused_or_foreach)."""
+    return "foreach" if device_type in set(foreach_devices) else "forloop"
+
+
+def default_adam_impl(device) -> str:
+    """default_adam_impl_for on this device, asking PyTorch for its list of foreach devices."""
+    try:
+        from torch.utils._foreach_utils import _get_foreach_kernels_supported_devices as foreach_devices
+        devices = foreach_devices()
+    except ImportError:  # very old torch: foreach kernels meant CUDA
+        devices = ["cuda"]
+    return default_adam_impl_for(torch.device(device).type, devices)
+
+
+def gelu_bound(achieved_gbs: float, roof_gbs: float, share: float = 0.5) -> str:
+    """'memory' when the op moves its bytes at ≥ `share` of the measured copy bandwidth (time
+    follows bytes), else 'compute' (the arithmetic — tanh for every element — is the limit)."""
+    return "memory" if roof_gbs > 0 and achieved_gbs >= share * roof_gbs else "compute"
+
+
+def gelu_verdicts(*, chain_s: float, library_s: float, chain_bytes: int, library_bytes: int,
+                  roof_gbs: float) -> list[tuple[str, dict]]:
+    """The chain vs F.gelu: how much faster, and whether this machine's limit was memory or compute."""
+    achieved = library_bytes / library_s / 1e9
+    out = [("lesson04.v.gelu_ratio", {"bytes": chain_bytes / library_bytes, "time": chain_s / library_s})]
+    bound = gelu_bound(achieved, roof_gbs)
+    out.append((f"lesson04.v.gelu_{bound}", {"gbs": achieved, "roof": roof_gbs,
+                                            "share": achieved / roof_gbs if roof_gbs else 0.0}))
+    return out
+
+
+def adam_verdicts(counts: list[int], times_ms: dict[str, list[float]]) -> list[tuple[str, dict]]:
+    """How much faster fused (and foreach) Adam ran than the for-loop here, at the most and at the
+    fewest tensors, and why: fewer passes over memory, fewer calls, or hardly any difference."""
+    loop, fast = times_ms["forloop"], times_ms["fused"]
+    most, fewest = loop[-1] / fast[-1], loop[0] / fast[0]
+    out = [("lesson04.v.adam_ratio", {"n": counts[-1], "ratio": most, "fused": fast[-1], "forloop": loop[-1],
+                                      "n1": counts[0], "ratio1": fewest})]
+    if "foreach" in times_ms:
+        out.append(("lesson04.v.adam_foreach", {"n": counts[-1], "ratio": loop[-1] / times_ms["foreach"][-1]}))
+    if most < 1.2 and fewest < 1.2:
+        out.append(("lesson04.v.adam_little", {}))
+    elif fewest >= 1.5:
+        out.append(("lesson04.v.adam_passes", {"n1": counts[0], "ratio1": fewest}))
+    else:
+        out.append(("lesson04.v.adam_calls", {"n": counts[-1], "ratio": most, "ratio1": fewest}))
+    return out
+
+
+def compile_verdicts(*, cold_s: float, warm_s: float, eager_s: float, compiled_s: float) -> list[tuple[str, dict]]:
+    """Break-even of torch.compile from a cold compile (fresh cache), and from a warm one."""
+    saved = eager_s - compiled_s
+    if saved <= 0:
+        return [("lesson04.v.compile_no_gain", {"eager": eager_s * 1e3, "compiled": compiled_s * 1e3, "cold": cold_s})]
+    return [("lesson04.v.compile_break_even", {"saved": saved * 1e3, "cold": cold_s, "calls": cold_s / saved,
+                                               "warm": warm_s, "warm_calls": warm_s / saved})]
+
+
+def amp_verdicts(records: list, device_type: str, fast_formats) -> list[tuple[str, dict]]:
+    """The ablation's AMP stage: its speed-up over the stage before it, and why — from the
+    measurement and the hardware facts (does this device run the format natively?)."""
+    stages = [r.params.get("stage") for r in records]
+    if "amp" not in stages:
+        return []
+    i = stages.index("amp")
+    amp, before = records[i], records[i - 1]
+    precision = amp.params.get("precision", "bf16")
+    factor = before.median_s / amp.median_s
+    out = [("lesson04.v.amp_factor", {"factor": factor, "precision": precision})]
+    native = precision in fast_formats
+    mfu = records[0].metrics.get("mfu")
+    values = {"precision": precision, "device": device_type, "mfu": mfu or 0.0}
+    if factor > 1 + SAME_BAND:
+        out.append(("lesson04.v.amp_native_fast" if native else "lesson04.v.amp_emulated_fast", values))
+    elif not native:
+        out.append(("lesson04.v.amp_no_native", values))
+    elif mfu is not None and mfu < 0.2:
+        out.append(("lesson04.v.amp_overhead", values))
+    else:
+        out.append(("lesson04.v.amp_native_small", values))
+    return out
+
+
+def compile_cold_and_warm(fn, *args):
+    """(result, Inductor's code, cold seconds, warm seconds) for torch.compile(fn)(*args).
+
+    Cold: an empty Inductor cache (a fresh TORCHINDUCTOR_CACHE_DIR and in-memory caches cleared),
+    as on a student's first run. Warm: compiled again with that cache filled — what a second run
+    of the notebook would see. Measuring with a warm cache and calling it the first compile
+    would make compiling look cheaper than it is."""
+    import shutil
+    import tempfile
+
+    directory = tempfile.mkdtemp(prefix="fastrain-inductor-")
+    try:
+        try:
+            from torch._inductor.runtime.cache_dir_utils import temporary_cache_dir
+        except ImportError:  # older torch: point the cache somewhere empty by hand
+            import contextlib
+            import os
+
+            @contextlib.contextmanager
+            def temporary_cache_dir(path):
+                old = os.environ.get("TORCHINDUCTOR_CACHE_DIR")
+                os.environ["TORCHINDUCTOR_CACHE_DIR"] = path
+                try:
+                    yield
+                finally:
+                    if old is None:
+                        os.environ.pop("TORCHINDUCTOR_CACHE_DIR", None)
+                    else:
+                        os.environ["TORCHINDUCTOR_CACHE_DIR"] = old
+        with temporary_cache_dir(directory):
+            torch.compiler.reset()
+            result, code, cold = fused.compiled_code(fn, *args)
+            torch.compiler.reset()
+            _, _, warm = fused.compiled_code(fn, *args)
+    finally:
+        shutil.rmtree(directory, ignore_errors=True)
+    return result, code, cold, warm
+
+
+# ----------------------------------------------------------------- reference/ ablations, one series per run
+
+
+def reference_ablation_runs(directory=None) -> tuple[dict[str, list[bench.Record]], bool]:
+    """Ablation results in reference/, one series per run (one results file) — two runs on the
+    same machine and day stay two series — labelled with the hardware's name and the run's time;
+    and whether any of them ran on a GPU."""
+    from pathlib import Path
+
+    directory = directory or config.reference_dir()
+    runs: dict[str, list[bench.Record]] = {}
+    any_gpu = False
+    if directory is None:
+        return runs, any_gpu
+    for path in sorted(Path(directory).glob("*.json")):
+        try:
+            records = [r for r in bench.load_records(path) if r.params.get("experiment") == fused.ABLATION_EXPERIMENT]
+        except (ValueError, OSError):
+            continue
+        if not records:
+            continue
+        any_gpu = any_gpu or str(records[0].params.get("device", "")).startswith("cuda")
+        when = str(records[0].meta.get("date", "?"))[:16].replace("T", " ")
+        runs[f"{fused.hardware_label(records[0])}, {when}"] = records
+    return runs, any_gpu

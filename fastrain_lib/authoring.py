@@ -101,11 +101,17 @@ def origin_slug(root: Path) -> str | None:
     return slug_from_remote_url(result.stdout)
 
 
-def no_origin_message(root: Path) -> str:
-    return (f"এই চেকআউটে ({root}) `origin` নামের git remote নেই, তাই কোর্সটি GitHub-এর কোথায় আছে জানা যায় না। "
-            f"আগে যোগ করো: git remote add origin https://github.com/<owner>/<name>.git — তারপর আবার চালাও।\n"
-            f"This checkout ({root}) has no git remote called `origin`, so where the course lives on GitHub is unknown. "
-            f"Add it first: git remote add origin https://github.com/<owner>/<name>.git — then run this again.")
+def no_origin_message(root: Path, keeping: str | None = None) -> str:
+    """Bengali and English: there is no `origin`; what to do (and, for sync, which slug is kept)."""
+    add = "git remote add origin https://github.com/<owner>/<name>.git"
+    bn = (f"এই চেকআউটে ({root}) `origin` নামের git remote নেই, তাই কোর্সটি GitHub-এর কোথায় আছে জানা যায় না। "
+          f"আগে যোগ করো: {add} — ")
+    en = (f"This checkout ({root}) has no git remote called `origin`, so where the course lives on GitHub is unknown. "
+          f"Add it first: {add} — ")
+    if keeping:
+        return (bn + f"ততক্ষণ fastrain_lib/config.py-র {keeping} রাখা হলো।\n"
+                + en + f"keeping {keeping} from fastrain_lib/config.py for now.")
+    return bn + "তারপর আবার চালাও।\n" + en + "then run this again."
 
 
 def stored_slug(root: Path) -> str:
@@ -287,8 +293,7 @@ def main(argv: list[str], root: Path | None = None) -> int:
         if command == "sync":
             remote = origin_slug(root)
             if remote is None:
-                print(no_origin_message(root).replace("then run this again", f"keeping {stored_slug(root)} from "
-                      "fastrain_lib/config.py for now"), file=sys.stderr)
+                print(no_origin_message(root, keeping=stored_slug(root)), file=sys.stderr)
             elif remote != stored_slug(root):
                 for path in repoint(root, remote):
                     print("updated", path.relative_to(root))

@@ -154,7 +154,8 @@ def test_without_origin_repoint_fails_clearly_and_sync_keeps_config(tmp_path, mo
     assert "`origin` নামের git remote নেই" in err and "has no git remote called `origin`" in err
     assert "git remote add origin" in err
     assert authoring.main(["sync"], root=root) == 0  # lesson authors can still sync
-    assert "keeping old-owner/fastrain" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "keeping old-owner/fastrain" in err and "old-owner/fastrain রাখা হলো" in err
     after = {p: p.read_text(encoding="utf-8") for p in before}
     assert after == before
 

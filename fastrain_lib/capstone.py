@@ -13,10 +13,13 @@ What it glues together (each piece is a module of its own):
 - distributed.launch        N processes with DistributedDataParallel (gloo on CPUs, NCCL on GPUs)
 
 Efficiency is reported as MFU (model FLOPs utilisation, PaLM appendix B): achieved
-tokens/s × training FLOPs per token ÷ the device's peak FLOP/s. The peak is the
-datasheet figure for a known GPU (labelled "datasheet") and, for a CPU, the best matmul
-speed measured here with bench.matmul (labelled "measured") — a CPU has no honest datasheet
-number for PyTorch.
+tokens/s × training FLOPs per token ÷ the device's peak FLOP/s, the peak being the course's
+single hardware.peak (datasheet for a known GPU, measured matmul for a CPU). An MFU above
+100% means a wrong peak: it is flagged, never shown as a number.
+
+Honest numbers: a Result's speed comes only from steps trained in that call. A run resumed
+from a finished checkpoint trains nothing and says so (with the date it finished); the
+lesson gives every run a fresh folder (new_run_dir) and resumes only on purpose.
 """
 
 from __future__ import annotations
@@ -496,27 +499,12 @@ def report_lines(result: Result) -> list[str]:
     return lines
 
 
-# --- reference/ results -----------------------------------------------------------------------------
-def hardware_label(meta: dict) -> str:
-    """'NVIDIA H100 80GB HBM3' or 'AMD EPYC (2 cores)': what a reference record ran on."""
-    if meta.get("gpu_name"):
-        return meta["gpu_name"] + (f" ×{meta['gpu_count']}" if meta.get("gpu_count", 1) > 1 else "")
-    return f"{meta.get('cpu_name', '?')} ({meta.get('cpu_cores', '?')} {t('hw.cores')})"
+# --- reference/ results (read through fastrain_lib.reference: one series per run file) ------------
+def reference_runs(folder: Path | None = None) -> list[tuple[str, list[bench.Record]]]:
+    """[(run label: hardware · date · mode, that run's records)] for every reference/*.json, one per file."""
+    from . import reference
 
-
-def reference_records(family: str | None = None, folder: Path | None = None) -> list[bench.Record]:
-    """Every record in reference/*.json (of one benchmark family), newest files last."""
-    folder = folder or config.reference_dir()
-    if folder is None:
-        return []
-    records = []
-    for path in sorted(Path(folder).glob("*.json")):
-        try:
-            found = bench.load_records(path)
-        except ValueError:
-            continue  # tests/test_benchmarks.py reports broken files; a lesson just skips them
-        records += [r for r in found if family is None or r.params.get("family") == family]
-    return records
+    return [(run.label, run.records) for run in reference.runs(folder)]
 
 
 def speedup(records: list[bench.Record], faster: str, slower: str) -> float | None:
@@ -529,21 +517,6 @@ def speedup(records: list[bench.Record], faster: str, slower: str) -> float | No
 
 def as_dict(result: Result) -> dict:
     return asdict(result)
-
-
-def reference_runs(folder: Path | None = None) -> list[tuple[str, list[bench.Record]]]:
-    """[(hardware + date label, records of that run file)] for every reference/*.json."""
-    folder = folder or config.reference_dir()
-    runs = []
-    for path in sorted(Path(folder).glob("*.json")) if folder else []:
-        try:
-            records = bench.load_records(path)
-        except ValueError:
-            continue
-        if records:
-            meta = records[0].meta
-            runs.append((f"{hardware_label(meta)}, {str(meta.get('date', '?'))[:10]}", records))
-    return runs
 
 
 def _ratio(records, faster: str, slower: str) -> str:
@@ -584,3 +557,54 @@ def here_row(results: dict[str, Result]) -> tuple:
 
     amp = next((m for m in ("bf16", "fp16") if m in results), None)
     return (t("lesson07.here"), f"{ratio(amp)} ({amp})" if amp else "—", ratio("fused"), "—", ratio("compile"), "—")
+
+
+# --- the recipe of this machine: which switch helped here, beyond the noise -------------------------
+SWITCH_NAMES = {"bf16": "bf16 (AMP)", "fp16": "fp16 + GradScaler (AMP)", "fused": "fused AdamW",
+                "compile": "torch.compile"}
+
+
+def _spread(times: list[float]) -> list[float]:
+    """Quartiles of the step times without the first (warm-up) step where there are enough."""
+    return _quartiles(times[1:] if len(times) >= 4 else times)
+
+
+def switch_effects(results: dict[str, Result], base: str = "fp32") -> list[dict]:
+    """Each switch's measured effect against the baseline run, largest speed-up first.
+
+    speedup = tokens/s with the switch ÷ tokens/s without it; verdict "faster"/"slower" only when
+    the interquartile ranges of the step times do not overlap, else "noise" (too close to call)."""
+    ref = results[base]
+    q_ref = _spread(ref.step_times_s)
+    effects = []
+    for name, r in results.items():
+        if name == base or not (r.tokens_per_s > 0 and ref.tokens_per_s > 0):
+            continue
+        q = _spread(r.step_times_s)
+        verdict = "faster" if q[2] < q_ref[0] else "slower" if q[0] > q_ref[2] else "noise"
+        effects.append({"switch": name, "name": SWITCH_NAMES.get(name, name), "speedup": r.tokens_per_s / ref.tokens_per_s,
+                        "verdict": verdict, "tokens": r.tokens_per_s, "base": ref.tokens_per_s})
+    return sorted(effects, key=lambda e: -e["speedup"])
+
+
+def recipe_verdicts(effects: list[dict], f: hardware.Facts) -> list[tuple[str, dict]]:
+    """(catalog key, values) sentences for the # VERDICT cell: the switch to turn on first here,
+    with its numbers; the others; and why a switch slowed training where a hardware fact says why."""
+    lines = []
+    winners = [e for e in effects if e["verdict"] == "faster"]
+    if winners:
+        lines.append(("lesson07.verdict_best", winners[0]))
+    elif effects:
+        lines.append(("lesson07.verdict_none", effects[0]))
+    for e in effects:
+        if winners and e is winners[0]:
+            continue
+        key = {"faster": "lesson07.verdict_also", "slower": "lesson07.verdict_slower"}.get(e["verdict"])
+        if key is None:
+            if not winners and e is effects[0]:
+                continue  # already said by verdict_none
+            key = "lesson07.verdict_noise"
+        lines.append((key, e))
+        if e["verdict"] == "slower" and e["switch"] in ("bf16", "fp16") and e["switch"] not in hardware.fast_formats(f):
+            lines.append(("lesson07.why_no_fast_format", {"fmt": e["switch"], "device": f.name or f.device_type}))
+    return lines

@@ -164,3 +164,34 @@ MESSAGES.update({
         "en": "For '{text}' the answer should be '{expected}', got '{got}'. A mark after a space or punctuation (।) dangles too: check whether the previous character is a Bengali letter or mark.",
     },
 })
+MESSAGES.update({
+    # lesson 07: the recipe of this machine, computed from this run's measurements (# VERDICT)
+    "lesson07.verdict_best": {
+        "bn": "এই মেশিনে সবচেয়ে বেশি কাজে দিল {name}: fp32 + for-loop-এর চেয়ে {speedup:.2f}× ({tokens:,.0f} বনাম {base:,.0f} টোকেন/সেকেন্ড)। এখানে রেসিপির প্রথম ধাপ এটাই।",
+        "en": "On this machine {name} helped most: {speedup:.2f}× the fp32 + for-loop baseline ({tokens:,.0f} vs {base:,.0f} tokens/s). Here it is the recipe's first step.",
+    },
+    "lesson07.verdict_none": {
+        "bn": "এই মেশিনে কোনো সুইচই মাপের ওঠানামার বাইরে গতি বাড়ায়নি; সবচেয়ে ভালো {name}: {speedup:.2f}× ({tokens:,.0f} বনাম {base:,.0f} টোকেন/সেকেন্ড)। এখানে সুইচ চালু করার আগে বড় মডেলে বা বেশি ধাপে আবার মাপো।",
+        "en": "On this machine no switch raised the speed beyond the noise; the best, {name}: {speedup:.2f}× ({tokens:,.0f} vs {base:,.0f} tokens/s). Measure again with a larger model or more steps before turning one on here.",
+    },
+    "lesson07.verdict_also": {
+        "bn": "{name}-ও গতি বাড়াল: {speedup:.2f}× ({tokens:,.0f} টোকেন/সেকেন্ড)।",
+        "en": "{name} helped too: {speedup:.2f}× ({tokens:,.0f} tokens/s).",
+    },
+    "lesson07.verdict_noise": {
+        "bn": "{name}: {speedup:.2f}× — মাপের ওঠানামার মধ্যে, এখানে স্পষ্ট লাভ বা ক্ষতি নেই।",
+        "en": "{name}: {speedup:.2f}× — within the noise, no clear gain or loss here.",
+    },
+    "lesson07.verdict_slower": {
+        "bn": "{name} এখানে প্রশিক্ষণ ধীর করল: {speedup:.2f}× ({tokens:,.0f} বনাম {base:,.0f} টোকেন/সেকেন্ড)। এই মেশিনে এটা চালু কোরো না।",
+        "en": "{name} slowed training here: {speedup:.2f}× ({tokens:,.0f} vs {base:,.0f} tokens/s). Leave it off on this machine.",
+    },
+    "lesson07.why_no_fast_format": {
+        "bn": "কারণ: {device}-এ {fmt}-এর হার্ডওয়্যার নেই (CPU-তে avx512_bf16 বা AMX, GPU-তে টেনসর কোর), তাই {fmt}-এর গণনা ধীর পথে চলে আর রূপান্তরের খরচ যোগ হয়।",
+        "en": "Why: {device} has no hardware for {fmt} (avx512_bf16 or AMX on a CPU, tensor cores on a GPU), so {fmt} arithmetic takes a slow path and the conversions add cost.",
+    },
+    "lesson07.no_gpu_reference": {
+        "bn": "reference/-এ এখনও কোনো GPU-তে মাপা ফল নেই, তাই এখানে GPU-র কোনো সংখ্যা দেখানো হলো না। GPU-র রেসিপি নিচে উৎসসহ লেখা; নিজের GPU-তে `python -m benchmarks` চালিয়ে ফল যোগ করা যায় (reference/README.md)।",
+        "en": "reference/ holds no results measured on a GPU yet, so no GPU numbers are shown here. The GPU recipe below is stated with its sources; run `python -m benchmarks` on a GPU to add results (reference/README.md).",
+    },
+})

@@ -13,7 +13,7 @@ import os
 
 import ipywidgets as widgets
 
-from .. import capstone, config, fused, hardware, plots, precision
+from .. import capstone, config, fused, hardware, plots, precision, reference
 from ..i18n import t
 from ..widgets import ExperimentPanel, Outcome
 
@@ -58,9 +58,9 @@ def capstone_experiment(device: str, precision_mode: str, optimizer: str, norm: 
     names = [name for name, _, _ in _RUNS[-6:]]
     values = [tps for _, tps, _ in _RUNS[-6:]]
     # reference/ results of the same model size only (other hardware, clearly labelled)
-    same_model = [r for r in capstone.reference_records("capstone") if r.params.get("model") == result.settings["model"]]
+    same_model = [r for r in reference.records("capstone") if r.params.get("model") == result.settings["model"]]
     for record in same_model[-3:]:
-        names.append(t("lesson07.reference_bar", hardware=capstone.hardware_label(record.meta),
+        names.append(t("lesson07.reference_bar", hardware=reference.hardware_name(record.meta),
                        precision=record.params.get("precision", "?")))
         values.append(record.metrics.get("tokens_per_s", 0.0))
     plots.bars(ax_speed, names, values, ylabel=plots.label("lesson07.tokens_per_s"),

@@ -5,6 +5,9 @@
 - We warm up first (caches, allocator, cuDNN/Inductor autotuning), then let
   blocked_autorange pick a repeat count and report the median and the spread (IQR).
 - torch.compile's one-off compile time is reported apart from the step time.
+- Every measurement carries its noise information (fastrain_lib.noise): the spread of the
+  repeated blocks, the load other programs and the hypervisor put on the cores while it ran,
+  the threads it used against the cores left free, and a verdict, quiet or noisy, with reasons.
 - Every result is a Record with the hardware it ran on, saved as JSON so results
   from different machines (a lab, reference/) can be compared later.
 """
@@ -26,9 +29,11 @@ import torch
 logging.getLogger("torch.utils.cpp_extension").setLevel(logging.ERROR)
 import torch.utils.benchmark as tbench
 
-from . import config, hardware
+from . import config, hardware, noise
 
-SCHEMA_VERSION = 1
+# 2: records carry `noise` (schema 1 files load with an empty one: "not known").
+SCHEMA_VERSION = 2
+READABLE_SCHEMAS = (1, 2)
 
 
 @dataclass
@@ -42,6 +47,12 @@ class Record:
     params: dict = field(default_factory=dict)  # the settings that were measured
     metrics: dict = field(default_factory=dict)  # derived numbers: GFLOP/s, samples/s, ...
     meta: dict = field(default_factory=dict)  # hardware, versions, mode, date
+    noise: dict = field(default_factory=dict)  # fastrain_lib.noise: load, threads, spread, verdict
+
+    @property
+    def noisy(self) -> bool:
+        """True when the machine was too busy (or the repeats too spread) to trust this record."""
+        return noise.is_noisy(self.noise)
 
     def per_second(self, work: float) -> float:
         """Throughput: `work` units (samples, FLOPs, bytes) done per second at the median time."""
@@ -77,51 +88,96 @@ def meta() -> dict:
 
 
 def measure(fn, name: str, *, params: dict | None = None, warmup: int = 2,
-            min_run_time: float | None = None) -> Record:
-    """Time `fn()` with torch.utils.benchmark: warm-up, then median and IQR over repeats.
+            min_run_time: float | None = None, threads: int | None = None) -> Record:
+    """Time `fn()` with torch.utils.benchmark: warm-up, then median and IQR over repeats,
+    with the noise information of the window it ran in (record.noise, record.noisy).
 
-    min_run_time (seconds of measuring) defaults by run mode: short in ci, longer in full."""
-    for _ in range(warmup):
-        fn()
+    min_run_time (seconds of measuring) defaults by run mode: short in ci, longer in full.
+    threads: CPU threads for the measurement (default: what torch uses now); Timer sets and
+    restores it, warm-up included."""
+    threads = threads or torch.get_num_threads()
+    before = torch.get_num_threads()
+    torch.set_num_threads(threads)
+    try:
+        for _ in range(warmup):
+            fn()
+    finally:
+        torch.set_num_threads(before)
     if min_run_time is None:
         min_run_time = config.by_mode(ci=0.05, lab=0.3, full=1.0)
-    # Timer runs single-threaded unless told: measure with the threads torch really uses.
-    timer = tbench.Timer(stmt="fn()", globals={"fn": fn}, num_threads=torch.get_num_threads(), label=name)
-    m = timer.blocked_autorange(min_run_time=min_run_time)
+    # Timer runs single-threaded unless told: measure with the threads asked for.
+    # (Its clock synchronises the accelerator, so asynchronous GPU work is counted.)
+    timer = tbench.Timer(stmt="fn()", globals={"fn": fn}, num_threads=threads, label=name)
+    with noise.Window() as window:
+        m = timer.blocked_autorange(min_run_time=min_run_time)
+    spread = m.iqr / m.median if m.median > 0 else None
     return Record(name=name, median_s=m.median, iqr_s=m.iqr, times_s=list(m.times),
-                  params=dict(params or {}), meta=meta())
+                  params=dict(params or {}), meta=meta(),
+                  noise=window.assess(threads=threads, spread=spread, repeats=len(m.times)))
 
 
-def _synchronize() -> None:
-    if torch.cuda.is_available():
-        torch.cuda.synchronize()
-
-
-def time_once(fn) -> float:
+def time_once(fn, device=None) -> float:
     """Seconds for exactly one call, synchronised: for one-off costs such as compiling.
 
-    Not torch.utils.benchmark here: Timer.timeit() runs the statement twice as a warm-up
-    first, which would hide exactly the one-off cost we want to see."""
-    _synchronize()
+    The device (default: the best one here) is synchronised before the clock starts, so
+    earlier queued work is not counted, and again before it stops, so this call's
+    asynchronous GPU work is. Not torch.utils.benchmark here: Timer.timeit() runs the
+    statement twice as a warm-up first, which would hide exactly the one-off cost we want."""
+    device = device or hardware.best_device()
+    hardware.synchronize(device)
     start = time.perf_counter()
     fn()
-    _synchronize()
+    hardware.synchronize(device)
     return time.perf_counter() - start
+
+
+def graphs_compiled() -> int:
+    """How many graphs torch.compile (dynamo) has compiled in this process so far."""
+    from torch._dynamo.utils import counters
+
+    return int(counters["stats"]["unique_graphs"])
+
+
+def warm_until_compiled(fn, *, device=None, stable: int = 2, max_calls: int = 20) -> dict:
+    """Call `fn` until `stable` calls in a row compile nothing new: a compiled function may
+    recompile on its 2nd or 3rd call (new shapes, a changed flag, automatic dynamic shapes),
+    and a recompile inside the timed steps makes "compiled" look slower than eager.
+
+    Returns {'compile_s': seconds of the calls that compiled, 'compiles': graphs compiled,
+    'recompiles': graphs compiled after the first call, 'warmup_calls': calls made}."""
+    compile_s, compiles, recompiles, quiet, calls = 0.0, 0, 0, 0, 0
+    while quiet < stable and calls < max_calls:
+        before = graphs_compiled()
+        seconds = time_once(fn, device)
+        new = graphs_compiled() - before
+        calls += 1
+        compiles += new
+        recompiles += new if calls > 1 else 0
+        compile_s += seconds if new else 0.0
+        quiet = 0 if new else quiet + 1
+    return {"compile_s": compile_s, "compiles": compiles, "recompiles": recompiles, "warmup_calls": calls}
 
 
 def measure_compiled(fn, example_args: tuple, name: str, **kwargs) -> Record:
     """Compile `fn` with torch.compile, report the compile time apart from the step time.
 
-    The first call compiles (metrics['compile_s']); later calls are timed as usual."""
+    Warm-up runs until nothing recompiles (warm_until_compiled); metrics get compile_s,
+    compiles, recompiles, and recompiles_timed (graphs compiled while timing: should be 0,
+    and a record where it is not is marked noisy)."""
     compiled = torch.compile(fn)
-    compile_s = time_once(lambda: compiled(*example_args))
+    warm = warm_until_compiled(lambda: compiled(*example_args))
+    before = graphs_compiled()
     record = measure(lambda: compiled(*example_args), name, **kwargs)
-    record.metrics["compile_s"] = compile_s
+    record.metrics.update(warm)
+    record.metrics["recompiles_timed"] = graphs_compiled() - before
+    if record.metrics["recompiles_timed"]:
+        record.noise["recompiles"] = record.metrics["recompiles_timed"]
+        record.noise["verdict"], record.noise["reasons"] = noise.verdict(record.noise)
     return record
 
 
 def save_records(records: list[Record], path: str | Path) -> Path:
-    """Write records as a JSON file ({"schema": 1, "records": [...]}); returns the path."""
+    """Write records as a JSON file ({"schema": 2, "records": [...]}); returns the path."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     payload = {"schema": SCHEMA_VERSION, "records": [r.to_dict() for r in records]}
@@ -132,7 +188,8 @@ def save_records(records: list[Record], path: str | Path) -> Path:
 
 
 def load_records(path: str | Path) -> list[Record]:
-    """Read a file written by save_records; raises ValueError on a malformed file."""
+    """Read a file written by save_records (any schema in READABLE_SCHEMAS; records of
+    schema 1 have no noise information); raises ValueError on a malformed file."""
     try:
         payload = json.loads(Path(path).read_text(encoding="utf-8"))
         return [Record.from_dict(r) for r in payload["records"]]

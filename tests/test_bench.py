@@ -1,9 +1,13 @@
+"""The timing core: what it measures must be the truth about one call, warm, synchronised."""
+
 import json
+import threading
+import time
 
 import pytest
 import torch
 
-from fastrain_lib import bench
+from fastrain_lib import bench, hardware
 
 
 def test_measure_returns_median_and_spread():
@@ -13,21 +17,44 @@ def test_measure_returns_median_and_spread():
     assert len(record.times_s) >= 1
     assert record.params == {"n": 64}
     assert record.meta["torch"] == torch.__version__ and record.meta["mode"] == "ci"
+    # the noise information sits beside the median and is consistent with it
+    assert record.noise["verdict"] in ("quiet", "noisy") and record.noise["repeats"] == len(record.times_s)
+    assert record.noise["spread"] == pytest.approx(record.iqr_s / record.median_s, rel=1e-3, abs=1e-4)
+    assert record.noise["threads"] == torch.get_num_threads()
 
 
-def test_measure_warms_up_before_timing():
+def test_warm_up_keeps_slow_first_calls_out_of_the_timing():
+    # The first 4 calls are slow (a cold cache, a compile, cuDNN autotuning), later ones fast.
     calls = []
-    bench.measure(lambda: calls.append(1), "count", warmup=3, min_run_time=0.01)
-    assert len(calls) > 3
+
+    def work():
+        calls.append(1)
+        time.sleep(0.06 if len(calls) <= 4 else 0.001)
+
+    record = bench.measure(work, "cold start", warmup=4, min_run_time=0.05)
+    assert max(record.times_s) < 0.03, "a slow warm-up call was timed"
+    assert record.median_s < 0.03
+    assert len(calls) > 4 + len(record.times_s)
+
+    calls.clear()  # the same without warm-up: the slow calls are timed (the test above can fail)
+    cold = bench.measure(work, "cold start", warmup=0, min_run_time=0.05)
+    assert max(cold.times_s) >= 0.05
 
 
 def test_median_is_the_time_of_one_call():
     # sleep() gives a lower bound that no load on a shared machine can break:
     # the median per call must be at least the sleep, not a total or a per-block time.
-    import time
-
     record = bench.measure(lambda: time.sleep(0.01), "sleep", warmup=0, min_run_time=0.05)
     assert 0.01 <= record.median_s < 0.5
+
+
+def test_measure_with_threads_sets_and_restores_them():
+    before = torch.get_num_threads()
+    seen = []
+    record = bench.measure(lambda: seen.append(torch.get_num_threads()), "threads", warmup=1, min_run_time=0.01,
+                           threads=1)
+    assert set(seen) == {1} and record.noise["threads"] == 1
+    assert torch.get_num_threads() == before
 
 
 def test_matmul_metrics():
@@ -55,15 +82,43 @@ def test_compile_time_is_reported_apart():
 
     record = bench.measure_compiled(double, (torch.ones(8),), "double", min_run_time=0.01)
     assert record.metrics["compile_s"] > record.median_s
+    assert record.metrics["compiles"] >= 1 and record.metrics["recompiles_timed"] == 0
+
+
+def test_warm_up_continues_until_nothing_recompiles(monkeypatch):
+    # A compiled step that compiles on call 1 and again on call 3 (say, a new shape): the
+    # timing may only start after two calls in a row that compiled nothing.
+    compiled_after_call = iter([1, 1, 2, 2, 2, 2, 2])
+    state = {"graphs": 0}
+    monkeypatch.setattr(bench, "graphs_compiled", lambda: state["graphs"])
+
+    def step():
+        time.sleep(0.001)
+        state["graphs"] = next(compiled_after_call)
+
+    warm = bench.warm_until_compiled(step, device="cpu")
+    assert warm == {"compile_s": pytest.approx(warm["compile_s"]), "compiles": 2, "recompiles": 1,
+                    "warmup_calls": 5}
+    assert warm["compile_s"] >= 0.002  # the two compiling calls, not the quiet ones
 
 
 def test_records_round_trip(tmp_path):
-    r = bench.Record("a", 0.5, 0.1, [0.4, 0.5], {"k": "ক"}, {"gflops": 1.0}, bench.meta())
+    r = bench.Record("a", 0.5, 0.1, [0.4, 0.5], {"k": "ক"}, {"gflops": 1.0}, bench.meta(),
+                     {"verdict": "noisy", "reasons": ["load"], "other_cores": 1.5})
     path = bench.save_records([r], tmp_path / "x" / "r.json")
     loaded = bench.load_records(path)
-    assert loaded == [r]
-    assert json.loads(path.read_text(encoding="utf-8"))["schema"] == bench.SCHEMA_VERSION
+    assert loaded == [r] and loaded[0].noisy
+    assert json.loads(path.read_text(encoding="utf-8"))["schema"] == bench.SCHEMA_VERSION == 2
     assert not list(path.parent.glob("*.tmp"))
+
+
+def test_schema_1_files_still_load_without_noise_information(tmp_path):
+    old = {"schema": 1, "records": [{"name": "matmul 256", "median_s": 0.01, "iqr_s": 0.0, "times_s": [0.01],
+                                     "params": {"size": 256}, "metrics": {"gflops": 3.3}, "meta": {"torch": "2.5"}}]}
+    path = tmp_path / "old.json"
+    path.write_text(json.dumps(old), encoding="utf-8")
+    [record] = bench.load_records(path)
+    assert record.noise == {} and not record.noisy and record.metrics["gflops"] == 3.3
 
 
 @pytest.mark.parametrize("content", ["{", '{"records": [{"name": "x"}]}', '[1, 2]', '{"schema": 1}'])
@@ -74,7 +129,31 @@ def test_malformed_files_are_rejected_clearly(tmp_path, content):
         bench.load_records(path)
 
 
-def test_time_once_calls_exactly_once():
+def test_time_once_calls_exactly_once_and_times_that_call():
     calls = []
-    seconds = bench.time_once(lambda: calls.append(1))
-    assert calls == [1] and seconds >= 0
+    seconds = bench.time_once(lambda: calls.append(1) or time.sleep(0.05))
+    assert calls == [1]
+    # bounded from both sides: at least the sleep, and not a multiple of it
+    assert 0.05 <= seconds < 0.5
+
+
+def test_time_once_waits_for_asynchronous_device_work(monkeypatch):
+    # An asynchronous device: the call only queues 80 ms of work and returns at once, as a
+    # CUDA kernel launch does. time_once must wait for the device (hardware.synchronize)
+    # before it reads the clock, and must not count work queued before it started.
+    queued: list[threading.Thread] = []
+
+    def synchronize(device="cpu"):
+        while queued:
+            queued.pop().join()
+
+    def launch(seconds):
+        worker = threading.Thread(target=time.sleep, args=(seconds,))
+        worker.start()
+        queued.append(worker)
+
+    monkeypatch.setattr(hardware, "synchronize", synchronize)
+    launch(0.2)  # earlier work, still running: not this call's
+    seconds = bench.time_once(lambda: launch(0.08), device="cuda")
+    assert 0.08 <= seconds < 0.19
+    assert not queued

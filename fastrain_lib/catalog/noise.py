@@ -1,0 +1,72 @@
+"""Messages of the noise verdict (fastrain_lib.noise), shown beside measurements."""
+
+MESSAGES = {
+    "noise.quiet": {
+        "bn": "✓ শান্ত মাপ: মাপার সময় অন্য প্রোগ্রাম গড়ে {other:.1f}টি কোর ব্যবহার করেছে ({cores}টির মধ্যে), "
+              "মাপের থ্রেড {threads}টি, পুনরাবৃত্তিগুলোর পার্থক্য {spread:.0%}।",
+        "en": "✓ Quiet measurement: other programs used {other:.1f} of {cores} cores on average while it ran, "
+              "the measurement used {threads} threads, and the repeats differ by {spread:.0%}.",
+    },
+    "noise.noisy": {
+        "bn": "⚠️ এই মাপ গোলমেলে (noisy), সংখ্যাটা বিশ্বাস কোরো না:",
+        "en": "⚠️ This measurement is noisy; do not trust the number:",
+    },
+    "noise.reason.load": {
+        "bn": "মাপার সময় অন্য প্রোগ্রাম গড়ে {other:.1f}টি কোর ব্যস্ত রেখেছিল, অথচ {threads}টি থ্রেডের এই মাপের জন্য "
+              "{cores}টি কোরের মধ্যে খালি ছিল মাত্র {free:.1f}টি — থ্রেডগুলো পালা করে অপেক্ষা করেছে, তাই সময় বেশি এসেছে।",
+        "en": "other programs kept {other:.1f} cores busy on average while it ran, but this measurement's {threads} "
+              "threads had only {free:.1f} of {cores} cores free — the threads took turns waiting, so the time came out too long.",
+    },
+    "noise.reason.steal": {
+        "bn": "ভার্চুয়াল মেশিনের হোস্ট মাপার সময় গড়ে {steal:.1f}টি কোর অন্য কাজে নিয়ে গিয়েছিল (steal time), "
+              "{threads}টি থ্রেডের জন্য {cores}টির মধ্যে খালি ছিল মাত্র {free:.1f}টি কোর।",
+        "en": "the virtual machine's host took {steal:.1f} cores away on average while it ran (steal time), leaving "
+              "only {free:.1f} of {cores} cores free for {threads} threads.",
+    },
+    "noise.reason.threads": {
+        "bn": "মাপটি নিজেই {threads}টি থ্রেড চেয়েছে, কিন্তু মেশিনে কোর আছে {cores}টি।",
+        "en": "the measurement itself asked for {threads} threads on a machine with {cores} cores.",
+    },
+    "noise.reason.spread": {
+        "bn": "একই কাজ {repeats} বার মাপলে ফলগুলো একে অপরের থেকে {spread:.0%} আলাদা (IQR ÷ মধ্যমা; {limit:.0%}-এর বেশি হলে মধ্যমা স্থির নয়)।",
+        "en": "the {repeats} repeats of the same work differ by {spread:.0%} (IQR ÷ median; above {limit:.0%} the median is not stable).",
+    },
+    "noise.reason.recompile": {
+        "bn": "মাপার মাঝখানে torch.compile আবার {recompiles} বার কম্পাইল করেছে, তাই কম্পাইলের সময় ধাপের সময়ে ঢুকে গেছে।",
+        "en": "torch.compile compiled again {recompiles} times while the steps were timed, so compile time leaked into the step time.",
+    },
+    "noise.todo": {
+        "bn": "যা করবে: অন্য প্রোগ্রাম (ব্রাউজারের ভিডিও, আরেকটি নোটবুক, কম্পাইল) বন্ধ করো, থ্রেড কমাও "
+              "(torch.set_num_threads({suggest}) বা প্যানেলের থ্রেড নিয়ন্ত্রণ), তারপর আবার চালাও।",
+        "en": "What to do: close other programs (a browser video, another notebook, a compile), use fewer threads "
+              "(torch.set_num_threads({suggest}) or the panel's threads control), then run again.",
+    },
+    "noise.summary": {
+        "bn": "{total}টি মাপের মধ্যে {noisy}টি গোলমেলে (সবচেয়ে খারাপ: {name})।",
+        "en": "{noisy} of {total} measurements are noisy (worst: {name}).",
+    },
+    "noise.marked": {"bn": "দাগ কাটা = গোলমেলে মাপ", "en": "hatched = noisy measurement"},
+    "noise.figure_warning": {
+        "bn": "⚠ {noisy}/{total}টি মাপ গোলমেলে: মেশিন ব্যস্ত ছিল",
+        "en": "⚠ {noisy}/{total} measurements noisy: the machine was busy",
+    },
+    "noise.threads_control": {"bn": "থ্রেড", "en": "threads"},
+    "noise.threads_auto": {"bn": "স্বয়ংক্রিয়", "en": "auto"},
+    "noise.verdict_col": {"bn": "মাপের অবস্থা", "en": "noise verdict"},
+    "noise.quiet_word": {"bn": "শান্ত", "en": "quiet"},
+    "noise.noisy_word": {"bn": "গোলমেলে", "en": "noisy"},
+    "noise.dropped": {
+        "bn": "{count}টি গোলমেলে মাপ (ব্যস্ত মেশিনে নেওয়া) তুলনা আর ক্রম থেকে বাদ দেওয়া হয়েছে।",
+        "en": "{count} noisy measurements (taken on a busy machine) were left out of comparisons and rankings.",
+    },
+    "noise.run_noisy": {
+        "bn": "এই রানের {total}টি মাপের মধ্যে {noisy}টি গোলমেলে (মেশিন ব্যস্ত ছিল বা পুনরাবৃত্তি মেলেনি)।",
+        "en": "{noisy} of this run's {total} measurements are noisy (the machine was busy or the repeats disagreed).",
+    },
+    "noise.refused": {
+        "bn": "✗ {target}-এ লেখা হলো না: রানটি গোলমেলে, আর রেফারেন্সে শুধু শান্ত রান থাকে। ফল রাখা হয়েছে {path}-এ "
+              "(নামে -noisy চিহ্ন)। অন্য প্রোগ্রাম বন্ধ করে আবার চালাও।",
+        "en": "✗ Not written to {target}: the run is noisy, and reference/ holds only quiet runs. The results are in "
+              "{path} (marked -noisy in the name). Close other programs and run again.",
+    },
+}

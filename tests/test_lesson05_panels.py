@@ -7,6 +7,7 @@ import types
 
 import pytest
 
+from fastrain_lib import bench, ddp_costs
 from fastrain_lib.distributed import launch, pipeline
 from fastrain_lib.distributed import launcher as L
 
@@ -16,8 +17,6 @@ CFG = {"micro_batches": 4, "steps": 2, "width": 32, "batch": 16, "layers_per_sta
 def skewed_pipeline_worker(rank: int, world_size: int, cfg: dict, other_host: bool) -> dict:
     """The pipeline worker with rank 1 leaving every barrier 30 ms late; with other_host
     also its clock 1000 s ahead and another host name (as on a second machine)."""
-    import socket
-
     import torch.distributed as dist
 
     if rank == 1:
@@ -62,3 +61,91 @@ def test_pipeline_timeline_corrects_another_machines_clock():
     _causal(results, tolerance_s=0.02)
     span = max(e["end"] for e in pipeline.gather_events(results)) - min(e["start"] for e in pipeline.gather_events(results))
     assert span < 5.0  # not 1000 s apart
+
+
+# ------------------------------------------------------------------ the DDP verdict
+
+@pytest.mark.parametrize("w, cores, speedup, compute_ms, allreduce_ms, step_ms, key", [
+    # the issue's quiet 2-core run with the seeds' tiny model: all-reduce > compute, 0.44×
+    (2, 2, 0.44, 0.75, 1.9, 3.4, "lesson05.v_comm_bound"),
+    # 4 processes on 2 cores: the cores, not the all-reduce, explain it
+    (4, 2, 1.1, 10.0, 1.0, 36.0, "lesson05.v_oversubscribed"),
+    (4, 2, 0.3, 0.75, 1.9, 10.0, "lesson05.v_oversubscribed"),
+    # compute dominates and 2 processes win
+    (2, 2, 1.8, 12.0, 1.2, 13.3, "lesson05.v_wins"),
+    # compute dominates, yet no win, and the step is far longer than its parts: contention
+    (2, 2, 0.83, 27.9, 11.1, 66.9, "lesson05.v_contention"),
+    # no win, the step is what its parts add up to: the all-reduce is close to the compute
+    (2, 2, 1.1, 10.0, 8.0, 18.2, "lesson05.v_comm_bound"),
+    # 8 processes on a 16-core machine are not oversubscribed
+    (8, 16, 6.5, 10.0, 1.5, 12.3, "lesson05.v_wins"),
+])
+def test_ddp_verdict_is_chosen_from_the_measurement(w, cores, speedup, compute_ms, allreduce_ms, step_ms, key):
+    got, values = ddp_costs.verdict(w, cores, speedup, compute_ms / 1e3, allreduce_ms / 1e3, step_ms / 1e3)
+    assert got == key
+    assert values["allreduce_ms"] == pytest.approx(allreduce_ms) and values["compute_ms"] == pytest.approx(compute_ms)
+
+
+def test_every_verdict_sentence_names_its_numbers_in_both_languages(monkeypatch):
+    from fastrain_lib.i18n import t
+
+    values = ddp_costs.verdict(2, 2, 1.83, 0.0123, 0.0012, 0.0134)[1]
+    for lang in ("bn", "en"):
+        monkeypatch.setenv("FASTRAIN_LANG", lang)
+        for key in ("lesson05.v_wins", "lesson05.v_comm_bound", "lesson05.v_contention", "lesson05.v_oversubscribed"):
+            text = t(key, **values)
+            assert "1.83" in text, (lang, key, text)
+
+
+def test_gradient_numel_is_simple_nn_size():
+    from fastrain_lib.models import SimpleNN
+
+    for hidden in (32, 512):
+        assert ddp_costs.gradient_numel(hidden) == sum(p.numel() for p in SimpleNN(hidden=hidden).parameters())
+
+
+def test_summary_rows_take_compute_from_one_process_and_all_reduce_from_w():
+    from fastrain_lib.panels import lesson05 as P
+
+    def rank(step, allreduce=None):
+        r = {"median_step_s": step, "batch_per_rank": 512, "global_batch": 512, "param_hashes": ["a"],
+             "step_times": [step], "backend": "gloo"}
+        if allreduce is not None:
+            r["allreduce_s"] = allreduce
+        return r
+
+    rows = P.summarise({1: [rank(0.010, 0.0)], 2: [rank(0.011, 0.001), rank(0.012, 0.002)]})
+    assert [r["compute_s"] for r in rows] == [0.010, 0.010]
+    assert rows[1]["allreduce_s"] == 0.002 and rows[1]["step_s"] == 0.012  # the slowest rank sets the pace
+    assert rows[1]["speedup"] == pytest.approx(2 * 0.010 / 0.012)
+    key, _ = P.verdicts_for(rows)[0]
+    assert key == "lesson05.v_wins"
+
+
+# ------------------------------------------------------------------ reference results
+
+
+def _run_file(folder, name, meta, points, panel=True):
+    records = [bench.Record(name=f"ddp x{w}", median_s=0.01,
+                            params={"panel": "lesson05_ddp", "processes": w} if panel else
+                            {"family": "ddp", "processes": w},
+                            metrics={"efficiency": e} if panel else {"scaling_efficiency": e}, meta=meta)
+               for w, e in points]
+    bench.save_records(records, folder / name)
+
+
+def test_reference_ddp_runs_are_one_series_per_run_with_hardware_names(tmp_path):
+    from fastrain_lib.panels import lesson05 as P
+
+    cpu = {"cpu_name": "AMD EPYC", "cpu_cores": 2, "date": "2026-11-30T07:06:30+00:00", "mode": "lab"}
+    gpu = {"gpu_name": "NVIDIA H200", "gpu_count": 1, "cpu_name": "Intel Xeon", "date": "2026-12-01T05:00:00", "mode": "full"}
+    # two runs on the same machine and date: two series, never one zig-zag line
+    _run_file(tmp_path, "cpu_a.json", cpu, [(1, 1.0), (2, 0.66)], panel=False)
+    _run_file(tmp_path, "cpu_b.json", {**cpu, "date": "2026-11-30T07:09:13+00:00"}, [(1, 1.0), (2, 0.98)], panel=False)
+    _run_file(tmp_path, "gpu.json", gpu, [(1, 1.0), (2, 0.9), (4, 0.85)])
+    runs = P.reference_runs(tmp_path)
+    assert [r["file"] for r in runs] == ["cpu_a.json", "cpu_b.json", "gpu.json"]
+    assert [r["points"] for r in runs] == [[(1, 1.0), (2, 0.66)], [(1, 1.0), (2, 0.98)], [(1, 1.0), (2, 0.9), (4, 0.85)]]
+    assert "AMD EPYC" in runs[0]["label"] and "GPT" in runs[0]["label"]
+    assert "NVIDIA H200" in runs[2]["label"] and "Intel Xeon" not in runs[2]["label"]
+    assert not any("?" in r["label"] for r in runs)

@@ -24,6 +24,39 @@ MESSAGES = {
         "bn": "সতর্কতা: {procs} প্রসেস কিন্তু কোর মাত্র {cores}টি — প্রসেসগুলো কোর ভাগাভাগি করছে, তাই এখানে গতি বাড়বে না।",
         "en": "Note: {procs} processes but only {cores} cores — the processes share cores, so no speed-up is possible here.",
     },
+    # --- what one DDP step costs, and the verdict chosen from it (fastrain_lib.ddp_costs)
+    "lesson05.cost_compute": {"bn": "গণনা, ১টি প্রসেস (ms)", "en": "compute, 1 process (ms)"},
+    "lesson05.cost_allreduce": {"bn": "অল-রিডিউস (ms)", "en": "all-reduce (ms)"},
+    "lesson05.cost_step": {"bn": "মাপা ধাপ (ms)", "en": "measured step (ms)"},
+    "lesson05.cost_title": {"bn": "এক ধাপের খরচ: গণনা বনাম অল-রিডিউস", "en": "one step's cost: compute vs all-reduce"},
+    "lesson05.v_wins": {
+        "bn": "{w}টি প্রসেস এখানে জিতেছে: এক প্রসেসের চেয়ে {speedup:.2f}× দ্রুত। কারণ প্রতি ধাপে গণনা {compute_ms:.1f} ms, "
+              "আর গ্রেডিয়েন্টের অল-রিডিউস মাত্র {allreduce_ms:.1f} ms — যোগাযোগের খরচ বাঁচানো গণনার চেয়ে কম।",
+        "en": "{w} processes win here: {speedup:.2f}× faster than one. Each step computes for {compute_ms:.1f} ms, "
+              "while the gradients' all-reduce takes only {allreduce_ms:.1f} ms — communication costs less than the compute it saves.",
+    },
+    "lesson05.v_comm_bound": {
+        "bn": "{w}টি প্রসেসে গতিবৃদ্ধি {speedup:.2f}×: গ্রেডিয়েন্টের অল-রিডিউস ({allreduce_ms:.1f} ms) এক ধাপের গণনার "
+              "({compute_ms:.1f} ms) কাছাকাছি বা বেশি, তাই যোগাযোগই সময় খায়। প্রতি প্রসেসে batch বা মডেল বড় করো: গণনা বাড়ে, অল-রিডিউস একই থাকে।",
+        "en": "{w} processes give {speedup:.2f}×: the gradients' all-reduce ({allreduce_ms:.1f} ms) takes about as long as or longer than "
+              "a step's compute ({compute_ms:.1f} ms), so communication eats the time. Use a larger batch per process or a larger model: "
+              "compute grows, the all-reduce stays the same.",
+    },
+    "lesson05.v_oversubscribed": {
+        "bn": "{w}টি প্রসেস কিন্তু কোর মাত্র {cores}টি: প্রসেসগুলো কোর ভাগাভাগি করে পালা করে চলে, তাই গতিবৃদ্ধি {speedup:.2f}× — "
+              "{cores}টি কোরে {cores} গুণের বেশি কখনো সম্ভব নয়।",
+        "en": "{w} processes but only {cores} cores: the processes take turns on shared cores, so the speed-up is {speedup:.2f}× — "
+              "{cores} cores can never give more than {cores}×.",
+    },
+    "lesson05.v_contention": {
+        "bn": "{w}টি প্রসেসে গতিবৃদ্ধি মাত্র {speedup:.2f}×, যদিও অল-রিডিউস ({allreduce_ms:.1f} ms) গণনার ({compute_ms:.1f} ms) চেয়ে "
+              "কম: মাপা ধাপ {step_ms:.1f} ms, গণনা + অল-রিডিউস মিলে যা হওয়ার কথা ({expected_ms:.1f} ms) তার চেয়ে বেশি। প্রসেসগুলো একে অপরকে "
+              "ধীর করেছে — মেশিনে অন্য কাজ চলছে (কোর খালি নেই), বা কোরগুলো মেমরি-ব্যান্ডউইথ ভাগ করে। অন্য কাজ বন্ধ করে আবার চালাও।",
+        "en": "{w} processes give only {speedup:.2f}×, although the all-reduce ({allreduce_ms:.1f} ms) is shorter than the compute "
+              "({compute_ms:.1f} ms): the measured step is {step_ms:.1f} ms, more than compute + all-reduce ({expected_ms:.1f} ms). "
+              "The processes slowed each other down — other work is running on this machine (no free core), or the cores share "
+              "memory bandwidth. Stop other work and run again.",
+    },
     "lesson05.no_nccl": {
         "bn": "NCCL-এর জন্য প্রতি প্রসেসে একটি GPU লাগে; এখানে তা নেই, তাই gloo ব্যবহার করা হলো।",
         "en": "NCCL needs one GPU per process; there are not enough here, so gloo was used.",

@@ -12,7 +12,7 @@ import statistics
 import ipywidgets as widgets
 import torch
 
-from .. import bench, config, plots
+from .. import bench, config, ddp_costs, plots, reference
 from ..distributed import ddp, launch, pipeline, ring
 from ..i18n import t
 from ..widgets import ExperimentPanel, Outcome
@@ -24,7 +24,11 @@ COLORS = {"F": "#4C72B0", "B": "#DD8452", "A": "#55A868"}
 
 
 def cores() -> int:
-    return os.cpu_count() or 1
+    """The cores this process may use (a container or taskset may allow fewer than the machine has)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
 
 
 def backends() -> list[str]:
@@ -39,10 +43,18 @@ def backends() -> list[str]:
 
 _DDP_CACHE: dict[tuple, dict[int, list[dict]]] = {}
 
+# The default workload: big enough per step that one all-reduce of the gradients costs
+# much less than the compute it saves (SimpleNN(512), 512 samples per process). With the
+# seeds' small setting (hidden 128, batch 32) a step computes in under a millisecond and
+# gloo's all-reduce takes about as long: then 2 processes are slower than one.
+DEFAULT_BATCH = 512
+DEFAULT_HIDDEN = 512
 
-def ddp_runs(processes: list[int], batch_size: int = 32, hidden: int = 128, backend: str = "gloo",
-             steps: int | None = None, amp: str = "off") -> dict[int, list[dict]]:
-    """{W: [rank results]} of the DDP worker for each process count W (cached per setting).
+
+def ddp_runs(processes: list[int], batch_size: int = DEFAULT_BATCH, hidden: int = DEFAULT_HIDDEN,
+             backend: str = "gloo", steps: int | None = None, amp: str = "off") -> dict[int, list[dict]]:
+    """{W: [rank results]} of the DDP worker for each process count W (cached per setting);
+    each rank also reports its all-reduce time for one step's gradients (ddp_costs).
 
     One CPU thread per process: each process plays one GPU, so W processes use W cores."""
     steps = steps or config.by_mode(ci=8, lab=30, full=200)
@@ -54,81 +66,121 @@ def ddp_runs(processes: list[int], batch_size: int = 32, hidden: int = 128, back
                 backend = "gloo"
             cfg = ddp.make_cfg(steps=steps, batch_size=batch_size, hidden=hidden, amp=amp,
                                warmup_steps=min(2, steps - 1))
-            _DDP_CACHE[key] = launch(ddp.train_worker, w, args=(cfg,), backend=backend, threads=1, timeout_s=300)
+            _DDP_CACHE[key] = launch(ddp_costs.worker, w, args=(cfg,), backend=backend, threads=1, timeout_s=300)
         out[w] = _DDP_CACHE[key]
     return out
 
 
 def summarise(runs: dict[int, list[dict]]) -> list[dict]:
-    """One row per process count: the slowest rank sets the pace (everyone waits in all-reduce)."""
-    rows, base = [], None
+    """One row per process count: the slowest rank sets the pace (everyone waits in all-reduce).
+    compute_s is the one-process step (no partner to wait for), allreduce_s this W's all-reduce."""
+    rows, base, compute = [], None, None
     for w, results in sorted(runs.items()):
         step = max(r["median_step_s"] for r in results)
         sps = w * results[0]["batch_per_rank"] / step
         base = base or sps / w
+        compute = compute or step
+        allreduce = max(r.get("allreduce_s", 0.0) for r in results) if w > 1 else 0.0
         rows.append({"processes": w, "global_batch": results[0]["global_batch"], "step_s": step,
                      "samples_per_s": sps, "speedup": sps / base, "efficiency": sps / (base * w),
+                     "compute_s": compute, "allreduce_s": allreduce,
                      "identical": all(r["param_hashes"] == results[0]["param_hashes"] for r in results),
                      "times": results[0]["step_times"], "backend": results[0]["backend"]})
     return rows
 
 
+def verdicts_for(rows: list[dict]) -> list[tuple[str, dict]]:
+    """(catalog key, values) explaining each multi-process row, from its measured numbers."""
+    return [ddp_costs.verdict(r["processes"], cores(), r["speedup"], r["compute_s"], r["allreduce_s"], r["step_s"])
+            for r in rows if r["processes"] > 1]
+
+
+def cost_bars(ax, rows: list[dict]) -> None:
+    """Per process count: compute (one process), all-reduce (W processes) and the measured step."""
+    multi = [r for r in rows if r["processes"] > 1]
+    xs = range(len(multi))
+    width = 0.27
+    for i, (key, field, color) in enumerate((("lesson05.cost_compute", "compute_s", "#4C72B0"),
+                                              ("lesson05.cost_allreduce", "allreduce_s", "#55A868"),
+                                              ("lesson05.cost_step", "step_s", "#DD8452"))):
+        ax.bar([x + (i - 1) * width for x in xs], [r[field] * 1e3 for r in multi], width,
+               color=color, label=plots.label(key))
+    ax.set_xticks(list(xs), [str(r["processes"]) for r in multi])
+    ax.set_xlabel(plots.label("lesson05.nprocs"))
+    ax.set_ylabel(plots.label("lesson05.time_ms"))
+    ax.set_title(plots.label("lesson05.cost_title"))
+    ax.legend(fontsize="small")
+
+
 def scaling_experiment(processes: int, batch_size: int, backend: str, hidden: int) -> Outcome:
-    """Train with 1, 2, 4 … processes (up to `processes`) and plot samples/s and efficiency."""
+    """Train with 1, 2, 4 … processes (up to `processes`); plot samples/s, efficiency, and
+    what one step costs (compute vs all-reduce); explain the result from those numbers."""
     counts = [w for w in (1, 2, 4, 8) if w <= processes]
     rows = summarise(ddp_runs(counts, batch_size, hidden, backend))
-    fig, (left, right) = plots.new_figure(ncols=2)
+    fig, (left, middle, right) = plots.new_figure(ncols=3)
     xs = [r["processes"] for r in rows]
     left.plot(xs, [r["samples_per_s"] for r in rows], "o-", label=plots.label("lesson05.measured"))
     left.plot(xs, [rows[0]["samples_per_s"] * x for x in xs], "--", color="gray", label=plots.label("lesson05.ideal"))
-    _plot_reference(left)
     left.set_xticks(xs)
     left.set_xlabel(plots.label("lesson05.nprocs"))
     left.set_ylabel(plots.label("lesson05.samples_s"))
     left.set_title(plots.label("lesson05.scaling_title", cores=cores()))
-    left.legend()
-    plots.bars(right, [str(x) for x in xs], [100 * r["efficiency"] for r in rows],
-               ylabel=plots.label("lesson05.efficiency"), title=plots.label("lesson05.efficiency_title"), fmt="{:.0f}%")
-    right.axhline(100, color="gray", linestyle="--")
-    right.set_xlabel(plots.label("lesson05.nprocs"))
+    left.legend(fontsize="small")
+    middle.plot(xs, [100 * r["efficiency"] for r in rows], "o-", label=plots.label("lesson05.measured"))
+    middle.axhline(100, color="gray", linestyle="--")
+    _plot_reference(middle)
+    middle.set_xticks(xs)
+    middle.set_xlabel(plots.label("lesson05.nprocs"))
+    middle.set_ylabel(plots.label("lesson05.efficiency"))
+    middle.set_title(plots.label("lesson05.efficiency_title"))
+    middle.legend(fontsize="small")
+    cost_bars(right, rows)
     headers = [t("lesson05.nprocs"), t("lesson05.col_global_batch"), t("lesson05.col_step_ms"),
-               t("lesson05.samples_s"), t("lesson05.col_speedup"), t("lesson05.efficiency"), t("lesson05.col_identical")]
-    table = [(r["processes"], r["global_batch"], r["step_s"] * 1e3, r["samples_per_s"], r["speedup"],
-              100 * r["efficiency"], t("lesson05.yes") if r["identical"] else t("lesson05.no")) for r in rows]
+               t("lesson05.cost_compute"), t("lesson05.cost_allreduce"), t("lesson05.samples_s"),
+               t("lesson05.col_speedup"), t("lesson05.efficiency"), t("lesson05.col_identical")]
+    table = [(r["processes"], r["global_batch"], r["step_s"] * 1e3, r["compute_s"] * 1e3, r["allreduce_s"] * 1e3,
+              r["samples_per_s"], r["speedup"], 100 * r["efficiency"],
+              t("lesson05.yes") if r["identical"] else t("lesson05.no")) for r in rows]
     records = [bench.Record(name=f"ddp {r['processes']} processes", median_s=r["step_s"], times_s=r["times"],
                             params={"panel": "lesson05_ddp", "processes": r["processes"], "batch_size": batch_size,
                                     "hidden": hidden, "backend": r["backend"]},
-                            metrics={"samples_per_s": r["samples_per_s"], "efficiency": r["efficiency"]},
+                            metrics={"samples_per_s": r["samples_per_s"], "efficiency": r["efficiency"],
+                                     "compute_s": r["compute_s"], "allreduce_s": r["allreduce_s"]},
                             meta=bench.meta()) for r in rows]
-    notes = []
-    if processes > cores():
-        notes.append(t("lesson05.oversubscribed", procs=processes, cores=cores()))
+    notes = [t(key, **values) for key, values in verdicts_for(rows)]
     if backend == "nccl" and rows and rows[-1]["backend"] != "nccl":
         notes.append(t("lesson05.no_nccl"))
     return Outcome(figure=fig, headers=headers, rows=table, records=records, note=" ".join(notes))
 
 
+def reference_runs(folder=None) -> list[dict]:
+    """One entry per reference/ run (fastrain_lib.reference: one file = one series) with DDP
+    records: {"label": hardware, date, mode and workload, "points": [(processes, efficiency)]}.
+    Runs are never merged, even on the same hardware and date."""
+    found = []
+    for run in reference.runs(folder):
+        points, workload = [], ""
+        for r in run.records:
+            efficiency = r.metrics.get("efficiency", r.metrics.get("scaling_efficiency"))
+            is_ddp = r.params.get("panel") == "lesson05_ddp" or r.params.get("family") == "ddp"
+            if is_ddp and efficiency is not None and "processes" in r.params:
+                points.append((r.params["processes"], efficiency))
+                workload = "SimpleNN" if r.params.get("panel") == "lesson05_ddp" else "GPT"
+        if points:
+            found.append({"label": plots.label("common.reference", hardware=f"{run.hardware}, {workload}",
+                                               date=f"{run.date}, {run.mode}" if run.mode else run.date),
+                          "points": sorted(points), "file": run.path.name})
+    return found
+
+
 def _plot_reference(ax) -> int:
-    """Dashed lines for DDP results in reference/ (other hardware), labelled with it."""
-    folder = config.reference_dir()
-    if folder is None:
-        return 0
-    lines: dict[str, list] = {}
-    for path in sorted(folder.glob("*.json")):
-        try:
-            records = bench.load_records(path)
-        except ValueError:
-            continue
-        for r in records:
-            if r.params.get("panel") == "lesson05_ddp" and "samples_per_s" in r.metrics:
-                name = r.meta.get("gpu_name") or r.meta.get("cpu") or r.meta.get("machine", "?")
-                label = plots.label("common.reference", hardware=f"{name}, {r.params.get('backend')}",
-                                    date=str(r.meta.get("date", ""))[:10])
-                lines.setdefault(label, []).append((r.params["processes"], r.metrics["samples_per_s"]))
-    for label, points in lines.items():
-        xs, ys = zip(*sorted(points))
-        ax.plot(xs, ys, ":", marker=".", label=label)
-    return len(lines)
+    """Dotted lines: scaling efficiency of DDP runs in reference/ (other runs and hardware),
+    one line per run, labelled with its hardware, date and workload."""
+    runs = reference_runs()
+    for run in runs:
+        xs, ys = zip(*run["points"])
+        ax.plot(xs, [100 * y for y in ys], ":", marker=".", label=run["label"])
+    return len(runs)
 
 
 def make() -> ExperimentPanel:
@@ -138,9 +190,11 @@ def make() -> ExperimentPanel:
         {
             "processes": widgets.Dropdown(options=[1, 2, 4], value=config.by_mode(ci=2, lab=4),
                                           description=t("lesson05.processes")),
-            "batch_size": widgets.Dropdown(options=[8, 16, 32, 64, 128], value=32, description=t("lesson05.batch")),
+            "batch_size": widgets.Dropdown(options=[8, 16, 32, 64, 128, 256, 512], value=DEFAULT_BATCH,
+                                           description=t("lesson05.batch")),
             "backend": widgets.Dropdown(options=backends(), value="gloo", description=t("lesson05.backend")),
-            "hidden": widgets.Dropdown(options=[32, 128, 512, 2048], value=128, description=t("lesson05.hidden")),
+            "hidden": widgets.Dropdown(options=[32, 128, 512, 1024, 2048], value=DEFAULT_HIDDEN,
+                                       description=t("lesson05.hidden")),
         },
         scaling_experiment,
         name="lesson05_ddp",

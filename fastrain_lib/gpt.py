@@ -15,8 +15,8 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from .fused import make_layernorm
 from .i18n import t
+from .layernorm import make_layernorm
 
 
 class CausalSelfAttention(nn.Module):

@@ -516,7 +516,7 @@ def report_table(info: dict | None = None) -> list[tuple[str, str]]:
 
 def _html_table(headers, rows) -> str:
     # A plain table built here (not widgets.html_table) so hardware imports nothing that imports it back.
-    esc = lambda v: html.escape(str(v))  # noqa: E731
+    esc = lambda v: html.escape(str(v))
     head = "".join(f"<th>{esc(h)}</th>" for h in headers)
     body = "".join("<tr>" + "".join(f"<td>{esc(v)}</td>" for v in row) + "</tr>" for row in rows)
     return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"

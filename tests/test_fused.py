@@ -169,11 +169,21 @@ def test_ablation_rejects_unknown_stage():
 
 
 def test_ablation_stages_on_cuda_add_tf32(monkeypatch):
-    monkeypatch.setattr(fused.hardware, "gpu_info", lambda index=0: {"bf16_fast": False})
-    stages = fused.ablation_stages("cuda", include_compile=True)
-    names = [s["stage"] for s in stages]
-    assert names[:3] == ["fp32", "tf32", "amp"] and names[-1] == "compile"
-    assert stages[2]["precision"] == "fp16"  # no fast bf16 (T4/V100): fp16 + GradScaler
+    from fastrain_lib.hardware import Facts
+
+    t4 = Facts("cuda", "Tesla T4", (7, 5), 1, 15 * 2**30, nccl=True)
+    h100 = Facts("cuda", "NVIDIA H100 80GB HBM3", (9, 0), 1, 80 * 2**30, nccl=True)
+    monkeypatch.delenv(fused.hardware.FORCE_T4_ENV, raising=False)
+    for facts, amp in ((t4, "fp16"), (h100, "bf16")):
+        monkeypatch.setattr(fused.hardware, "facts", lambda device=None, f=facts: f)
+        stages = fused.ablation_stages("cuda", include_compile=True)
+        names = [s["stage"] for s in stages]
+        assert names[:3] == ["fp32", "tf32", "amp"] and names[-1] == "compile"
+        assert stages[2]["precision"] == amp  # T4/V100: fp16 + GradScaler; sm80+: bf16
+    # A Mac where no AMP step worked gets no AMP stage instead of a failing one.
+    monkeypatch.setattr(fused.hardware, "facts", lambda device=None: Facts("mps", "Apple MPS", count=1))
+    assert "amp" not in [s["stage"] for s in fused.ablation_stages("mps")]
+    assert fused.amp_dtype_for("mps") == torch.float32
 
 
 def test_reference_ablations_reads_only_ablation_records(tmp_path):
@@ -184,8 +194,8 @@ def test_reference_ablations_reads_only_ablation_records(tmp_path):
     bench.save_records([ablation, other], tmp_path / "h200.json")
     (tmp_path / "broken.json").write_text("{not json")
     found = fused.reference_ablations(tmp_path)
-    assert list(found) == ["NVIDIA H200 (2026-01-01)"]
-    assert found["NVIDIA H200 (2026-01-01)"][0].name == "ablation:fp32"
+    assert list(found) == ["NVIDIA H200 · 2026-01-01"]
+    assert [r.name for r in found["NVIDIA H200 · 2026-01-01"]] == ["ablation:fp32"]
     assert fused.reference_ablations(tmp_path / "missing") == {}
 
 
@@ -196,7 +206,9 @@ def test_panel_runs_and_each_setting_changes_the_figure():
     first = lesson04.step_experiment("foreach", "torch", "fp32", False, "tiny", history=history)
     second = lesson04.step_experiment("forloop", "naive", "fp32", False, "tiny", history=history)
     assert len(history) == 2 and first.figure is not second.figure
-    assert second.rows[:2] != first.rows[:1]
+    # the second table keeps the first run's row and adds the new setting's row below it
+    assert second.rows[0] == first.rows[0] and second.rows[1][0] == 2
+    assert second.rows[1][1] != first.rows[0][1]
     launches = [r.metrics["launches"] for r in (first.records[0], second.records[0])]
     assert launches[1] > launches[0]  # for-loop Adam and the naive LayerNorm launch more
     assert second.records[0].metrics["optimizer_launches"] > first.records[0].metrics["optimizer_launches"]
@@ -212,3 +224,11 @@ def test_ablation_chart_and_rows():
     assert len(rows) == 2 and rows[1][3] == 2.0 and rows[1][4] == "—"
     fig = lesson04.ablation_figure(records, {"H200 (2026-01-01)": records})
     assert len(fig.axes) == 2
+
+
+def test_ablation_flags_an_impossible_mfu():
+    # A peak far below what the run achieved: the MFU would be >100%, so it is not shown.
+    records = fused.ablation("cpu", n_layer=1, n_head=2, n_embd=16, block_size=8, batch_size=2, steps=2,
+                             warmup=1, include_compile=False, stages=["fp32"], peak=(1e-9, "wrong peak"))
+    metrics = records[0].metrics
+    assert metrics["mfu"] is None and metrics["mfu_flagged"] > 1

@@ -40,6 +40,7 @@ MESSAGES = {
         "bn": "'{name}' GPU-টির ডেটাশিট আমাদের তালিকায় নেই, তাই MFU অজানা থাকল (ভুল সংখ্যা দেখানোর চেয়ে ভালো)",
         "en": "the GPU '{name}' is not in our datasheet table, so MFU stays unknown (better than a wrong number)",
     },
+    "reference.unnamed": {"bn": "নাম-না-জানা মেশিন", "en": "unnamed machine"},
     "hw.mfu_unknown": {"bn": "অজানা", "en": "unknown"},
     "hw.mfu_impossible": {
         "bn": "১০০%-এর বেশি — শীর্ষ গতি বা FLOP গণনায় ভুল, তাই দেখানো হলো না",

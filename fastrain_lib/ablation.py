@@ -1,0 +1,193 @@
+"""The "Apex + AMP = 3x faster" claim, tested: a tiny GPT trained stage by stage, each stage
+adding one feature (TF32, AMP, fused AdamW, Apex LayerNorm, torch.compile) — lesson 04.
+
+The MFU of every stage divides by hardware.peak (the one peak of the course).
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+from . import bench, config, hardware, reference
+from .apex_status import apex_status
+from .gpt import GPT, flops_per_token, num_params
+from .i18n import t
+from .optimizers import make_optimizer
+from .train import train
+
+ABLATION_EXPERIMENT = reference.ABLATION_EXPERIMENT  # params["experiment"] of every ablation Record
+CLAIMED_SPEEDUP = 3.0  # the source material: "Apex + AMP: up to 3x faster Transformer training"
+ABLATION_STAGES = ("fp32", "tf32", "amp", "fused_adamw", "apex_layernorm", "compile")
+
+
+def amp_dtype_for(device) -> torch.dtype:
+    """The AMP stage's format on `device` (hardware.amp_format): bf16 where it is fast, fp16 (+ GradScaler)
+    on pre-Ampere GPUs (T4, V100), bf16 on CPUs; on a Mac what the probe proved."""
+    return hardware.amp_dtype_for(device)
+
+
+def ablation_stages(device: str | torch.device, include_compile: bool = True) -> list[dict]:
+    """The cumulative settings of each stage that applies on `device`, in order.
+
+    tf32 only exists on CUDA; the Apex stage only where Apex's LayerNorm kernel is built."""
+    device = torch.device(device)
+    settings = {"stage": "fp32", "tf32": False, "precision": "fp32", "optimizer": "foreach", "norm": "torch", "compile": False}
+    stages = [dict(settings)]
+    if device.type == "cuda":
+        settings.update(stage="tf32", tf32=True)
+        stages.append(dict(settings))
+    precision = hardware.amp_format(hardware.facts(device))
+    if precision != "fp32":  # a Mac where no AMP step worked has no AMP stage
+        settings.update(stage="amp", precision=precision)
+        stages.append(dict(settings))
+    settings.update(stage="fused_adamw", optimizer="fused")
+    stages.append(dict(settings))
+    if device.type == "cuda" and apex_status().fused_layer_norm:
+        settings.update(stage="apex_layernorm", norm="apex")
+        stages.append(dict(settings))
+    if include_compile:
+        settings.update(stage="compile", compile=True)
+        stages.append(dict(settings))
+    return stages
+
+
+def device_peak(device: str | torch.device, matmul_size: int | None = None) -> tuple[float | None, str]:
+    """(peak TFLOP/s or None when unknown, where it comes from) for the ablation's MFU.
+
+    hardware.peak in the AMP stage's format: a GPU's datasheet tensor-core peak, a CPU's best
+    measured matmul (fp32 or bf16, the better). `matmul_size` is no longer used (kept for callers)."""
+    device = torch.device(device)
+    pk = hardware.peak(device, hardware.amp_format(hardware.facts(device)))
+    return pk.tflops, pk.label
+
+
+def _shown_mfu(tflops: float, peak_tflops: float | None) -> float | None:
+    """MFU when the peak is known and the value possible (at most 100%), else None."""
+    value = hardware.mfu(tflops * 1e12, peak_tflops * 1e12 if peak_tflops else None)
+    return value if hardware.mfu_ok(value) else None
+
+
+def training_step(model: nn.Module, optimizer: torch.optim.Optimizer, x, y, *, precision: str = "fp32",
+                  scaler: torch.amp.GradScaler | None = None) -> torch.Tensor:
+    """One plain training step (forward, loss, backward, optimizer step): what count_launches profiles.
+
+    The timed ablation uses fastrain_lib.train.train, which does the same with more switches."""
+    dtype = {"fp32": None, "tf32": None, "bf16": torch.bfloat16, "fp16": torch.float16}[precision]
+    with torch.autocast(x.device.type, dtype=dtype or torch.float32, enabled=dtype is not None):
+        logits = model(x)
+        loss = F.cross_entropy(logits.float().flatten(0, -2), y.flatten())
+    if scaler is not None:  # fp16: scale the loss so small gradients survive
+        scaler.scale(loss).backward()
+        scaler.step(optimizer)
+        scaler.update()
+    else:
+        loss.backward()
+        optimizer.step()
+    optimizer.zero_grad(set_to_none=True)
+    return loss.detach()
+
+
+def token_batches(n: int, batch_size: int, block_size: int, vocab_size: int, device, seed: int = 0) -> list:
+    """n random (x, y) batches of token ids (y = x shifted by one): same data for every stage."""
+    gen = torch.Generator().manual_seed(seed)
+    data = torch.randint(0, vocab_size, (n, batch_size, block_size + 1), generator=gen)
+    return [(d[:, :-1].to(device), d[:, 1:].to(device)) for d in data]
+
+
+def ablation(device: str | torch.device | None = None, *, n_layer: int | None = None, n_head: int | None = None,
+             n_embd: int | None = None, block_size: int | None = None, vocab_size: int = 96,
+             batch_size: int | None = None, steps: int | None = None, warmup: int = 2,
+             include_compile: bool = True, stages: list[str] | None = None, seed: int = 0,
+             peak: tuple[float | None, str] | None = None) -> list[bench.Record]:
+    """Test "Apex + AMP = 3x faster": train a tiny GPT stage by stage, each stage adding one feature.
+
+    Stages (cumulative; those that do not apply on `device` are skipped):
+      fp32            float32, TF32 off, AdamW foreach (PyTorch's default), nn.LayerNorm, eager
+      tf32            + TF32 matmuls (CUDA only)
+      amp             + autocast: bf16, or fp16 + GradScaler where bf16 is not fast (T4, V100)
+      fused_adamw     + torch.optim.AdamW(fused=True)
+      apex_layernorm  + apex FusedLayerNorm (only where Apex's CUDA extension is built)
+      compile         + torch.compile(model) (compile time goes to metrics['compile_s'], not the step time)
+
+    Sizes default by run mode (config.by_mode). `stages` picks a subset by name.
+    `peak` = (TFLOP/s, label) overrides device_peak(device) for MFU; an MFU above 100% is stored as
+    None with metrics['mfu_flagged'] = the impossible value (a wrong peak or FLOP count, never shown).
+
+    Returns one bench.Record per stage: name "ablation:<stage>", median_s/iqr_s/times_s = seconds
+    per training step (after `warmup` steps); params = the stage's settings, model and batch sizes,
+    experiment=ABLATION_EXPERIMENT; metrics = tokens_per_s, speedup (vs the first stage),
+    tflops (achieved), mfu (fraction of peak, None if unknown), peak_tflops, first_step_s,
+    compile_s (compile stage), loss_first, loss_last; meta = hardware report."""
+    device = hardware.check_device(device or hardware.best_device())
+    n_layer = n_layer or config.by_mode(ci=1, lab=2, full=12)
+    n_embd = n_embd or config.by_mode(ci=32, lab=128, full=768)
+    n_head = n_head or config.by_mode(ci=2, lab=4, full=12)
+    block_size = block_size or config.by_mode(ci=16, lab=64, full=1024)
+    batch_size = batch_size or config.by_mode(ci=4, lab=16, full=16)
+    steps = steps or config.by_mode(ci=6, lab=10, full=50)
+    plan = ablation_stages(device, include_compile)
+    if stages is not None:
+        unknown = set(stages) - set(ABLATION_STAGES)
+        if unknown:
+            raise ValueError(t("fused.bad_stage", stage=", ".join(sorted(unknown)),
+                               allowed=", ".join(ABLATION_STAGES)))
+        plan = [s for s in plan if s["stage"] in stages]
+    peak_tflops, peak_label = peak if peak is not None else device_peak(device)
+    batches = token_batches(warmup + steps, batch_size, block_size, vocab_size, device, seed)
+    tokens_per_step = batch_size * block_size
+    records = []
+    for settings in plan:
+        torch.manual_seed(seed)  # the same initial weights in every stage
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # apex fallbacks are explained in the lesson
+            model = GPT(vocab_size, block_size, n_layer, n_head, n_embd, norm=settings["norm"]).to(device)
+            optimizer = make_optimizer(model.parameters(), settings["optimizer"], lr=1e-3)
+        fpt = flops_per_token(model, block_size)
+        precision = "tf32" if settings["tf32"] and settings["precision"] == "fp32" else settings["precision"]
+        # Same batches, same seed in every stage; the first `warmup` steps are not timed.
+        history = train(model, batches, steps=len(batches), device=device, precision=precision,
+                        optimizer=optimizer, compile=settings["compile"], progress=False,
+                        skip_nonfinite=False, seed=seed)
+        times = history.step_times_s[warmup:]
+        median = float(torch.tensor(times).median())
+        q = torch.tensor(times).quantile(torch.tensor([0.25, 0.75]))
+        tokens_per_s = tokens_per_step / median
+        tflops = tokens_per_s * fpt / 1e12
+        params = dict(settings, experiment=ABLATION_EXPERIMENT, device=str(device), n_layer=n_layer,
+                      n_head=n_head, n_embd=n_embd, block_size=block_size, vocab_size=vocab_size,
+                      batch_size=batch_size, steps=steps, warmup=warmup, tokens_per_step=tokens_per_step,
+                      n_params=num_params(model), flops_per_token=fpt, peak_source=peak_label,
+                      claimed_speedup=CLAIMED_SPEEDUP)
+        metrics = {"tokens_per_s": tokens_per_s, "tflops": tflops, "peak_tflops": peak_tflops,
+                   "mfu": _shown_mfu(tflops, peak_tflops),
+                   "first_step_s": history.step_times_s[0], "loss_first": history.losses[0],
+                   "loss_last": history.losses[-1]}
+        if metrics["mfu"] is None and peak_tflops:
+            metrics["mfu_flagged"] = tflops / peak_tflops
+        if settings["compile"]:
+            # The first step traced and compiled; its extra time is the compile cost.
+            metrics["compile_s"] = max(history.step_times_s[0] - median, 0.0)
+        records.append(bench.Record(name=f"ablation:{settings['stage']}", median_s=median,
+                                    iqr_s=float(q[1] - q[0]), times_s=times, params=params,
+                                    metrics=metrics, meta=bench.meta()))
+    base = records[0].median_s if records else 1.0
+    for record in records:
+        record.metrics["speedup"] = base / record.median_s
+    return records
+
+
+def hardware_label(record: bench.Record) -> str:
+    """A short name of the machine a record ran on: the GPU if it used one, else the CPU."""
+    meta = record.meta or {}
+    if reference.used_gpu(record) and meta.get("gpu_name"):
+        return meta["gpu_name"]
+    return reference.hardware_name(meta)
+
+
+def reference_ablations(directory=None) -> dict[str, list[bench.Record]]:
+    """Ablation results in reference/, one series per run file: {hardware · date · mode: records}."""
+    return reference.ablations(directory)

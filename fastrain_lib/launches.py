@@ -1,0 +1,131 @@
+"""How many kernels does a step launch? Counting with torch.profiler, and reading what
+torch.compile generated (lesson 04)."""
+
+from __future__ import annotations
+
+import os
+import time
+import warnings
+from collections import Counter
+from dataclasses import dataclass
+
+import torch
+from torch import nn
+
+from . import bench, hardware
+from .optimizers import make_optimizer
+
+
+@dataclass(frozen=True)
+class LaunchCount:
+    """What one call of a function launched.
+
+    ops      top-level aten operator calls (what Python asked PyTorch to do; same on every machine);
+             a torch.compile'd graph counts as one call on a CPU
+    kernels  CUDA kernels that ran on the GPU (None when profiling a CPU-only run)
+    names    ops by name, e.g. {'aten::add_': 8, ...}"""
+
+    ops: int
+    kernels: int | None
+    names: dict
+
+    @property
+    def launches(self) -> int:
+        """GPU kernels when any ran on a GPU, else operator calls (each one a CPU 'kernel')."""
+        return self.kernels if self.kernels else self.ops
+
+
+def count_launches(fn, *, warmup: int = 1, cuda: bool | None = None) -> LaunchCount:
+    """Profile one call of fn() and count its operator calls (and CUDA kernels on a GPU).
+
+    warmup calls run first and are not counted (the first Adam step also creates its state).
+    The counts are deterministic: run it twice, get the same numbers."""
+    from torch.profiler import ProfilerActivity, profile
+
+    # Kineto prints start/stop lines straight to the terminal; level 6 keeps it quiet.
+    os.environ.setdefault("KINETO_LOG_LEVEL", "6")
+    if cuda is None:
+        cuda = hardware.cuda_available()
+    for _ in range(warmup):
+        fn()
+    activities = [ProfilerActivity.CPU] + ([ProfilerActivity.CUDA] if cuda else [])
+    with profile(activities=activities) as prof:
+        fn()
+        if cuda:
+            hardware.synchronize("cuda")
+    names = Counter()
+    kernels = 0
+    for event in prof.events():
+        if event.device_type == torch.autograd.DeviceType.CUDA:
+            kernels += 1
+        elif event.name.startswith("## Call CompiledFxGraph"):
+            # torch.compile on a CPU: Inductor's C++ kernels are not profiled one by one, so a
+            # compiled graph counts as one call (count_generated_kernels tells how many it holds).
+            names["compiled graph"] += 1
+        elif event.name.startswith("aten::"):
+            parent = event.cpu_parent
+            # Count only calls made from Python/autograd, not the aten calls nested inside them.
+            if parent is None or not parent.name.startswith("aten::"):
+                names[event.name] += 1
+    return LaunchCount(ops=sum(names.values()), kernels=kernels if cuda else None, names=dict(names))
+
+
+def optimizer_step_launches(impl: str, n_tensors: int, numel: int = 256, device="cpu",
+                            warmup: int = 1) -> LaunchCount:
+    """Launches of one AdamW step (after a warm-up step) over `n_tensors` parameter tensors."""
+    params = [nn.Parameter(bench.fresh_random(numel, device=device, seed=i)) for i in range(n_tensors)]
+    for i, p in enumerate(params):
+        p.grad = bench.fresh_random(numel, device=device, seed=1000 + i)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the apex fallback warning: shown once in the lesson instead
+        opt = make_optimizer(params, impl)
+    return count_launches(opt.step, warmup=warmup)
+
+
+# --- torch.compile: show what Inductor generated ------------------------------
+
+
+def compiled_code(fn, *args) -> tuple[object, str, float]:
+    """Compile fn with torch.compile, run it once on args; return (result, generated code, compile seconds).
+
+    The code is the Python module Inductor wrote (C++ loops on a CPU, Triton kernels on a GPU)."""
+    from torch._inductor.utils import run_and_get_code
+
+    compiled = torch.compile(fn)
+    start = time.perf_counter()
+    result, codes = run_and_get_code(compiled, *args)
+    for device in {a.device for a in args if isinstance(a, torch.Tensor)}:
+        hardware.synchronize(device)  # compiled GPU code runs asynchronously: wait before reading the clock
+    return result, "\n".join(codes), time.perf_counter() - start
+
+
+def kernel_excerpt(code: str, max_lines: int = 60) -> str:
+    """The interesting part of Inductor's output: the generated kernel(s) and the call() that runs them."""
+    lines = code.splitlines()
+    keep, inside = [], False
+    for line in lines:
+        starts = ("async_compile.cpp" in line or "async_compile.triton(" in line or "@triton.jit" in line)
+        if starts:
+            inside = True
+        if inside:
+            keep.append(line)
+        if inside and not starts and line.lstrip().startswith("'''"):  # the closing quotes: ''') or ''', device_str=...
+            inside = False
+            keep.append("")
+    call = [i for i, line in enumerate(lines) if line.strip().startswith("def call(")]
+    if call:
+        start = call[0]
+        end = next((i for i in range(start + 1, len(lines)) if lines[i].strip().startswith("return")), start + 20)
+        keep += lines[start:end + 1]
+    keep = keep or lines
+    # Inductor's error-flag and include boilerplate says nothing about the fusion: leave it out.
+    noise = ("inductor_cpu_integer_div_error", "#include", "omp_get_thread_num", "assert_size_stride")
+    keep = [line for line in keep if not any(word in line for word in noise)]
+    if len(keep) > max_lines:
+        keep = keep[:max_lines] + [f"# ... ({len(keep) - max_lines} more lines)"]
+    return "\n".join(keep)
+
+
+def count_generated_kernels(code: str) -> int:
+    """How many kernels Inductor generated (C++ 'kernel' functions or Triton kernels)."""
+    return code.count("async_compile.cpp") + code.count("async_compile.triton(")

@@ -48,3 +48,31 @@ def test_environment_is_left_as_it_was_and_mode_is_explained():
 def test_bias_shape_is_checked():
     with pytest.raises(ValueError):
         tk.bias_gelu(torch.ones(2, 4), torch.ones(3))
+
+
+def test_kernel_names_live_at_module_level():
+    """Triton < 3.4 (torch <= 2.7) resolves a kernel's names from its module's globals only: a
+    function-local `import triton.language as tl` compiles in the interpreter and fails on a GPU."""
+    import ast
+    import inspect
+
+    import triton.language
+
+    tree = ast.parse(inspect.getsource(tk))
+    for func in (n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))):
+        for node in ast.walk(func):
+            if isinstance(node, (ast.Import, ast.ImportFrom)):
+                names = [a.name for a in node.names] + [getattr(node, "module", None) or ""]
+                assert not any(n.startswith("triton") for n in names), f"{func.name} imports Triton locally"
+    kernel = tk._bias_gelu_kernel
+    assert kernel.__qualname__ == kernel.__name__  # not nested in another function
+    assert kernel.__globals__["tl"] is triton.language
+    assert "import triton" not in tk.kernel_source() and tk.kernel_source().startswith("@triton.jit")
+
+
+def test_compiled_kernel_refuses_cpu_tensors(monkeypatch):
+    # On a GPU the compiled kernel must not be handed CPU tensors (it would read host pointers).
+    monkeypatch.setattr(tk, "_kernel", object())
+    monkeypatch.setattr(tk, "_interpreted", False)
+    with pytest.raises(ValueError, match="cuda"):
+        tk.bias_gelu(torch.ones(2, 4), torch.ones(4))

@@ -48,6 +48,10 @@ MESSAGES = {
         "bn": "ইনপুটের দৈর্ঘ্য {T}, কিন্তু মডেল সর্বোচ্চ block_size={block_size} টোকেন দেখতে পারে। ইনপুট ছোট করো, বা বড় block_size দিয়ে মডেল বানাও।",
         "en": "The input has {T} tokens but the model sees at most block_size={block_size}. Shorten the input or build the model with a larger block_size.",
     },
+    "triton.not_on_gpu": {
+        "bn": "Triton kernel-টি GPU-র জন্য কম্পাইল হয়েছে, কিন্তু টেনসর আছে '{device}'-এ। আগে x.to('cuda') ও bias.to('cuda') করো।",
+        "en": "The Triton kernel is compiled for the GPU, but the tensors are on '{device}'. Move them first: x.to('cuda'), bias.to('cuda').",
+    },
     "triton.missing": {
         "bn": "Triton ইনস্টল করা নেই, তাই এই সেলটি বাদ গেল। Linux-এ `pip install triton` দিয়ে পাবে (CUDA-সহ PyTorch-এর সাথে সাধারণত আগে থেকেই থাকে)।",
         "en": "Triton is not installed, so this cell is skipped. On Linux, `pip install triton` (it usually comes with CUDA builds of PyTorch).",

@@ -29,6 +29,7 @@ import warnings
 import torch
 from torch.nn import functional as F
 
+from . import hardware
 from .i18n import t
 
 PRECISIONS = ("fp32", "tf32", "fp16", "bf16")
@@ -83,8 +84,15 @@ def check_precision(device, mode: str) -> str:
     device_type = _device_type(device)
     if mode in ("fp32", "tf32"):
         return mode
-    if device_type == "cuda" and mode == "bf16" and not torch.cuda.is_bf16_supported():
-        raise ValueError(t("precision.no_bf16_gpu", gpu=torch.cuda.get_device_name()))
+    if device_type in ("cuda", "mps"):
+        # The hardware module decides: bf16 needs bf16 tensor cores (sm80+) — torch.cuda.is_bf16_supported()
+        # says True on a T4 through emulation; on a Mac only what a real training-step probe proved.
+        facts = hardware.facts(device)
+        if mode not in hardware.fast_formats(facts):
+            if device_type == "cuda" and mode == "bf16":
+                major, minor = facts.capability or (0, 0)
+                raise ValueError(t("precision.no_bf16_gpu", gpu=facts.name, cc=f"{major}.{minor}"))
+            raise ValueError(t("precision.no_autocast", mode=mode, device=device_type, torch=torch.__version__))
     if not _autocast_works(device_type, AUTOCAST_DTYPES[mode]):
         raise ValueError(t("precision.no_autocast", mode=mode, device=device_type, torch=torch.__version__))
     if mode == "fp16" and not _scaler_works(device_type):

@@ -42,10 +42,32 @@ def test_check_precision_messages():
         assert precision.check_precision("cpu", mode) == mode
     with pytest.raises(ValueError, match="fp8"):
         precision.check_precision("cpu", "fp8")
-    try:
+    with pytest.raises(ValueError) as exc:
         precision.check_precision("cpu", "half")
-    except ValueError as exc:
-        assert "fp16" in str(exc) and any("\u0980" <= c <= "\u09ff" for c in str(exc))
+    assert "fp16" in str(exc.value) and any("\u0980" <= c <= "\u09ff" for c in str(exc.value))
+
+
+def test_check_precision_on_gpus_and_macs_asks_the_hardware_module(monkeypatch):
+    from fastrain_lib.hardware import Facts
+
+    monkeypatch.delenv("FASTRAIN_FORCE_T4_POLICY", raising=False)
+    monkeypatch.setenv("FASTRAIN_LANG", "en")
+    t4 = Facts("cuda", "Tesla T4", (7, 5), 1, 15 * 2**30)
+    monkeypatch.setattr(precision.hardware, "facts", lambda device=None: t4)
+    # torch.cuda.is_bf16_supported() says True on a T4 (emulation): we must still refuse bf16 there.
+    with pytest.raises(ValueError, match=r"Tesla T4.*7\.5.*fp16"):
+        precision.check_precision("cuda", "bf16")
+    monkeypatch.setattr(precision, "_autocast_works", lambda device_type, dtype: True)
+    monkeypatch.setattr(precision, "_scaler_works", lambda device_type: True)
+    assert precision.check_precision("cuda", "fp16") == "fp16"
+    a100 = Facts("cuda", "NVIDIA A100-SXM4-80GB", (8, 0), 1, 80 * 2**30)
+    monkeypatch.setattr(precision.hardware, "facts", lambda device=None: a100)
+    assert precision.check_precision("cuda", "bf16") == "bf16"
+    mac = Facts("mps", "Apple MPS", count=1, probed_formats=("fp16",))  # the probe proved fp16 only
+    monkeypatch.setattr(precision.hardware, "facts", lambda device=None: mac)
+    assert precision.check_precision("mps", "fp16") == "fp16"
+    with pytest.raises(ValueError, match="bf16"):
+        precision.check_precision("mps", "bf16")
 
 
 def test_check_precision_when_autocast_is_missing(monkeypatch):

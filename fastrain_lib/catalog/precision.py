@@ -6,8 +6,8 @@ MESSAGES = {
         "en": "'{mode}' is not a known precision mode. Use one of: {allowed}. (fp32 = plain float32, tf32 = float32 with TF32 matmuls on a GPU, fp16/bf16 = mixed precision with autocast)",
     },
     "precision.no_bf16_gpu": {
-        "bn": "এই GPU ({gpu}) bf16 চালাতে পারে না (torch.cuda.is_bf16_supported() বলছে না)। এর বদলে precision='fp16' দাও — GradScaler নিজে থেকেই চালু হবে।",
-        "en": "This GPU ({gpu}) cannot run bf16 (torch.cuda.is_bf16_supported() says no). Use precision='fp16' instead — GradScaler is switched on automatically.",
+        "bn": "এই GPU-তে ({gpu}, compute capability {cc}) দ্রুত bf16 নেই: bf16 টেনসর কোর আসে Ampere (8.0) থেকে, এখানে bf16 শুধু ধীর অনুকরণে চলে। এর বদলে precision='fp16' দাও — GradScaler নিজে থেকেই চালু হবে।",
+        "en": "This GPU ({gpu}, compute capability {cc}) has no fast bf16: bf16 tensor cores arrived with Ampere (8.0); here bf16 is only emulated, slowly. Use precision='fp16' instead — GradScaler is switched on automatically.",
     },
     "precision.no_autocast": {
         "bn": "এই PyTorch ({torch}) '{device}' ডিভাইসে {mode} autocast চালাতে পারে না। অন্য মোড বেছে নাও (যেমন 'bf16' বা 'fp32'), অথবা PyTorch নতুন সংস্করণে আপগ্রেড করো (pip install -U torch)।",

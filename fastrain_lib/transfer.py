@@ -23,7 +23,7 @@ import torch
 from torch import nn
 from torch.utils.data import DataLoader, Dataset
 
-from . import bench, config, hardware
+from . import bench, config, hardware, reference
 from .i18n import t
 
 
@@ -69,7 +69,7 @@ def host_tensor(numel: int, pinned: bool) -> torch.Tensor:
     Pinning needs an accelerator driver: on a CPU-only machine it raises a clear message."""
     src = bench.fresh_random(numel, seed=0)
     if pinned:
-        if not torch.cuda.is_available():
+        if not hardware.cuda_available():
             raise RuntimeError(t("transfer.no_pinning"))
         src = src.pin_memory()
     return src
@@ -105,24 +105,12 @@ def transfer_table(sizes: list[int], device: str | torch.device = "cuda") -> lis
 
 def reference_transfers() -> list[bench.Record]:
     """Host -> device records from reference/ (measured elsewhere, with their hardware), if any."""
-    folder = config.reference_dir()
-    if folder is None:
-        return []
-    found = []
-    for path in sorted(folder.rglob("*.json")):
-        try:
-            found += [r for r in bench.load_records(path) if r.name.startswith("h2d")]
-        except ValueError:
-            continue  # not a results file: skip it rather than stop the lesson
-    return found
+    return [r for r in reference.records() if r.name.startswith("h2d")]
 
 
 def synchronize(device: torch.device) -> None:
     """Wait until the device has finished every queued kernel (a no-op on the CPU)."""
-    if device.type == "cuda":
-        torch.cuda.synchronize(device)
-    elif device.type == "mps":
-        torch.mps.synchronize()
+    hardware.synchronize(device)
 
 
 def launch_vs_sync(device: str | torch.device, size: int = 2048, repeats: int = 5) -> dict:
@@ -220,7 +208,7 @@ def make_loader(dataset: Dataset, batch_size: int, num_workers: int = 0, pin_mem
 
     Without a GPU, PyTorch ignores pin_memory=True with a warning: we skip the warning, and
     the lesson says plainly that pinning does nothing here."""
-    usable_pin = pin_memory and torch.cuda.is_available()
+    usable_pin = pin_memory and hardware.cuda_available()
     return DataLoader(dataset, batch_size=batch_size, shuffle=shuffle, num_workers=num_workers,
                       pin_memory=usable_pin, generator=torch.Generator().manual_seed(seed),
                       persistent_workers=False)
@@ -254,7 +242,7 @@ def loader_throughput(dataset: Dataset, batch_size: int = 64, num_workers: int =
     record = bench.Record(
         name=f"loader w{num_workers} pin{int(pin_memory)}", median_s=steady,
         params={"batch_size": batch_size, "num_workers": num_workers, "pin_memory": pin_memory,
-                "pin_effective": pin_memory and torch.cuda.is_available(), "batches": count},
+                "pin_effective": pin_memory and hardware.cuda_available(), "batches": count},
         meta=bench.meta())
     record.metrics["startup_s"] = (first - start) if first is not None else float("nan")
     record.metrics["samples_per_s"] = samples / steady if samples else float("nan")

@@ -3,6 +3,7 @@
 import itertools
 import math
 import statistics
+from pathlib import Path
 
 import pytest
 import torch
@@ -300,3 +301,39 @@ def test_recipe_says_nothing_helped_when_it_is_within_the_noise():
     assert {e["verdict"] for e in effects} == {"noise"}
     keys = [k for k, _ in capstone.recipe_verdicts(effects, CPU_AMX)]
     assert keys == ["lesson07.verdict_none", "lesson07.verdict_noise"]  # never "best" for a coin toss
+
+
+@pytest.mark.slow
+def test_the_lesson_executed_twice_reports_two_fresh_measurements(tmp_path, monkeypatch):
+    """Issue 19, in the notebook itself: executed a second time, the capstone section must train
+    and measure again in a new folder, and show the first run's number only as an earlier run's,
+    with its date (it used to resume at the last step, train nothing, and show the old speed)."""
+    import re
+
+    import nbformat
+    from _nbrun import ROOT, execute
+
+    lesson = nbformat.read(ROOT / "notebooks" / "07_capstone_bengali_gpt.ipynb", as_version=4)
+    (end,) = [i for i, c in enumerate(lesson.cells) if "capstone.report_lines(result)" in c.source]
+    part = tmp_path / "capstone_training.ipynb"
+    nbformat.write(nbformat.v4.new_notebook(cells=lesson.cells[:end + 1], metadata=lesson.metadata), part)
+    monkeypatch.setenv("FASTRAIN_DATA", str(tmp_path / "data"))  # checkpoints of these two runs only
+
+    shown = []
+    for _ in range(2):
+        cells, _ = execute(part, lang="en", mode="ci")
+        shown.append("\n".join(c.text for c in cells))
+    first, second = shown
+    folders = [re.search(r"this run's folder: (\S+)", text)[1] for text in shown]
+    assert folders[0] != folders[1]
+    speeds = []
+    for text in shown:
+        resumed = re.search(r"ran to step (\d+): (\d+) steps were trained and measured now", text)
+        assert resumed and int(resumed[2]) > 0, text[-2000:]
+        assert "No step ran now" not in text
+        speeds.append(re.search(r"measured now: ([\d,]+) tokens/s", text)[1])
+    assert "An earlier run was found" not in first
+    earlier = re.search(r"An earlier run was found \((\S+)\): finished on (\d{4}-\d\d-\d\d \d\d:\d\d UTC).*?"
+                        r"it measured ([\d,]+) tokens/s then", second)
+    assert earlier, second[:3000]
+    assert earlier[1] == Path(folders[0]).name and earlier[3] == speeds[0]  # the old number, labelled as old

@@ -114,37 +114,80 @@ def new_figure(ncols: int = 1, nrows: int = 1, **kwargs):
     return plt.subplots(nrows, ncols, **kwargs)
 
 
+NOISY_HATCH = "///"
+NOISY_COLOR = "#d55e00"  # vermilion: visible to colour-blind readers too
+
+
+def _noisy_flags(noisy, n: int) -> list[bool]:
+    """Bools from bools or bench Records (record.noisy); all False when not given."""
+    if noisy is None:
+        return [False] * n
+    return [bool(getattr(item, "noisy", item)) for item in noisy]
+
+
 def bars(ax, names: list[str], values: list[float], errors: list[float] | None = None, *,
-         ylabel: str = "", title: str = "", colors: list[str] | None = None, fmt: str = "{:.3g}"):
-    """A bar chart with optional error bars and the value written on each bar."""
+         ylabel: str = "", title: str = "", colors: list[str] | None = None, fmt: str = "{:.3g}",
+         noisy: list | None = None):
+    """A bar chart with optional error bars and the value written on each bar.
+
+    noisy: one bool (or bench Record) per bar; a noisy bar is hatched, its value gets a ⚠,
+    and the legend says what hatching means."""
     colors = colors or accessible_colors()
     positions = range(len(names))
+    flags = _noisy_flags(noisy, len(names))
     drawn = ax.bar(positions, values, yerr=errors, capsize=4 if errors else 0,
                    color=[colors[i % len(colors)] for i in positions])
+    for bar, flag in zip(drawn, flags):
+        if flag:
+            bar.set_hatch(NOISY_HATCH)
+            bar.set_edgecolor(NOISY_COLOR)
     ax.set_xticks(list(positions), names)
-    ax.bar_label(drawn, labels=[fmt.format(v) for v in values], padding=2)
+    ax.bar_label(drawn, labels=[("⚠ " if f else "") + fmt.format(v) for v, f in zip(values, flags)], padding=2)
+    if any(flags):
+        _noisy_legend(ax)
     ax.set_ylabel(ylabel)
     ax.set_title(title)
     return drawn
 
 
+def _noisy_legend(ax) -> None:
+    from matplotlib.patches import Patch
+
+    handles, labels = ax.get_legend_handles_labels()
+    marker = Patch(facecolor="white", edgecolor=NOISY_COLOR, hatch=NOISY_HATCH, label=label("noise.marked"))
+    ax.legend(handles=handles + [marker], labels=labels + [marker.get_label()], fontsize="small")
+
+
 def bar_records(ax, records, *, metric: str | None = None, scale: float = 1.0, ylabel: str = "",
                 title: str = "", names: list[str] | None = None):
-    """Bars for bench Records: median time (or records' metrics[metric]) with IQR error bars."""
+    """Bars for bench Records: median time (or records' metrics[metric]) with IQR error bars;
+    noisy records are hatched."""
     if metric is None:
         values = [r.median_s * scale for r in records]
         errors = [r.iqr_s * scale for r in records]
     else:
         values = [r.metrics[metric] * scale for r in records]
         errors = None
-    return bars(ax, names or [r.name for r in records], values, errors, ylabel=ylabel, title=title)
+    return bars(ax, names or [r.name for r in records], values, errors, ylabel=ylabel, title=title,
+                noisy=records)
 
 
 def lines(ax, x, series: dict[str, list[float]], *, xlabel: str = "", ylabel: str = "", title: str = "",
-          logx: bool = False, logy: bool = False, marker: str = "o"):
-    """Several named curves over the same x values."""
+          logx: bool = False, logy: bool = False, marker: str = "o", noisy: dict[str, list] | None = None):
+    """Several named curves over the same x values.
+
+    noisy: {series name: one bool (or bench Record) per point}; noisy points get a large
+    hollow ring, and the legend says what it means."""
+    marked = False
     for name, ys in series.items():
-        ax.plot(x, ys, marker=marker, label=name)
+        (line,) = ax.plot(x, ys, marker=marker, label=name)
+        flags = _noisy_flags((noisy or {}).get(name), len(ys))
+        points = [(xi, yi) for xi, yi, f in zip(x, ys, flags) if f]
+        if points:
+            ax.plot(*zip(*points), linestyle="none", marker="o", markersize=14, markerfacecolor="none",
+                    markeredgecolor=NOISY_COLOR, markeredgewidth=2,
+                    label=None if marked else label("noise.marked_point"))
+            marked = True
     if logx:
         ax.set_xscale("log", base=2)
         ax.set_xticks(list(x), [str(v) for v in x])  # 64, 128, … reads easier than 2⁶, 2⁷, …
@@ -154,8 +197,22 @@ def lines(ax, x, series: dict[str, list[float]], *, xlabel: str = "", ylabel: st
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
     ax.set_title(title)
-    if len(series) > 1:
+    if len(series) > 1 or marked:
         ax.legend()
+
+
+def mark_noisy_figure(fig, records) -> bool:
+    """Write a warning across the top of `fig` when any of `records` is noisy (once per figure).
+
+    ExperimentPanel calls this for every run, so each lesson's plot is marked without the
+    lesson doing anything; the sentence under the plot says what to do."""
+    noisy = [r for r in records if getattr(r, "noisy", False)]
+    if not noisy or getattr(fig, "_fastrain_noise_marked", False):
+        return bool(noisy)
+    fig.text(0.5, 1.0, label("noise.figure_warning", noisy=len(noisy), total=len(records)), ha="center",
+             va="bottom", color=NOISY_COLOR, fontsize="large", fontweight="bold", transform=fig.transFigure)
+    fig._fastrain_noise_marked = True
+    return True
 
 
 setup()

@@ -10,6 +10,11 @@
 Slow experiments run only when the button is pressed, never on every slider move.
 Results are cached per setting, so switching back to a setting is instant.
 An error inside a run is shown in the panel in Bengali, not swallowed.
+A run whose records are noisy (fastrain_lib.noise: the machine was busy) says so under the
+plot, in Bengali: what is wrong, by how much, what to do; the plot itself gets a warning.
+A threads control (থ্রেড) lets a student on a busy machine measure with fewer threads: shown
+from the start with threads_control=True, otherwise it appears as soon as a run is noisy
+(threads_control=False: never; a panel with its own "threads" control keeps only that one).
 """
 
 from __future__ import annotations
@@ -22,9 +27,10 @@ import traceback
 from dataclasses import dataclass, field
 
 import ipywidgets as w
+import torch
 from IPython.display import HTML, Image, display
 
-from . import bench, config
+from . import bench, config, hardware, noise, plots
 from .i18n import t
 
 
@@ -69,10 +75,21 @@ def explain_error(exc: BaseException) -> str:
         return t("panel.error", kind=type(exc).__name__, message=str(exc)[:500])
 
 
+def safe_name(text: str, limit: int = 40) -> str:
+    """A file-name-safe version of a name, keeping Bengali whole: letters, their vowel signs
+    and marks (ি, ্, ং: Unicode M*, which the regex \\w leaves out), digits, '-' and '_'."""
+    import unicodedata
+
+    text = unicodedata.normalize("NFC", text)
+    kept = "".join(ch if unicodedata.category(ch)[0] in "LMN" or ch in "-_" else " " for ch in text)
+    return "_".join(kept.split())[:limit] or "anon"
+
+
 class ExperimentPanel:
     """Controls, a Run button, and an output area with the plot and a table."""
 
-    def __init__(self, title: str, controls: dict[str, w.Widget], run, *, name: str | None = None):
+    def __init__(self, title: str, controls: dict[str, w.Widget], run, *, name: str | None = None,
+                 threads_control: bool | None = None):
         self.title = title
         self.controls = controls
         self.experiment = run
@@ -86,6 +103,8 @@ class ExperimentPanel:
         self.button.add_class("fastrain-run")
         self.button.on_click(lambda _: self.run())
         self.status = w.HTML()
+        self.noise_note = w.HTML()  # the noise verdict of the last run, when it was noisy
+        self.noise_note.add_class("fastrain-noise")
         self.output = w.Output()
         self.output.add_class("fastrain-output")
         self.save_name = w.Text(placeholder=t("panel.save_name"), layout=w.Layout(width="14em"))
@@ -93,14 +112,36 @@ class ExperimentPanel:
         self.save_button.on_click(lambda _: self.save())
         for control in controls.values():
             control.style = {"description_width": "initial"}
+        self.threads = self._threads_widget(threads_control if "threads" not in controls else False)
         self.widget = w.VBox([
             w.HTML(f"<h3>{html.escape(title)}</h3>"),
-            w.HBox(list(controls.values()), layout=w.Layout(flex_flow="row wrap")),
+            w.HBox(list(controls.values()) + ([self.threads] if self.threads else []),
+                   layout=w.Layout(flex_flow="row wrap")),
             w.HBox([self.button, self.status]),
+            self.noise_note,
             self.output,
             w.HBox([self.save_name, self.save_button]),
         ])
         self.widget.add_class("fastrain-panel")
+
+    def _threads_widget(self, mode: bool | None) -> w.Dropdown | None:
+        """The threads control: 'auto' is the course's policy (hardware.threads_for), or 1 … cores."""
+        if mode is False:
+            return None
+        cores = noise.cores()
+        options = [(f"{t('noise.threads_auto')} ({hardware.threads_for()})", 0)] + [(str(n), n) for n in range(1, cores + 1)]
+        dropdown = w.Dropdown(options=options, value=0, description=t("noise.threads_control"),
+                              layout=w.Layout(width="max-content", display=None if mode else "none"))
+        dropdown.style = {"description_width": "initial"}
+        dropdown.add_class("fastrain-threads")
+        return dropdown
+
+    def threads_now(self) -> int | None:
+        """Threads the next run uses: None = leave torch's setting alone (no control, or 'auto'
+        before the student touched it and the control is hidden)."""
+        if self.threads is None or (self.threads.value == 0 and self.threads.layout.display == "none"):
+            return None
+        return self.threads.value or hardware.threads_for()
 
     def settings(self) -> dict:
         """The current value of every control."""
@@ -113,13 +154,17 @@ class ExperimentPanel:
         for key, value in overrides.items():
             self.controls[key].value = value
         settings = self.settings()
-        key = tuple(sorted(settings.items()))
+        threads = self.threads_now()
+        key = tuple(sorted(settings.items())) + (("__threads__", threads),)
         self.button.disabled = True
         self.status.value = f"<i>{html.escape(t('panel.running'))}</i>"
         start = time.perf_counter()
+        before = torch.get_num_threads()
         try:
             cached = key in self.cache
             if not cached:
+                if threads:
+                    torch.set_num_threads(threads)  # restored in finally: the rest of the notebook is unaffected
                 self.cache[key] = self._checked(self.experiment(**settings))
                 self.runs += 1
             self.last, self.last_error = self.cache[key], None
@@ -131,6 +176,7 @@ class ExperimentPanel:
         except Exception as exc:  # noqa: BLE001 — any failure is shown to the student, kept for tests
             self.last_error = exc
             self.status.value = f'<span style="color:#b00">{html.escape(t("panel.failed"))}</span>'
+            self.noise_note.value = ""
             self.output.clear_output(wait=True)
             with self.output:
                 display(HTML(f'<div class="fastrain-error"><b>{html.escape(explain_error(exc))}</b>'
@@ -138,6 +184,7 @@ class ExperimentPanel:
                              f"<pre>{html.escape(traceback.format_exc(limit=6))}</pre></details></div>"))
             return None
         finally:
+            torch.set_num_threads(before)
             self.button.disabled = False
 
     @staticmethod
@@ -146,9 +193,21 @@ class ExperimentPanel:
             raise TypeError(f"an experiment must return fastrain_lib.widgets.Outcome, not {type(outcome).__name__}")
         return outcome
 
+    def noise_sentence(self, outcome: Outcome | None = None) -> str:
+        """The noise verdict of a run's records: '' when they are all quiet."""
+        outcome = outcome or self.last
+        return noise.summary(outcome.records) if outcome else ""
+
     def _render(self, outcome: Outcome) -> None:
         import matplotlib.pyplot as plt
 
+        warning = self.noise_sentence(outcome)
+        if warning and self.threads is not None:
+            self.threads.layout.display = None  # the sentence points at it: show it now
+        if warning and outcome.figure is not None:
+            plots.mark_noisy_figure(outcome.figure, outcome.records)
+        self.noise_note.value = (f'<div style="border-left:4px solid #d55e00;padding:4px 8px;background:#fff4e5">'
+                                 f"{html.escape(warning)}</div>") if warning else ""
         self.output.clear_output(wait=True)
         with self.output:
             if outcome.figure is not None:
@@ -166,7 +225,7 @@ class ExperimentPanel:
         if self.last is None or not self.last.records:
             self.status.value = html.escape(t("panel.nothing_to_save"))
             return None
-        student = re.sub(r"[^\w-]+", "_", student or self.save_name.value or "anon")[:40]
+        student = safe_name(student or self.save_name.value or "anon")
         stamp = _dt.datetime.now().strftime("%Y%m%d-%H%M%S")
         for record in self.last.records:
             record.params.setdefault("panel", self.name)

@@ -71,3 +71,40 @@ def test_standard_charts_draw(tmp_path):
     assert len(ax2.get_lines()) == 2 and ax2.get_legend() is not None
     fig.savefig(tmp_path / "bars.png")
     assert (tmp_path / "bars.png").stat().st_size > 1000
+
+
+def _record(name, seconds, noisy):
+    from fastrain_lib import bench
+
+    return bench.Record(name, seconds, seconds / 10, noise={"verdict": "noisy" if noisy else "quiet",
+                                                            "reasons": ["load"] if noisy else []})
+
+
+def test_noisy_bars_are_hatched_and_explained():
+    fig, ax = plots.new_figure()
+    records = [_record("quiet", 0.2, False), _record("busy", 0.1, True)]
+    drawn = plots.bar_records(ax, records, scale=1e3, ylabel="ms")
+    assert [b.get_hatch() for b in drawn] == [None, plots.NOISY_HATCH]
+    assert [b.get_height() for b in drawn] == pytest.approx([200, 100])
+    labels = [text.get_text() for text in ax.texts]
+    assert labels[0] == "200" and labels[1].startswith("⚠")
+    assert plots.label("noise.marked") in [text.get_text() for text in ax.get_legend().get_texts()]
+    _, quiet_ax = plots.new_figure()
+    plots.bars(quiet_ax, ["a"], [1.0])
+    assert quiet_ax.get_legend() is None  # nothing to explain on a quiet plot
+
+
+def test_noisy_points_on_lines_are_ringed():
+    _, ax = plots.new_figure()
+    plots.lines(ax, [1, 2, 4], {"cpu": [1.0, 2.0, 3.0]}, noisy={"cpu": [False, True, False]})
+    rings = [line for line in ax.get_lines() if line.get_markeredgecolor() == plots.NOISY_COLOR]
+    assert len(rings) == 1 and list(rings[0].get_xdata()) == [2] and list(rings[0].get_ydata()) == [2.0]
+    assert plots.label("noise.marked_point") in [text.get_text() for text in ax.get_legend().get_texts()]
+
+
+def test_figure_warning_once_and_only_when_noisy():
+    fig, _ = plots.new_figure()
+    assert not plots.mark_noisy_figure(fig, [_record("q", 0.1, False)]) and not fig.texts
+    records = [_record("q", 0.1, False), _record("b", 0.1, True)]
+    assert plots.mark_noisy_figure(fig, records) and plots.mark_noisy_figure(fig, records)
+    assert len(fig.texts) == 1 and "1/2" in fig.texts[0].get_text()

@@ -1,3 +1,5 @@
+import html
+
 import ipywidgets as w
 import pytest
 
@@ -70,13 +72,88 @@ def test_button_click_runs(monkeypatch):
 
 def test_save_writes_records(monkeypatch, tmp_path):
     monkeypatch.setenv("FASTRAIN_RESULTS", str(tmp_path))
-    panel = make_panel(square)
+    panel = make_panel(measured)
     assert panel.save("x") is None  # nothing measured yet
     panel.run()
     path = panel.save("রহিম ল্যাব/1")
     loaded = bench.load_records(path)
-    assert loaded[0].params["panel"] == "test" and loaded[0].params["student"]
+    assert loaded[0].params["panel"] == "test" and loaded[0].params["student"] == "রহিম_ল্যাব_1"
     assert path.parent == tmp_path and "/" not in path.name.replace(str(tmp_path), "")
+    # the saved numbers are the panel's numbers: time, spread, every repeat, metrics and noise
+    [shown] = panel.last.records
+    assert loaded[0].median_s == shown.median_s and loaded[0].times_s == shown.times_s
+    assert loaded[0].metrics == shown.metrics and loaded[0].noise == shown.noise
+    assert loaded[0].metrics["gflops"] == pytest.approx(2 * 32**3 / loaded[0].median_s / 1e9)
+
+
+def measured(n):
+    """A real (tiny) measurement, so the saved record has real numbers and noise information."""
+    record = bench.matmul(32, min_run_time=0.01)
+    return Outcome(headers=["n"], rows=[(n,)], records=[record])
+
+
+def noisy_record(name="mm"):
+    return bench.Record(name, 0.01, 0.004, [0.01] * 5, noise={
+        "verdict": "noisy", "reasons": ["load"], "cores": 2, "threads": 2, "other_cores": 1.7, "steal_cores": 0.0,
+        "cores_free": 0.3, "spread": 0.05, "repeats": 5})
+
+
+def test_a_noisy_run_says_so_in_the_panel_and_on_the_plot(monkeypatch):
+    monkeypatch.setenv("FASTRAIN_LANG", "bn")
+
+    def busy(n):
+        fig, ax = plots.new_figure()
+        ax.plot([0, 1], [0, n])
+        return Outcome(figure=fig, records=[noisy_record(), bench.Record("quiet", 0.01, noise={"verdict": "quiet"})])
+
+    panel = make_panel(busy)
+    assert panel.threads is not None and panel.threads.layout.display == "none"  # hidden until needed
+    outcome = panel.run()
+    sentence = panel.noise_sentence()
+    assert sentence.startswith("2টি মাপের মধ্যে 1টি গোলমেলে") and "1.7" in sentence
+    assert "torch.set_num_threads(1)" in sentence  # what to do, with a number that fits
+    assert panel.threads.layout.display is None  # the control the sentence points at is now visible
+    assert html.escape(sentence) in panel.noise_note.value  # shown in the panel, above the plot
+    texts = [txt.get_text() for txt in outcome.figure.texts]
+    assert any("1/2" in x for x in texts)
+    panel.run(n=3)
+    panel.run(n=2)  # served from the cache: the warning is not drawn twice
+    assert sum("1/2" in txt.get_text() for txt in outcome.figure.texts) == 1
+
+
+def test_a_quiet_run_shows_no_warning():
+    panel = make_panel(lambda n: Outcome(records=[bench.Record("q", 0.01, noise={"verdict": "quiet"})]))
+    panel.run()
+    assert panel.noise_sentence() == "" and panel.threads.layout.display == "none"
+    assert panel.noise_note.value == ""
+
+
+def test_threads_control_runs_with_fewer_threads_and_restores(monkeypatch):
+    import torch
+
+    before = torch.get_num_threads()
+    seen = []
+
+    def experiment(n):
+        seen.append(torch.get_num_threads())
+        return square(n)
+
+    panel = ExperimentPanel("পরীক্ষা", {"n": w.IntSlider(value=2)}, experiment, name="t", threads_control=True)
+    assert panel.threads.layout.display is None
+    panel.threads.value = 1
+    panel.run()
+    panel.threads.value = 0  # auto: the course's policy
+    panel.run()
+    from fastrain_lib import hardware
+
+    assert seen == [1, hardware.threads_for()]
+    assert torch.get_num_threads() == before
+    assert panel.runs == 2  # a different thread count is a different measurement, not a cache hit
+    # a panel with its own "threads" control keeps only that one
+    own = ExperimentPanel("x", {"threads": w.IntSlider(value=1)}, lambda threads: square(2), name="o")
+    assert own.threads is None
+    off = ExperimentPanel("x", {"n": w.IntSlider(value=1)}, square, name="f", threads_control=False)
+    assert off.threads is None
 
 
 def test_html_table_escapes():

@@ -46,6 +46,7 @@ MESSAGES = {
         "en": "{noisy} of {total} measurements are noisy (worst: {name}).",
     },
     "noise.marked": {"bn": "দাগ কাটা = গোলমেলে মাপ", "en": "hatched = noisy measurement"},
+    "noise.marked_point": {"bn": "লাল বৃত্ত = গোলমেলে মাপ", "en": "red ring = noisy measurement"},
     "noise.figure_warning": {
         "bn": "⚠ {noisy}/{total}টি মাপ গোলমেলে: মেশিন ব্যস্ত ছিল",
         "en": "⚠ {noisy}/{total} measurements noisy: the machine was busy",

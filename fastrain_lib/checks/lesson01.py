@@ -13,21 +13,14 @@ import torch
 
 from .. import bench
 from ..models import SimpleNN
-from . import CheckResult, call_student, failed, passed
+from . import CheckResult, as_number, call_student, check, describe, failed, passed
 
 
 def _close(a: float, b: float, rel: float = 1e-6) -> bool:
     return math.isclose(a, b, rel_tol=rel, abs_tol=0.0)
 
 
-def _number(value) -> float | None:
-    """The value as a float, or None when it is not a real, finite number."""
-    if isinstance(value, torch.Tensor) and value.numel() == 1:
-        value = value.item()
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        return None
-    value = float(value)
-    return value if math.isfinite(value) else None
+_number = as_number  # one number, or None (any type: never raises)
 
 
 def _diagnose(got: float, expected: float, mistakes: dict[str, list[float]]) -> str | None:
@@ -42,28 +35,30 @@ def _diagnose(got: float, expected: float, mistakes: dict[str, list[float]]) -> 
     return "wrong_value"
 
 
-def _check_numeric(fn, cases, expected_fn, mistakes_fn, describe) -> CheckResult:
+def _check_numeric(fn, cases, expected_fn, mistakes_fn, show_case) -> CheckResult:
     for case in cases:
         result, problem = call_student(fn, *case)
         if problem is not None:  # a CheckResult is falsy when failed: test for None
             return problem
         got = _number(result)
         if got is None:
-            return failed("not_number", "lesson01.check.not_number", kind=type(result).__name__)
+            return failed("not_number", "lesson01.check.not_number", kind=describe(result))
         expected = expected_fn(*case)
         code = _diagnose(got, expected, mistakes_fn(*case))
         if code == "wrong_value":
-            return failed(code, "lesson01.check.wrong_value", case=describe(*case), expected=expected, got=got)
+            return failed(code, "lesson01.check.wrong_value", case=show_case(*case), expected=expected, got=got)
         if code:
-            return failed(code, f"lesson01.check.{code}")
+            return failed(code, "checks.l01.integer_division" if code == "integer_division" else f"lesson01.check.{code}")
     return passed()
 
 
 # ---------------------------------------------------------------- task 1: GFLOP/s of a matmul
 
-GFLOPS_CASES = [(100, 0.001), (512, 0.02), (1000, 2.0)]
+# sizes and times that divide nothing evenly (integer division or rounding shows), plus round ones
+GFLOPS_CASES = [(123, 0.0037), (100, 0.001), (777, 0.3), (512, 0.02), (1000, 2.0), (4099, 1.3)]
 
 
+@check
 def check_matmul_gflops(fn) -> CheckResult:
     """fn(n, seconds) -> GFLOP/s of an n x n matmul that took `seconds`: 2n³ / seconds / 1e9."""
 
@@ -73,6 +68,7 @@ def check_matmul_gflops(fn) -> CheckResult:
             "n_squared": [2 * n**2 / s / 1e9, n**2 / s / 1e9],
             "not_giga": [2 * n**3 / s, n**3 / s],
             "inverted_rate": [s / (2 * n**3) * 1e9, s / (2 * n**3)],
+            "integer_division": [2 * n**3 // s / 1e9, 2 * n**3 / s // 1e9, 2 * n**3 // s // 1e9, round(2 * n**3 / s / 1e9)],
         }
 
     return _check_numeric(fn, GFLOPS_CASES, lambda n, s: 2 * n**3 / s / 1e9, mistakes,
@@ -81,9 +77,10 @@ def check_matmul_gflops(fn) -> CheckResult:
 
 # ---------------------------------------------------------------- task 2: arithmetic intensity
 
-INTENSITY_CASES = [(1024, 4), (256, 2), (4096, 4)]
+INTENSITY_CASES = [(1000, 2), (1024, 4), (257, 2), (333, 8), (4096, 4), (7, 1)]
 
 
+@check
 def check_matmul_intensity(fn) -> CheckResult:
     """fn(n, bytes_per_element) -> FLOPs per byte of an n x n matmul: 2n³ / (3n²·b) = 2n / 3b."""
 
@@ -92,6 +89,7 @@ def check_matmul_intensity(fn) -> CheckResult:
             "bits_not_bytes": [2 * n / (3 * 8 * b)],
             "forgot_output": [2 * n / (2 * b), n / (2 * b)],
             "missing_factor_2": [n / (3 * b)],
+            "integer_division": [2 * n**3 // (3 * n**2 * b), 2 * n // (3 * b), round(2 * n / (3 * b))],
         }
 
     return _check_numeric(fn, INTENSITY_CASES, lambda n, b: 2 * n / (3 * b), mistakes,
@@ -111,9 +109,14 @@ BOUND_CASES = [
     ((2.0, 60.0, 20.0), "memory"),
     ((100.0, 60.0, 20.0), "compute"),  # intensity above the peak number: still just "compute"
     ((0.01, 60.0, 20.0), "memory"),
+    ((30.0, 989000.0, 3350.0), "memory"),  # an H100 (ridge ≈ 295): 30 is far below it
+    ((400.0, 989000.0, 3350.0), "compute"),
+    ((26.0, 8100.0, 320.0), "compute"),  # just above the T4's ridge (25.3): a hard-coded ridge of 30 fails
+    ((24.0, 8100.0, 320.0), "memory"),
 ]
 
 
+@check
 def check_bound(fn) -> CheckResult:
     """fn(intensity, peak_gflops, bandwidth_gbs) -> "compute" or "memory"."""
     answers = []
@@ -121,8 +124,8 @@ def check_bound(fn) -> CheckResult:
         result, problem = call_student(fn, *args)
         if problem is not None:  # a CheckResult is falsy when failed: test for None
             return problem
-        if result not in ("compute", "memory"):
-            return failed("bad_label", "lesson01.check.bad_label", answer=result)
+        if not isinstance(result, str) or result not in ("compute", "memory"):
+            return failed("bad_label", "lesson01.check.bad_label", answer=describe(result))
         answers.append(result)
     expected = [answer for _, answer in BOUND_CASES]
     if answers == expected:
@@ -138,40 +141,69 @@ def check_bound(fn) -> CheckResult:
 
 # ---------------------------------------------------------------- task 4: throughput vs batch size
 
-THROUGHPUT_BATCHES = (4, 32)
+THROUGHPUT_BATCHES = (5, 24)  # neither is the usual 32 or a power of two
 
 
+def _batch_spy(model) -> tuple[list[int], object]:
+    """Notes the batch size of every forward pass of `model` (is batch_size really used?)."""
+    seen: list[int] = []
+
+    def hook(module, args):
+        if args and isinstance(args[0], torch.Tensor) and args[0].dim() > 0:
+            seen.append(int(args[0].shape[0]))
+
+    return seen, model.register_forward_pre_hook(hook)
+
+
+def _judge_record(record, batch_size: int) -> CheckResult | None:
+    if not isinstance(record, bench.Record):
+        return failed("not_record", "lesson01.check.not_record", kind=describe(record))
+    median = _number(record.median_s)
+    if median is None or median <= 0:
+        return failed("bad_time", "lesson01.check.bad_time", value=describe(record.median_s))
+    params = record.params if isinstance(record.params, dict) else {}
+    if _number(params.get("batch_size")) != batch_size:
+        return failed("wrong_batch", "lesson01.check.wrong_batch", got=describe(params.get("batch_size")),
+                      expected=batch_size)
+    metrics = record.metrics if isinstance(record.metrics, dict) else {}
+    rate = _number(metrics.get("samples_per_s"))
+    if rate is None:
+        return failed("no_metric", "lesson01.check.no_metric")
+    expected = batch_size / median
+    if _close(rate, expected, rel=1e-3):
+        return None
+    if _close(rate, 1 / median, rel=1e-3):
+        return failed("steps_not_samples", "lesson01.check.steps_not_samples")
+    if _close(rate, median, rel=1e-3) or _close(rate, median / batch_size, rel=1e-3):
+        return failed("time_not_rate", "lesson01.check.time_not_rate")
+    return failed("wrong_rate", "lesson01.check.wrong_rate", got=rate, expected=expected)
+
+
+@check
 def check_throughput(fn, device: str = "cpu") -> CheckResult:
     """fn(model, batch_size, device) -> the bench.Record of one training step, with
     params['batch_size'] and metrics['samples_per_s'] = batch_size / median_s.
 
-    No speed threshold: it checks that the measurement is shaped and computed right,
+    No speed threshold: it checks that the measurement is shaped and computed right, that
+    every timed forward pass really processes batch_size samples (batch sizes 5 and 24),
     and that the timed step really trains (the weights change)."""
     for batch_size in THROUGHPUT_BATCHES:
         torch.manual_seed(0)
         model = SimpleNN().to(device)
         before = [p.detach().clone() for p in model.parameters()]
-        record, problem = call_student(fn, model, batch_size, device)
+        seen, handle = _batch_spy(model)
+        try:
+            record, problem = call_student(fn, model, batch_size, device)
+        finally:
+            handle.remove()
         if problem is not None:  # a CheckResult is falsy when failed: test for None
             return problem
-        if not isinstance(record, bench.Record):
-            return failed("not_record", "lesson01.check.not_record", kind=type(record).__name__)
-        median = _number(record.median_s)
-        if median is None or median <= 0:
-            return failed("bad_time", "lesson01.check.bad_time", value=record.median_s)
-        if record.params.get("batch_size") != batch_size:
-            return failed("wrong_batch", "lesson01.check.wrong_batch", got=record.params.get("batch_size"),
-                          expected=batch_size)
-        rate = _number(record.metrics.get("samples_per_s"))
-        if rate is None:
-            return failed("no_metric", "lesson01.check.no_metric")
-        expected = batch_size / median
-        if not _close(rate, expected, rel=1e-3):
-            if _close(rate, 1 / median, rel=1e-3):
-                return failed("steps_not_samples", "lesson01.check.steps_not_samples")
-            if _close(rate, median, rel=1e-3) or _close(rate, median / batch_size, rel=1e-3):
-                return failed("time_not_rate", "lesson01.check.time_not_rate")
-            return failed("wrong_rate", "lesson01.check.wrong_rate", got=rate, expected=expected)
+        problem = _judge_record(record, batch_size)
+        if problem is not None:
+            return problem
+        wrong = [b for b in seen if b != batch_size]
+        if wrong:
+            return failed("batch_ignored", "checks.l01.batch_ignored", got=wrong[0], want=batch_size)
         if all(torch.equal(a, b.detach()) for a, b in zip(before, model.parameters())):
             return failed("no_training", "lesson01.check.no_training")
     return passed()

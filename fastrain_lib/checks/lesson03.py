@@ -22,7 +22,7 @@ from torch.nn import functional as F
 
 from .. import precision
 from ..models import SimpleNN
-from . import CheckResult, call_student, failed, not_done, passed
+from . import CheckResult, as_number, call_student, check, describe, failed, not_done, passed, snapshot, unchanged
 
 DEVICE, DTYPE = "cpu", torch.float16
 
@@ -64,23 +64,30 @@ def reference_underflow_share(grad: torch.Tensor) -> float:
 # Helpers
 # ---------------------------------------------------------------------------------------
 
-def _setup(seed: int = 0, init_scale: float = 2.0**10):
-    """A tiny model, SGD (its step is proportional to the gradient, so a wrong scale shows),
-    and a scaler that grows after every good step (so a missing update() shows at once)."""
+# Each step check runs in both low-precision dtypes a CPU autocasts to, with an optimizer
+# whose hyperparameters are not the defaults, on a batch of 13 (no power of two).
+STEP_CONFIGS = [  # (dtype, make optimizer, max_norm for the clip task)
+    (torch.float16, lambda ps: torch.optim.SGD(ps, lr=0.5), 0.05),
+    (torch.bfloat16, lambda ps: torch.optim.SGD(ps, lr=0.3, momentum=0.9, weight_decay=0.01), 0.3),
+]
+INIT_SCALE = 2.0**10
+
+
+def _setup(seed: int = 0, make_opt=STEP_CONFIGS[0][1]):
+    """A tiny model, its optimizer (SGD: its step is proportional to the gradient, so a wrong
+    scale shows), and a scaler that grows after every good step (a missing update() shows)."""
     torch.manual_seed(seed)
     model = SimpleNN(hidden=8)
-    optimizer = torch.optim.SGD(model.parameters(), lr=0.5)
-    scaler = torch.amp.GradScaler(DEVICE, init_scale=init_scale, growth_interval=1)
+    scaler = torch.amp.GradScaler(DEVICE, init_scale=INIT_SCALE, growth_interval=1)
     g = torch.Generator().manual_seed(seed + 1)
-    inputs = torch.rand(16, 1, 28, 28, generator=g)
-    targets = torch.randint(0, 10, (16,), generator=g)
-    return model, optimizer, scaler, inputs, targets
+    inputs = torch.rand(13, 1, 28, 28, generator=g)
+    targets = torch.randint(0, 10, (13,), generator=g)
+    return model, make_opt(model.parameters()), scaler, inputs, targets
 
 
-def _clone(model, optimizer_lr=0.5, init_scale=2.0**10):
+def _clone(model, make_opt=STEP_CONFIGS[0][1]):
     twin = copy.deepcopy(model)
-    return twin, torch.optim.SGD(twin.parameters(), lr=optimizer_lr), torch.amp.GradScaler(
-        DEVICE, init_scale=init_scale, growth_interval=1)
+    return twin, make_opt(twin.parameters()), torch.amp.GradScaler(DEVICE, init_scale=INIT_SCALE, growth_interval=1)
 
 
 def _params(model) -> list[torch.Tensor]:
@@ -92,31 +99,18 @@ def _same(a, b, tol=1e-6) -> bool:  # the same ops in the same order give the sa
 
 
 def _uses_cuda_amp(fn) -> bool:
-    """The deprecated torch.cuda.amp API in the function's source."""
-    try:
-        source = inspect.getsource(fn)
-    except (OSError, TypeError):
-        return False
-    return "cuda.amp" in source
-
-
-def _backward_inside_autocast_source(fn) -> bool:
-    """A `.backward(` call written inside a `with ...autocast...:` block."""
+    """The deprecated torch.cuda.amp API used in the function's code (not in a comment)."""
     try:
         tree = ast.parse(textwrap.dedent(inspect.getsource(fn)))
     except (OSError, TypeError, SyntaxError):
         return False
-    for node in ast.walk(tree):
-        if isinstance(node, ast.With) and "autocast" in ast.unparse(node.items[0].context_expr):
-            for inner in ast.walk(node):
-                if isinstance(inner, ast.Attribute) and inner.attr == "backward":
-                    return True
-    return False
+    return any(isinstance(node, ast.Attribute) and node.attr == "amp" and ast.unparse(node.value).endswith("cuda")
+               for node in ast.walk(tree))
 
 
 class _Spy:
-    """Watches one step: the dtype fc1 produced (autocast on?) and whether autocast was
-    still on during backward."""
+    """Watches one step: the dtype fc1 produced (autocast on, with which dtype?) and whether
+    autocast was still on during backward."""
 
     def __init__(self, model):
         self.forward_dtypes, self.backward_autocast = [], []
@@ -133,61 +127,84 @@ class _Spy:
             handle.remove()
 
 
-def _run_student_step(fn, model, optimizer, scaler, inputs, targets, extra=()):
-    """Call the student's step; returns (None, failure) or (captured warnings, None)."""
+def _run_student_step(fn, model, optimizer, scaler, inputs, targets, extra, dtype):
+    """Call the student's step; returns (spy, captured warnings, result, failure or None)."""
     spy = _Spy(model)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        _, problem = call_student(fn, model, optimizer, scaler, inputs, targets, *extra, DEVICE, DTYPE)
+        result, problem = call_student(fn, model, optimizer, scaler, inputs, targets, *extra, DEVICE, dtype)
     spy.remove()
-    return spy, caught, problem
+    return spy, caught, result, problem
 
 
-def _common_problems(fn, spy, caught) -> CheckResult | None:
+def _common_problems(fn, spy, caught, dtype) -> CheckResult | None:
     if _uses_cuda_amp(fn) or any("torch.cuda.amp" in str(w.message) for w in caught):
         return failed("deprecated_api", "lesson03.check.deprecated_api")
-    if any(spy.backward_autocast) or _backward_inside_autocast_source(fn):
+    if any(spy.backward_autocast):
         return failed("backward_in_autocast", "lesson03.check.backward_in_autocast")
-    if spy.forward_dtypes and spy.forward_dtypes[0] != DTYPE:
+    if spy.forward_dtypes and spy.forward_dtypes[0] != dtype:
+        if spy.forward_dtypes[0] in (torch.float16, torch.bfloat16):
+            return failed("ignored_dtype", "checks.l03.ignored_dtype", want=str(dtype).replace("torch.", ""),
+                          got=str(spy.forward_dtypes[0]).replace("torch.", ""))
         return failed("no_autocast", "lesson03.check.no_autocast")
     return None
 
 
-def _check_step(fn, reference, extra=()) -> CheckResult:
-    """The shared part of check_amp_step and check_clip_step: two good steps, then one with
-    an inf gradient, each compared with the reference step."""
+def _judge_loss(result, ref_loss, scale) -> CheckResult | None:
+    """The returned loss must be this step's (unscaled) loss: a tensor or a float."""
+    got, want = as_number(result), float(ref_loss)
+    if got is not None and math.isclose(got, want, rel_tol=1e-4, abs_tol=1e-6):
+        return None
+    if got is not None and math.isclose(got, want * scale, rel_tol=1e-3):
+        return failed("returned_scaled_loss", "checks.l03.returned_scaled_loss", scale=f"{scale:g}")
+    return failed("wrong_loss", "checks.l03.wrong_loss", got=describe(result), want=f"{want:.4f}")
+
+
+def _check_step(fn, reference, with_clip: bool) -> CheckResult:
+    """The shared part of check_amp_step and check_clip_step: in each configuration two
+    good steps, then one with an inf gradient, each compared with the reference step
+    (weights, the scaler's scale, the returned loss, and the untouched inputs)."""
     if fn is None:
         return not_done()
-    model, optimizer, scaler, inputs, targets = _setup()
-    twin, twin_opt, twin_scaler = _clone(model)
-    for step in range(3):
-        handles = []
-        if step == 2:  # an overflow: the step must be skipped and the scale halved
-            handles = [precision.inject_overflow(model, {0}), precision.inject_overflow(twin, {0})]
-        before = _params(model)
-        scale_before = scaler.get_scale()
-        spy, caught, problem = _run_student_step(fn, model, optimizer, scaler, inputs, targets, extra)
-        reference(twin, twin_opt, twin_scaler, inputs, targets, *extra, DEVICE, DTYPE)
-        for handle in handles:
-            handle.remove()
-        if problem is not None:
-            if "No inf checks" in problem.message:  # optimizer.step() instead of scaler.step(optimizer)
-                return failed("no_scaler_step", "lesson03.check.no_scaler_step")
-            if "_scale is None" in problem.message:  # loss.backward() without scaler.scale(loss)
-                return failed("not_scaled", "lesson03.check.not_scaled")
-            return problem
-        common = _common_problems(fn, spy, caught)
-        if common is not None:
-            return common
-        after = _params(model)
-        if step == 2 and not all(torch.isfinite(p).all() for p in after) or step == 2 and not _same(before, after):
-            return failed("not_skipped", "lesson03.check.not_skipped")
-        if scaler.get_scale() == scale_before:
-            return failed("missing_update", "lesson03.check.missing_update")
-        if step == 0 and scaler.get_scale() < scale_before:
-            return failed("overflow_on_good_step", "lesson03.check.wrong_update")
-        if not _same(after, _params(twin)):
-            return _explain_mismatch(step, extra)
+    for dtype, make_opt, max_norm in STEP_CONFIGS:
+        extra = (max_norm,) if with_clip else ()
+        model, optimizer, scaler, inputs, targets = _setup(make_opt=make_opt)
+        twin, twin_opt, twin_scaler = _clone(model, make_opt)
+        saved = snapshot((inputs, targets))
+        for step in range(3):
+            handles = []
+            if step == 2:  # an overflow: the step must be skipped and the scale halved
+                handles = [precision.inject_overflow(model, {0}), precision.inject_overflow(twin, {0})]
+            before = _params(model)
+            scale_before = scaler.get_scale()
+            spy, caught, result, problem = _run_student_step(fn, model, optimizer, scaler, inputs, targets, extra,
+                                                             dtype)
+            ref_loss = reference(twin, twin_opt, twin_scaler, *saved, *extra, DEVICE, dtype)
+            for handle in handles:
+                handle.remove()
+            if problem is not None:
+                if "No inf checks" in problem.message:  # optimizer.step() instead of scaler.step(optimizer)
+                    return failed("no_scaler_step", "lesson03.check.no_scaler_step")
+                if "_scale is None" in problem.message:  # loss.backward() without scaler.scale(loss)
+                    return failed("not_scaled", "lesson03.check.not_scaled")
+                return problem
+            common = _common_problems(fn, spy, caught, dtype)
+            if common is not None:
+                return common
+            if not unchanged((inputs, targets), saved):
+                return failed("mutated_input", "checks.l03.mutated_input")
+            after = _params(model)
+            if step == 2 and (not all(torch.isfinite(p).all() for p in after) or not _same(before, after)):
+                return failed("not_skipped", "lesson03.check.not_skipped")
+            if scaler.get_scale() == scale_before:
+                return failed("missing_update", "lesson03.check.missing_update")
+            if step == 0 and scaler.get_scale() < scale_before:
+                return failed("overflow_on_good_step", "lesson03.check.wrong_update")
+            if not _same(after, _params(twin)):
+                return _explain_mismatch(step, extra)
+            problem = _judge_loss(result, ref_loss, scale_before)
+            if problem is not None:
+                return problem
     return passed("lesson03.check.step_ok")
 
 
@@ -201,24 +218,29 @@ def _explain_mismatch(step: int, extra) -> CheckResult:
 # The checks
 # ---------------------------------------------------------------------------------------
 
+@check
 def check_amp_step(amp_step) -> CheckResult:
-    """amp_step(model, optimizer, scaler, inputs, targets, device, dtype) -> loss."""
-    return _check_step(amp_step, reference_amp_step)
+    """amp_step(model, optimizer, scaler, inputs, targets, device, dtype) -> loss (fp16 and bf16)."""
+    return _check_step(amp_step, reference_amp_step, with_clip=False)
 
 
-def check_clip_step(clip_step, max_norm: float = 0.05) -> CheckResult:
-    """clip_step(model, optimizer, scaler, inputs, targets, max_norm, device, dtype) -> loss."""
-    result = _check_step(clip_step, reference_clip_step, extra=(max_norm,))
+@check
+def check_clip_step(clip_step) -> CheckResult:
+    """clip_step(model, optimizer, scaler, inputs, targets, max_norm, device, dtype) -> loss,
+    with max_norm 0.05 (fp16) and 0.3 (bf16)."""
+    result = _check_step(clip_step, reference_clip_step, with_clip=True)
     if result.code != "wrong_update":
         return result
     # Which wrong order was it? Compare one step with the two usual mistakes.
-    model, optimizer, scaler, inputs, targets = _setup()
-    call_student(clip_step, model, optimizer, scaler, inputs, targets, max_norm, DEVICE, DTYPE)
-    for variant, code in ((_clip_before_unscale, "clip_before_unscale"), (_no_clip, "no_clip")):
-        twin, twin_opt, twin_scaler = _clone(_setup()[0])
+    dtype, make_opt, max_norm = STEP_CONFIGS[0]
+    model, optimizer, scaler, inputs, targets = _setup(make_opt=make_opt)
+    call_student(clip_step, model, optimizer, scaler, inputs, targets, max_norm, DEVICE, dtype)
+    for variant, code in ((_clip_before_unscale, "clip_before_unscale"), (_no_clip, "no_clip"),
+                          (_fixed_norm, "fixed_max_norm")):
+        twin, twin_opt, twin_scaler = _clone(_setup(make_opt=make_opt)[0], make_opt)
         variant(twin, twin_opt, twin_scaler, inputs, targets, max_norm)
         if _same(_params(model), _params(twin)):
-            return failed(code, f"lesson03.check.{code}")
+            return failed(code, "checks.l03.fixed_max_norm" if code == "fixed_max_norm" else f"lesson03.check.{code}")
     return result
 
 
@@ -236,27 +258,39 @@ def _no_clip(model, optimizer, scaler, inputs, targets, max_norm):
     reference_amp_step(model, optimizer, scaler, inputs, targets, DEVICE, DTYPE)
 
 
+def _fixed_norm(model, optimizer, scaler, inputs, targets, max_norm):
+    reference_clip_step(model, optimizer, scaler, inputs, targets, 1.0, DEVICE, DTYPE)
+
+
 def underflow_examples() -> list[torch.Tensor]:
-    """Gradient-like tensors: tiny values on both sides of fp16's limits, zeros, negatives."""
+    """Gradient-like tensors: tiny values on both sides of fp16's limits, zeros, negatives;
+    float32 and float64; 1-D and 2-D; and one with no nonzero entry at all."""
     g = torch.Generator().manual_seed(3)
     magnitudes = 10.0 ** torch.empty(2000).uniform_(-10, -2, generator=g)
     signs = torch.where(torch.rand(2000, generator=g) < 0.5, -1.0, 1.0)
     mixed = magnitudes * signs
     mixed[::7] = 0.0  # zeros are not "lost", they were zero already
-    subnormals = torch.tensor([1e-5, 3e-5, 5e-5, -2e-5, 1e-8, 2e-8, 4e-8, 1e-3, 0.0])
-    return [mixed, subnormals, torch.randn(50, 20, generator=g) * 1e-6]
+    subnormals = torch.tensor([1e-5, 3e-5, 5e-5, -2e-5, 1e-8, 2e-8, 4e-8, 1e-3, 0.0], dtype=torch.float64)
+    wide = (10.0 ** torch.empty(37, 11, dtype=torch.float64).uniform_(-9, -3, generator=g))
+    return [mixed, subnormals, torch.randn(50, 20, generator=g) * 1e-6, wide, torch.zeros(5)]
 
 
+@check
 def check_underflow_share(fn) -> CheckResult:
-    """fn(grad) -> share (0..1) of the nonzero entries of grad that become 0 in fp16."""
+    """fn(grad) -> share (0..1) of the nonzero entries of grad that become 0 in fp16.
+    The grad itself must come back unchanged."""
     for grad in underflow_examples():
-        value, problem = call_student(fn, grad.clone())
+        saved = grad.clone()
+        value, problem = call_student(fn, grad)
         if problem is not None:
             return problem
-        try:
-            value = float(value)
-        except (TypeError, ValueError):
+        if not unchanged(grad, saved):
+            return failed("mutated_input", "checks.l03.grad_mutated")
+        grad = saved
+        got = as_number(value)
+        if got is None:
             return failed("not_a_number", "lesson03.check.not_a_number")
+        value = got
         expected = reference_underflow_share(grad)
         if math.isclose(value, expected, abs_tol=1e-6):
             continue

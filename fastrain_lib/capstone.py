@@ -340,7 +340,7 @@ def train_one(settings: dict, cfg: dict, *, seed: int = 0, progress: bool = Fals
     data = load_corpus()
     dev = torch.device(settings["device"])
     if dev.type == "cuda" and ddp_rank is not None:
-        dev = torch.device("cuda", ddp_rank % torch.cuda.device_count())
+        dev = torch.device("cuda", ddp_rank % hardware.gpu_count())
     model = build_model(data.vocab_size, cfg, settings["norm"], seed).to(dev)
     net = model
     if ddp_rank is not None:
@@ -382,9 +382,11 @@ def train_one(settings: dict, cfg: dict, *, seed: int = 0, progress: bool = Fals
 
 
 def ddp_worker(rank: int, world_size: int, settings: dict, cfg: dict, seed: int) -> dict | None:
-    """One DDP rank (runs in its own process, started by distributed.launch)."""
-    out = train_one(settings, cfg, seed=seed, ddp_rank=rank)
-    return out if rank == 0 else {"history": {"step_times_s": out["history"]["step_times_s"]}}
+    """One DDP rank: the course's one DDP worker (distributed.ddp.train_worker) running train_one."""
+    from .distributed.ddp import train_worker
+
+    return train_worker(rank, world_size, task="fastrain_lib.capstone:train_one", task_args=(settings, cfg),
+                        task_kwargs={"seed": seed})
 
 
 def _run_ddp(settings: dict, cfg: dict, seed: int) -> Result:
@@ -392,7 +394,8 @@ def _run_ddp(settings: dict, cfg: dict, seed: int) -> Result:
 
     n = settings["processes"]
     timeout = config.by_mode(ci=120.0, lab=1800.0, full=7200.0)
-    results = launch(ddp_worker, n, args=(settings, cfg, seed), timeout_s=timeout)
+    results = launch(ddp_worker, n, args=(settings, cfg, seed), timeout_s=timeout,
+                     tensors_on_cuda=str(settings["device"]).startswith("cuda"))
     return _finish(settings, cfg, results[0], world_size=n)
 
 

@@ -281,6 +281,12 @@ def peak_memory(device) -> int | None:
     return torch.cuda.max_memory_allocated(device) if device.type == "cuda" else None
 
 
+def use_gpu(index: int) -> torch.device:
+    """Make CUDA GPU `index` this process's current device (before NCCL or any CUDA work)."""
+    torch.cuda.set_device(index)
+    return torch.device("cuda", index)
+
+
 # ---------------------------------------------------------------------------------------
 # Detection: the only place that asks torch.cuda / torch.backends.mps
 # ---------------------------------------------------------------------------------------

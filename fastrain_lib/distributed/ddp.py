@@ -11,10 +11,16 @@ Every rank holds a full copy of the model and trains on its own shard of the dat
    step, so the copies stay identical — we check that with a hash of the parameters.
 4. Only rank 0 writes the checkpoint (W ranks writing one file race and waste disk).
 
-From a notebook:   launch(train_worker, 2, args=(cfg,))
+From a notebook:   launch(train_worker, 2, args=(cfg,))     (CPU tensors, gloo)
+                   launch(train_worker, 2, args=(make_cfg(device="cuda"),), tensors_on_cuda=True)
+
+train_worker is the course's one DDP worker: the capstone runs its own training through it
+(task="fastrain_lib.capstone:train_one"), so device choice, threads and the backend follow one
+rule everywhere (fastrain_lib.hardware).
 From a shell (one machine, 2 processes):
     torchrun --standalone --nproc_per_node=2 -m fastrain_lib.distributed.ddp --steps 50
-On a cluster (N machines with G GPUs each; NCCL is picked when there is a GPU per process):
+On one GPU, 2 processes share it over gloo (NCCL needs a GPU per process); a cluster
+(N machines with G GPUs each) gets NCCL:
     torchrun --nnodes=N --nproc_per_node=G --rdzv-backend=c10d --rdzv-endpoint=HOST:29500 \
         -m fastrain_lib.distributed.ddp --steps 1000 --batch-size 64
 """
@@ -36,6 +42,7 @@ import torch.nn.functional as F
 from torch.nn.parallel import DistributedDataParallel as DDP
 from torch.utils.data import DataLoader, DistributedSampler, TensorDataset
 
+from .. import hardware
 from ..i18n import t
 from ..models import SimpleNN
 
@@ -51,6 +58,7 @@ DEFAULTS = {
     "warmup_steps": 2,    # steps left out of the timing
     "save_path": None,    # checkpoint file; written by rank 0 only
     "synthetic": False,   # random images instead of the Bengali digits
+    "device": "auto",     # "cpu", "cuda", or "auto": cuda when the group is NCCL
 }
 
 
@@ -91,13 +99,29 @@ def parameter_checksum(model: torch.nn.Module) -> float:
     return float(sum(p.detach().double().sum().item() for p in model.parameters()))
 
 
+def local_rank() -> int:
+    """This process's rank on its machine (torchrun and launch set LOCAL_RANK)."""
+    return int(os.environ.get("LOCAL_RANK", dist.get_rank() if dist.is_initialized() else 0))
+
+
+def rank_device(want_cuda: bool) -> torch.device:
+    """Where this rank's tensors live (hardware.device_for_rank): its own GPU under NCCL, a shared
+    GPU under gloo (2 processes on 1 GPU), the CPU for CPU workers or without a GPU."""
+    facts = hardware.facts("cuda") if hardware.cuda_available() else hardware.facts("cpu")
+    device = torch.device(hardware.device_for_rank(local_rank(), want_cuda, facts))
+    if device.type == "cuda":
+        hardware.use_gpu(device.index)
+    return device
+
+
 def pick_device(backend: str) -> torch.device:
-    """One GPU per process under NCCL (LOCAL_RANK picks it, as torchrun sets it); CPU under gloo."""
-    if backend == "nccl":
-        local_rank = int(os.environ.get("LOCAL_RANK", dist.get_rank()))
-        torch.cuda.set_device(local_rank)
-        return torch.device("cuda", local_rank)
-    return torch.device("cpu")
+    """Older name: the GPU under NCCL, the CPU under gloo."""
+    return rank_device(backend == "nccl")
+
+
+def wrap(model: torch.nn.Module, device: torch.device) -> DDP:
+    """DistributedDataParallel around a model on `device` (device_ids only for a GPU)."""
+    return DDP(model, device_ids=[device.index] if device.type == "cuda" else None)
 
 
 def amp_tools(device_type: str, mode: str):
@@ -115,17 +139,30 @@ def amp_tools(device_type: str, mode: str):
     return torch.autocast(device_type, dtype=dtype), torch.amp.GradScaler(device_type, enabled=(mode == "fp16"))
 
 
-def _sync(device: torch.device) -> None:
-    if device.type == "cuda":
-        torch.cuda.synchronize(device)
+def _import(task: str):
+    """'package.module:function' -> the function (spawned processes find workers by name)."""
+    import importlib
+
+    module, _, name = task.partition(":")
+    return getattr(importlib.import_module(module), name)
 
 
-def train_worker(rank: int, world_size: int, cfg: dict | None = None) -> dict:
-    """Train SimpleNN with DDP for cfg['steps'] steps; returns what this rank saw and measured.
+def train_worker(rank: int, world_size: int, cfg: dict | None = None, task: str | None = None,
+                 task_args: tuple = (), task_kwargs: dict | None = None) -> dict:
+    """The course's one DDP worker. Call it through launch() or torchrun (the group must exist).
 
-    Call it through launch() or torchrun: the process group must already exist."""
+    Without `task`: train SimpleNN with DDP for cfg['steps'] steps; returns what this rank saw
+    and measured. With task='module:function': run function(*task_args, **task_kwargs, ddp_rank=rank) — the
+    capstone's GPT training — and return rank 0's full result; the other ranks return only their
+    step times (the slowest rank sets the pace; everything else is rank 0's)."""
+    if task is not None:
+        out = _import(task)(*task_args, **(task_kwargs or {}), ddp_rank=rank)
+        if rank == 0 or "history" not in out:
+            return out
+        return {"history": {"step_times_s": out["history"]["step_times_s"]}}
     cfg = make_cfg(**(cfg or {}))
-    device = pick_device(dist.get_backend())
+    want_cuda = cfg["device"] == "cuda" or (cfg["device"] == "auto" and dist.get_backend() == "nccl")
+    device = rank_device(want_cuda)
     dataset, real_data = load_dataset(cfg["data_size"], cfg["seed"], cfg["synthetic"])
     sampler = DistributedSampler(dataset, num_replicas=world_size, rank=rank, shuffle=True, seed=cfg["seed"],
                                  drop_last=True)
@@ -133,7 +170,7 @@ def train_worker(rank: int, world_size: int, cfg: dict | None = None) -> dict:
 
     torch.manual_seed(cfg["seed"])  # same start on every rank (DDP would broadcast rank 0's anyway)
     model = SimpleNN(hidden=cfg["hidden"]).to(device)
-    ddp_model = DDP(model, device_ids=[device.index] if device.type == "cuda" else None)
+    ddp_model = wrap(model, device)
     lr = cfg["lr"] * (world_size if cfg["scale_lr"] else 1)
     optimizer = torch.optim.SGD(ddp_model.parameters(), lr=lr)
     autocast, scaler = amp_tools(device.type, cfg["amp"])
@@ -145,7 +182,7 @@ def train_worker(rank: int, world_size: int, cfg: dict | None = None) -> dict:
         sampler.set_epoch(epoch)  # a new shuffle every epoch, the same on every rank
         for images, labels in loader:
             images, labels = images.to(device), labels.to(device)
-            _sync(device)
+            hardware.synchronize(device)
             start = time.perf_counter()
             optimizer.zero_grad(set_to_none=True)
             with autocast:
@@ -153,7 +190,7 @@ def train_worker(rank: int, world_size: int, cfg: dict | None = None) -> dict:
             scaler.scale(loss).backward()  # DDP averages the gradients here, during backward
             scaler.step(optimizer)
             scaler.update()
-            _sync(device)
+            hardware.synchronize(device)
             step_times.append(time.perf_counter() - start)
             losses.append(loss.item())
             hashes.append(parameter_hash(model))
@@ -197,19 +234,29 @@ def _parse(argv=None) -> argparse.Namespace:
     p.add_argument("--synthetic", action="store_true")
     p.add_argument("--save", default=None, help="checkpoint path (rank 0 writes it)")
     p.add_argument("--out", default=None, help="folder for one JSON result per rank")
+    p.add_argument("--device", choices=["auto", "cpu", "cuda"], default="auto",
+                   help="auto: the GPU when there is one (shared over gloo when there are fewer GPUs than processes)")
     return p.parse_args(argv)
 
 
 def main(argv=None) -> dict:
     """torchrun sets RANK, WORLD_SIZE, LOCAL_RANK, MASTER_ADDR/PORT; we read them (env://)."""
     args = _parse(argv)
-    backend = "nccl" if torch.cuda.is_available() and dist.is_nccl_available() else "gloo"
+    want_cuda = args.device == "cuda" or (args.device == "auto" and hardware.cuda_available())
+    local_procs = int(os.environ.get("LOCAL_WORLD_SIZE", "1"))
+    facts = hardware.facts("cuda") if hardware.cuda_available() else hardware.facts("cpu")
+    # NCCL only with a GPU per local process: on one T4, --nproc_per_node=2 runs over gloo.
+    backend = hardware.backend_for(local_procs, want_cuda, facts)
+    torch.set_num_threads(hardware.threads_for(local_procs))
+    if backend == "nccl":
+        hardware.use_gpu(local_rank())
     dist.init_process_group(backend)
     try:
         rank, world = dist.get_rank(), dist.get_world_size()
         cfg = make_cfg(steps=args.steps, batch_size=args.batch_size, lr=args.lr, scale_lr=args.scale_lr,
                        hidden=args.hidden, amp=args.amp, data_size=args.data_size, seed=args.seed,
-                       save_path=args.save, synthetic=args.synthetic)
+                       save_path=args.save, synthetic=args.synthetic,
+                       device="cuda" if want_cuda else "cpu")
         result = train_worker(rank, world, cfg)
         if args.out:
             out = Path(args.out)

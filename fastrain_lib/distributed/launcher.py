@@ -8,8 +8,10 @@ call it and get Python objects back. `launch` does the same job inside a noteboo
 
 - it starts `world_size` processes with the "spawn" start method (a fresh Python each;
   fork() of a Jupyter kernel that already runs threads can deadlock);
-- each process calls `torch.distributed.init_process_group` (gloo on CPUs, NCCL when
-  there is one GPU per process) on a free port that we pick by binding to port 0;
+- each process calls `torch.distributed.init_process_group` on a free port that we pick by
+  binding to port 0, with the backend hardware.backend_for chooses: NCCL only when every
+  process gets its own GPU *and* the worker's tensors live on CUDA (tensors_on_cuda=True),
+  gloo otherwise — NCCL cannot reduce CPU tensors, and two processes cannot share a GPU in it;
 - each rank's return value comes back through a queue; an exception comes back with its
   traceback, and the caller gets a WorkerError naming the rank, in Bengali;
 - a rank that crashes, is killed, or hangs never hangs the caller: after `timeout_s`
@@ -34,6 +36,7 @@ import torch
 import torch.distributed as dist
 import torch.multiprocessing as mp
 
+from .. import hardware
 from ..i18n import t
 
 GRACE_S = 1.0  # after the first failure, wait this long for the other ranks' news
@@ -58,16 +61,15 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def default_backend(world_size: int) -> str:
-    """NCCL when every rank can have its own GPU, gloo otherwise (CPU, or too few GPUs)."""
-    if torch.cuda.is_available() and torch.cuda.device_count() >= world_size and dist.is_nccl_available():
-        return "nccl"
-    return "gloo"
+def default_backend(world_size: int, tensors_on_cuda: bool = False) -> str:
+    """hardware.backend_for on this machine: NCCL only for CUDA tensors with a GPU per rank."""
+    facts = hardware.facts("cuda") if hardware.cuda_available() else hardware.facts("cpu")
+    return hardware.backend_for(world_size, tensors_on_cuda, facts)
 
 
 def threads_per_rank(world_size: int) -> int:
-    """Share the CPU cores between the ranks, so 2 processes on 2 cores do not fight."""
-    return max(1, (os.cpu_count() or 1) // world_size)
+    """Share the physical cores between the ranks (hardware.threads_for), so they do not fight."""
+    return hardware.threads_for(world_size)
 
 
 def _die_with_parent() -> None:
@@ -90,7 +92,7 @@ def _entry(fn, rank: int, world_size: int, port: int, backend: str, args: tuple,
     torch.set_num_threads(threads)
     try:
         if backend == "nccl":
-            torch.cuda.set_device(rank)
+            hardware.use_gpu(rank)  # NCCL: one GPU per rank, chosen before the group forms
         dist.init_process_group(backend, rank=rank, world_size=world_size,
                                 timeout=datetime.timedelta(seconds=pg_timeout_s))
         result = fn(rank, world_size, *args)
@@ -131,8 +133,11 @@ def _stop(processes) -> None:
 
 
 def launch(fn, world_size: int, *, args: tuple = (), backend: str | None = None, timeout_s: float = 60.0,
-           threads: int | None = None) -> list:
+           threads: int | None = None, tensors_on_cuda: bool = False) -> list:
     """Run fn(rank, world_size, *args) in `world_size` processes; returns [result of rank 0, 1, ...].
+
+    tensors_on_cuda: the worker keeps its tensors on a GPU (e.g. DDP training on CUDA); only
+    then may the backend be NCCL. Workers with CPU tensors (the default) always get gloo.
 
     Raises WorkerError (message in Bengali, with the failing rank's traceback) when a rank
     raises, dies, or the whole run passes `timeout_s` seconds. Results must be picklable."""
@@ -141,7 +146,7 @@ def launch(fn, world_size: int, *, args: tuple = (), backend: str | None = None,
     qualname = getattr(fn, "__qualname__", "")
     if getattr(fn, "__module__", None) == "__main__" or "<locals>" in qualname or "<lambda>" in qualname:
         raise ValueError(t("dist.not_importable", name=getattr(fn, "__name__", repr(fn))))
-    backend = backend or default_backend(world_size)
+    backend = backend or default_backend(world_size, tensors_on_cuda)
     threads = threads or threads_per_rank(world_size)
     ctx = mp.get_context("spawn")
     results = ctx.Queue()

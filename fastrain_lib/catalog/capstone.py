@@ -84,7 +84,7 @@ MESSAGES.update({
         "bn": "বাংলা GPT: কোর্সের সব সুইচ একসাথে — বদলাও, চালাও, তুলনা করো",
         "en": "Bengali GPT: every switch of the course — change, run, compare",
     },
-    "lesson07.precision": {"bn": "নির্ভুলতা (precision)", "en": "precision"},
+    "lesson07.precision": {"bn": "প্রিসিশন (precision)", "en": "precision"},
     "lesson07.optimizer": {"bn": "অপটিমাইজার", "en": "optimizer"},
     "lesson07.grad_accum": {"bn": "গ্রেডিয়েন্ট জমানো (accumulation)", "en": "gradient accumulation"},
     "lesson07.processes": {"bn": "DDP প্রসেস", "en": "DDP processes"},
@@ -183,8 +183,8 @@ MESSAGES.update({
         "en": "{name}: {speedup:.2f}× — within the noise, no clear gain or loss here.",
     },
     "lesson07.verdict_slower": {
-        "bn": "{name} এখানে প্রশিক্ষণ ধীর করল: {speedup:.2f}× ({tokens:,.0f} বনাম {base:,.0f} টোকেন/সেকেন্ড)। এই মেশিনে এটা চালু কোরো না।",
-        "en": "{name} slowed training here: {speedup:.2f}× ({tokens:,.0f} vs {base:,.0f} tokens/s). Leave it off on this machine.",
+        "bn": "{name} এখানে প্রশিক্ষণ ধীর করল: {speedup:.2f}× ({tokens:,.0f} বনাম {base:,.0f} টোকেন/সেকেন্ড)। এই মেশিনে, এই মডেলে এটা চালু রাখার কারণ নেই।",
+        "en": "{name} slowed training here: {speedup:.2f}× ({tokens:,.0f} vs {base:,.0f} tokens/s). On this machine, for this model, there is no reason to turn it on.",
     },
     "lesson07.why_no_fast_format": {
         "bn": "কারণ: {device}-এ {fmt}-এর হার্ডওয়্যার নেই (CPU-তে avx512_bf16 বা AMX, GPU-তে টেনসর কোর), তাই {fmt}-এর গণনা ধীর পথে চলে আর রূপান্তরের খরচ যোগ হয়।",

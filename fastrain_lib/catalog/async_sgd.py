@@ -89,6 +89,7 @@ MESSAGES = {
     "hogwild.col_startup": {"bn": "প্রসেস চালুর সময় (সে.)", "en": "start-up (s)"},
     "hogwild.col_samples": {"bn": "নমুনা/সেকেন্ড", "en": "samples/s"},
     "hogwild.col_acc": {"bn": "শেষ সঠিকতা", "en": "final accuracy"},
+    "hogwild.col_time_to": {"bn": "লস {target:.3f}-এ পৌঁছানোর সময় (সে.)", "en": "time to loss {target:.3f} (s)"},
     "hogwild.wall_time": {"bn": "আসল সময় (সেকেন্ড)", "en": "wall-clock time (s)"},
     "hogwild.loss_title": {"bn": "আসল প্রসেসে প্রশিক্ষণ: লস বনাম সময়", "en": "training in real processes: loss vs time"},
 }

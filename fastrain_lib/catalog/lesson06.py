@@ -19,6 +19,76 @@ MESSAGES = {
         "bn": "সময় সিমুলেটেড (একক: একটি সাধারণ ধাপ), কিন্তু মডেল, ডেটা ও গ্রেডিয়েন্ট আসল: {problem} ডেটায় {gradients}টি গ্রেডিয়েন্ট, batch {batch}। প্রতিটি মোডে একই সংখ্যক গ্রেডিয়েন্ট প্রয়োগ হয়েছে। ✗ = বিচ্যুত (diverged)।",
         "en": "Time is simulated (unit: one normal step), but the model, data and gradients are real: {gradients} gradients on {problem}, batch {batch}. Every mode applied the same number of gradients. ✗ = diverged.",
     },
+    # verdicts of the notebook (fastrain_lib.panels.lesson06)
+    "lesson06.v_modes_time": {
+        "bn": "একই সংখ্যক গ্রেডিয়েন্ট প্রয়োগে সিমুলেটেড সময়: সিঙ্ক্রোনাস {sync:.0f}, ব্যাকআপসহ {backup:.0f}, SSP {ssp:.0f}, "
+              "অ্যাসিঙ্ক্রোনাস {asyn:.0f} একক — অ্যাসিঙ্ক্রোনাস সিঙ্ক্রোনাসের চেয়ে {speedup:.1f}× কম সময় নিয়েছে। "
+              "শেষ লস: সিঙ্ক্রোনাস {loss_sync:.3f}, অ্যাসিঙ্ক্রোনাস {loss_async:.3f}।",
+        "en": "Simulated time to apply the same number of gradients: sync {sync:.0f}, sync + backup {backup:.0f}, SSP {ssp:.0f}, "
+              "async {asyn:.0f} units — async took {speedup:.1f}× less time than sync. "
+              "Final loss: sync {loss_sync:.3f}, async {loss_async:.3f}.",
+    },
+    "lesson06.v_ssp_near_sync": {
+        "bn": "SSP-র (s = {s}) দাম এখানে মোটেও অল্প নয়: {ssp:.0f} একক, সিঙ্ক্রোনাসের ({sync:.0f}) কাছাকাছি, অ্যাসিঙ্ক্রোনাস {asyn:.0f}। "
+              "একজন কর্মী অনেক ধীর হলে দ্রুতরা s ধাপ এগিয়েই প্রায় প্রতিবার তার জন্য থামে। বদলে পুরোনোত্ব সীমিত: সর্বোচ্চ {ssp_max} "
+              "(অ্যাসিঙ্ক্রোনাসে {async_max})।",
+        "en": "SSP (s = {s}) was not cheap here: {ssp:.0f} units, close to sync ({sync:.0f}); async took {asyn:.0f}. "
+              "With one much slower worker, the fast ones reach the bound s and wait for it almost every time. In return "
+              "staleness is bounded: at most {ssp_max} (async: {async_max}).",
+    },
+    "lesson06.v_ssp_between": {
+        "bn": "SSP (s = {s}) নিয়েছে {ssp:.0f} একক — অ্যাসিঙ্ক্রোনাস ({asyn:.0f}) আর সিঙ্ক্রোনাসের ({sync:.0f}) মাঝামাঝি: "
+              "অপেক্ষার দাম সিঙ্ক্রোনাস থেকে অ্যাসিঙ্ক্রোনাসের পথের {share:.0%}। সর্বোচ্চ পুরোনোত্ব {ssp_max} (অ্যাসিঙ্ক্রোনাসে {async_max})।",
+        "en": "SSP (s = {s}) took {ssp:.0f} units — between async ({asyn:.0f}) and sync ({sync:.0f}): its waiting cost "
+              "{share:.0%} of the way from async to sync. Max staleness {ssp_max} (async: {async_max}).",
+    },
+    "lesson06.v_ssp_near_async": {
+        "bn": "SSP (s = {s}) নিয়েছে {ssp:.0f} একক, অ্যাসিঙ্ক্রোনাসের ({asyn:.0f}) কাছাকাছি (সিঙ্ক্রোনাস {sync:.0f}): এখানে অপেক্ষা অল্প, "
+              "আর পুরোনোত্ব সর্বোচ্চ {ssp_max} (অ্যাসিঙ্ক্রোনাসে {async_max})।",
+        "en": "SSP (s = {s}) took {ssp:.0f} units, close to async ({asyn:.0f}; sync {sync:.0f}): little waiting here, "
+              "and staleness at most {ssp_max} (async: {async_max}).",
+    },
+    "lesson06.v_lr_row": {
+        "bn": "lr = {lr}: ১ জন কর্মী — শেষ লস {one}; {w} জন অ্যাসিঙ্ক্রোনাস কর্মী — {many}।",
+        "en": "lr = {lr}: 1 worker — final loss {one}; {w} asynchronous workers — {many}.",
+    },
+    "lesson06.v_lr_diverged": {
+        "bn": "শেখার হার {lrs}-এ পুরোনো গ্রেডিয়েন্টের কর্মীরা বিচ্যুত হয়েছে, ১ জন কর্মী একই হারে হয়নি: পুরোনোত্বই তফাত।",
+        "en": "At learning rate {lrs} the workers with stale gradients diverged, while 1 worker at the same rate did not: staleness made the difference.",
+    },
+    "lesson06.v_lr_worse": {
+        "bn": "এই রানে কেউ বিচ্যুত হয়নি, কিন্তু প্রতিটি শেখার হারে পুরোনো গ্রেডিয়েন্টের কর্মীদের শেষ লস বেশি।",
+        "en": "No run diverged here, but at every learning rate the workers with stale gradients ended with a higher loss.",
+    },
+    "lesson06.v_lr_mixed": {
+        "bn": "এই রানে {total}টি শেখার হারের {worse}টিতে পুরোনো গ্রেডিয়েন্টের কর্মীদের শেষ লস বেশি; বাকিগুলোতে নয় — ছোট হারে পুরোনোত্ব কম ক্ষতি করে।",
+        "en": "Here the workers with stale gradients ended worse at {worse} of {total} learning rates, not at the others — at small rates staleness hurts little.",
+    },
+    "lesson06.v_backup": {
+        "bn": "প্রতি আপডেটের গড় সময়: b = 0-তে {t0:.2f}, b = 1-এ {t1:.2f} ({cut:.0%} কম), b = {bmax}-এ {tmax:.2f} একক; "
+              "দাম বাতিল গ্রেডিয়েন্ট: b = 1-এ {d1}টি, b = {bmax}-এ {dmax}টি।",
+        "en": "Mean time per update: {t0:.2f} with b = 0, {t1:.2f} with b = 1 ({cut:.0%} less), {tmax:.2f} units with b = {bmax}; "
+              "the price is dropped gradients: {d1} with b = 1, {dmax} with b = {bmax}.",
+    },
+    "lesson06.v_backup_nohelp": {
+        "bn": "এই রানে ব্যাকআপ কর্মী সময় কমায়নি: b = 0-তে {t0:.2f}, b = 1-এ {t1:.2f} একক প্রতি আপডেট — দেরি কম হলে বাতিল করার কিছু থাকে না।",
+        "en": "Backup workers did not save time in this run: {t0:.2f} with b = 0, {t1:.2f} units per update with b = 1 — with few delays there is little to cut.",
+    },
+    "lesson06.v_hogwild_fastest": {
+        "bn": "লস {target:.3f}-এ সবার আগে পৌঁছেছে: {fastest} ({seconds:.2f} সে.)। সবার সময় (সে.): {all}।",
+        "en": "First to reach loss {target:.3f}: {fastest} ({seconds:.2f} s). Every run (s): {all}.",
+    },
+    "lesson06.v_hogwild_faster": {
+        "bn": "লক ছাড়া Hogwild ({w}টি প্রসেস) একই লসে একটি প্রসেসের চেয়ে {speedup:.2f}× দ্রুত পৌঁছেছে।",
+        "en": "Lock-free Hogwild ({w} processes) reached the same loss {speedup:.2f}× faster than one process.",
+    },
+    "lesson06.v_hogwild_not_faster": {
+        "bn": "লক ছাড়া Hogwild ({w}টি প্রসেস) এই রানে একটি প্রসেসের চেয়ে দ্রুত হয়নি ({speedup:.2f}×): কোরগুলো খালি ছিল না, "
+              "বা প্রসেসগুলো একই ওজনে লেখার টানাটানিতে সময় হারিয়েছে। অন্য কাজ বন্ধ করে আবার চালাও।",
+        "en": "Lock-free Hogwild ({w} processes) was not faster than one process in this run ({speedup:.2f}×): the cores were "
+              "not free, or the processes lost time fighting over the same weights. Stop other work and run again.",
+    },
+    "lesson06.nb_ssp_title": {"bn": "s = {s}: সর্বোচ্চ পুরোনোত্ব {stale}", "en": "s = {s}: max staleness {stale}"},
     # check 1: the asynchronous update rule
     "lesson06.check.update_shape": {
         "bn": "ফেরত দেওয়া মান theta-র আকারের একটি টেনসর হওয়া উচিত (নতুন প্যারামিটার)। theta - lr * গ্রেডিয়েন্ট ফেরত দাও।",

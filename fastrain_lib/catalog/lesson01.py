@@ -121,4 +121,116 @@ MESSAGES = {
         "bn": "মাপা ধাপে মডেলের ওজন বদলায়নি: প্রশিক্ষণ ধাপে backward() আর optimizer.step() দুটোই থাকতে হবে, শুধু ফরওয়ার্ড পাস নয়।",
         "en": "The weights did not change in the measured step: a training step needs backward() and optimizer.step(), not only the forward pass.",
     },
+    "lesson01.cpu_line": {
+        "bn": "CPU: {name} | {cores}টি লজিক্যাল কোর | PyTorch থ্রেড: {threads}",
+        "en": "CPU: {name} | {cores} logical cores | PyTorch threads: {threads}",
+    },
+    "lesson01.devices_line": {
+        "bn": "ব্যবহারযোগ্য ডিভাইস: {devices} | মোড: {mode}",
+        "en": "usable devices: {devices} | mode: {mode}",
+    },
+    "lesson01.threads_restored": {
+        "bn": "থ্রেড আবার আগের মতো: {threads}",
+        "en": "threads back as before: {threads}",
+    },
+    "lesson01.thread_row": {
+        "bn": "{threads} থ্রেড: {ms:.2f} ms, {gflops:.1f} GFLOP/s, গতিবৃদ্ধি {speedup:.2f}×",
+        "en": "{threads} threads: {ms:.2f} ms, {gflops:.1f} GFLOP/s, speed-up {speedup:.2f}×",
+    },
+    "lesson01.verdict_threads_near_ideal": {
+        "bn": "এখানে মাপা: {threads} থ্রেডে গতিবৃদ্ধি {speedup:.2f}×, আদর্শ {threads}×-এর কাছাকাছি।",
+        "en": "Measured here: {threads} threads give a {speedup:.2f}× speed-up, close to the ideal {threads}×.",
+    },
+    "lesson01.verdict_threads_below": {
+        "bn": "এখানে মাপা: {threads} থ্রেডে গতিবৃদ্ধি {speedup:.2f}×, আদর্শ {threads}×-এর নিচে — নিচের কারণগুলো দেখো।",
+        "en": "Measured here: {threads} threads give a {speedup:.2f}× speed-up, below the ideal {threads}× — see the reasons below.",
+    },
+    "lesson01.verdict_threads_none": {
+        "bn": "এখানে মাপা: {threads} থ্রেডে গতিবৃদ্ধি {speedup:.2f}× — বেশি থ্রেডে লাভ হয়নি। হয় কাজটা এত ছোট যে ভাগাভাগির খরচই বেশি, নয়তো অন্য প্রোগ্রাম কোর দখল করে আছে।",
+        "en": "Measured here: {threads} threads give a {speedup:.2f}× speed-up — more threads did not help. Either the work is so small that splitting it costs more, or other programs occupy the cores.",
+    },
+    "lesson01.verdict_one_core": {
+        "bn": "এই মেশিনে মাত্র 1টি থ্রেড চলে, তাই থ্রেড বাড়ানোর তুলনা এখানে করা যায় না।",
+        "en": "This machine runs only 1 thread, so there is nothing to compare here.",
+    },
+    "lesson01.intensity_row": {
+        "bn": "{n}×{n} ম্যাট্রিক্স গুণ: {flops:.3g} FLOP, {moved:.3g} বাইট, ঘনত্ব {intensity:.1f} FLOP/বাইট",
+        "en": "{n}×{n} matmul: {flops:.3g} FLOP, {moved:.3g} bytes, intensity {intensity:.1f} FLOP/byte",
+    },
+    "lesson01.add_intensity": {
+        "bn": "c = a + b: ঘনত্ব {intensity:.3f} FLOP/বাইট (আকার যাই হোক)",
+        "en": "c = a + b: intensity {intensity:.3f} FLOP/byte (whatever the size)",
+    },
+    "lesson01.operation": {
+        "bn": "কাজ",
+        "en": "operation",
+    },
+    "lesson01.verdict_matmul_sizes": {
+        "bn": "এখানে মাপা ({device}): {small}×{small} ম্যাট্রিক্স গুণ {small_g:.1f} GFLOP/s, {big}×{big} {big_g:.1f} GFLOP/s — বড়টি {ratio:.1f} গুণ।",
+        "en": "Measured here ({device}): a {small}×{small} matmul runs at {small_g:.1f} GFLOP/s, {big}×{big} at {big_g:.1f} GFLOP/s — {ratio:.1f}× as fast.",
+    },
+    "lesson01.why_matmul_grows": {
+        "bn": "ছোট ম্যাট্রিক্সে প্রতিটি কলের নির্দিষ্ট খরচ কাজের তুলনায় বড়; আকার বাড়লে ঘনত্ব বাড়ে আর GFLOP/s যন্ত্রের সর্বোচ্চ গতির দিকে ওঠে।",
+        "en": "For small matrices the fixed cost of each call is large compared with the work; as the size grows the intensity grows and GFLOP/s climbs towards the machine's peak.",
+    },
+    "lesson01.why_matmul_flat": {
+        "bn": "পার্থক্য ছোট: এই মোডে সবচেয়ে বড় ম্যাট্রিক্সও ছোট, অথবা মাপের সময় অন্য প্রোগ্রাম চলছিল — lab মোডে বা আবার চালিয়ে দেখো।",
+        "en": "The difference is small: in this mode even the biggest matrix is small, or other programs ran meanwhile — try lab mode or run again.",
+    },
+    "lesson01.verdict_add_sizes": {
+        "bn": "এখানে মাপা ({device}): যোগ সবচেয়ে দ্রুত {best_n} উপাদানে, {best_gbs:.1f} GB/s; সবচেয়ে বড় টেনসরে ({big_n} উপাদান, {big_mb:.0f} MB সরানো) {big_gbs:.1f} GB/s। যোগের সেরা GFLOP/s {add_g:.2f}, ম্যাট্রিক্স গুণের {mm_g:.1f}।",
+        "en": "Measured here ({device}): addition is fastest at {best_n} elements, {best_gbs:.1f} GB/s; at the biggest tensor ({big_n} elements, {big_mb:.0f} MB moved) {big_gbs:.1f} GB/s. Addition's best GFLOP/s is {add_g:.2f}, matmul's {mm_g:.1f}.",
+    },
+    "lesson01.why_add_cache": {
+        "bn": "বড় টেনসর ক্যাশে ধরে না, তাই তার গতি প্রধান মেমরির (RAM) ব্যান্ডউইথে নেমে আসে।",
+        "en": "The big tensor does not fit in the cache, so its speed drops to the main memory (RAM) bandwidth.",
+    },
+    "lesson01.why_add_same": {
+        "bn": "সবচেয়ে বড় টেনসরের গতি সেরার কাছাকাছি: এই মোডে সবচেয়ে বড় টেনসরও হয়তো ক্যাশে ধরে — lab মোডে আরও বড় টেনসরে দেখো।",
+        "en": "The biggest tensor moves nearly as fast as the best: in this mode even the biggest may fit in the cache — try bigger tensors in lab mode.",
+    },
+    "lesson01.verdict_gpu_vs_cpu": {
+        "bn": "এখানে মাপা: ম্যাট্রিক্স গুণে GPU {gpu_g:.0f} GFLOP/s, CPU {cpu_g:.0f} GFLOP/s → GPU {mm_ratio:.1f} গুণ; যোগে GPU {gpu_bw:.0f} GB/s, CPU {cpu_bw:.0f} GB/s → {bw_ratio:.1f} গুণ।",
+        "en": "Measured here: matmul GPU {gpu_g:.0f} GFLOP/s, CPU {cpu_g:.0f} GFLOP/s → GPU {mm_ratio:.1f}×; addition GPU {gpu_bw:.0f} GB/s, CPU {cpu_bw:.0f} GB/s → {bw_ratio:.1f}×.",
+    },
+    "lesson01.verdict_cpu_only": {
+        "bn": "এই মেশিনে GPU নেই। CPU-র সেরা মাপ: {gflops:.1f} GFLOP/s, {gbs:.1f} GB/s। Colab-এ GPU নিয়ে (Runtime → Change runtime type → T4 GPU) আবার চালালে দুটি পাশাপাশি দেখবে।",
+        "en": "No GPU on this machine. The CPU's best: {gflops:.1f} GFLOP/s, {gbs:.1f} GB/s. Run this again on Colab with a GPU (Runtime → Change runtime type → T4 GPU) to see both side by side.",
+    },
+    "lesson01.t4_row": {
+        "bn": "T4 (ডেটাশিট), {name}: ঘনত্ব {intensity:.3g} → বড়জোর {gflops:.0f} GFLOP/s ({kind}-bound)",
+        "en": "T4 (datasheet), {name}: intensity {intensity:.3g} → at most {gflops:.0f} GFLOP/s ({kind}-bound)",
+    },
+    "lesson01.t4_ridge": {
+        "bn": "T4-এর রিজ বিন্দু: {ridge:.1f} FLOP/বাইট",
+        "en": "T4 ridge point: {ridge:.1f} FLOP/byte",
+    },
+    "lesson01.batch_row": {
+        "bn": "{device}, batch {batch}: {ms:.3f} ms/ধাপ, {rate:.0f} নমুনা/সেকেন্ড",
+        "en": "{device}, batch {batch}: {ms:.3f} ms/step, {rate:.0f} samples/s",
+    },
+    "lesson01.verdict_batch": {
+        "bn": "এখানে মাপা ({device}): batch {small} থেকে {big}-এ থ্রুপুট {ratio:.0f} গুণ ({small_rate:.0f} → {big_rate:.0f} নমুনা/সেকেন্ড); শেষ ধাপে বাড়ল {last:.2f} গুণ।",
+        "en": "Measured here ({device}): from batch {small} to {big} the throughput grew {ratio:.0f}× ({small_rate:.0f} → {big_rate:.0f} samples/s); the last step added {last:.2f}×.",
+    },
+    "lesson01.batch_flattening": {
+        "bn": "রেখা চ্যাপ্টা হয়ে আসছে: যন্ত্র প্রায় পুরো ব্যস্ত, আরও বড় batch-এ লাভ সামান্য।",
+        "en": "The curve is flattening: the machine is nearly busy, a bigger batch adds little.",
+    },
+    "lesson01.batch_still_growing": {
+        "bn": "এখনও বাড়ছে: এই মাপগুলোতে যন্ত্র পুরো ব্যস্ত হয়নি, আরও বড় batch-এ আরও লাভ হতে পারে।",
+        "en": "Still growing: at these sizes the machine is not yet busy; a bigger batch may gain more.",
+    },
+    "lesson01.verdict_dtypes": {
+        "bn": "এখানে মাপা (CPU, {n}×{n}): float32 {float32:.1f}, bfloat16 {bfloat16:.1f}, float16 {float16:.1f} GFLOP/s।",
+        "en": "Measured here (CPU, {n}×{n}): float32 {float32:.1f}, bfloat16 {bfloat16:.1f}, float16 {float16:.1f} GFLOP/s.",
+    },
+    "lesson01.low_bits_faster": {
+        "bn": "{fastest} এখানে float32-এর চেয়ে {ratio:.1f} গুণ দ্রুত: এই CPU-তে সেই ফরম্যাটের গুণ-যোগের নিজস্ব দ্রুত নির্দেশ আছে (hardware.show_report() দেখো)।",
+        "en": "{fastest} is {ratio:.1f}× faster than float32 here: this CPU has fast instructions of its own for that format (see hardware.show_report()).",
+    },
+    "lesson01.low_bits_slower": {
+        "bn": "কম বিট এখানে দ্রুত নয় (সবচেয়ে ভালোটি float32-এর {ratio:.2f} গুণ): এই CPU-তে 16-বিট গুণের আলাদা দ্রুত একক নেই, তাই PyTorch সংখ্যাগুলো রূপান্তর করে গোনে। টেনসর কোরওয়ালা GPU-তে উল্টোটা হয়।",
+        "en": "Fewer bits are not faster here (the best is {ratio:.2f}× float32): this CPU has no fast unit for 16-bit multiplies, so PyTorch converts the numbers and computes. On a GPU with tensor cores it is the other way round.",
+    },
 }

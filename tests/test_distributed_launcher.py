@@ -68,4 +68,30 @@ def test_bad_arguments_fail_early_in_bengali():
 def test_free_port_is_a_usable_port():
     port = L.free_port()
     assert 1024 <= port <= 65535
-    assert L.default_backend(2) in ("gloo", "nccl")
+    assert L.default_backend(2) == "gloo"  # CPU-tensor workers: gloo on every machine
+
+
+def test_backend_on_a_simulated_8_gpu_machine(monkeypatch):
+    """CPU-tensor workers (whoami, ring, pipeline) got NCCL on multi-GPU machines and crashed:
+    NCCL cannot reduce CPU tensors. Only CUDA-tensor workers with a GPU each may use it."""
+    from fastrain_lib import hardware
+    from fastrain_lib.distributed import ddp
+
+    eight = hardware.Facts("cuda", "NVIDIA H100 80GB HBM3", (9, 0), 8, 80 * 2**30, nccl=True)
+    monkeypatch.setattr(hardware, "cuda_available", lambda: True)
+    monkeypatch.setattr(hardware, "facts", lambda device=None: eight)
+    assert L.default_backend(2) == "gloo"
+    assert L.default_backend(2, tensors_on_cuda=True) == "nccl"
+    assert L.default_backend(9, tensors_on_cuda=True) == "gloo"  # more processes than GPUs
+    # each rank's device: its own GPU (LOCAL_RANK), made current before any CUDA work
+    used = []
+    monkeypatch.setattr(hardware, "use_gpu", lambda index: used.append(index))
+    monkeypatch.setenv("LOCAL_RANK", "3")
+    assert str(ddp.rank_device(True)) == "cuda:3" and used == [3]
+    assert str(ddp.rank_device(False)) == "cpu" and used == [3]
+
+
+def test_threads_per_rank_follows_the_hardware_policy():
+    from fastrain_lib import hardware
+
+    assert L.threads_per_rank(2) == hardware.threads_for(2) >= 1

@@ -147,3 +147,95 @@ MESSAGES.update({
         "en": "Your function changed the grad tensor it was given (in place). Build new tensors to count: grad.to(torch.float16) returns a new one.",
     },
 })
+
+MESSAGES.update({
+    # lesson 04
+    "checks.l04.adam_not_in_place": {
+        "bn": "তুমি ঠিক মানগুলো নতুন তালিকায় ফেরত দিয়েছ, কিন্তু দেওয়া params টেনসরগুলো বদলায়নি। অপটিমাইজার এই টেনসরগুলোই দেখে: torch._foreach_*_ (শেষে _ সহ) দিয়ে জায়গায় বদলাও।",
+        "en": "You returned the right values in new lists, but the given params tensors did not change. The optimizer sees those very tensors: update them in place with torch._foreach_*_ (with the trailing _).",
+    },
+    "checks.l04.adam_dtype": {
+        "bn": "প্যারামিটারের dtype বদলে গেছে। float64 প্যারামিটার float64-ই থাকবে: নিজে .float() বা নির্দিষ্ট dtype লিখো না।",
+        "en": "The parameters' dtype changed. float64 parameters stay float64: do not write .float() or a fixed dtype.",
+    },
+    "checks.l04.adam_fixed_betas": {
+        "bn": "betas = {betas} দেওয়া হলেও তোমার ফল 0.9 আর 0.999 দিয়ে হিসাবের সমান: betas নিজে লিখে দিয়েছ। beta1, beta2 = betas ব্যবহার করো।",
+        "en": "With betas = {betas} your result equals the one with 0.9 and 0.999: the betas are hard-coded. Use beta1, beta2 = betas.",
+    },
+    "checks.l04.adam_fixed_eps": {
+        "bn": "eps = {eps} দেওয়া হলেও তোমার ফল eps = 1e-8 দিয়ে হিসাবের সমান: eps নিজে লিখে দিয়েছ। দেওয়া eps ব্যবহার করো।",
+        "en": "With eps = {eps} your result equals the one with eps = 1e-8: eps is hard-coded. Use the given eps.",
+    },
+    "checks.l04.launch_ignored_n": {
+        "bn": "n_tensors = {n} হলেও তোমার সংখ্যা {other}টি টেনসরের মাপের সমান: টেনসরের সংখ্যা নিজে লিখে দিয়েছ। n_tensors টি টেনসর বানাও।",
+        "en": "With n_tensors = {n} your count equals the one for {other} tensors: the number is hard-coded. Build n_tensors tensors.",
+    },
+    "checks.l04.launch_ignored_impl": {
+        "bn": "impl = \"{impl}\" চাওয়া হলেও তোমার সংখ্যা অন্য বাস্তবায়নের সমান। fused.make_optimizer(params, impl)-এ দেওয়া impl-টাই দাও।",
+        "en": "For impl = \"{impl}\" your count equals the other implementation's. Pass the given impl to fused.make_optimizer(params, impl).",
+    },
+    "checks.l04.ln_mutated": {
+        "bn": "তোমার ফাংশন ইনপুট x (বা weight/bias) বদলে দিয়েছে (যেমন x -= mean বা sub_)। নতুন টেনসর বানাও: x - mean।",
+        "en": "Your function changed its input x (or weight/bias), e.g. x -= mean or sub_. Build new tensors: x - mean.",
+    },
+    "checks.l04.ln_not_tensor": {
+        "bn": "ফলাফল x-এর মতো একটি দশমিক টেনসর হওয়ার কথা, পাওয়া গেল {got}।",
+        "en": "The result should be a floating-point tensor like x; got {got}.",
+    },
+    "checks.l04.ln_dtype": {
+        "bn": "মানগুলো ঠিক, কিন্তু dtype বদলে গেছে ({want} থেকে {got})। LayerNorm ইনপুটের dtype-ই রাখে: .float() বা নির্দিষ্ট dtype লিখো না।",
+        "en": "The values are right but the dtype changed ({want} to {got}). LayerNorm keeps the input's dtype: no .float() or fixed dtype.",
+    },
+    "checks.l04.ln_fixed_eps": {
+        "bn": "eps = {eps} দেওয়া হলেও তোমার ফল eps = 1e-5 দিয়ে হিসাবের সমান: eps নিজে লিখে দিয়েছ। দেওয়া eps ব্যবহার করো।",
+        "en": "With eps = {eps} your result equals the one with eps = 1e-5: eps is hard-coded. Use the given eps.",
+    },
+})
+
+MESSAGES.update({
+    # lesson 06
+    "checks.l06.update_mutated": {
+        "bn": "তোমার ফাংশন ইনপুট (theta, theta_read বা batch) জায়গায় বসে বদলে দিয়েছে (যেমন theta -= ...)। সার্ভারের কপি অন্যরাও পড়ে: নতুন টেনসর ফেরত দাও, theta - lr * ...।",
+        "en": "Your function changed an input (theta, theta_read or the batch) in place (e.g. theta -= ...). Others read the server's copy: return a new tensor, theta - lr * ....",
+    },
+    "checks.l06.update_fixed_lr": {
+        "bn": "তোমার ফল শেখার হার 0.1 ধরে হিসাবের সমান, অথচ যাচাই অন্য lr দিয়েছে: দেওয়া lr ব্যবহার করো।",
+        "en": "Your result equals the one with learning rate 0.1, but the check passed another lr: use the given lr.",
+    },
+    "checks.l06.clocks_mutated": {
+        "bn": "তোমার ফাংশন clocks তালিকাটি বদলে দিয়েছে (যেমন sort() বা pop())। এটা সব কর্মীর ঘড়ি: শুধু পড়ো, min(clocks) দিয়ে।",
+        "en": "Your function changed the clocks list (e.g. sort() or pop()). It holds every worker's clock: only read it, with min(clocks).",
+    },
+    "checks.l06.times_mutated": {
+        "bn": "তোমার ফাংশন step_times তালিকাটি বদলে দিয়েছে (যেমন sort())। শুধু পড়ো: max(...), sum(...)।",
+        "en": "Your function changed the step_times list (e.g. sort()). Only read it: max(...), sum(...).",
+    },
+    "checks.l06.not_bool": {
+        "bn": "উত্তর হবে True বা False, পাওয়া গেল {got}।",
+        "en": "The answer is True or False; got {got}.",
+    },
+    "checks.l06.rule_first_not_min": {
+        "bn": "তুমি প্রথম কর্মীর ঘড়ির সাথে তুলনা করেছ (clocks[0]), কিন্তু সবচেয়ে ধীর কর্মী যে কেউ হতে পারে: min(clocks) ব্যবহার করো।",
+        "en": "You compared with the first worker's clock (clocks[0]), but any worker can be the slowest: use min(clocks).",
+    },
+    "checks.l06.epoch_no_ceil": {
+        "bn": "{n}টি batch {workers} জনে ভাগ করলে শেষ ধাপটি পূর্ণ হয় না, তবু সেই ধাপেও সবচেয়ে ধীরজনের পুরো সময় লাগে: ধাপের সংখ্যা math.ceil(n_batches / W), ভগ্নাংশ বা // নয়।",
+        "en": "{n} batches over {workers} workers leave the last step partly empty, yet it still takes the slowest worker's full time: the number of steps is math.ceil(n_batches / W), not a fraction or //.",
+    },
+})
+
+MESSAGES.update({
+    # lesson 07
+    "checks.l07.digit_as_letter": {
+        "bn": "{text} থেকে পাওয়া গেল {got}, হওয়ার কথা {expected}: সংখ্যা (৩, 7) বর্ণ নয়, তাই সংখ্যার পরের চিহ্নও ঝুলন্ত। str.isalpha() দিয়ে দেখো (isalnum() নয়)।",
+        "en": "From {text} you returned {got}; expected {expected}: digits (৩, 7) are not letters, so a mark after a digit dangles too. Test with str.isalpha() (not isalnum()).",
+    },
+    "checks.l07.removes_too_much": {
+        "bn": "{text} থেকে পাওয়া গেল {got}, হওয়ার কথা {expected}: তুমি বেশি সরিয়েছ। একটি চিহ্নের পরে আরেকটি চিহ্ন (যেমন কাং-এ া তারপর ং) জোড়া-লাগা, ঝুলন্ত নয়; আর শুধু চিহ্নই সরবে, অন্য অক্ষর নয়।",
+        "en": "From {text} you returned {got}; expected {expected}: you removed too much. A mark right after a kept mark (া then ং in কাং) is attached, not dangling; and only marks may go, no other characters.",
+    },
+    "checks.l07.wrong_text": {
+        "bn": "{text} থেকে পাওয়া গেল {got}, হওয়ার কথা {expected}। মনে রাখো: আগের অক্ষর মানে যা তুমি রেখেছ (মূল লেখার আগের অক্ষর নয়) — তাই স্পেসের পরে দুটি চিহ্ন থাকলে দুটিই সরে।",
+        "en": "From {text} you returned {got}; expected {expected}. Remember: the previous character is the one you kept (not the one before in the original) — so two marks after a space both go.",
+    },
+})

@@ -11,27 +11,32 @@ import torch
 import torch.nn.functional as F
 
 from .. import fused
-from . import call_student, failed, passed
+import functools
+import operator
+
+from . import CheckResult, as_number, call_student, check, describe, failed, passed, snapshot, unchanged
 
 # ---------------------------------------------------------------- task 1: Adam with torch._foreach_*
 
-ADAM_STEPS = 20
-ADAM_LR, ADAM_BETAS, ADAM_EPS = 1e-2, (0.9, 0.999), 1e-6
+ADAM_STEPS = 12
 SHAPES = ((7, 5), (11,), (3, 4, 2))
+# (lr, betas, eps, dtype): the defaults once, then non-default betas/eps/lr in float64 — an
+# answer that hard-codes 0.9/0.999 or 1e-8 fails there
+ADAM_CONFIGS = [(1e-2, (0.9, 0.999), 1e-6, torch.float32), (3e-2, (0.8, 0.95), 1e-3, torch.float64)]
 
 
-def _adam_problem(seed: int = 0):
+def _adam_problem(seed: int, dtype):
     """Start values and a gradient for every step. Small gradients make eps matter, so an eps
     in the wrong place changes the result visibly."""
     g = torch.Generator().manual_seed(seed)
-    params = [torch.randn(s, generator=g) for s in SHAPES]
-    grads = [[1e-3 * torch.randn(s, generator=g) for s in SHAPES] for _ in range(ADAM_STEPS)]
+    params = [torch.randn(s, generator=g, dtype=dtype) for s in SHAPES]
+    grads = [[1e-3 * torch.randn(s, generator=g, dtype=dtype) for s in SHAPES] for _ in range(ADAM_STEPS)]
     return params, grads
 
 
-def _variant_trajectory(params, grads, *, bias_correction=True, eps_inside=False):
+def _variant_trajectory(params, grads, lr, betas, eps, *, bias_correction=True, eps_inside=False):
     """A textbook Adam with one deliberate mistake switched on (used to name the student's)."""
-    beta1, beta2 = ADAM_BETAS
+    beta1, beta2 = betas
     ps = [p.clone() for p in params]
     ms = [torch.zeros_like(p) for p in params]
     vs = [torch.zeros_like(p) for p in params]
@@ -41,15 +46,15 @@ def _variant_trajectory(params, grads, *, bias_correction=True, eps_inside=False
             v.mul_(beta2).addcmul_(g, g, value=1 - beta2)
             bc1 = 1 - beta1**step if bias_correction else 1.0
             bc2 = 1 - beta2**step if bias_correction else 1.0
-            denom = (v / bc2 + ADAM_EPS).sqrt() if eps_inside else (v / bc2).sqrt() + ADAM_EPS
-            p.sub_(ADAM_LR * (m / bc1) / denom)
+            denom = (v / bc2 + eps).sqrt() if eps_inside else (v / bc2).sqrt() + eps
+            p.sub_(lr * (m / bc1) / denom)
     return ps
 
 
-def _reference(params, grads):
-    """torch.optim.Adam itself: final params and its state."""
+def _reference(params, grads, lr, betas, eps):
+    """torch.optim.Adam itself: final params, params after step 1, and its state."""
     ps = [torch.nn.Parameter(p.clone()) for p in params]
-    opt = torch.optim.Adam(ps, lr=ADAM_LR, betas=ADAM_BETAS, eps=ADAM_EPS, foreach=False)
+    opt = torch.optim.Adam(ps, lr=lr, betas=betas, eps=eps, foreach=False)
     firsts = None
     for gs in grads:
         for p, g in zip(ps, gs):
@@ -66,66 +71,120 @@ def _max_diff(xs, ys) -> float:
 
 
 def _close(xs, ys, atol=1e-5, rtol=1e-4) -> bool:
-    return all(x.shape == y.shape and torch.allclose(x, y, atol=atol, rtol=rtol) for x, y in zip(xs, ys))
+    try:
+        return len(xs) == len(ys) and all(
+            isinstance(x, torch.Tensor) and x.shape == y.shape and x.dtype == y.dtype
+            and torch.allclose(x, y, atol=atol, rtol=rtol) for x, y in zip(xs, ys))
+    except Exception:  # noqa: BLE001
+        return False
 
 
-def check_foreach_adam(adam_step) -> object:
-    """adam_step(params, grads, exp_avgs, exp_avg_sqs, step, lr, betas, eps) must update params,
-    exp_avgs and exp_avg_sqs in place like torch.optim.Adam, with step counting from 1."""
-    params0, grads = _adam_problem()
-    ref_params, ref_first, ref_m, ref_v = _reference(params0, grads)
+def _run_adam(adam_step, params0, grads, lr, betas, eps):
+    """The student's step, ADAM_STEPS times, on lists this function owns; returns
+    (params, exp_avgs, exp_avg_sqs, params after step 1, what it returned, failure or None)."""
     params = [p.clone() for p in params0]
     exp_avgs = [torch.zeros_like(p) for p in params]
     exp_avg_sqs = [torch.zeros_like(p) for p in params]
-    grads_changed = False
-    first = None
+    first, returned = None, None
     for step, gs in enumerate(grads, start=1):
         given = [g.clone() for g in gs]
         with torch.no_grad():
-            _, problem = call_student(adam_step, params, given, exp_avgs, exp_avg_sqs, step, ADAM_LR, ADAM_BETAS,
-                                      ADAM_EPS)
+            returned, problem = call_student(adam_step, params, given, exp_avgs, exp_avg_sqs, step, lr, betas, eps)
         if problem is not None:
-            return problem
-        grads_changed = grads_changed or not _close(given, gs, atol=0, rtol=0)
+            return None, None, None, None, None, problem
+        if not unchanged(given, gs):
+            return None, None, None, None, None, failed("grads_changed", "lesson04.adam_grads_changed")
         if first is None:
             first = [p.clone() for p in params]
-    if grads_changed:
-        return failed("grads_changed", "lesson04.adam_grads_changed")
+    return params, exp_avgs, exp_avg_sqs, first, returned, None
+
+
+def _judge_adam(adam_step, config, seed) -> CheckResult | None:
+    lr, betas, eps, dtype = config
+    params0, grads = _adam_problem(seed, dtype)
+    ref_params, ref_first, ref_m, ref_v = _reference(params0, grads, lr, betas, eps)
+    params, exp_avgs, exp_avg_sqs, first, returned, problem = _run_adam(adam_step, params0, grads, lr, betas, eps)
+    if problem is not None:
+        return problem
+    state_ok = _close(exp_avgs, ref_m) and _close(exp_avg_sqs, ref_v, atol=1e-9)
     if _close(params, ref_params):
-        if not (_close(exp_avgs, ref_m) and _close(exp_avg_sqs, ref_v, atol=1e-9)):
-            return failed("state_wrong", "lesson04.adam_state_wrong")
-        return passed()
-    if _close(params, _variant_trajectory(params0, grads, bias_correction=False)):
+        return None if state_ok else failed("state_wrong", "lesson04.adam_state_wrong")
+    if isinstance(returned, (list, tuple)) and _close(list(returned), ref_params):
+        return failed("not_in_place", "checks.l04.adam_not_in_place")
+    if any(p.dtype != dtype for p in params):
+        return failed("dtype_changed", "checks.l04.adam_dtype")
+    if _close(params, _variant_trajectory(params0, grads, lr, betas, eps, bias_correction=False)):
         return failed("no_bias_correction", "lesson04.adam_no_bias_correction")
-    if _close(params, _variant_trajectory(params0, grads, eps_inside=True)):
+    if _close(params, _variant_trajectory(params0, grads, lr, betas, eps, eps_inside=True)):
         return failed("eps_inside_sqrt", "lesson04.adam_eps_inside")
-    if not (_close(exp_avgs, ref_m) and _close(exp_avg_sqs, ref_v, atol=1e-9)):
+    if betas != (0.9, 0.999) and _close(params, _reference(params0, grads, lr, (0.9, 0.999), eps)[0]):
+        return failed("fixed_betas", "checks.l04.adam_fixed_betas", betas=betas)
+    if eps != 1e-8 and _close(params, _reference(params0, grads, lr, betas, 1e-8)[0]):
+        return failed("fixed_eps", "checks.l04.adam_fixed_eps", eps=eps)
+    if not state_ok:
         return failed("state_wrong", "lesson04.adam_state_wrong")
     if not _close(first, ref_first):
         return failed("first_step_wrong", "lesson04.adam_first_step", diff=_max_diff(first, ref_first))
     return failed("params_wrong", "lesson04.adam_params_wrong", diff=_max_diff(params, ref_params))
 
 
+@check
+def check_foreach_adam(adam_step) -> CheckResult:
+    """adam_step(params, grads, exp_avgs, exp_avg_sqs, step, lr, betas, eps) must update params,
+    exp_avgs and exp_avg_sqs in place like torch.optim.Adam, with step counting from 1, for
+    default and non-default lr/betas/eps in float32 and float64, and leave the grads alone."""
+    for seed, config in enumerate(ADAM_CONFIGS):
+        problem = _judge_adam(adam_step, config, seed)
+        if problem is not None:
+            return problem
+    return passed()
+
+
 # ---------------------------------------------------------------- task 2: predict, then measure launches
 
-LAUNCH_CASES = (("forloop", 4), ("foreach", 4), ("forloop", 16), ("foreach", 16))
+# both implementations, a tensor count that is no power of two (an answer ignoring n fails)
+LAUNCH_CASES = (("forloop", 5), ("foreach", 5), ("forloop", 16), ("foreach", 16))
 
 
-def check_launch_counts(measure_launches) -> object:
+@functools.lru_cache(maxsize=None)
+def _expected_launches(impl: str, n: int, warmup: int = 1) -> int:
+    return fused.optimizer_step_launches(impl, n, warmup=warmup).launches
+
+
+def _as_count(value) -> int | None:
+    """An exact whole number (int, NumPy integer, one-element integer tensor), or None."""
+    if isinstance(value, bool):
+        return None
+    try:
+        return operator.index(value)
+    except TypeError:
+        number = as_number(value) if isinstance(value, torch.Tensor) and not value.is_floating_point() else None
+        return int(number) if number is not None else None
+
+
+@check
+def check_launch_counts(measure_launches) -> CheckResult:
     """measure_launches(impl, n_tensors) must return the launches of one (warmed-up) Adam step."""
     results = {}
     for impl, n in LAUNCH_CASES:
         got, problem = call_student(measure_launches, impl, n)
         if problem is not None:
             return problem
-        if isinstance(got, bool) or not isinstance(got, int):
-            return failed("not_int", "lesson04.launch_not_int", got=repr(got)[:80])
-        expected = fused.optimizer_step_launches(impl, n).launches
-        if got != expected:
-            if got == fused.optimizer_step_launches(impl, n, warmup=0).launches:
+        count = _as_count(got)
+        if count is None:
+            return failed("not_int", "lesson04.launch_not_int", got=describe(got))
+        expected = _expected_launches(impl, n)
+        if count != expected:
+            if count == _expected_launches(impl, n, 0):
                 return failed("no_warmup", "lesson04.launch_no_warmup")
-            return failed("wrong_count", "lesson04.launch_wrong", impl=impl, n=n, expected=expected, got=got)
-        results[(impl, n)] = got
+            for other_n in (4, 8, 16):
+                if other_n != n and count == _expected_launches(impl, other_n):
+                    return failed("ignored_n", "checks.l04.launch_ignored_n", n=n, other=other_n)
+            other_impl = "foreach" if impl == "forloop" else "forloop"
+            if count == _expected_launches(other_impl, n):
+                return failed("ignored_impl", "checks.l04.launch_ignored_impl", impl=impl)
+            return failed("wrong_count", "lesson04.launch_wrong", impl=impl, n=n, expected=expected, got=count)
+        results[(impl, n)] = count
     return passed("lesson04.launch_ok", forloop=results[("forloop", 16)], foreach=results[("foreach", 16)])
 
 
@@ -147,28 +206,51 @@ def _ln_variants(x, w, b, eps):
     }
 
 
-def check_layer_norm(layer_norm) -> object:
-    """layer_norm(x, weight, bias, eps) must equal F.layer_norm(x, (x.shape[-1],), weight, bias, eps)."""
+def _ln_cases() -> list:
+    """(x, weight, bias, eps): float32 and float64; eps = 0.1 on values of variance ~1 makes
+    "eps outside the sqrt" visible; a last dimension of 13 (no power of two); a 2-D and a 3-D x."""
     g = torch.Generator().manual_seed(4)
-    # eps = 0.1 on values of variance ~1 makes "eps outside the sqrt" visibly different;
-    # the second case uses LayerNorm's usual eps.
-    cases = [(torch.randn(4, 6, 16, generator=g) * 1.5 + 0.5, 0.1), (torch.randn(5, 32, generator=g) * 3, 1e-5)]
-    for x, eps in cases:
-        w = torch.randn(x.shape[-1], generator=g)
-        b = torch.randn(x.shape[-1], generator=g)
-        got, problem = call_student(layer_norm, x.clone(), w.clone(), b.clone(), eps)
+    cases = []
+    for shape, eps, dtype in (((4, 6, 16), 0.1, torch.float32), ((5, 13), 1e-5, torch.float64),
+                              ((3, 2, 7), 0.25, torch.float64)):
+        x = torch.randn(shape, generator=g, dtype=dtype) * 1.5 + 0.5
+        cases.append((x, torch.randn(shape[-1], generator=g, dtype=dtype),
+                      torch.randn(shape[-1], generator=g, dtype=dtype), eps))
+    return cases
+
+
+@check
+def check_layer_norm(layer_norm) -> CheckResult:
+    """layer_norm(x, weight, bias, eps) must equal F.layer_norm(x, (x.shape[-1],), weight, bias, eps),
+    in the input's dtype, without changing x, weight or bias."""
+    for x, w, b, eps in _ln_cases():
+        saved = snapshot((x, w, b))
+        got, problem = call_student(layer_norm, x, w, b, eps)
         if problem is not None:
             return problem
-        got = torch.as_tensor(got)
+        if not unchanged((x, w, b), saved):
+            return failed("mutated_input", "checks.l04.ln_mutated")
+        x, w, b = saved
         expected = F.layer_norm(x, (x.shape[-1],), w, b, eps)
+        if not isinstance(got, torch.Tensor) or got.device != x.device:
+            return failed("not_tensor", "checks.l04.ln_not_tensor", got=describe(got))
         if got.shape != expected.shape:
             return failed("wrong_shape", "lesson04.ln_shape", got=tuple(got.shape), expected=tuple(expected.shape))
-        if torch.allclose(got.float(), expected, atol=1e-4, rtol=1e-4):
+        if not got.is_floating_point():
+            return failed("not_tensor", "checks.l04.ln_not_tensor", got=describe(got))
+        got = got.detach()
+        close = torch.allclose(got.to(x.dtype), expected, atol=1e-4, rtol=1e-4)
+        if close and got.dtype != x.dtype:
+            return failed("dtype_changed", "checks.l04.ln_dtype", got=str(got.dtype).replace("torch.", ""),
+                          want=str(x.dtype).replace("torch.", ""))
+        if close:
             continue
         for code, wrong in _ln_variants(x, w, b, eps).items():
-            if wrong.shape == got.shape and torch.allclose(got.float(), wrong, atol=1e-4, rtol=1e-4):
+            if wrong.shape == got.shape and torch.allclose(got.to(x.dtype), wrong, atol=1e-4, rtol=1e-4):
                 return failed(code, LN_MESSAGES[code])
-        return failed("wrong_values", "lesson04.ln_wrong", diff=float((got.float() - expected).abs().max()))
+        if eps != 1e-5 and torch.allclose(got.to(x.dtype), F.layer_norm(x, (x.shape[-1],), w, b, 1e-5), atol=1e-4):
+            return failed("fixed_eps", "checks.l04.ln_fixed_eps", eps=eps)
+        return failed("wrong_values", "lesson04.ln_wrong", diff=float((got.to(x.dtype) - expected).abs().max()))
     return passed()
 
 
@@ -177,7 +259,8 @@ def check_layer_norm(layer_norm) -> object:
 PREDICTION_N = 16  # the exercise asks for a guess at 16 parameter tensors
 
 
-def check_launch_prediction(prediction) -> object:
+@check
+def check_launch_prediction(prediction) -> CheckResult:
     """prediction = {"forloop": int, "foreach": int}: the student's guess for one warmed-up Adam step
     over PREDICTION_N tensors. It is compared with the count measured now, on the CPU, exactly as
     the exercise's measure_launches counts (so the expected numbers are never hard-coded: they

@@ -14,7 +14,7 @@ import math
 import torch
 
 from .. import async_sgd
-from . import CheckResult, call_student, failed, passed
+from . import CheckResult, as_number, call_student, check, describe, failed, passed, snapshot, unchanged
 
 
 @functools.lru_cache(maxsize=1)
@@ -28,31 +28,47 @@ def _same(a, b, tol: float = 1e-6) -> bool:
 
 # ---------------------------------------------------------------------------------------- 1
 
-def check_async_update(update) -> CheckResult:
-    """`update(theta, theta_read, batch, grad_fn, lr)` must return theta - lr * grad_fn(theta_read, batch)."""
-    problem = _problem()
+# (seed of the server's drift, batch slice, lr): two configurations, a non-round lr in the second
+ASYNC_CONFIGS = [(1, slice(0, 32), 0.1), (2, slice(100, 123), 0.037)]
+
+
+def _judge_update(update, problem, seed, rows, lr) -> CheckResult | None:
     start = problem.initial_theta()
-    g = torch.Generator().manual_seed(1)
+    g = torch.Generator().manual_seed(seed)
     theta = start + 0.3 * torch.randn(start.shape, generator=g)  # the server moved on...
-    theta_read = start.clone()  # ...since this worker read its copy
-    batch = (problem.x[:32], problem.y[:32])
-    lr = 0.1
-    result, error = call_student(update, theta.clone(), theta_read.clone(), batch, problem.grad, lr)
+    theta_read = start + 0.05 * torch.randn(start.shape, generator=g)  # ...since this worker read its copy
+    batch = (problem.x[rows], problem.y[rows])
+    saved = snapshot((theta, theta_read, batch))
+    result, error = call_student(update, theta, theta_read, batch, problem.grad, lr)
     if error is not None:
         return error
+    if not unchanged((theta, theta_read, batch), saved):
+        return failed("mutated_input", "checks.l06.update_mutated")
+    theta, theta_read, batch = saved
     if not isinstance(result, torch.Tensor) or result.shape != theta.shape:
         return failed("wrong_shape", "lesson06.check.update_shape")
     stale_grad, fresh_grad = problem.grad(theta_read, batch), problem.grad(theta, batch)
-    if _same(result, theta - lr * fresh_grad):
-        return failed("no_staleness", "lesson06.check.update_no_staleness")
-    if _same(result, theta_read - lr * stale_grad):
-        return failed("overwrites", "lesson06.check.update_overwrites")
-    if _same(result, theta + lr * stale_grad):
-        return failed("wrong_sign", "lesson06.check.update_sign")
-    if _same(result, theta - stale_grad):
-        return failed("no_lr", "lesson06.check.update_no_lr")
-    if not _same(result, theta - lr * stale_grad):
-        return failed("wrong", "lesson06.check.update_wrong")
+    if _same(result, theta - lr * stale_grad):
+        return None
+    for wrong, code, key in ((theta - lr * fresh_grad, "no_staleness", "lesson06.check.update_no_staleness"),
+                             (theta_read - lr * stale_grad, "overwrites", "lesson06.check.update_overwrites"),
+                             (theta + lr * stale_grad, "wrong_sign", "lesson06.check.update_sign"),
+                             (theta - stale_grad, "no_lr", "lesson06.check.update_no_lr"),
+                             (theta - 0.1 * stale_grad, "fixed_lr", "checks.l06.update_fixed_lr")):
+        if _same(result, wrong):
+            return failed(code, key)
+    return failed("wrong", "lesson06.check.update_wrong")
+
+
+@check
+def check_async_update(update) -> CheckResult:
+    """`update(theta, theta_read, batch, grad_fn, lr)` must return theta - lr * grad_fn(theta_read, batch),
+    in two configurations, without changing theta, theta_read or the batch; then inside the simulator."""
+    problem = _problem()
+    for seed, rows, lr in ASYNC_CONFIGS:
+        result = _judge_update(update, problem, seed, rows, lr)
+        if result is not None:
+            return result
     # the same rule inside the simulator, on a seed, must give the reference run exactly
     cfg = async_sgd.SimConfig(mode="async", workers=3, speeds=(1, 1, 0.5), gradients=30, lr=0.1, seed=3)
     mine = async_sgd.simulate(problem, cfg, update=update)
@@ -74,17 +90,44 @@ CASES = [
     (2, [2, 2, 4], 1, True),  # ahead of nobody (someone else is ahead: that does not matter)
     (5, [5, 2, 3], 3, True),
     (6, [6, 2, 3], 3, False),
+    (7, [3, 7, 5, 4], 4, True),  # four workers, the slowest not first
+    (9, [9, 4, 6, 5], 4, False),
+    (2, [2, 2], 0, True),  # two workers
+    (12, [12, 10, 11], 1, False),
 ]
 
 
+def _as_bool(answer) -> bool | None:
+    """True/False (also 0/1 and one-element bool tensors/arrays), or None for anything else."""
+    if isinstance(answer, bool):
+        return answer
+    if isinstance(answer, int) and answer in (0, 1):
+        return bool(answer)
+    try:
+        if getattr(answer, "dtype", None) is not None and getattr(answer, "size", None) is not None:
+            item = answer.reshape(()).item() if hasattr(answer, "reshape") else None
+            if isinstance(item, bool):
+                return item
+    except Exception:  # noqa: BLE001
+        return None
+    return None
+
+
+@check
 def check_may_start(rule) -> CheckResult:
     """`rule(clock, clocks, bound)` -> True when clock - min(clocks) <= bound."""
     answers = []
     for clock, clocks, bound, _ in CASES:
-        answer, error = call_student(rule, clock, list(clocks), bound)
+        given = list(clocks)
+        answer, error = call_student(rule, clock, given, bound)
         if error is not None:
             return error
-        answers.append(bool(answer))
+        if given != clocks:
+            return failed("mutated_input", "checks.l06.clocks_mutated")
+        value = _as_bool(answer)
+        if value is None:
+            return failed("not_bool", "checks.l06.not_bool", got=describe(answer))
+        answers.append(value)
     expected = [case[3] for case in CASES]
     if answers != expected:
         strict = [c - min(cs) < s for c, cs, s, _ in CASES]
@@ -95,6 +138,8 @@ def check_may_start(rule) -> CheckResult:
             return failed("spread", "lesson06.check.rule_spread")
         if all(answers):
             return failed("no_bound", "lesson06.check.rule_no_bound")
+        if answers == [c - cs[0] <= s for c, cs, s, _ in CASES]:
+            return failed("first_not_min", "checks.l06.rule_first_not_min")
         bad = CASES[[a == e for a, e in zip(answers, expected)].index(False)]
         return failed("wrong", "lesson06.check.rule_wrong", clock=bad[0], clocks=bad[1], bound=bad[2],
                       expected=bad[3])
@@ -108,7 +153,23 @@ def check_may_start(rule) -> CheckResult:
 
 # ---------------------------------------------------------------------------------------- 3
 
-EPOCH_CASES = [((1.0, 1.0, 2.0, 4.0), 44), ((1.0, 2.0), 30), ((1.0, 1.0, 1.0, 3.0), 48)]
+# n_batches that do not divide by the number of workers (the last sync step is not full)
+EPOCH_CASES = [((0.5, 1.0, 3.0), 31), ((1.0, 1.0, 2.0, 4.0), 44), ((0.5, 2.5), 13), ((1.0, 2.0), 30)]
+
+
+def _pair(answer) -> tuple[float, float] | None:
+    """Two numbers from a tuple/list (or a two-element tensor/array), or None."""
+    try:
+        if not isinstance(answer, (list, tuple)):
+            if getattr(answer, "dtype", None) is None or getattr(answer, "shape", None) is None:
+                return None
+            answer = answer.reshape(-1).tolist()
+        if len(answer) != 2:
+            return None
+        first, second = as_number(answer[0]), as_number(answer[1])
+    except Exception:  # noqa: BLE001
+        return None
+    return None if first is None or second is None else (first, second)
 
 
 def simulated_epoch_times(step_times, n_batches: int) -> tuple[float, float]:
@@ -121,16 +182,20 @@ def simulated_epoch_times(step_times, n_batches: int) -> tuple[float, float]:
     return times[0], times[1]
 
 
+@check
 def check_epoch_times(epoch_times) -> CheckResult:
     """`epoch_times(step_times, n_batches)` -> (sync time, async time) of one epoch."""
     for step_times, n in EPOCH_CASES:
-        answer, error = call_student(epoch_times, list(step_times), n)
+        given = list(step_times)
+        answer, error = call_student(epoch_times, given, n)
         if error is not None:
             return error
-        try:
-            sync_time, async_time = (float(v) for v in answer)
-        except (TypeError, ValueError):
+        if given != list(step_times):
+            return failed("mutated_input", "checks.l06.times_mutated")
+        pair = _pair(answer)
+        if pair is None:
             return failed("wrong_type", "lesson06.check.epoch_type")
+        sync_time, async_time = pair
         true_sync, true_async = simulated_epoch_times(step_times, n)
         tol = 0.3 * max(step_times)
         workers = len(step_times)
@@ -140,6 +205,8 @@ def check_epoch_times(epoch_times) -> CheckResult:
                 return failed("sync_mean", "lesson06.check.epoch_sync_mean")
             if math.isclose(sync_time, n * max(step_times), rel_tol=1e-6):
                 return failed("sync_no_workers", "lesson06.check.epoch_sync_workers")
+            if any(math.isclose(sync_time, v * max(step_times), rel_tol=1e-6) for v in (n / workers, n // workers)):
+                return failed("no_ceil", "checks.l06.epoch_no_ceil", n=n, workers=workers)
             return failed("sync_wrong", "lesson06.check.epoch_sync_wrong", workers=workers,
                           times=list(step_times), n=n, expected=true_sync)
         if abs(async_time - true_async) > tol:

@@ -3,24 +3,28 @@
 from __future__ import annotations
 
 import math
+import unicodedata
 
 from .. import corpus
-from . import CheckResult, call_student, failed, passed
+from . import CheckResult, as_number, call_student, check, describe, failed, passed
 
 # ---------------------------------------------------------------- task 1: mfu(tokens_per_s, flops_per_token, peak)
 
-MFU_CASES = [(1000.0, 6e6, 12e9), (250.0, 1e8, 1e11), (3e5, 2.4e8, 989e12)]
+# a T4-sized, an A100-sized and an H100-sized case, and awkward numbers (integer division shows)
+MFU_CASES = [(1234.5, 7.3e6, 65e12), (1000.0, 6e6, 12e9), (250.0, 1e8, 1e11), (3e5, 2.4e8, 989e12), (7, 3, 100)]
 
 
+@check
 def check_mfu(fn) -> CheckResult:
     """mfu(tokens_per_s, flops_per_token, peak_flops) must be the share (0..1) of the peak used."""
     for tokens, flops, peak in MFU_CASES:
         expected = tokens * flops / peak
-        got, problem = call_student(fn, tokens, flops, peak)
+        result, problem = call_student(fn, tokens, flops, peak)
         if problem is not None:
             return problem
-        if not isinstance(got, (int, float)) or not math.isfinite(got):
-            return failed("not_number", "checks07.not_number", got=repr(got)[:40])
+        got = as_number(result)
+        if got is None:
+            return failed("not_number", "checks07.not_number", got=describe(result))
         if math.isclose(got, expected, rel_tol=1e-6):
             continue
         if math.isclose(got, 100 * expected, rel_tol=1e-6):
@@ -29,6 +33,8 @@ def check_mfu(fn) -> CheckResult:
             return failed("no_peak", "checks07.mfu_no_peak")
         if expected and math.isclose(got, 1 / expected, rel_tol=1e-6):
             return failed("inverted", "checks07.mfu_inverted")
+        if got == tokens * flops // peak or got == round(expected):
+            return failed("integer_division", "checks.l01.integer_division")
         return failed("wrong_value", "checks07.mfu_wrong", tokens=tokens, flops=flops, peak=peak, got=got,
                       expected=expected)
     return passed()
@@ -36,28 +42,75 @@ def check_mfu(fn) -> CheckResult:
 
 # ---------------------------------------------------------------- task 2: strip_dangling(text)
 
+ZWJ, ZWNJ = "\u200d", "\u200c"
+
+# (text, what the task's rule leaves); the rule: drop a mark (Mn/Mc) unless the character
+# kept just before it is a letter (str.isalpha) or another mark.
 DANGLING_CASES = [
     ("িকাজ", "কাজ"),  # a vowel sign at the very start
     ("কাজ ্কর", "কাজ কর"),  # a hasanta after a space
     ("ক্ষমতা", "ক্ষমতা"),  # a conjunct: every mark is attached, nothing goes
     ("আমি বাংলায় গান গাই", "আমি বাংলায় গান গাই"),
     ("।ো শেষ", "। শেষ"),  # after punctuation
+    ("কাং কোঁ", "কাং কোঁ"),  # two marks in a row, both attached (া + ং, ো + ঁ)
+    ("ক িংখ", "ক খ"),  # two marks in a row after a space: both dangle (the first is gone before the second)
+    ("৩ি জন, ১২৩া৪", "৩ জন, ১২৩৪"),  # Bengali digits are not letters
+    ("2ো 7্", "2 7"),  # nor are Western digits
+    ("aি", "aি"),  # a Latin letter is a letter (str.isalpha)
+    ("ক্\u200cষ", "ক্\u200cষ"),  # ZWNJ after a hasanta (ক্‌ষ): stays
+    ("", ""),
+    ("িা্", ""),  # only marks
+    ("কা\nি", "কা\n"),  # after a line break
 ]
+# Where the rule is silent: a mark right after ZWJ/ZWNJ (র‍্য), and ZWJ/ZWNJ at the start.
+# The task's rule drops that mark; treating the joiners as marks keeps it. Both are accepted.
+JOINER_CASES = ["র\u200d্যাঙ্ক", "\u200cকা"]
 
 
+def reference_strip_dangling(text: str, joiners_are_marks: bool = False) -> str:
+    def is_mark(ch):
+        return unicodedata.category(ch) in ("Mn", "Mc") or (joiners_are_marks and ch in (ZWJ, ZWNJ))
+
+    out = ""
+    for ch in text:
+        prev = out[-1:]
+        if is_mark(ch) and not (prev.isalpha() or (prev and is_mark(prev))):
+            continue
+        out += ch
+    return out
+
+
+def _explain(text: str, got: str, expected: str) -> CheckResult:
+    shown = dict(text=repr(text), got=repr(got), expected=repr(expected))
+    if any(ch.isdigit() for ch in text) and len(got) > len(expected):
+        return failed("digit_as_letter", "checks.l07.digit_as_letter", **shown)
+    if got and corpus.is_mark(got[0]):
+        return failed("start_left", "checks07.start_left", text=text)
+    if not any(corpus.is_mark(ch) for ch in got) and any(corpus.is_mark(ch) for ch in expected):
+        return failed("removes_attached", "checks07.removes_attached", text=text, got=got)
+    if len(got) > len(expected):
+        return failed("after_space_left", "checks07.after_space_left", text=text, got=got, expected=expected)
+    if len(got) < len(expected):
+        return failed("removes_too_much", "checks.l07.removes_too_much", **shown)
+    return failed("wrong_text", "checks.l07.wrong_text", **shown)
+
+
+@check
 def check_strip_dangling(fn) -> CheckResult:
-    """strip_dangling(text) removes marks that have no letter before them, and only those."""
+    """strip_dangling(text) removes marks that have no letter (or kept mark) before them, and only those."""
     for text, expected in DANGLING_CASES:
         got, problem = call_student(fn, text)
         if problem is not None:
             return problem
         if not isinstance(got, str):
             return failed("not_text", "checks07.not_text", got=type(got).__name__)
-        if got == expected:
-            continue
-        if not any(corpus.is_mark(ch) for ch in got) and any(corpus.is_mark(ch) for ch in expected):
-            return failed("removes_attached", "checks07.removes_attached", text=text, got=got)
-        if got and corpus.is_mark(got[0]):
-            return failed("start_left", "checks07.start_left", text=text)
-        return failed("after_space_left", "checks07.after_space_left", text=text, got=got, expected=expected)
+        if got != expected:
+            return _explain(text, got, expected)
+    for text in JOINER_CASES:
+        got, problem = call_student(fn, text)
+        if problem is not None:
+            return problem
+        allowed = {reference_strip_dangling(text), reference_strip_dangling(text, joiners_are_marks=True)}
+        if got not in allowed:
+            return _explain(text, got if isinstance(got, str) else "", reference_strip_dangling(text))
     return passed()

@@ -261,14 +261,16 @@ def _log_path(checkpoint_dir) -> Path | None:
 def run(*, device: str | None = None, precision: str = "fp32", optimizer: str = "fused", norm: str = "torch",
         compile: bool = False, grad_accum: int = 1, processes: int = 1, steps: int | None = None,
         checkpoint_dir=None, resume: bool = False, seed: int = 0, progress: bool = True, stop_at: int | None = None,
-        **size_overrides) -> Result:
+        time_window: int = 4, **size_overrides) -> Result:
     """Train the capstone GPT with the given switches and measure it.
 
     processes > 1 runs DistributedDataParallel in that many processes (each with its own
     batches; tokens/s counts all of them). Every `eval_every` steps (= checkpoint_every)
     the validation loss is measured and a Bengali sample generated; with checkpoint_dir
     a checkpoint is saved there too, and resume=True continues from the newest one.
-    stop_at=k stops after step k as if the machine were switched off (for the resume demo)."""
+    stop_at=k stops after step k as if the machine were switched off (for the resume demo).
+    time_window: steps timed together between two device waits (train.train); 1 gives each
+    step its own time, which a comparison needs to tell a difference from the noise."""
     device = str(hardware.check_device(device or hardware.best_device()))
     cfg = sizes(**size_overrides)
     if steps is not None:
@@ -278,7 +280,7 @@ def run(*, device: str | None = None, precision: str = "fp32", optimizer: str = 
     if processes < 1:
         raise ValueError(t("capstone.bad_processes", n=processes))
     settings = {"device": device, "precision": precision, "optimizer": optimizer, "norm": norm, "compile": compile,
-                "grad_accum": grad_accum, "processes": processes, "steps": cfg["steps"],
+                "grad_accum": grad_accum, "processes": processes, "steps": cfg["steps"], "time_window": time_window,
                 "model": {k: cfg[k] for k in ("n_layer", "n_head", "n_embd", "block_size", "batch_size")}}
     if processes > 1:
         if checkpoint_dir is not None:
@@ -373,7 +375,7 @@ def train_one(settings: dict, cfg: dict, *, seed: int = 0, progress: bool = Fals
                           optimizer=optimizer, compile=settings["compile"], grad_accum=settings["grad_accum"],
                           seed=seed, progress=progress and lead, checkpoint_dir=checkpoint_dir,
                           checkpoint_every=cfg["eval_every"] if checkpoint_dir else None, resume=resume,
-                          on_step=on_step, clip_grad=1.0)
+                          on_step=on_step, clip_grad=1.0, time_window=settings.get("time_window", 4))
     log.update({key: _dedupe(log[key]) for key in ("val_curve", "samples")})
     from .gpt import flops_per_token
 
@@ -545,9 +547,10 @@ def evidence_headers() -> list[str]:
 
 
 def compare(variants: dict[str, dict], steps: int | None = None, **common) -> dict[str, Result]:
-    """Run the capstone briefly once per variant ({name: settings}) with the same sizes."""
+    """Run the capstone briefly once per variant ({name: settings}) with the same sizes; every
+    step timed on its own, so switch_effects can compare the spread of the step times."""
     steps = steps or config.by_mode(ci=4, lab=30, full=100)
-    return {name: run(steps=steps, eval_every=steps, progress=False, **{**common, **settings})
+    return {name: run(steps=steps, eval_every=steps, progress=False, time_window=1, **{**common, **settings})
             for name, settings in variants.items()}
 
 

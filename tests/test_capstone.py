@@ -337,3 +337,11 @@ def test_the_lesson_executed_twice_reports_two_fresh_measurements(tmp_path, monk
                         r"it measured ([\d,]+) tokens/s then", second)
     assert earlier, second[:3000]
     assert earlier[1] == Path(folders[0]).name and earlier[3] == speeds[0]  # the old number, labelled as old
+
+
+def test_compare_times_every_step_on_its_own():
+    """switch_effects compares the spread of step times: a timing window of several steps would
+    give them all one mean time and make any difference look beyond the noise."""
+    (r,) = capstone.compare({"fp32": {"precision": "fp32", "optimizer": "forloop"}}, steps=5, device="cpu").values()
+    assert r.measured_steps == 5 and r.settings["time_window"] == 1
+    assert len(set(r.step_times_s)) == 5  # five separate clock readings

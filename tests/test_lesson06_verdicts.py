@@ -1,0 +1,80 @@
+"""Lesson 06's verdict cells choose their sentence from this run's numbers."""
+
+import math
+
+import pytest
+
+from fastrain_lib import async_sgd as A
+from fastrain_lib import hogwild as H
+from fastrain_lib.i18n import t
+from fastrain_lib.panels import lesson06 as P
+
+
+@pytest.fixture(scope="module")
+def problem():
+    return A.make_problem("blobs", 600, n_eval=200)
+
+
+def test_ssp_cost_is_named_from_the_simulated_time(problem):
+    # one worker 4x slower and a tight bound: SSP waits almost like sync (the issue's 881 vs 918)
+    slow = A.SimConfig(workers=4, speeds=A.one_slow_worker(4, 0.25), straggler_prob=0.1, straggler_delay=4,
+                       gradients=120, staleness_bound=2)
+    results = A.compare_modes(problem, slow)
+    (_, times), (ssp_key, ssp) = P.modes_verdicts(results)
+    assert times["sync"] == results["sync"].total_time and times["asyn"] == results["async"].total_time
+    share = (results["ssp"].total_time - results["async"].total_time) / (results["sync"].total_time - results["async"].total_time)
+    assert ssp["share"] == pytest.approx(share)
+    assert ssp_key == "lesson06.v_ssp_near_sync" and share >= 0.6
+    # equal workers and a loose bound: SSP costs almost nothing
+    easy = A.compare_modes(problem, A.SimConfig(workers=4, straggler_prob=0.3, straggler_delay=4, gradients=120,
+                                                staleness_bound=8))
+    assert P.modes_verdicts(easy)[1][0] == "lesson06.v_ssp_near_async"
+
+
+def _fake_run(lr, workers, loss, diverged=False):
+    return A.SimResult(config={"lr": lr, "workers": workers}, times=[0, 1], grads=[0, 1], losses=[2.3, loss],
+                       accuracies=[0.1, 0.5], staleness=[0], events=[], diverged=diverged)
+
+
+def test_lr_verdicts():
+    runs = {"a": _fake_run(0.1, 1, 0.5), "b": _fake_run(0.1, 8, 0.7), "c": _fake_run(0.6, 1, 0.4),
+            "d": _fake_run(0.6, 8, 99.0, diverged=True)}
+    out = P.lr_verdicts(runs)
+    assert [k for k, _ in out] == ["lesson06.v_lr_row", "lesson06.v_lr_row", "lesson06.v_lr_diverged"]
+    assert out[-1][1]["lrs"] == "0.6" and out[1][1]["many"] == t("async.diverged")
+    runs["d"] = _fake_run(0.6, 8, 0.6)
+    assert P.lr_verdicts(runs)[-1][0] == "lesson06.v_lr_worse"
+    runs["b"] = _fake_run(0.1, 8, 0.4)
+    assert P.lr_verdicts(runs)[-1] == ("lesson06.v_lr_mixed", {"worse": 1, "total": 2})
+
+
+def test_backup_verdict(problem):
+    runs = {b: A.simulate(problem, A.SimConfig(mode="backup", backup=b, workers=8, straggler_prob=0.1,
+                                                 straggler_delay=5, gradients=160)) for b in (0, 1, 3)}
+    key, values = P.backup_verdicts(runs)[0]
+    per = {b: r.total_time / (len(r.times) - 1) for b, r in runs.items()}
+    assert values["t0"] == pytest.approx(per[0]) and values["tmax"] == pytest.approx(per[3])
+    assert key == ("lesson06.v_backup" if per[1] < per[0] else "lesson06.v_backup_nohelp")
+    assert values["dmax"] == runs[3].dropped > values["d1"] == runs[1].dropped
+
+
+def _hog(workers, lock, times, losses):
+    return H.HogwildResult(workers=workers, lock=lock, total_steps=len(times), train_time_s=times[-1], startup_s=1.0,
+                           accuracy=0.9, final_loss=losses[-1], batch_times=times, batch_losses=losses)
+
+
+def test_time_to_loss_and_the_hogwild_verdict():
+    steps = 100
+    one = _hog(1, False, [0.02 * i for i in range(1, steps + 1)], [2.0 - 0.015 * i for i in range(steps)])
+    two = _hog(2, False, [0.01 * i for i in range(1, steps + 1)], [2.0 - 0.015 * i for i in range(steps)])
+    target = H.common_target([one, two])
+    assert all(H.time_to_loss(r, target) < math.inf for r in (one, two))  # everyone reaches it
+    assert H.time_to_loss(one, target) == pytest.approx(2 * H.time_to_loss(two, target))
+    assert H.time_to_loss(one, 0.0) == math.inf
+    out = P.hogwild_verdicts([one, two])
+    assert out[0][0] == "lesson06.v_hogwild_fastest" and out[0][1]["fastest"] == H.label(two)
+    assert out[1][0] == "lesson06.v_hogwild_faster" and out[1][1]["speedup"] == pytest.approx(2.0)
+    slow_two = _hog(2, False, [0.03 * i for i in range(1, steps + 1)], [2.0 - 0.015 * i for i in range(steps)])
+    assert P.hogwild_verdicts([one, slow_two])[1][0] == "lesson06.v_hogwild_not_faster"
+    _, rows = H.table([one, two])
+    assert rows[0][5] == pytest.approx(H.time_to_loss(one, target), abs=1e-3)

@@ -1,13 +1,16 @@
-"""What every benchmark family shares: the run context, skipping, record helpers."""
+"""What every benchmark family shares: the run context, skipping, record helpers, and the
+two habits that keep numbers honest on a shared machine: compared variants are measured
+interleaved in rounds (A B C, A B C, ...), and every record carries its noise verdict."""
 
 from __future__ import annotations
 
 import statistics
+import time
 from dataclasses import dataclass, field
 
 import torch
 
-from fastrain_lib import bench, config, hardware
+from fastrain_lib import bench, config, hardware, noise
 
 
 class Skip(Exception):
@@ -16,12 +19,17 @@ class Skip(Exception):
 
 @dataclass
 class Context:
-    """Where and how the suite runs; `log` writes a line to the screen and the raw log."""
+    """Where and how the suite runs; `log` writes a line to the screen and the raw log.
+
+    ceilings: this machine's measured limits, filled by the suite before the other families
+    run: {"matmul_gflops": {"fp32": ..., "bf16": ...}, "copy_gbs": ...}."""
 
     device: str
     mode: str
     log: object = print
     notes: list[str] = field(default_factory=list)
+    threads: int = 1
+    ceilings: dict = field(default_factory=dict)
 
     @property
     def on_gpu(self) -> bool:
@@ -30,9 +38,15 @@ class Context:
     def size(self, ci, lab, full=None):
         return config.by_mode(ci=ci, lab=lab, full=full)
 
+    @property
+    def rounds(self) -> int:
+        """Rounds of interleaved measurement: at least 3 outside ci, so a median of ratios exists."""
+        return self.size(ci=2, lab=3, full=5)
+
 
 def make_context(log=print) -> Context:
-    return Context(device=hardware.best_device().type, mode=config.mode(), log=log)
+    return Context(device=hardware.best_device().type, mode=config.mode(), log=log,
+                   threads=torch.get_num_threads())
 
 
 def tag(records: list[bench.Record], family: str) -> list[bench.Record]:
@@ -44,17 +58,41 @@ def tag(records: list[bench.Record], family: str) -> list[bench.Record]:
     return records
 
 
-def from_times(name: str, times_s: list[float], params: dict, metrics: dict | None = None) -> bench.Record:
+def with_window_noise(record: bench.Record, window: noise.Window, threads: int | None = None) -> bench.Record:
+    """Give a record measured in a loop (not through bench.measure) its noise information:
+    the window's load, and the spread of its own per-step times."""
+    if not record.noise:
+        spread, repeats = noise.from_times(record.times_s)
+        record.noise = window.assess(threads=threads or torch.get_num_threads(), spread=spread, repeats=repeats)
+    return record
+
+
+def from_times(name: str, times_s: list[float], params: dict, metrics: dict | None = None,
+               info: dict | None = None) -> bench.Record:
     """A Record from per-step times measured inside a loop (first step left out as warm-up)."""
     times = times_s[1:] if len(times_s) > 2 else times_s
     q = statistics.quantiles(times, n=4) if len(times) >= 2 else [0.0, 0.0, 0.0]
     return bench.Record(name=name, median_s=statistics.median(times), iqr_s=q[2] - q[0], times_s=list(times),
-                        params=dict(params), metrics=dict(metrics or {}), meta=bench.meta())
+                        params=dict(params), metrics=dict(metrics or {}), meta=bench.meta(), noise=dict(info or {}))
 
 
 def sync(device: str) -> None:
-    if device == "cuda":
-        torch.cuda.synchronize()
+    hardware.synchronize(device)
+
+
+def timed_calls(fn, calls: int, device: str, threads: int | None = None) -> tuple[list[float], dict]:
+    """(seconds of each of `calls` synchronised calls, noise information of the window)."""
+    threads = threads or torch.get_num_threads()
+    times = []
+    with noise.Window() as window:
+        for _ in range(calls):
+            sync(device)
+            start = time.perf_counter()
+            fn()
+            sync(device)
+            times.append(time.perf_counter() - start)
+    spread, repeats = noise.from_times(times)
+    return times, window.assess(threads=threads, spread=spread, repeats=repeats)
 
 
 def need(module: str, what: str):

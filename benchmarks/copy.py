@@ -1,5 +1,7 @@
 """Memory bandwidth: a device-to-device copy (bytes read + written per second), and on a GPU
-host-to-device copies from pageable and pinned memory (lessons 01, 02)."""
+host-to-device copies from pageable and pinned memory (lessons 01, 02).
+
+The device copy is this machine's bandwidth ceiling (benchmarks/ceilings.py)."""
 
 from __future__ import annotations
 
@@ -13,14 +15,14 @@ from .common import Context
 def run(ctx: Context) -> list[bench.Record]:
     numel = ctx.size(ci=1 << 18, lab=1 << 24, full=1 << 28)
     record = bench.copy_bandwidth(numel, device=ctx.device)
-    ctx.log(f"copy on {ctx.device}, {numel} floats: {record.metrics['gbs']:.1f} GB/s")
+    ctx.log(f"copy on {ctx.device}, {numel} floats: {record.metrics['gbs']:.1f} GB/s [{record.noise.get('verdict')}]")
     records = [record]
     if ctx.on_gpu:
         for pinned in (False, True):
             src = bench.fresh_random(numel).pin_memory() if pinned else bench.fresh_random(numel)
             dst = torch.empty(numel, device="cuda")
-            r = bench.measure(lambda dst=dst, src=src, pinned=pinned: dst.copy_(src, non_blocking=pinned), f"host->cuda {numel}",
-                              params={"numel": numel, "pinned": pinned, "device": "cuda"})
+            r = bench.measure(lambda dst=dst, src=src, pinned=pinned: dst.copy_(src, non_blocking=pinned),
+                              f"host->cuda {numel}", params={"numel": numel, "pinned": pinned, "device": "cuda"})
             r.metrics["gbs"] = r.per_second(src.numel() * src.element_size()) / 1e9
             ctx.log(f"host->cuda pinned={pinned}: {r.metrics['gbs']:.1f} GB/s")
             records.append(r)

@@ -1,17 +1,21 @@
 """LayerNorm forward + backward: naive composite vs nn.LayerNorm vs naive under torch.compile
-vs Apex FusedLayerNorm (lesson 04)."""
+vs Apex FusedLayerNorm (lesson 04). Measured interleaved in rounds; speed-ups against
+nn.LayerNorm. The compiled variant is warmed up until nothing recompiles."""
 
 from __future__ import annotations
 
 from fastrain_lib import bench
 
+from . import interleave
 from .common import Context, need
+from .optim import round_time
+from .steps import mark_recompiles
 
 
 def run(ctx: Context) -> list[bench.Record]:
     fused = need("fused", "LayerNorm implementations of lesson 04")
     rows, dim = ctx.size(ci=(256, 64), lab=(8192, 512), full=(65536, 1024))
-    records = []
+    variants, warm = {}, {}
     for impl in fused.NORM_IMPLS:
         if impl == "apex" and not fused.apex_status().fused_layer_norm:
             ctx.log("layernorm apex: FusedLayerNorm is not built here (apex_status), skipped")
@@ -26,13 +30,19 @@ def run(ctx: Context) -> list[bench.Record]:
         def step(norm=norm, x=x, grad=grad):
             norm(x).backward(grad)
 
-        compile_s = bench.time_once(step) if impl == "naive_compiled" else None  # the first call compiles
-        record = bench.measure(step, f"layernorm {impl}", params={"impl": impl, "rows": rows, "dim": dim,
-                                                                  "device": ctx.device})
-        if compile_s is not None:
-            record.metrics["compile_s"] = compile_s
+        if impl == "naive_compiled":  # compile now, apart from the timing, until nothing recompiles
+            warm[impl] = bench.warm_until_compiled(step, device=ctx.device)
+        variants[impl] = (lambda step=step, impl=impl: bench.measure(
+            step, f"layernorm {impl}", min_run_time=round_time(ctx),
+            params={"impl": impl, "rows": rows, "dim": dim, "device": ctx.device}))
+    before = bench.graphs_compiled()
+    records = interleave.run(variants, ctx.rounds, baseline="torch" if "torch" in variants else None, log=ctx.log)
+    recompiled = bench.graphs_compiled() - before
+    for impl, record in records.items():
+        record.metrics.update(warm.get(impl, {}))
+        if impl in warm:
+            mark_recompiles(record, recompiled)
         # forward reads x, writes y; backward reads x, dy, writes dx: >= 5 tensors of rows x dim
         record.metrics["gbs"] = record.per_second(5 * 4 * rows * dim) / 1e9
-        ctx.log(f"layernorm {impl}: {record.median_s * 1e3:.2f} ms (fwd+bwd)")
-        records.append(record)
-    return records
+        ctx.log(f"layernorm {impl}: {record.median_s * 1e3:.2f} ms (fwd+bwd) [{record.noise.get('verdict')}]")
+    return list(records.values())

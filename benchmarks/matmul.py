@@ -1,35 +1,41 @@
-"""Matrix-multiply peak: GFLOP/s for each number format the device runs (lessons 00, 01, 03)."""
+"""Matrix-multiply peak: GFLOP/s for each number format the device runs (lessons 00, 01, 03).
+
+The best GFLOP/s of each format is this machine's compute ceiling for that format
+(benchmarks/ceilings.py); the suite runs this family first."""
 
 from __future__ import annotations
 
 import torch
 
-from fastrain_lib import bench
+from fastrain_lib import bench, precision
 
 from .common import Context
 
+SLOW_CALL_S = 0.5  # a format this slow (emulated, e.g. fp16 on most CPUs) is not measured at bigger sizes
+
 
 def formats(device: str) -> list[tuple[str, torch.dtype, bool]]:
-    """(label, dtype, allow TF32) to measure on this device."""
+    """(label, dtype, allow TF32) to measure on this device. A CPU runs bf16 and fp16 autocast
+    (the amp family uses them), so their peaks are measured too, even where they are emulated."""
     if device == "cuda":
         return [("fp32", torch.float32, False), ("tf32", torch.float32, True),
                 ("fp16", torch.float16, False), ("bf16", torch.bfloat16, False)]
-    return [("fp32", torch.float32, False), ("bf16", torch.bfloat16, False)]
+    return [("fp32", torch.float32, False), ("bf16", torch.bfloat16, False), ("fp16", torch.float16, False)]
 
 
 def run(ctx: Context) -> list[bench.Record]:
     sizes = ctx.size(ci=[128], lab=[256, 512, 1024], full=[1024, 4096, 8192])
     records = []
     for label, dtype, allow_tf32 in formats(ctx.device):
-        previous = torch.backends.cuda.matmul.allow_tf32
-        torch.backends.cuda.matmul.allow_tf32 = allow_tf32  # fp32 really means fp32 unless asked
-        try:
+        with precision.tf32(allow_tf32):  # fp32 really means fp32 unless asked
             for size in sizes:
                 record = bench.matmul(size, device=ctx.device, dtype=dtype)
                 record.params["format"] = label
                 record.name = f"matmul {label} {size}"
-                ctx.log(f"matmul {label} {size}: {record.metrics['gflops']:.1f} GFLOP/s")
+                ctx.log(f"matmul {label} {size}: {record.metrics['gflops']:.1f} GFLOP/s "
+                        f"[{record.noise.get('verdict')}]")
                 records.append(record)
-        finally:
-            torch.backends.cuda.matmul.allow_tf32 = previous
+                if record.median_s > SLOW_CALL_S and size != sizes[-1]:
+                    ctx.log(f"matmul {label}: {record.median_s:.2f} s per call at {size}: larger sizes skipped")
+                    break
     return records

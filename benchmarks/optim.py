@@ -1,5 +1,6 @@
 """Adam(W) optimizer step: for-loop vs foreach vs fused vs Apex FusedAdam, on the parameter
-tensors of a small transformer with random gradients (lesson 04)."""
+tensors of a small transformer with random gradients (lesson 04). The implementations are
+measured interleaved in rounds; speed-ups are against the for-loop."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import torch
 
 from fastrain_lib import bench
 
+from . import interleave
 from .common import Context, need
 
 
@@ -16,11 +18,16 @@ def transformer_shapes(n_layer: int, d: int, vocab: int = 256) -> list[tuple[int
     return [(vocab, d), (1024, d)] + block * n_layer + [(d,), (d,)]
 
 
+def round_time(ctx: Context) -> float:
+    """Seconds of measuring per variant and round."""
+    return ctx.size(ci=0.02, lab=0.15, full=0.5)
+
+
 def run(ctx: Context) -> list[bench.Record]:
     fused = need("fused", "optimizer implementations of lesson 04")
     n_layer, d = ctx.size(ci=(2, 64), lab=(6, 256), full=(24, 1024))
     shapes = transformer_shapes(n_layer, d)
-    records = []
+    variants = {}
     for impl in fused.OPTIMIZER_IMPLS:
         if impl == "apex" and not (fused.apex_status().fused_adam and ctx.on_gpu):
             ctx.log("optim apex: NVIDIA Apex FusedAdam is not built here (apex_status), skipped")
@@ -34,10 +41,15 @@ def run(ctx: Context) -> list[bench.Record]:
             ctx.log(f"optim {impl}: cannot run here: {exc}")
             continue
         numel = sum(p.numel() for p in params)
-        record = bench.measure(opt.step, f"adamw {impl}", params={"impl": impl, "tensors": len(params),
-                                                                  "numel": numel, "device": ctx.device})
+        variants[impl] = (lambda opt=opt, impl=impl, n=len(params), numel=numel: bench.measure(
+            opt.step, f"adamw {impl}", min_run_time=round_time(ctx),
+            params={"impl": impl, "tensors": n, "numel": numel, "device": ctx.device}))
+    baseline = "forloop" if "forloop" in variants else next(iter(variants), None)
+    records = list(interleave.run(variants, ctx.rounds, baseline=baseline, log=ctx.log).values())
+    for record in records:
         # an Adam step reads p, g, m, v and writes p, m, v: ~7 float32 values per parameter
-        record.metrics["gbs"] = record.per_second(7 * 4 * numel) / 1e9
-        ctx.log(f"optim {impl}: {record.median_s * 1e3:.2f} ms/step ({len(params)} tensors, {numel} values)")
-        records.append(record)
+        record.metrics["gbs"] = record.per_second(7 * 4 * record.params["numel"]) / 1e9
+        ctx.log(f"optim {record.params['impl']}: {record.median_s * 1e3:.2f} ms/step, "
+                f"{record.metrics['speedup']:.2f}× vs {baseline} "
+                f"(rounds spread {100 * (record.metrics['speedup_spread'] or 0):.0f}%) [{record.noise.get('verdict')}]")
     return records

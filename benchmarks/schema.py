@@ -1,5 +1,13 @@
 """What a results file of the suite must contain; used by tests/test_benchmarks.py and
-`python -m benchmarks --check FILE...` (run it before contributing a file to reference/)."""
+`python -m benchmarks --check FILE...` (run it before contributing a file to reference/).
+
+A file for reference/ must be a quiet run: every record carries its noise information
+(fastrain_lib.noise) and the run's verdict is "quiet". Its numbers must also agree with
+themselves: each rate is re-derived from the record's median time and checked against the
+ceilings measured in the same run, so a hand-edited or mislabelled number is caught.
+
+This module imports nothing heavy (no torch): the suite imports it, never the other way round.
+"""
 
 from __future__ import annotations
 
@@ -11,17 +19,73 @@ from pathlib import Path
 
 from . import FAMILIES
 
+SCHEMA = 2  # fastrain_lib.bench.SCHEMA_VERSION of the files this validator accepts
 NAME = re.compile(r"^[a-z0-9-]+_\d{8}-\d{4}_(ci|lab|full)\.json$")
 META_KEYS = {"os", "python", "torch", "cuda_version", "cpu_name", "cpu_cores", "devices", "mode", "date", "schema"}
-RUN_KEYS = {"suite_version", "command", "argv", "started", "duration_s", "device", "mode", "families", "meta", "log"}
+RUN_KEYS = {"suite_version", "command", "argv", "started", "duration_s", "device", "mode", "families", "meta", "log",
+            "threads", "ceilings", "verdict", "noise"}
+NOISE_KEYS = {"verdict", "reasons", "cores", "threads", "other_cores", "steal_cores", "window_s"}
 STATUSES = {"ok", "skipped", "failed"}
 ALLOWED_IN_REFERENCE = {".json", ".log"}
+# A measured rate may beat its ceiling by this much (the ceiling is itself a noisy measurement).
+CEILING_SLACK = 1.15
+
+
+def hardware_slug(meta: dict) -> str:
+    """'nvidia-h100-80gb-hbm3' or 'cpu-intel-xeon-platinum-8481c-2c': what ran, no host name."""
+    if meta.get("gpu_name"):
+        name = meta["gpu_name"] + (f" x{meta['gpu_count']}" if meta.get("gpu_count", 1) > 1 else "")
+    else:
+        name = f"cpu {meta.get('cpu_name', 'unknown')} {meta.get('cpu_cores', '?')}c"
+    name = re.sub(r"\((r|tm)\)|cpu @.*?ghz", " ", name.lower())
+    return re.sub(r"[^a-z0-9]+", "-", name).strip("-")[:60]
+
+
+def is_reference_dir(folder: str | Path) -> bool:
+    """True for the course's reference/ folder (or any folder named 'reference'): only quiet
+    runs may be written there."""
+    return Path(folder).resolve().name == "reference"
+
+
+def _close(a: float, b: float, rel: float = 1e-6) -> bool:
+    return math.isclose(a, b, rel_tol=rel, abs_tol=1e-12)
+
+
+def derived_problems(record: dict, ceilings: dict) -> list[str]:
+    """Re-derive a record's rates from its median time and check them against the ceilings."""
+    found = []
+    name, median, params, metrics = record.get("name"), record.get("median_s"), record.get("params", {}), \
+        record.get("metrics", {})
+    if not isinstance(median, (int, float)) or median <= 0:
+        return found
+    where = f"record {name!r}"
+    family = params.get("family")
+    if family == "matmul" and "size" in params and "gflops" in metrics:
+        expected = 2 * params["size"] ** 3 / median / 1e9
+        if not _close(metrics["gflops"], expected):
+            found.append(f"{where}: gflops {metrics['gflops']:.4g} is not 2·n³/median_s = {expected:.4g}")
+    if family == "copy" and "numel" in params and "gbs" in metrics and "pinned" not in params:
+        bytes_per = {"float32": 4, "float16": 2, "bfloat16": 2, "float64": 8}.get(params.get("dtype", "float32"), 4)
+        expected = 2 * params["numel"] * bytes_per / median / 1e9
+        if not _close(metrics["gbs"], expected):
+            found.append(f"{where}: gbs {metrics['gbs']:.4g} is not 2·bytes/median_s = {expected:.4g}")
+    if "tokens_per_s" in metrics and "tokens_per_step" in metrics and family in ("amp", "compile", "ablation"):
+        expected = metrics["tokens_per_step"] / median
+        if not _close(metrics["tokens_per_s"], expected):
+            found.append(f"{where}: tokens_per_s {metrics['tokens_per_s']:.4g} is not tokens/median_s = {expected:.4g}")
+    for share in ("share_of_peak", "share_of_bandwidth"):
+        value = metrics.get(share)
+        if value is not None and not (0 < value <= CEILING_SLACK):
+            found.append(f"{where}: {share} = {value:.3g} is outside (0, {CEILING_SLACK}] of this run's measured ceiling")
+    peaks = (ceilings or {}).get("matmul_gflops", {})
+    fmt = params.get("format")
+    if family == "matmul" and fmt in peaks and metrics.get("gflops", 0) > peaks[fmt] * (1 + 1e-9):
+        found.append(f"{where}: {metrics['gflops']:.4g} GFLOP/s is above the run's {fmt} ceiling {peaks[fmt]:.4g}")
+    return found
 
 
 def problems(path: str | Path) -> list[str]:
-    """Everything wrong with one results file ([] when it is valid)."""
-    from .suite import hardware_slug
-
+    """Everything wrong with one results file ([] when it is valid for reference/)."""
     path = Path(path)
     found: list[str] = []
     if not NAME.match(path.name):
@@ -31,12 +95,14 @@ def problems(path: str | Path) -> list[str]:
         payload = json.loads(text)
     except (OSError, ValueError) as exc:
         return found + [f"not readable JSON: {exc}"]
-    if payload.get("schema") != 1:
-        found.append(f"schema is {payload.get('schema')!r}, expected 1")
+    if payload.get("schema") != SCHEMA:
+        found.append(f"schema is {payload.get('schema')!r}, expected {SCHEMA} (older files have no noise information)")
     run = payload.get("run")
     if not isinstance(run, dict):
         return found + ["no 'run' provenance section"]
     found += [f"run lacks {key!r}" for key in sorted(RUN_KEYS - run.keys())]
+    if "verdict" in run and run.get("verdict") != "quiet":
+        found.append(f"the run's noise verdict is {run.get('verdict')!r}: only quiet runs belong in reference/")
     meta = run.get("meta", {})
     found += [f"run.meta lacks {key!r}" for key in sorted(META_KEYS - meta.keys())]
     if meta.get("gpu_name") and not meta.get("driver"):
@@ -80,6 +146,12 @@ def problems(path: str | Path) -> list[str]:
             found.append(f"{where}: meta lacks torch/date/mode or its mode differs")
         if rmeta.get("torch") != meta.get("torch"):
             found.append(f"{where}: torch version differs from the run's")
+        rnoise = r.get("noise")
+        if not isinstance(rnoise, dict) or not NOISE_KEYS <= rnoise.keys():
+            found.append(f"{where}: no noise information (needs {sorted(NOISE_KEYS)})")
+        elif rnoise.get("verdict") != "quiet":
+            found.append(f"{where}: noisy ({', '.join(rnoise.get('reasons', []))})")
+        found += derived_problems(r, run.get("ceilings", {}))
     return found
 
 

@@ -1,4 +1,11 @@
-"""Run the benchmark families and write one JSON record file + its raw log per run."""
+"""Run the benchmark families and write one JSON record file + its raw log per run.
+
+Order of a run: the threads are set by the course's one policy (hardware.threads_for: the
+physical cores, for one process); the ceilings (matmul, copy) are measured first; then
+the other families, each inside a noise window. At the end every record gets its share
+of the ceilings, the run gets a verdict (noisy if any record is), and a compact table of
+the headline figures is printed. A noisy run is never written into reference/.
+"""
 
 from __future__ import annotations
 
@@ -7,16 +14,18 @@ import datetime as dt
 import importlib
 import json
 import os
-import re
 import shlex
 import sys
 import time
 import traceback
 from pathlib import Path
 
-from . import FAMILIES
+from . import FAMILIES, headlines, schema
+from .schema import hardware_slug  # noqa: F401 - part of this module's interface (tests, docs)
 
-SUITE_VERSION = 1
+SUITE_VERSION = 2
+CEILING_FAMILIES = ("matmul", "copy")  # measured first: every later figure is also a share of them
+EXIT_NOISY = 3
 
 
 def parse(argv: list[str]) -> argparse.Namespace:
@@ -27,8 +36,13 @@ def parse(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--skip", default="", help="comma-separated families to leave out")
     parser.add_argument("--mode", choices=("ci", "lab", "full"), default=None,
                         help="workload sizes (default: FASTRAIN_MODE, else lab)")
+    parser.add_argument("--allow-noisy", action="store_true",
+                        help="a noisy run aimed at reference/ is kept in results/benchmarks/ (marked noisy) "
+                             "and exits 0; without it the suite exits 3. reference/ never gets a noisy run")
     parser.add_argument("--list", action="store_true", help="list the families and exit")
     parser.add_argument("--check", nargs="+", metavar="FILE", help="validate results files and exit")
+    parser.add_argument("--compare", nargs=2, metavar=("A", "B"),
+                        help="print how two results files agree on every headline figure and exit")
     return parser.parse_args(argv)
 
 
@@ -39,17 +53,17 @@ def selected(only: str, skip: str) -> list[str]:
         raise SystemExit(f"অচেনা family: {', '.join(unknown)}। এগুলোর মধ্যে বেছে নাও: {', '.join(FAMILIES)}\n"
                          f"unknown family: {', '.join(unknown)}. Choose from: {', '.join(FAMILIES)}")
     skipped = {s.strip() for s in skip.split(",")}
-    return [n for n in names if n not in skipped]
+    chosen = [n for n in names if n not in skipped]
+    if any(n not in CEILING_FAMILIES for n in chosen):  # the ceilings come first, unless skipped on purpose
+        chosen = [n for n in CEILING_FAMILIES if n not in skipped and n not in chosen] + chosen
+    return sorted(chosen, key=lambda n: (n not in CEILING_FAMILIES, list(FAMILIES).index(n)))
 
 
-def hardware_slug(meta: dict) -> str:
-    """'nvidia-h100-80gb-hbm3' or 'cpu-intel-xeon-platinum-8481c-2c': what ran, no host name."""
-    if meta.get("gpu_name"):
-        name = meta["gpu_name"] + (f" x{meta['gpu_count']}" if meta.get("gpu_count", 1) > 1 else "")
-    else:
-        name = f"cpu {meta.get('cpu_name', 'unknown')} {meta.get('cpu_cores', '?')}c"
-    name = re.sub(r"\((r|tm)\)|cpu @.*?ghz", " ", name.lower())
-    return re.sub(r"[^a-z0-9]+", "-", name).strip("-")[:60]
+def staging_dir() -> Path:
+    """Where a run aimed at reference/ is written while it runs (and stays if it is noisy)."""
+    from fastrain_lib import config
+
+    return config.results_dir() / "benchmarks"
 
 
 def default_out() -> Path:
@@ -74,24 +88,50 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{name:10s} {doc}")
         return 0
     if args.check:
-        from .schema import problems
-
-        bad = {path: problems(path) for path in args.check}
+        bad = {path: schema.problems(path) for path in args.check}
         for path, found in bad.items():
             print(("✓ " if not found else "✗ ") + path + "".join(f"\n    - {p}" for p in found))
         return 1 if any(bad.values()) else 0
+    if args.compare:
+        return headlines.compare(*args.compare)
     command = command_line(argv)  # before --mode changes the environment
     if args.mode:
         os.environ["FASTRAIN_MODE"] = args.mode
     names = selected(args.only, args.skip)
+    return _run(argv, args, names, command)
 
-    from fastrain_lib import bench
 
-    from .common import Skip, make_context, tag
+def run_family(name: str, ctx) -> list:
+    """One family's records, tagged with the family, each with noise information (records a
+    family measured in its own loop get the window of the whole family)."""
+    from fastrain_lib import noise
 
+    from .common import tag, with_window_noise
+
+    module = importlib.import_module(FAMILIES[name])
+    with noise.Window() as window:
+        found = tag(module.run(ctx), name)
+    for record in found:
+        with_window_noise(record, window, ctx.threads)
+    return found
+
+
+def _run(argv: list[str], args: argparse.Namespace, names: list[str], command: str) -> int:
+    import torch
+
+    from fastrain_lib import bench, hardware, noise
+    from fastrain_lib.i18n import both
+
+    from . import ceilings
+    from .common import Skip, make_context
+
+    threads = hardware.threads_for(local_processes=1)
+    torch.set_num_threads(threads)  # the course's one thread policy, for every family
     started = dt.datetime.now(dt.timezone.utc)
     meta = bench.meta()
-    out = Path(args.out) if args.out else default_out()
+    target = Path(args.out) if args.out else default_out()
+    to_reference = schema.is_reference_dir(target)
+    out = staging_dir() if to_reference else target
     stem = f"{hardware_slug(meta)}_{started:%Y%m%d-%H%M}_{meta['mode']}"
     out.mkdir(parents=True, exist_ok=True)
     log_lines: list[str] = []
@@ -103,40 +143,43 @@ def main(argv: list[str] | None = None) -> int:
 
     t0 = time.monotonic()
     ctx = make_context(log)
+    ctx.threads = threads
     log(f"fastrain benchmarks {SUITE_VERSION}: {command}")
     log(f"device={ctx.device} mode={ctx.mode} torch={meta['torch']} cuda={meta['cuda_version']} "
-        f"cpu={meta['cpu_name']} ({meta['cpu_cores']} cores, {meta['torch_threads']} threads)"
+        f"cpu={meta['cpu_name']} ({meta['cpu_cores']} cores, {threads} threads: hardware.threads_for)"
         + (f" gpu={meta['gpu_name']} x{meta['gpu_count']} driver={meta.get('driver')}" if meta.get("gpu_name") else ""))
+    with noise.Window() as before:
+        time.sleep(0.5)
+    idle = before.assess(threads=threads)
+    log(f"before the run: other programs use {idle['other_cores']:.2f} of {idle['cores']} cores, "
+        f"steal {idle['steal_cores']:.2f}, 1-min load average {idle['loadavg_1m']}"
+        + ("" if idle["verdict"] == "quiet" else " — the machine is busy: expect a noisy verdict"))
     records, families = [], {}
-    json_path, log_path = out / f"{stem}.json", out / f"{stem}.log"
+    run_info: dict = {}
 
-    def save() -> None:
+    def save(stem_now: str, folder: Path) -> tuple[Path, Path]:
         """Write both files now: after every family, so a run cut short still leaves its results."""
-        run_info = {
-            "suite_version": SUITE_VERSION,
-            "command": command,
-            "argv": argv,
-            "started": started.isoformat(timespec="seconds"),
-            "duration_s": round(time.monotonic() - t0, 2),
-            "device": ctx.device,
-            "mode": meta["mode"],
-            "families": families,
-            "meta": meta,
-            "log": log_path.name,
-        }
+        json_path, log_path = folder / f"{stem_now}.json", folder / f"{stem_now}.log"
+        run_info.update({
+            "suite_version": SUITE_VERSION, "command": command, "argv": argv,
+            "started": started.isoformat(timespec="seconds"), "duration_s": round(time.monotonic() - t0, 2),
+            "device": ctx.device, "mode": meta["mode"], "families": families, "meta": meta, "log": log_path.name,
+            "threads": threads, "ceilings": ctx.ceilings,
+        })
         payload = {"schema": bench.SCHEMA_VERSION, "run": run_info, "records": [r.to_dict() for r in records]}
+        folder.mkdir(parents=True, exist_ok=True)
         for path, text in ((log_path, "\n".join(log_lines) + "\n"),
                            (json_path, json.dumps(payload, ensure_ascii=False, indent=1, default=str))):
             tmp = path.with_name(path.name + ".tmp")
             tmp.write_text(text, encoding="utf-8")
             tmp.replace(path)  # atomic: never a half-written file under the real name
+        return json_path, log_path
 
     for name in names:
         log(f"--- {name}")
         begin = time.monotonic()
         try:
-            module = importlib.import_module(FAMILIES[name])
-            found = tag(module.run(ctx), name)
+            found = run_family(name, ctx)
             records += found
             families[name] = {"status": "ok", "records": len(found)}
         except Skip as exc:
@@ -148,8 +191,39 @@ def main(argv: list[str] | None = None) -> int:
             log_lines.append(traceback.format_exc())
         families[name]["seconds"] = round(time.monotonic() - begin, 2)
         log(f"{name}: {families[name]['status']} in {families[name]['seconds']} s")
+        if name in CEILING_FAMILIES:
+            ctx.ceilings = ceilings.from_records(records, ctx.device)
+            if ctx.ceilings:
+                log(f"ceilings: {ctx.ceilings}")
         if records:
-            save()
-    log(f"wrote {len(records)} records: {json_path}")
-    save()
-    return 0 if all(f["status"] != "failed" for f in families.values()) else 1
+            save(stem, out)
+
+    ceilings.apply(records, ctx.ceilings)
+    noisy = [r for r in records if r.noisy]
+    verdict = noise.NOISY if noisy else noise.QUIET
+    run_info["verdict"] = verdict
+    run_info["noise"] = {"records": len(records), "noisy": len(noisy), "noisy_records": [r.name for r in noisy][:30],
+                         "reasons": sorted({x for r in noisy for x in r.noise.get("reasons", [])}),
+                         "before_run": idle}
+    dicts = [r.to_dict() for r in records]
+    log("headline figures (share of this machine's measured ceiling):\n" + headlines.table(dicts))
+    if noisy:
+        log(both("noise.run_noisy", noisy=len(noisy), total=len(records)))
+        log(noise.summary(records, "bn") + "\n" + noise.summary(records, "en"))
+    else:
+        log(f"noise verdict: quiet ({len(records)} records)")
+    final_stem = stem + ("-noisy" if noisy else "")
+    folder = target if (to_reference and not noisy) else out
+    json_path = folder / f"{final_stem}.json"
+    if noisy and to_reference:
+        log(both("noise.refused", target=str(target), path=str(json_path)))
+    else:
+        log(f"writing {len(records)} records ({verdict}): {json_path}")
+    json_path, log_path = save(final_stem, folder)
+    for leftover in (out / f"{stem}.json", out / f"{stem}.log"):  # the provisional files of this run
+        if leftover not in (json_path, log_path) and leftover.exists():
+            leftover.unlink()
+    code = 0 if all(f["status"] != "failed" for f in families.values()) else 1
+    if noisy and to_reference and not args.allow_noisy:
+        return code or EXIT_NOISY
+    return code

@@ -11,6 +11,11 @@ from the lab PCs into one folder, and this module turns them into:
 - speedups(): per machine, how much faster AMP / a fused optimizer / more DDP processes
   made the same experiment (only where the records contain both sides of a comparison).
 - leaderboard(): who ran the most-measured experiment fastest, on which machine.
+
+Noisy records (measured while the machine was busy: fastrain_lib.noise) are kept and
+counted, but left out of speed-ups and the leaderboard: a number measured beside a video
+call would rank a fast machine last. Records from before noise was measured (schema < 2)
+have no verdict and are used as they are.
 """
 
 from __future__ import annotations
@@ -21,7 +26,7 @@ import statistics
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import bench
+from . import bench, noise
 from .i18n import t
 
 # Parameter names that mark a comparison, and the baseline values, most preferred first.
@@ -51,12 +56,25 @@ class ClassResults:
     files: int = 0  # files read successfully
     schemas: dict[int, int] = field(default_factory=dict)  # schema version -> number of files
 
+    @property
+    def noisy(self) -> list[bench.Record]:
+        """Records whose noise verdict says the machine was busy: flagged, not compared."""
+        return [r for r in self.records if r.noisy]
+
     def summary(self) -> str:
         """One Bengali (or English) paragraph: what was loaded, what was skipped and why."""
         lines = [t("class.loaded", records=len(self.records), files=self.files, duplicates=self.duplicates,
                    machines=len({hardware_label(r.meta) for r in self.records}))]
         lines += [t("class.skipped", name=s.path.name, reason=s.reason) for s in self.skipped]
+        if self.noisy:
+            lines.append(t("noise.dropped", count=len(self.noisy)) + " "
+                         + ", ".join(sorted({f"{_student(r)}: {r.name}" for r in self.noisy})))
         return "\n".join(lines)
+
+
+def quiet(records: list[bench.Record]) -> list[bench.Record]:
+    """The records fit to compare: all but the noisy ones."""
+    return [r for r in records if not noise.is_noisy(r.noise)]
 
 
 def hardware_label(meta: dict) -> str:
@@ -164,11 +182,13 @@ def _ratio(baseline: bench.Record, other: bench.Record) -> float:
     return baseline.median_s / other.median_s
 
 
-def speedups(records: list[bench.Record]) -> list[dict]:
+def speedups(records: list[bench.Record], *, include_noisy: bool = False) -> list[dict]:
     """Per machine and comparison: baseline time ÷ variant time for the same experiment.
 
     "The same experiment" = same machine, student, panel and every other parameter equal;
-    only the compared parameter differs. Several matches are summarised by their median."""
+    only the compared parameter differs. Several matches are summarised by their median.
+    Noisy records take no part unless include_noisy=True."""
+    records = records if include_noisy else quiet(records)
     found: dict[tuple, list[float]] = {}
     for kind, rule in COMPARISONS.items():
         groups: dict[tuple, dict] = {}
@@ -210,9 +230,11 @@ def most_measured(records: list[bench.Record]) -> str | None:
                                                  statistics.median(times[name])))
 
 
-def leaderboard(records: list[bench.Record], name: str | None = None) -> list[dict]:
+def leaderboard(records: list[bench.Record], name: str | None = None, *, include_noisy: bool = False) -> list[dict]:
     """For one experiment (default: the most measured), each student+machine's best median
-    time, fastest first, with how many times faster than the slowest entry."""
+    time, fastest first, with how many times faster than the slowest entry. Noisy records
+    are not ranked unless include_noisy=True."""
+    records = records if include_noisy else quiet(records)
     name = name or most_measured(records)
     best: dict[tuple, float] = {}
     for record in records:

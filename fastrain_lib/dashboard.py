@@ -10,6 +10,8 @@
   hardware the room may not have), each labelled with its machine. A panel module may say
   which benchmark families belong to it: REFERENCE_FAMILIES = ("amp",).
 - A lesson whose panel cannot be built shows the reason in its tab; the others still work.
+- Noisy reference records (measured on a busy machine) are never ranked among the others:
+  the plot leaves them out and the table lists them last with their verdict.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ import pkgutil
 import ipywidgets as w
 from IPython.display import HTML, display
 
-from . import class_results, config, plots
+from . import class_results, config, noise, plots
 from .i18n import t
 from .widgets import html_table
 
@@ -66,9 +68,17 @@ def records_for(records, panel_name: str, module=None) -> list:
     return [r for r in records if r.params.get("panel") == panel_name or r.params.get("family") in families]
 
 
+def verdict_word(record) -> str:
+    """'শান্ত' / 'গোলমেলে', or '—' for a record from before noise was measured."""
+    if not record.noise:
+        return "—"
+    return t("noise.noisy_word") if noise.is_noisy(record.noise) else t("noise.quiet_word")
+
+
 def reference_figure(records):
-    """Bars of reference median times, each labelled with its experiment and its machine."""
-    shown = sorted(records, key=lambda r: r.median_s)[:MAX_REFERENCE_BARS]
+    """Bars of reference median times, each labelled with its experiment and its machine
+    (noisy records are not drawn among them: class_results.quiet)."""
+    shown = sorted(class_results.quiet(records), key=lambda r: r.median_s)[:MAX_REFERENCE_BARS]
     fig, ax = plots.new_figure(figsize=(12, max(3.0, 0.55 * len(shown) + 1.5)))
     names = [f"{r.name} — {class_results.hardware_label(r.meta)}" for r in shown]
     values = [r.median_s * 1e3 for r in shown]
@@ -149,10 +159,14 @@ class Dashboard:
             png = base64.b64encode(figure_png(fig)).decode("ascii")
             plt.close(fig)
             parts.append(f'<img src="data:image/png;base64,{png}" alt="{html.escape(t("dash.ref_title"))}">')
-            rows = [(r.name, class_results.hardware_label(r.meta), r.median_s * 1e3, r.meta.get("torch", "?"),
-                     str(r.meta.get("date", "?"))[:10]) for r in mine[:MAX_REFERENCE_ROWS]]
-            parts.append(html_table([t("dash.experiment"), t("class.machine"), t("class.median_ms"), "PyTorch",
-                                     t("dash.date")], rows))
+            ordered = sorted(mine, key=lambda r: noise.is_noisy(r.noise))  # noisy ones last, never ranked
+            rows = [(r.name, class_results.hardware_label(r.meta), r.median_s * 1e3, verdict_word(r),
+                     r.meta.get("torch", "?"), str(r.meta.get("date", "?"))[:10]) for r in ordered[:MAX_REFERENCE_ROWS]]
+            parts.append(html_table([t("dash.experiment"), t("class.machine"), t("class.median_ms"),
+                                     t("noise.verdict_col"), "PyTorch", t("dash.date")], rows))
+            dropped = [r for r in mine if noise.is_noisy(r.noise)]
+            if dropped:
+                parts.append(f'<p class="fastrain-note">{html.escape(t("noise.dropped", count=len(dropped)))}</p>')
         parts += [f"<p>{html.escape(t('class.skipped', name=s.path.name, reason=s.reason))}</p>"
                   for s in self.reference.skipped]
         return "\n".join(parts)

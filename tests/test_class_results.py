@@ -74,16 +74,20 @@ def test_order_of_files_does_not_matter(tmp_path):
 
 
 def test_mixed_schema_versions(tmp_path):
-    save(tmp_path, "v1.json", [record("m", 0.01, CPU, student="a")])
+    current = save(tmp_path, "v2.json", [record("m", 0.01, CPU, student="a")])  # today's: schema 2, with noise
+    assert json.loads(current.read_text())["schema"] == 2
+    v1 = {"schema": 1, "records": [{k: v for k, v in record("m", 0.015, CPU, student="d").to_dict().items()
+                                    if k != "noise"}]}
+    (tmp_path / "v1.json").write_text(json.dumps(v1))  # before noise was measured
     old = [record("m", 0.02, CPU, student="b").to_dict()]
     (tmp_path / "v0.json").write_text(json.dumps(old))  # before versions: a bare list
-    newer = {"schema": 2, "records": [dict(record("m", 0.03, CPU, student="c").to_dict(), energy_j=1.5)],
+    newer = {"schema": 3, "records": [dict(record("m", 0.03, CPU, student="c").to_dict(), energy_j=1.5)],
              "device_notes": "new field"}
-    (tmp_path / "v2.json").write_text(json.dumps(newer))
+    (tmp_path / "v3.json").write_text(json.dumps(newer))
     (tmp_path / "weird.json").write_text(json.dumps({"schema": "one", "records": old}))
     result = class_results.load_folder(tmp_path)
-    assert result.schemas == {0: 1, 1: 1, 2: 1}
-    assert sorted(r.params["student"] for r in result.records) == ["a", "b", "c"]
+    assert result.schemas == {0: 1, 1: 1, 2: 1, 3: 1}
+    assert sorted(r.params["student"] for r in result.records) == ["a", "b", "c", "d"]
     assert [s.path.name for s in result.skipped] == ["weird.json"]
 
 
@@ -152,3 +156,37 @@ def test_plots_and_tables_draw(folder):
     class_results.plot_speedups(ax, [])  # no pairs: a sentence, not a crash
     plt.close(fig)
     plt.close(empty_fig)
+
+
+def _noisy(record_, other=1.7):
+    record_.noise = {"verdict": "noisy", "reasons": ["load"], "cores": 2, "threads": 2, "other_cores": other,
+                     "steal_cores": 0.0, "cores_free": 0.3}
+    return record_
+
+
+def test_noisy_records_are_flagged_and_not_ranked_or_compared(tmp_path):
+    quiet_fp32 = record("amp step", 0.020, T4, panel="p", student="rahim", precision="fp32")
+    quiet_fp16 = record("amp step", 0.010, T4, panel="p", student="rahim", precision="fp16")
+    # mitu's CPU ran beside a video call: 10x too slow, and a fake "speed-up" of 4x
+    busy_fp32 = _noisy(record("amp step", 0.400, CPU, panel="p", student="mitu", precision="fp32"))
+    busy_bf16 = _noisy(record("amp step", 0.100, CPU, panel="p", student="mitu", precision="bf16"))
+    # karim is fast only because his baseline was slowed down by load
+    karim = _noisy(record("amp step", 0.005, T4, panel="p", student="karim", precision="fp32"))
+    save(tmp_path, "a.json", [quiet_fp32, quiet_fp16])
+    save(tmp_path, "b.json", [busy_fp32, busy_bf16, karim])
+    result = class_results.load_folder(tmp_path)
+    assert len(result.records) == 5 and {r.params["student"] for r in result.noisy} == {"mitu", "karim"}
+    assert "3" in result.summary() and "mitu: amp step" in result.summary()
+    rows = class_results.speedups(result.records)
+    assert [(r["machine"], r["speedup"]) for r in rows] == [("Tesla T4", pytest.approx(2.0))]
+    board = class_results.leaderboard(result.records, name="amp step")
+    assert [r["student"] for r in board] == ["rahim"]  # karim's noisy 5 ms is not ranked first
+    everything = class_results.leaderboard(result.records, name="amp step", include_noisy=True)
+    assert everything[0]["student"] == "karim"
+    assert len(class_results.speedups(result.records, include_noisy=True)) == 2
+
+
+def test_records_without_noise_information_are_still_compared(folder):
+    # files saved before noise was measured have no verdict: used as they are
+    result = class_results.load_folder(folder)
+    assert result.noisy == [] and len(class_results.speedups(result.records)) == 3

@@ -70,3 +70,20 @@ def test_a_broken_lesson_does_not_break_the_dashboard(monkeypatch, tmp_path):
     assert board.tabs.titles[-1] == "99 ✗"
     assert "missing_dependency" in board.tabs.children[-1].value
     assert "lesson99" not in board.panels
+
+
+def test_noisy_reference_records_are_flagged_not_ranked(tmp_path):
+    meta = {"gpu_name": "NVIDIA H100 80GB HBM3", "gpu_count": 1, "torch": "2.14.1", "date": "2026-11-01T00:00:00"}
+    quiet = bench.Record("matmul 4096", 0.002, params={"panel": "lesson00_matmul"}, meta=meta,
+                         noise={"verdict": "quiet", "reasons": []})
+    busy = bench.Record("matmul 4096 busy", 0.0001, params={"panel": "lesson00_matmul"}, meta=meta,
+                        noise={"verdict": "noisy", "reasons": ["load"]})
+    bench.save_records([busy, quiet], tmp_path / "h100.json")
+    fig = dashboard.reference_figure([busy, quiet])
+    labels = [tick.get_text() for tick in fig.axes[0].get_yticklabels()]
+    assert len(labels) == 1 and labels[0].startswith("matmul 4096 —")  # the fast-looking noisy one is left out
+    board = dashboard.Dashboard(reference_folder=tmp_path)
+    board.show_reference(True)
+    html = board.reference_boxes["lesson00"].value
+    assert html.index(t("noise.quiet_word")) < html.index(t("noise.noisy_word"))  # listed last, with its verdict
+    assert t("noise.dropped", count=1) in html

@@ -18,6 +18,7 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
+from .. import hardware
 from ..i18n import t
 
 
@@ -67,8 +68,7 @@ def mlp(width: int, depth: int, inputs: int | None = None, classes: int = 10, se
 
 
 def _sync(device: torch.device) -> None:
-    if device.type == "cuda":
-        torch.cuda.synchronize(device)
+    hardware.synchronize(device)  # CUDA and MPS both run asynchronously
 
 
 def timeline_step(model: SplitModel, x: torch.Tensor, y: torch.Tensor) -> list[dict]:

@@ -85,6 +85,28 @@ def safe_name(text: str, limit: int = 40) -> str:
     return "_".join(kept.split())[:limit] or "anon"
 
 
+def set_outputs(output: w.Output, *objects) -> None:
+    """Make an Output widget show exactly these display objects (Image, HTML, ...).
+
+    Sets the widget's `outputs` instead of `clear_output()` + `with output: display(...)`.
+    That capture context makes nbclient (nbconvert --execute, papermill, Voilà) emulate the
+    Output widget and send comm_msg updates back to the kernel on the shell channel while the
+    cell runs; afterwards the kernel often does not start the next cell until the client's
+    per-cell timeout fires, and with nbconvert's default (no timeout) never: the "hang at the
+    panel cell" of issue 14 (jupyter/nbclient#312; the same with ipykernel 6.31 and 7.4).
+    Writing `outputs` sends one state update on iopub and nothing on the shell channel.
+    JupyterLab, Notebook 7, Voilà and Colab show the result the same way.
+    """
+    from IPython.core.formatters import DisplayFormatter
+
+    formatter = DisplayFormatter()
+    bundles = []
+    for obj in objects:
+        data, metadata = formatter.format(obj)
+        bundles.append({"output_type": "display_data", "data": data, "metadata": metadata})
+    output.outputs = tuple(bundles)
+
+
 class ExperimentPanel:
     """Controls, a Run button, and an output area with the plot and a table."""
 
@@ -177,11 +199,9 @@ class ExperimentPanel:
             self.last_error = exc
             self.status.value = f'<span style="color:#b00">{html.escape(t("panel.failed"))}</span>'
             self.noise_note.value = ""
-            self.output.clear_output(wait=True)
-            with self.output:
-                display(HTML(f'<div class="fastrain-error"><b>{html.escape(explain_error(exc))}</b>'
-                             f"<details><summary>{html.escape(t('panel.details'))}</summary>"
-                             f"<pre>{html.escape(traceback.format_exc(limit=6))}</pre></details></div>"))
+            set_outputs(self.output, HTML(f'<div class="fastrain-error"><b>{html.escape(explain_error(exc))}</b>'
+                                          f"<details><summary>{html.escape(t('panel.details'))}</summary>"
+                                          f"<pre>{html.escape(traceback.format_exc(limit=6))}</pre></details></div>"))
             return None
         finally:
             torch.set_num_threads(before)
@@ -208,17 +228,17 @@ class ExperimentPanel:
             plots.mark_noisy_figure(outcome.figure, outcome.records)
         self.noise_note.value = (f'<div style="border-left:4px solid #d55e00;padding:4px 8px;background:#fff4e5">'
                                  f"{html.escape(warning)}</div>") if warning else ""
-        self.output.clear_output(wait=True)
-        with self.output:
-            if outcome.figure is not None:
-                # An explicit PNG: display(figure) shows only "<Figure size …>" text when the
-                # kernel's inline backend has not registered its formatter yet (and in Voilà).
-                display(Image(data=figure_png(outcome.figure), format="png"))
-                plt.close(outcome.figure)  # shown once here, not again at the end of the cell
-            if outcome.rows:
-                display(HTML(html_table(outcome.headers, outcome.rows)))
-            if outcome.note:
-                display(HTML(f"<p>{html.escape(outcome.note)}</p>"))
+        shown = []
+        if outcome.figure is not None:
+            # An explicit PNG: display(figure) shows only "<Figure size …>" text when the
+            # kernel's inline backend has not registered its formatter yet (and in Voilà).
+            shown.append(Image(data=figure_png(outcome.figure), format="png"))
+            plt.close(outcome.figure)  # shown once here, not again at the end of the cell
+        if outcome.rows:
+            shown.append(HTML(html_table(outcome.headers, outcome.rows)))
+        if outcome.note:
+            shown.append(HTML(f"<p>{html.escape(outcome.note)}</p>"))
+        set_outputs(self.output, *shown)
 
     def save(self, student: str | None = None):
         """Save the last run's records as JSON in the results folder (for class results)."""

@@ -77,7 +77,7 @@ def speed_experiment(device: str, batch_size: int, num_workers: int, pin_memory:
                t("common.samples_per_s"), t("transfer.startup_s"), t("lesson02.final_loss")]
     rows = [(device, batch_size, num_workers, pin, rate, result["startup_s"], result["losses"][-1])]
     note = t("lesson02.panel_note", startup=result["startup_s"])
-    if pin_memory and not torch.cuda.is_available():
+    if pin_memory and not hardware.cuda_available():
         note += " " + t("transfer.pin_ignored")
     return Outcome(figure=fig, headers=headers, rows=rows, records=[record], note=note)
 

@@ -34,6 +34,11 @@ class Roof:
     records: list = field(default_factory=list)  # the measurements behind a measured roof
 
     @property
+    def noisy(self) -> bool:
+        """True when a measurement behind this roof was noisy (the machine was busy)."""
+        return any(getattr(r, "noisy", False) for r in self.records)
+
+    @property
     def ridge(self) -> float:
         """FLOPs per byte where memory stops being the limit."""
         return self.peak_gflops / self.bandwidth_gbs
@@ -75,19 +80,23 @@ def bound(intensity: float, peak_gflops: float, bandwidth_gbs: float) -> str:
 
 
 def peak_sizes(device: str) -> tuple[int, int]:
-    """(matmul n, copy elements) big enough to approach the peaks, by run mode and device."""
+    """(largest matmul n, copy elements) big enough to approach the peaks, by run mode and device."""
     if torch.device(device).type == "cuda":
         return config.by_mode(ci=1024, lab=4096, full=8192), config.by_mode(ci=2**22, lab=2**26, full=2**28)
     return config.by_mode(ci=256, lab=1024, full=2048), config.by_mode(ci=2**20, lab=2**24, full=2**26)
 
 
 def measured_roof(device: str = "cpu", dtype: torch.dtype = torch.float32, label: str | None = None) -> Roof:
-    """This machine's roof: GFLOP/s of a large matmul and GB/s of a large copy, measured now."""
+    """This machine's roof from its measured ceilings, as the benchmark suite measures them:
+    the best GFLOP/s of matmuls up to the largest size (a single size can miss the peak:
+    too small and call overhead dominates), and the GB/s of a large copy. Each measurement
+    carries its noise verdict; roof.noisy says whether the machine was busy."""
     n, numel = peak_sizes(device)
-    mm = bench.matmul(n, device=device, dtype=dtype)
+    matmuls = [bench.matmul(size, device=device, dtype=dtype) for size in (n // 2, n)]
     cp = bench.copy_bandwidth(numel, device=device, dtype=dtype)
     name = label or plots.label("roofline.measured", device=device)
-    return Roof(name, mm.metrics["gflops"], cp.metrics["gbs"], "measured", [mm, cp])
+    peak = max(m.metrics["gflops"] for m in matmuls)
+    return Roof(name, peak, cp.metrics["gbs"], "measured", matmuls + [cp])
 
 
 def datasheet_roofs(keys=("T4", "A100", "H100"), precision: str = "fp32") -> list[Roof]:
@@ -145,7 +154,8 @@ def plot(ax, roofs: list[Roof], points: list[tuple[str, float, float]] = (), *, 
     for i, roof in enumerate(roofs):
         y = np.minimum(roof.peak_gflops, roof.bandwidth_gbs * x)
         width = 2.5 if roof.kind == "measured" else 1.5
-        ax.plot(x, y, _STYLE.get(roof.kind, "-"), lw=width, color=colors[i % len(colors)], label=roof.label)
+        name = f"⚠ {roof.label} ({plots.label('noise.noisy_word')})" if roof.noisy else roof.label
+        ax.plot(x, y, _STYLE.get(roof.kind, "-"), lw=width, color=colors[i % len(colors)], label=name)
     for name, intensity, gflops in points:
         ax.plot([intensity], [gflops], "o", ms=7, color="black")
         ax.annotate(name, (intensity, gflops), textcoords="offset points", xytext=(5, -12), fontsize=9)

@@ -233,4 +233,16 @@ MESSAGES = {
         "bn": "কম বিট এখানে দ্রুত নয় (সবচেয়ে ভালোটি float32-এর {ratio:.2f} গুণ): এই CPU-তে 16-বিট গুণের আলাদা দ্রুত একক নেই, তাই PyTorch সংখ্যাগুলো রূপান্তর করে গোনে। টেনসর কোরওয়ালা GPU-তে উল্টোটা হয়।",
         "en": "Fewer bits are not faster here (the best is {ratio:.2f}× float32): this CPU has no fast unit for 16-bit multiplies, so PyTorch converts the numbers and computes. On a GPU with tensor cores it is the other way round.",
     },
+    "lesson01.reference_run": {
+        "bn": "রেফারেন্স: {run}",
+        "en": "reference: {run}",
+    },
+    "lesson01.reference_runs": {
+        "bn": "reference/ থেকে {count}টি রানের ছাদ যোগ হলো (প্রতিটি রান আলাদা রেখা): {labels}",
+        "en": "Added the roofs of {count} runs from reference/ (one line per run): {labels}",
+    },
+    "lesson01.no_gpu_reference": {
+        "bn": "reference/ ফোল্ডারে এখনো কোনো GPU-তে মাপা ফল নেই; GPU-র রেখাগুলো শুধু ডেটাশিট থেকে।",
+        "en": "reference/ has no results measured on a GPU yet; the GPU lines are datasheet figures only.",
+    },
 }

@@ -18,7 +18,7 @@ import os
 import ipywidgets as widgets
 import torch
 
-from .. import bench, config, hardware, plots, roofline
+from .. import bench, config, hardware, plots, reference, roofline
 from ..i18n import t
 from ..models import SimpleNN
 from ..progress import progress
@@ -237,35 +237,45 @@ def plot_batch(records: list[bench.Record]):
 # ---------------------------------------------------------------- results from other hardware
 
 
-def reference_records(kind: str, folder=None) -> list[bench.Record]:
-    """Records whose name starts with `kind` ('matmul', 'add', 'SimpleNN step') from
-    reference/*.json; [] when there are none (files that are not results are skipped)."""
-    folder = folder or config.reference_dir()
-    if folder is None:
-        return []
-    found = []
-    for path in sorted(folder.glob("*.json")):
-        try:
-            found += [r for r in bench.load_records(path) if r.name.startswith(kind)]
-        except ValueError:
-            continue
-    return found
+def _fp32(record) -> bool:
+    return (record.params.get("format") or record.params.get("dtype") or "float32") in ("fp32", "float32")
+
+
+def reference_series(kind: str, x_key: str, metric: str, folder=None) -> dict[str, list[tuple]]:
+    """{run label: [(x, y), ...]} for records named `kind…` ('matmul', 'add', 'SimpleNN step'),
+    one series per reference/ run file (two runs on one machine stay two series), fp32 only."""
+    series = {}
+    for run in reference.runs(folder):
+        points = sorted((r.params[x_key], r.metrics[metric]) for r in run.records
+                        if r.name.startswith(kind) and x_key in r.params and metric in r.metrics and _fp32(r))
+        if points:
+            label = plots.label("lesson01.reference_run", run=run.label)
+            while label in series:  # two runs with the same hardware, date and mode
+                label += "′"
+            series[label] = points
+    return series
 
 
 def plot_reference(ax, kind: str, x_key: str, metric: str, folder=None) -> int:
-    """Dashed lines for reference/ results, one per machine and device, labelled with the
-    hardware and date. Returns how many lines were drawn (0 when reference/ is empty)."""
-    lines: dict[str, list] = {}
-    for r in reference_records(kind, folder):
-        if x_key not in r.params or metric not in r.metrics or r.params.get("dtype", "float32") != "float32":
-            continue
-        hardware_label = f"{roofline.hardware_name(r.meta)} ({r.params.get('device', '?')})"
-        label = plots.label("common.reference", hardware=hardware_label, date=r.meta.get("date", "")[:10])
-        lines.setdefault(label, []).append((r.params[x_key], r.metrics[metric]))
-    for label, points in lines.items():
-        xs, ys = zip(*sorted(points))
+    """Dashed lines for reference/ results, one per run, labelled with the hardware, date and
+    mode. Returns how many lines were drawn (0 when reference/ is empty)."""
+    series = reference_series(kind, x_key, metric, folder)
+    for label, points in series.items():
+        xs, ys = zip(*points)
         ax.plot(xs, ys, "--", marker=".", label=label)
-    return len(lines)
+    return len(series)
+
+
+def reference_roofs(folder=None) -> list[roofline.Roof]:
+    """One roof per reference/ run: its best fp32 matmul GFLOP/s and its best copy GB/s
+    (reference.roof); runs without both are left out, never filled in from other records."""
+    roofs = []
+    for run in reference.runs(folder):
+        found = reference.roof(run)
+        if found:
+            roofs.append(roofline.Roof(plots.label("lesson01.reference_run", run=run.label), found[0], found[1],
+                                       "reference"))
+    return roofs
 
 
 # ---------------------------------------------------------------- 4. the experiment panel

@@ -187,23 +187,18 @@ def accuracy_verdict(accuracy_pct: dict[str, float], steps: int, close_points: f
 AMP_MODES = ("fp32", "tf32", "fp16", "bf16")
 
 
-def _hardware(record) -> str:
-    meta = record.meta or {}
-    on_gpu = str(record.params.get("device", "")).startswith("cuda")
-    return (meta.get("gpu_name") if on_gpu else None) or meta.get("cpu_name") or "?"
-
-
 def reference_amp_rows(directory=None) -> tuple[list[tuple], bool]:
-    """Rows (hardware, run date, ms/step in fp32, tf32, fp16, bf16) — one row per reference run
-    (one results file), never runs merged — and whether any run was on a GPU."""
-    from pathlib import Path
+    """Rows (hardware, run, ms/step in fp32, tf32, fp16, bf16) — one row per reference run, never
+    runs merged (fastrain_lib.reference) — and whether reference/ holds any GPU results."""
+    from .. import reference
 
-    from .. import bench
-
-    directory = directory or config.reference_dir()
-    rows, any_gpu = [], False
-    if directory is None:
-        return rows, any_gpu
+    rows = []
+    for run in reference.runs(directory, family="amp"):
+        times = {r.params.get("precision", r.name.split()[-1]): r.median_s * 1e3 for r in run.records}
+        when = str(run.meta.get("date") or "")[:16].replace("T", " ")  # with the time: two runs of a day differ
+        rows.append((run.hardware, " · ".join(p for p in (when, run.mode) if p),
+                     *[times.get(m, "—") for m in AMP_MODES]))
+    return rows, reference.has_gpu_results(directory)
     for path in sorted(Path(directory).glob("*.json")):
         try:
             records = [r for r in bench.load_records(path) if r.name.startswith("amp ")]

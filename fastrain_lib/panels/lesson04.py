@@ -344,24 +344,17 @@ def compile_cold_and_warm(fn, *args):
 
 
 def reference_ablation_runs(directory=None) -> tuple[dict[str, list[bench.Record]], bool]:
-    """Ablation results in reference/, one series per run (one results file) — two runs on the
-    same machine and day stay two series — labelled with the hardware's name and the run's time;
-    and whether any of them ran on a GPU."""
-    from pathlib import Path
+    """Ablation results in reference/, one series per run (fastrain_lib.reference: two runs on the
+    same machine and day stay two series), labelled with hardware, date and mode; and whether
+    reference/ holds any GPU results."""
+    from .. import reference
 
-    directory = directory or config.reference_dir()
-    runs: dict[str, list[bench.Record]] = {}
-    any_gpu = False
-    if directory is None:
-        return runs, any_gpu
-    for path in sorted(Path(directory).glob("*.json")):
-        try:
-            records = [r for r in bench.load_records(path) if r.params.get("experiment") == fused.ABLATION_EXPERIMENT]
-        except (ValueError, OSError):
-            continue
-        if not records:
-            continue
-        any_gpu = any_gpu or str(records[0].params.get("device", "")).startswith("cuda")
-        when = str(records[0].meta.get("date", "?"))[:16].replace("T", " ")
-        runs[f"{fused.hardware_label(records[0])}, {when}"] = records
-    return runs, any_gpu
+    found: dict[str, list[bench.Record]] = {}
+    for run in reference.runs(directory):
+        chosen = [r for r in run.records if r.params.get("experiment") == reference.ABLATION_EXPERIMENT]
+        if chosen:
+            label = run.label
+            if label in found:  # the same machine, day and mode: the time of day tells the runs apart
+                label += " " + str(run.meta.get("date", ""))[11:16]
+            found[label if label not in found else f"{label} ({run.path.stem})"] = chosen
+    return found, reference.has_gpu_results(directory)

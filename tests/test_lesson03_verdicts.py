@@ -1,0 +1,147 @@
+"""Lesson 03's verdict cells pick their sentence from the measurement and the device's facts:
+tested on tables of results and real device descriptions, so a lesson never tells a student
+something its own numbers contradict (issue 19)."""
+
+import re
+
+import pytest
+
+from fastrain_lib import hardware
+from fastrain_lib.i18n import t
+from fastrain_lib.panels import lesson03
+
+T4 = hardware.Facts("cuda", "Tesla T4", (7, 5), 1)
+A100 = hardware.Facts("cuda", "NVIDIA A100-SXM4-80GB", (8, 0), 1)
+EPYC_AVX2 = hardware.Facts("cpu", "AMD EPYC", cpu_flags=frozenset({"avx2", "f16c"}))
+XEON_AMX = hardware.Facts("cpu", "Intel Xeon Platinum 8480+", cpu_flags=frozenset({"avx512f", "avx512_bf16", "amx_bf16"}))
+
+
+def formats(f):
+    return hardware.fast_formats(f)
+
+
+@pytest.mark.parametrize("ratio, kind", [(1.87, "faster"), (1.04, "same"), (0.97, "same"), (0.078, "slower")])
+def test_speed_class(ratio, kind):
+    assert lesson03.speed_class(ratio) == kind
+
+
+def test_fp16_13x_slower_on_a_cpu_without_fp16_units_says_why_from_the_matmul():
+    # issue 19: fp16 13x slower than fp32 on this CPU and no sentence said why
+    out = lesson03.speed_verdicts({"fp16": 1 / 13, "bf16": 0.9}, "cpu", formats(EPYC_AVX2), {"fp16": 0.05, "bf16": 0.6})
+    keys = [k for k, _ in out]
+    assert keys[:2] == ["lesson03.v.speed_slower", "lesson03.v.why_no_native_matmul"]
+    text = t(keys[1], **out[1][1])
+    assert "0.05" in text  # the measured matmul ratio is in the sentence
+
+
+def test_bf16_faster_on_a_cpu_with_native_bf16_is_credited_to_the_hardware():
+    out = lesson03.speed_verdicts({"bf16": 1.87}, "cpu", formats(XEON_AMX))
+    assert [k for k, _ in out] == ["lesson03.v.speed_faster", "lesson03.v.why_native_fast"]
+
+
+def test_bf16_not_faster_despite_native_units_blames_the_small_step_not_missing_hardware():
+    out = lesson03.speed_verdicts({"bf16": 1.0}, "cpu", formats(XEON_AMX))
+    assert out[-1][0] == "lesson03.v.why_native_small"
+
+
+def test_tf32_on_a_cpu_or_a_t4_is_noise_on_an_a100_it_is_real():
+    assert lesson03.speed_reason("tf32", 1.02, "cpu", formats(EPYC_AVX2)) == "lesson03.v.why_tf32_noop"
+    assert lesson03.speed_reason("tf32", 0.98, "cuda", formats(T4)) == "lesson03.v.why_tf32_noop"
+    assert lesson03.speed_reason("tf32", 1.5, "cuda", formats(A100)) == "lesson03.v.why_tf32_cuda"
+
+
+def test_bf16_on_a_t4_is_emulated():
+    # a T4 has no fast bf16 (torch.cuda.is_bf16_supported says True: emulation)
+    assert lesson03.speed_reason("bf16", 0.5, "cuda", formats(T4), 0.4) == "lesson03.v.why_no_native_matmul"
+    assert lesson03.speed_reason("fp16", 2.5, "cuda", formats(T4)) == "lesson03.v.why_native_fast"
+
+
+CPU_ROWS = [("a @ b (matmul)", "bfloat16"), ("F.linear", "bfloat16"), ("a + b", "float32"), ("softmax", "bfloat16"),
+            ("layer_norm", "bfloat16"), ("cross_entropy", "float32"), ("sum", "bfloat16")]
+CUDA_ROWS = [("a @ b (matmul)", "float16"), ("F.linear", "float16"), ("a + b", "float32"), ("softmax", "float32"),
+             ("layer_norm", "float32"), ("cross_entropy", "float32"), ("sum", "float32")]
+
+
+def test_autocast_verdict_on_a_cpu_says_sum_softmax_layer_norm_stayed_low():
+    # issue 19: the text said sums run in fp32 while the CPU table below listed sum in bf16
+    out = lesson03.autocast_verdict(CPU_ROWS, "cpu")
+    assert out[1][0] == "lesson03.v.reductions_low"
+    assert out[1][1]["ops"] == "sum, softmax, layer_norm"
+    assert "cross_entropy" in out[0][1]["high"] and "sum" in out[0][1]["low"]
+
+
+def test_autocast_verdict_on_cuda_says_they_ran_in_fp32():
+    out = lesson03.autocast_verdict(CUDA_ROWS, "cuda")
+    assert out[1][0] == "lesson03.v.reductions_fp32"
+    assert "sum" not in out[0][1]["low"]
+
+
+def test_autocast_verdict_matches_the_real_table_on_this_machine():
+    from fastrain_lib import precision
+
+    rows = precision.autocast_dtypes("cpu", "bf16")
+    out = lesson03.autocast_verdict(rows, "cpu")
+    low_sum = dict(rows)["sum"] == "bfloat16"
+    assert out[1][0] == ("lesson03.v.reductions_low" if low_sum else "lesson03.v.reductions_fp32")
+
+
+def test_old_api_verdict_follows_the_warnings_actually_caught():
+    cpu = ["`torch.cuda.amp.autocast(args...)` is deprecated.", "CUDA is not available or torch_xla is imported. Disabling autocast."]
+    gpu = ["`torch.cuda.amp.autocast(args...)` is deprecated. Please use `torch.amp.autocast('cuda', args...)` instead."]
+    assert lesson03.old_api_verdict(cpu) == "lesson03.v.old_api_disabled"
+    assert lesson03.old_api_verdict(gpu) == "lesson03.v.old_api_ran"
+
+
+def test_old_api_verdict_on_this_machine():
+    import warnings
+
+    import torch
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        with torch.cuda.amp.autocast():
+            pass
+    expected = "lesson03.v.old_api_ran" if torch.cuda.is_available() else "lesson03.v.old_api_disabled"
+    assert lesson03.old_api_verdict([str(w.message) for w in caught]) == expected
+
+
+def test_accuracy_verdict():
+    assert lesson03.accuracy_verdict({"fp32": 92.0, "bf16": 91.5, "fp16": 92.3}, 300)[0] == "lesson03.v.accuracy_close"
+    key, values = lesson03.accuracy_verdict({"fp32": 40.0, "fp16": 20.0}, 10)
+    assert key == "lesson03.v.accuracy_apart" and values["worst"] == "fp16" and values["spread"] == 20.0
+
+
+def _amp_run(folder, name, meta, device="cpu"):
+    from fastrain_lib import bench
+
+    records = [bench.Record(name=f"amp {m}", median_s=0.01 * (i + 1), params={"family": "amp", "precision": m,
+                                                                               "device": device}, meta=meta)
+               for i, m in enumerate(("fp32", "tf32", "fp16", "bf16"))]
+    bench.save_records(records, folder / name)
+
+
+def test_reference_rows_are_one_per_run_with_hardware_names(tmp_path):
+    # issue 19: two CPU runs of the same day were merged, and lesson 03 showed the hardware as "?"
+    cpu = {"cpu_name": "AMD EPYC", "cpu_cores": 2, "date": "2026-11-30T07:06:31+00:00", "mode": "lab"}
+    _amp_run(tmp_path, "cpu_a.json", cpu)
+    _amp_run(tmp_path, "cpu_b.json", dict(cpu, date="2026-11-30T07:09:00+00:00"))
+    rows, any_gpu = lesson03.reference_amp_rows(tmp_path)
+    assert len(rows) == 2 and not any_gpu
+    assert all(row[0].startswith("AMD EPYC") for row in rows)
+    assert rows[0][2:] == (10.0, 20.0, 30.0, 40.0)  # ms per step in fp32, tf32, fp16, bf16 order
+    _amp_run(tmp_path, "h200.json", {"gpu_name": "NVIDIA H200", "cpu_name": "Intel Xeon", "date": "2026-12-01"}, "cuda")
+    rows, any_gpu = lesson03.reference_amp_rows(tmp_path)
+    assert len(rows) == 3 and any_gpu and "NVIDIA H200" in [row[0] for row in rows]
+
+
+def test_no_reference_results_gives_no_rows(tmp_path):
+    assert lesson03.reference_amp_rows(tmp_path) == ([], False)
+
+
+def test_every_verdict_key_exists_in_both_languages_without_bengali_in_english():
+    from fastrain_lib.i18n import CATALOG
+
+    keys = [k for k in CATALOG if k.startswith("lesson03.v.")]
+    assert len(keys) >= 15
+    for k in keys:
+        assert not re.search("[\u0980-\u09ff]", CATALOG[k]["en"]), k

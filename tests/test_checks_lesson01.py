@@ -1,13 +1,19 @@
-"""Lesson 01's exercise checks: each passes the solution and names typical wrong answers."""
+"""Lesson 01's exercise checks: valid answers pass, wrong ones a student could write fail with
+the code that names their mistake (one row per answer; see tests/checkcases.py)."""
 
 from __future__ import annotations
 
+import math
+
+import numpy as np
 import pytest
 import torch
 
 from fastrain_lib import bench
-from fastrain_lib.checks import lesson01 as checks
+from fastrain_lib.checks import lesson01 as C
 from fastrain_lib.panels.lesson01 import training_step
+
+from checkcases import coverage_test, right, table_test, wrong
 
 
 @pytest.fixture(autouse=True)
@@ -20,80 +26,7 @@ def ci_mode(monkeypatch):
     torch.set_num_threads(threads)
 
 
-# ---- task 1: GFLOP/s
-
-
-def gflops_solution(n, seconds):
-    return 2 * n**3 / seconds / 1e9
-
-
-@pytest.mark.parametrize("wrong, code", [
-    (lambda n, s: n**3 / s / 1e9, "missing_factor_2"),
-    (lambda n, s: 2 * n**2 / s / 1e9, "n_squared"),
-    (lambda n, s: 2 * n**3 / s, "not_giga"),
-    (lambda n, s: s / (2 * n**3) * 1e9, "inverted_rate"),
-    (lambda n, s: 2 * n**3 / s / 1e6, "wrong_value"),
-    (lambda n, s: "fast", "not_number"),
-    (lambda n, s: None, "not_done"),
-    (lambda n, s: 1 / 0, "crashed"),
-])
-def test_gflops_rejects(wrong, code):
-    result = checks.check_matmul_gflops(wrong)
-    assert not result and result.code == code
-    assert result.message  # a Bengali explanation, from the catalog
-
-
-def test_gflops_accepts_solution_and_tensor_answer():
-    assert checks.check_matmul_gflops(gflops_solution)
-    assert checks.check_matmul_gflops(lambda n, s: torch.tensor(2.0 * n**3 / s / 1e9, dtype=torch.float64))
-
-
-# ---- task 2: arithmetic intensity
-
-
-def intensity_solution(n, bytes_per_element):
-    return (2 * n**3) / (3 * n**2 * bytes_per_element)
-
-
-@pytest.mark.parametrize("wrong, code", [
-    (lambda n, b: 2 * n**3 / (3 * n**2 * b * 8), "bits_not_bytes"),
-    (lambda n, b: 2 * n**3 / (2 * n**2 * b), "forgot_output"),
-    (lambda n, b: n**3 / (3 * n**2 * b), "missing_factor_2"),
-    (lambda n, b: 2 * n / 3, "wrong_value"),
-])
-def test_intensity_rejects(wrong, code):
-    result = checks.check_matmul_intensity(wrong)
-    assert not result and result.code == code
-
-
-def test_intensity_accepts_solution():
-    assert checks.check_matmul_intensity(intensity_solution)
-
-
-# ---- task 3: compute- or memory-bound
-
-
-def bound_solution(intensity, peak_gflops, bandwidth_gbs):
-    return "compute" if intensity >= peak_gflops / bandwidth_gbs else "memory"
-
-
-@pytest.mark.parametrize("wrong, code", [
-    (lambda i, p, b: "memory" if i >= p / b else "compute", "inverted_bound"),
-    (lambda i, p, b: "compute", "constant_bound"),
-    (lambda i, p, b: "compute" if i >= p else "memory", "wrong_ridge"),
-    (lambda i, p, b: "compute" if i >= b / p else "memory", "wrong_ridge"),
-    (lambda i, p, b: "Compute-bound", "bad_label"),
-])
-def test_bound_rejects(wrong, code):
-    result = checks.check_bound(wrong)
-    assert not result and result.code == code
-
-
-def test_bound_accepts_solution():
-    assert checks.check_bound(bound_solution)
-
-
-# ---- task 4: throughput
+# ---- task 4: throughput (the solution, and variants with one mistake each)
 
 
 def throughput_solution(model, batch_size, device="cpu"):
@@ -106,46 +39,98 @@ def throughput_solution(model, batch_size, device="cpu"):
     return record
 
 
-def _variant(rate_fn=None, train=True, params=True):
+def throughput_sgd_per_second(model, batch_size, device="cpu"):
+    """Another valid way: its own loop body and SGD, rate from Record.per_second."""
+    opt = torch.optim.SGD(model.parameters(), lr=0.01)
+    x, y = torch.randn(batch_size, 1, 28, 28, device=device), torch.randint(0, 10, (batch_size,), device=device)
+
+    def step():
+        model.zero_grad()
+        torch.nn.functional.cross_entropy(model(x), y).backward()
+        opt.step()
+
+    record = bench.measure(step, f"b={batch_size}", params={"batch_size": batch_size, "device": device})
+    record.metrics["samples_per_s"] = record.per_second(batch_size)
+    return record
+
+
+def _variant(rate_fn=None, train=True, params=True, fixed_batch=None):
     """The solution with one typical mistake."""
     def fn(model, batch_size, device="cpu"):
         optimizer = torch.optim.Adam(model.parameters(), lr=1e-3)
-        inputs = bench.fresh_random(batch_size, 1, 28, 28, device=device)
-        targets = torch.randint(0, 10, (batch_size,), device=device)
-        if train:
-            step = lambda: training_step(model, optimizer, inputs, targets)
-        else:
-            step = lambda: model(inputs)
+        n = fixed_batch or batch_size
+        inputs = bench.fresh_random(n, 1, 28, 28, device=device)
+        targets = torch.randint(0, 10, (n,), device=device)
+        step = (lambda: training_step(model, optimizer, inputs, targets)) if train else (lambda: model(inputs))
         record = bench.measure(step, "step", params={"batch_size": batch_size} if params else {})
         record.metrics["samples_per_s"] = (rate_fn or (lambda b, m: b / m))(batch_size, record.median_s)
         return record
     return fn
 
 
-@pytest.mark.parametrize("wrong, code", [
-    (_variant(rate_fn=lambda b, m: 1 / m), "steps_not_samples"),
-    (_variant(rate_fn=lambda b, m: m), "time_not_rate"),
-    (_variant(rate_fn=lambda b, m: m / b), "time_not_rate"),
-    (_variant(rate_fn=lambda b, m: b / m / 1000), "wrong_rate"),
-    (_variant(train=False), "no_training"),
-    (_variant(params=False), "wrong_batch"),
-    (lambda model, batch_size, device="cpu": 123.0, "not_record"),
-    (lambda model, batch_size, device="cpu": None, "not_done"),
-])
-def test_throughput_rejects(wrong, code):
-    result = checks.check_throughput(wrong)
-    assert not result and result.code == code
+def no_metric(model, batch_size, device="cpu"):
+    record = _variant()(model, batch_size, device)
+    del record.metrics["samples_per_s"]
+    return record
 
 
-def test_throughput_accepts_solution():
-    result = checks.check_throughput(throughput_solution)
-    assert result, result.message
+CASES = [
+    # task 1: GFLOP/s
+    right(C.check_matmul_gflops, lambda n, s: 2 * n**3 / s / 1e9, "formula"),
+    right(C.check_matmul_gflops, lambda n, s: torch.tensor(2.0 * n**3 / s / 1e9, dtype=torch.float64), "tensor"),
+    right(C.check_matmul_gflops, lambda n, s: np.float64(2 * n * n * n) / (s * 1e9), "numpy"),
+    wrong(C.check_matmul_gflops, lambda n, s: n**3 / s / 1e9, "missing_factor_2", "n³ only"),
+    wrong(C.check_matmul_gflops, lambda n, s: 2 * n**2 / s / 1e9, "n_squared", "n²"),
+    wrong(C.check_matmul_gflops, lambda n, s: 2 * n**3 / s, "not_giga", "FLOP/s"),
+    wrong(C.check_matmul_gflops, lambda n, s: s / (2 * n**3) * 1e9, "inverted_rate", "inverted"),
+    wrong(C.check_matmul_gflops, lambda n, s: 2 * n**3 // s // 1e9, "integer_division", "//"),
+    wrong(C.check_matmul_gflops, lambda n, s: 2 * n**3 / s / 1e6, "wrong_value", "mega"),
+    wrong(C.check_matmul_gflops, lambda n, s: 2 * 1024**3 / s / 1e9, "wrong_value", "hard-coded n"),
+    wrong(C.check_matmul_gflops, lambda n, s: "fast", "not_number", "text"),
+    wrong(C.check_matmul_gflops, lambda n, s: torch.tensor([1.0, 2.0]), "not_number", "two numbers"),
+    wrong(C.check_matmul_gflops, lambda n, s: None, "not_done", "stub"),
+    wrong(C.check_matmul_gflops, lambda n, s: 1 / 0, "crashed", "raises"),
+    # task 2: arithmetic intensity
+    right(C.check_matmul_intensity, lambda n, b: (2 * n**3) / (3 * n**2 * b), "formula"),
+    right(C.check_matmul_intensity, lambda n, b: 2 * n / (3 * b), "simplified"),
+    wrong(C.check_matmul_intensity, lambda n, b: 2 * n**3 / (3 * n**2 * b * 8), "bits_not_bytes", "bits"),
+    wrong(C.check_matmul_intensity, lambda n, b: 2 * n**3 / (2 * n**2 * b), "forgot_output", "no C"),
+    wrong(C.check_matmul_intensity, lambda n, b: n**3 / (3 * n**2 * b), "missing_factor_2", "n³"),
+    wrong(C.check_matmul_intensity, lambda n, b: 2 * n // (3 * b), "integer_division", "//"),
+    wrong(C.check_matmul_intensity, lambda n, b: 2 * n / 3, "wrong_value", "ignores bytes"),
+    wrong(C.check_matmul_intensity, lambda n, b: 2 * n / (3 * 4), "wrong_value", "fp32 hard-coded"),
+    # task 3: compute- or memory-bound
+    right(C.check_bound, lambda i, p, b: "compute" if i >= p / b else "memory", "ridge"),
+    right(C.check_bound, lambda i, p, b: "memory" if i * b < p else "compute", "attainable"),
+    right(C.check_bound, lambda i, p, b: ("memory", "compute")[min(i * b, p) >= p], "roofline min"),
+    wrong(C.check_bound, lambda i, p, b: "memory" if i >= p / b else "compute", "inverted_bound", "inverted"),
+    wrong(C.check_bound, lambda i, p, b: "compute", "constant_bound", "constant"),
+    wrong(C.check_bound, lambda i, p, b: "compute" if i >= p else "memory", "wrong_ridge", "peak as ridge"),
+    wrong(C.check_bound, lambda i, p, b: "compute" if i >= b / p else "memory", "wrong_ridge", "b/p"),
+    wrong(C.check_bound, lambda i, p, b: "compute" if i >= 30 else "memory", "wrong_ridge", "hard-coded ridge"),
+    wrong(C.check_bound, lambda i, p, b: "compute" if i >= p // b else "memory", "wrong_ridge", "// ridge"),
+    wrong(C.check_bound, lambda i, p, b: "Compute-bound", "bad_label", "label"),
+    wrong(C.check_bound, lambda i, p, b: np.array(["compute"]), "bad_label", "array"),
+    # task 4: throughput
+    right(C.check_throughput, throughput_solution, "solution"),
+    right(C.check_throughput, throughput_sgd_per_second, "sgd per_second"),
+    wrong(C.check_throughput, _variant(rate_fn=lambda b, m: 1 / m), "steps_not_samples", "steps/s"),
+    wrong(C.check_throughput, _variant(rate_fn=lambda b, m: m / b), "time_not_rate", "s/sample"),
+    wrong(C.check_throughput, _variant(rate_fn=lambda b, m: b / m / 1000), "wrong_rate", "per ms"),
+    wrong(C.check_throughput, _variant(train=False), "no_training", "forward only"),
+    wrong(C.check_throughput, _variant(params=False), "wrong_batch", "no params"),
+    wrong(C.check_throughput, _variant(fixed_batch=32), "batch_ignored", "ignores batch_size"),
+    wrong(C.check_throughput, no_metric, "no_metric", "no metric"),
+    wrong(C.check_throughput, lambda model, batch_size, device="cpu": 123.0, "not_record", "a number"),
+]
+
+test_case = table_test(CASES)
+test_coverage = coverage_test(CASES, [C.check_matmul_gflops, C.check_matmul_intensity, C.check_bound,
+                                      C.check_throughput])
 
 
-def test_throughput_missing_metric():
-    def no_metric(model, batch_size, device="cpu"):
-        record = _variant()(model, batch_size, device)
-        del record.metrics["samples_per_s"]
-        return record
-
-    assert checks.check_throughput(no_metric).code == "no_metric"
+def test_cases_divide_nothing_evenly():
+    # the configuration sweep must hold a case where // and / differ, or integer division passes
+    assert any(2 * n**3 / s / 1e9 != 2 * n**3 // s // 1e9 for n, s in C.GFLOPS_CASES)
+    assert any(2 * n % (3 * b) for n, b in C.INTENSITY_CASES)
+    assert not any(math.isclose(i, p / b) for (i, p, b), _ in C.BOUND_CASES)  # no case sits on the ridge

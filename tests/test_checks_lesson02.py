@@ -3,6 +3,9 @@
 import torch
 
 from fastrain_lib.checks import lesson02
+from fastrain_lib.checks import lesson02 as C
+
+from checkcases import coverage_test, right, table_test, wrong
 
 # ------------------------------------------------------------------ to_device
 
@@ -70,22 +73,6 @@ def to_device_drops_strings(batch, device):
     if isinstance(batch, (list, tuple)):
         return type(batch)(to_device_drops_strings(v, device) for v in batch)
     return None
-
-
-def test_to_device_solution_passes():
-    result = lesson02.check_to_device(to_device)
-    assert result.ok, result.message
-
-
-def test_to_device_wrong_answers():
-    assert lesson02.check_to_device(to_device_list_for_tuple).code == "container_type"
-    assert lesson02.check_to_device(to_device_forgets_dicts).code == "dict_values"
-    assert lesson02.check_to_device(to_device_top_level).code == "dict_values"
-    assert lesson02.check_to_device(to_device_in_place).code == "mutated_input"
-    assert lesson02.check_to_device(to_device_drops_strings).code == "non_tensor_changed"
-    assert lesson02.check_to_device(lambda batch, device: batch).code == "not_moved"
-    assert lesson02.check_to_device(None).code == "not_done"
-    assert lesson02.check_to_device(lambda b, d: 1 / 0).code == "crashed"
 
 
 def test_top_level_only_on_a_tuple_is_nested_not_moved():
@@ -173,21 +160,6 @@ def train_no_backward(model, loader, optimizer, criterion, device):
     return losses
 
 
-def test_train_epoch_solution_passes():
-    result = lesson02.check_train_epoch(train_epoch)
-    assert result.ok, result.message
-
-
-def test_train_epoch_wrong_answers():
-    assert lesson02.check_train_epoch(train_forgets_targets).code == "targets_not_moved"
-    assert lesson02.check_train_epoch(train_forgets_model).code == "model_not_moved"
-    assert lesson02.check_train_epoch(train_discards_to).code == "inputs_not_moved"
-    assert lesson02.check_train_epoch(train_no_zero_grad).code == "no_zero_grad"
-    assert lesson02.check_train_epoch(train_no_backward).code == "no_backward"
-    assert lesson02.check_train_epoch(lambda *a: train_epoch(*a)[-1].item()).code == "wrong_losses"
-    assert lesson02.check_train_epoch(None).code == "not_done"
-
-
 def test_a_real_device_error_is_explained():
     # The targets mistake really raises the device-mismatch RuntimeError on the meta device.
     from fastrain_lib import errors
@@ -205,24 +177,146 @@ def test_a_real_device_error_is_explained():
 # ------------------------------------------------------------------ throughput
 
 
-def test_throughput():
-    assert lesson02.check_throughput(lambda batch_size, steps, seconds: batch_size * steps / seconds).ok
-    assert lesson02.check_throughput(lambda batch_size, steps, seconds: steps / seconds).code == "forgot_batch"
-    assert lesson02.check_throughput(lambda batch_size, steps, seconds: seconds / (batch_size * steps)).code == "inverted"
-    assert lesson02.check_throughput(lambda batch_size, steps, seconds: batch_size / seconds).code == "wrong_value"
-    assert lesson02.check_throughput(lambda b, s, t: "fast").code == "not_number"
-
-
-def test_batch_answer():
-    assert lesson02.check_batch_answer("b").ok
-    assert lesson02.check_batch_answer(" B ").ok
-    assert lesson02.check_batch_answer("a").code == "wrong_a"
-    assert lesson02.check_batch_answer("d").code == "wrong_d"
-    assert lesson02.check_batch_answer("z").code == "not_a_choice"
-    assert lesson02.check_batch_answer(None).code == "not_done"
-
-
 def test_messages_are_bengali_by_default(monkeypatch):
     monkeypatch.delenv("FASTRAIN_LANG", raising=False)
     message = lesson02.check_train_epoch(train_forgets_targets).message
     assert "targets" in message and "ডিভাইস" in message
+
+
+# ------------------------------------------------------------------ more answers a student could write
+
+
+def to_device_hard_coded(batch, device):
+    """Moves everything to 'meta' whatever device it is asked for."""
+    return to_device(batch, "meta")
+
+
+def to_device_dict_comprehension_only(batch, device):
+    """Valid too: one function for tensors, a walk with isinstance checks written differently."""
+    if torch.is_tensor(batch):
+        return batch.to(device=device)
+    if isinstance(batch, tuple):
+        return tuple(to_device_dict_comprehension_only(v, device) for v in batch)
+    if isinstance(batch, list):
+        return [to_device_dict_comprehension_only(v, device) for v in batch]
+    if isinstance(batch, dict):
+        return dict((k, to_device_dict_comprehension_only(v, device)) for k, v in batch.items())
+    return batch
+
+
+def to_device_float(batch, device):
+    """Converts every tensor to float32 while moving it (labels and masks change dtype)."""
+    if isinstance(batch, torch.Tensor):
+        return batch.to(device, torch.float32)
+    if isinstance(batch, dict):
+        return {k: to_device_float(v, device) for k, v in batch.items()}
+    if isinstance(batch, (list, tuple)):
+        return type(batch)(to_device_float(v, device) for v in batch)
+    return batch
+
+
+def train_model_zero_grad_items(model, loader, optimizer, criterion, device):
+    """Valid: model.zero_grad() instead of optimizer.zero_grad(), losses as floats."""
+    model.to(device)
+    losses = []
+    for x, y in loader:
+        model.zero_grad(set_to_none=False)
+        loss = criterion(model(x.to(device)), y.to(device))
+        loss.backward()
+        optimizer.step()
+        losses.append(loss.item() if loss.device.type != "meta" else loss)
+    return losses
+
+
+def train_own_loss(model, loader, optimizer, criterion, device):
+    model = model.to(device)
+    losses = []
+    for x, y in loader:
+        x, y = x.to(device), y.to(device)
+        optimizer.zero_grad()
+        loss = torch.nn.functional.cross_entropy(model(x), y)  # ignores `criterion`
+        loss.backward()
+        optimizer.step()
+        losses.append(loss.detach())
+    return losses
+
+
+def train_last_loss_only(model, loader, optimizer, criterion, device):
+    losses = train_epoch(model, loader, optimizer, criterion, device)
+    return [losses[-1]] * len(losses)  # the right length, the wrong values
+
+
+def train_normalises_in_place(model, loader, optimizer, criterion, device):
+    for x, _ in loader:
+        x.sub_(0.5)  # changes the caller's data
+    return train_epoch(model, loader, optimizer, criterion, device)
+
+
+def train_steps_twice(model, loader, optimizer, criterion, device):
+    model = model.to(device)
+    losses = []
+    for x, y in loader:
+        x, y = x.to(device), y.to(device)
+        optimizer.zero_grad()
+        loss = criterion(model(x), y)
+        loss.backward()
+        optimizer.step()
+        optimizer.step()
+        losses.append(loss.detach())
+    return losses
+
+
+def train_hard_coded_cpu(model, loader, optimizer, criterion, device):
+    return train_epoch(model, loader, optimizer, criterion, "cpu")
+
+
+CASES = [
+    right(C.check_to_device, to_device, "solution"),
+    right(C.check_to_device, to_device_dict_comprehension_only, "isinstance walk"),
+    wrong(C.check_to_device, to_device_list_for_tuple, "container_type", "tuple becomes list"),
+    wrong(C.check_to_device, to_device_forgets_dicts, "dict_values", "skips dicts"),
+    wrong(C.check_to_device, to_device_top_level, "dict_values", "top level only"),
+    wrong(C.check_to_device, to_device_in_place, "mutated_input", "mutates the batch"),
+    wrong(C.check_to_device, to_device_drops_strings, "non_tensor_changed", "drops strings"),
+    wrong(C.check_to_device, to_device_hard_coded, "not_moved", "hard-coded meta"),
+    wrong(C.check_to_device, to_device_float, "tensor_changed", "converts dtype"),
+    wrong(C.check_to_device, lambda batch, device: batch, "not_moved", "returns batch"),
+    wrong(C.check_to_device, lambda b, d: 1 / 0, "crashed", "raises"),
+    wrong(C.check_to_device, None, "not_done", "None"),
+    right(C.check_train_epoch, train_epoch, "solution"),
+    right(C.check_train_epoch, train_model_zero_grad_items, "model.zero_grad + item"),
+    wrong(C.check_train_epoch, train_forgets_targets, "targets_not_moved", "targets stay"),
+    wrong(C.check_train_epoch, train_forgets_model, "model_not_moved", "model stays"),
+    wrong(C.check_train_epoch, train_discards_to, "inputs_not_moved", "to() discarded"),
+    wrong(C.check_train_epoch, train_hard_coded_cpu, "model_not_moved", "hard-coded cpu"),
+    wrong(C.check_train_epoch, train_no_zero_grad, "no_zero_grad", "no zero_grad"),
+    wrong(C.check_train_epoch, train_no_backward, "no_backward", "no backward"),
+    wrong(C.check_train_epoch, train_own_loss, "criterion_ignored", "own loss"),
+    wrong(C.check_train_epoch, train_steps_twice, "no_step", "steps twice"),
+    wrong(C.check_train_epoch, train_last_loss_only, "wrong_loss_values", "same loss repeated"),
+    wrong(C.check_train_epoch, train_normalises_in_place, "mutated_input", "changes loader"),
+    wrong(C.check_train_epoch, lambda *a: train_epoch(*a)[-1].item(), "wrong_losses", "a float"),
+    wrong(C.check_train_epoch, None, "not_done", "None"),
+    right(C.check_throughput, lambda batch_size, steps, seconds: batch_size * steps / seconds, "formula"),
+    right(C.check_throughput, lambda b, s, t: torch.tensor(b * s / t, dtype=torch.float64), "tensor"),
+    wrong(C.check_throughput, lambda batch_size, steps, seconds: steps / seconds, "forgot_batch", "steps/s"),
+    wrong(C.check_throughput, lambda b, s, t: t / (b * s), "inverted", "inverted"),
+    wrong(C.check_throughput, lambda b, s, t: b / t, "wrong_value", "no steps"),
+    wrong(C.check_throughput, lambda b, s, t: b * s // t, "integer_division", "//"),
+    wrong(C.check_throughput, lambda b, s, t: 64 * s / t, "wrong_value", "hard-coded batch"),
+    wrong(C.check_throughput, lambda b, s, t: "fast", "not_number", "text"),
+    right(C.check_batch_answer, "b", "b"),
+    right(C.check_batch_answer, " B ", "B with spaces"),
+    right(C.check_batch_answer, "(b)", "(b)"),
+    wrong(C.check_batch_answer, "a", "wrong_a", "a"),
+    wrong(C.check_batch_answer, "c", "wrong_c", "c"),
+    wrong(C.check_batch_answer, "d", "wrong_d", "d"),
+    wrong(C.check_batch_answer, "z", "not_a_choice", "z"),
+    wrong(C.check_batch_answer, 2, "not_a_choice", "a number"),
+    wrong(C.check_batch_answer, ["b"], "not_a_choice", "a list"),
+    wrong(C.check_batch_answer, None, "not_done", "None"),
+]
+
+test_case = table_test(CASES)
+test_coverage = coverage_test(CASES, [C.check_to_device, C.check_train_epoch, C.check_throughput,
+                                      C.check_batch_answer])

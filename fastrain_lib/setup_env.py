@@ -1,8 +1,9 @@
 """What a lesson's setup cell does after fastrain_lib is importable.
 
-On Colab: make sure matplotlib >= 3.11 (Bengali shaping), say in Bengali when the
-runtime must be restarted, and tell which precision suits the GPU (T4: fp16 + GradScaler).
-Elsewhere: only report what is here. `dry_run=True` returns the commands without running
+Everywhere: give the page the course's Bengali font (webfont.inject: without a Bengali system
+font the browser draws empty boxes). On Colab: make sure matplotlib >= 3.11 (Bengali shaping),
+say in Bengali when the runtime must be restarted, and tell which precision suits the GPU
+(T4: fp16 + GradScaler). Elsewhere: only report what is here. `dry_run=True` returns the commands without running
 them, so tests can simulate Colab (tests/test_setup_env.py).
 """
 
@@ -13,7 +14,7 @@ import sys
 from dataclasses import dataclass, field
 from importlib import metadata
 
-from . import __version__, config, hardware, plots
+from . import __version__, config, hardware, plots, reference, webfont
 from .i18n import t
 
 MATPLOTLIB_SPEC = "matplotlib>=3.11"
@@ -47,6 +48,8 @@ def prepare(*, dry_run: bool = False, colab: bool | None = None, loaded_matplotl
     """Check and fix the environment of a lesson. Every argument but dry_run/quiet is for tests."""
     import matplotlib
 
+    webfont.inject()  # first: the messages below are Bengali too
+
     report = SetupReport()
     colab = hardware.is_colab() if colab is None else colab
     loaded = loaded_matplotlib or matplotlib.__version__
@@ -69,7 +72,9 @@ def prepare(*, dry_run: bool = False, colab: bool | None = None, loaded_matplotl
         report.messages.append(t("setup.bf16" if gpu["bf16_fast"] else "setup.t4", gpu=gpu["gpu_name"]))
     else:
         report.precision = suggested_precision(None, False)
-        report.messages.append(t("setup.cpu_only"))
+        # Say whether reference/ really holds GPU results rather than promise them (issue 19).
+        gpus = sorted({run.hardware for run in reference.runs() if run.on_gpu})
+        report.messages.append(t("lesson00.gpu_results", gpus=", ".join(gpus)) if gpus else t("lesson00.no_gpu_results"))
     report.messages.append(t("setup.ready", version=__version__, torch=_installed_version("torch") or "?",
                              devices=", ".join(hardware.available_devices()), mode=config.mode()))
     if not quiet:

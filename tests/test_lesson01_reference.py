@@ -52,3 +52,18 @@ def test_a_run_without_copy_has_no_roof(tmp_path):
     bench.save_records(records, tmp_path / "r.json")
     assert lesson01.reference_roofs(folder=tmp_path) == []
     assert lesson01.reference_roofs(folder=tmp_path / "missing") == []
+
+
+def test_setup_says_no_gpu_results_yet_instead_of_promising_them(tmp_path, monkeypatch):
+    from fastrain_lib import config, setup_env
+    from fastrain_lib.i18n import t
+
+    monkeypatch.setattr(config, "reference_dir", lambda: tmp_path)
+    _run(tmp_path / "cpu.json", CPU)  # a CPU run only
+    report = setup_env.prepare(dry_run=True, colab=False, gpu={}, quiet=True)
+    assert t("lesson00.no_gpu_results") in report.messages
+    gpu_meta = dict(CPU, gpu_name="NVIDIA H200", gpu_count=1)
+    bench.save_records([bench.Record("matmul 8192", 0.01, params={"device": "cuda", "dtype": "float32", "size": 8192},
+                                     metrics={"gflops": 5e4}, meta=gpu_meta)], tmp_path / "h200.json")
+    report = setup_env.prepare(dry_run=True, colab=False, gpu={}, quiet=True)
+    assert t("lesson00.gpu_results", gpus="NVIDIA H200") in report.messages

@@ -65,6 +65,17 @@ def device_peak(device: str | torch.device, matmul_size: int | None = None) -> t
     return pk.tflops, pk.label
 
 
+def training_bytes(n_layer: int, n_embd: int, block_size: int, batch_size: int, vocab_size: int,
+                   bytes_per_value: int = 4) -> int:
+    """A generous estimate of the memory one fp32 training step of the tiny GPT needs: weights,
+    gradients and Adam's two moments (16 bytes per parameter) plus about 16 saved activations of
+    batch × block × n_embd per layer (with fused attention; GPT-2 small at 16×1024 comes to ~11 GB,
+    which nearly fills a 16 GB T4)."""
+    params = 12 * n_layer * n_embd**2 + (vocab_size + block_size) * n_embd
+    activations = 16 * batch_size * block_size * n_embd * n_layer * bytes_per_value
+    return 16 * params + activations
+
+
 def _shown_mfu(tflops: float, peak_tflops: float | None) -> float | None:
     """MFU when the peak is known and the value possible (at most 100%), else None."""
     value = hardware.mfu(tflops * 1e12, peak_tflops * 1e12 if peak_tflops else None)
@@ -127,7 +138,10 @@ def ablation(device: str | torch.device | None = None, *, n_layer: int | None = 
     n_embd = n_embd or config.by_mode(ci=32, lab=128, full=768)
     n_head = n_head or config.by_mode(ci=2, lab=4, full=12)
     block_size = block_size or config.by_mode(ci=16, lab=64, full=1024)
-    batch_size = batch_size or config.by_mode(ci=4, lab=16, full=16)
+    if batch_size is None and config.mode() == "full":  # the largest batch that fits this device's memory
+        batch_size = hardware.largest_fitting(
+            (2, 4, 8, 16), lambda b: training_bytes(n_layer, n_embd, block_size, b, vocab_size), hardware.facts(device))
+    batch_size = batch_size or config.by_mode(ci=4, lab=16)
     steps = steps or config.by_mode(ci=6, lab=10, full=50)
     plan = ablation_stages(device, include_compile)
     if stages is not None:

@@ -232,3 +232,18 @@ def test_ablation_flags_an_impossible_mfu():
                              warmup=1, include_compile=False, stages=["fp32"], peak=(1e-9, "wrong peak"))
     metrics = records[0].metrics
     assert metrics["mfu"] is None and metrics["mfu_flagged"] > 1
+
+
+def test_full_mode_batch_fits_the_device(monkeypatch):
+    from fastrain_lib import ablation, hardware
+
+    gib = 2**30
+    gpt2 = {"n_layer": 12, "n_embd": 768, "block_size": 1024, "vocab_size": 96}
+    assert 9 * gib < ablation.training_bytes(batch_size=16, **gpt2) < 15 * gib  # "nearly fills a T4"
+    t4 = hardware.Facts("cuda", "Tesla T4", (7, 5), 1, 15_828_000_000)  # Colab's T4 as torch reports it
+    rtx3060 = hardware.Facts("cuda", "NVIDIA GeForce RTX 3060", (8, 6), 1, 12 * gib)
+    laptop = hardware.Facts("cuda", "NVIDIA GeForce RTX 3050 Laptop GPU", (8, 6), 1, 4 * gib)
+    need = lambda b: ablation.training_bytes(batch_size=b, **gpt2)
+    assert hardware.largest_fitting((2, 4, 8, 16), need, t4) == 16
+    assert hardware.largest_fitting((2, 4, 8, 16), need, rtx3060) == 8
+    assert hardware.largest_fitting((2, 4, 8, 16), need, laptop) == 2  # nothing fits: the smallest

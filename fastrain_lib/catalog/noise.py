@@ -70,4 +70,49 @@ MESSAGES = {
         "en": "✗ Not written to {target}: the run is noisy, and reference/ holds only quiet runs. The results are in "
               "{path} (marked -noisy in the name). Close other programs and run again.",
     },
+    # the exercise check of lesson 01's "why timings lie" (fastrain_lib.checks.noise)
+    "noise.check.correct": {
+        "bn": "ঠিক! প্রতি রাউন্ডের অনুপাত নিয়ে তাদের মধ্যমা: ধীর রাউন্ড দুই দিককেই সমান ধীর করে, আর হঠাৎ লোড লাগা একটি রাউন্ড ফল বদলায় না।",
+        "en": "Correct! The median of the per-round ratios: a slow round slows both sides alike, and one round hit by a burst of load does not change the answer.",
+    },
+    "noise.check.changed_input": {
+        "bn": "তোমার ফাংশন দেওয়া তালিকাগুলো বদলে দিয়েছে (যেমন .sort())। সাজালে রাউন্ডের জোড়া ভেঙে যায়: baseline_s[i] আর variant_s[i] একই রাউন্ডের, তাদের একসাথেই রাখো।",
+        "en": "Your function changed the lists it was given (e.g. .sort()). Sorting breaks the rounds' pairs: baseline_s[i] and variant_s[i] belong to the same round; keep them together.",
+    },
+    "noise.check.not_number": {
+        "bn": "ফাংশনটি একটি সংখ্যা ফেরত দেওয়ার কথা (কত গুণ দ্রুত), কিন্তু দিয়েছে: {kind}।",
+        "en": "The function should return one number (how many times faster), but returned: {kind}.",
+    },
+    "noise.check.inverted": {
+        "bn": "অনুপাত উল্টো হয়েছে ({got:.3g}, ঠিক উত্তর {expected:.3g})। গতিবৃদ্ধি = ভিত্তির সময় ÷ নতুন সময়: baseline_s[i] / variant_s[i]।",
+        "en": "The ratio is upside down ({got:.3g}, the right answer is {expected:.3g}). Speed-up = baseline time ÷ new time: baseline_s[i] / variant_s[i].",
+    },
+    "noise.check.unpaired_medians": {
+        "bn": "তুমি দুই তালিকার মধ্যমা আলাদা করে নিয়ে ভাগ করেছ ({got:.3g}, ঠিক {expected:.3g})। তাতে রাউন্ডের জোড়া হারায়: যে রাউন্ডে মেশিন ধীর ছিল, সেখানে দুটোই ধীর। আগে প্রতি রাউন্ডে ভাগ করো, তারপর মধ্যমা নাও।",
+        "en": "You took each list's median separately and divided ({got:.3g}, right: {expected:.3g}). That loses the rounds' pairs: in a round where the machine was slow, both were slow. Divide within each round first, then take the median.",
+    },
+    "noise.check.ratio_of_means": {
+        "bn": "গড় সময়ের অনুপাত নিয়েছ ({got:.3g}, ঠিক {expected:.3g})। লোড লাগা একটি রাউন্ড গড়কে টেনে নেয়। প্রতি রাউন্ডের অনুপাত নিয়ে তার মধ্যমা নাও।",
+        "en": "You took the ratio of the mean times ({got:.3g}, right: {expected:.3g}). One round hit by load drags a mean along. Take each round's ratio, then their median.",
+    },
+    "noise.check.mean_of_ratios": {
+        "bn": "রাউন্ডের অনুপাতগুলো ঠিকই নিয়েছ, কিন্তু তাদের গড় ({got:.3g}); একটি গোলমেলে রাউন্ড গড় বদলে দেয়। গড়ের বদলে মধ্যমা নাও (ঠিক উত্তর {expected:.3g})।",
+        "en": "You took the per-round ratios, but then their mean ({got:.3g}); one noisy round moves a mean. Take the median instead (right answer {expected:.3g}).",
+    },
+    "noise.check.best_of": {
+        "bn": "দুই দিকের সবচেয়ে কম সময় নিয়ে ভাগ করেছ ({got:.3g}, ঠিক {expected:.3g})। দুটো সর্বনিম্ন আলাদা রাউন্ডের হতে পারে, ভিন্ন অবস্থায় মাপা। একই রাউন্ডের দুটি সময় ভাগ করো, তারপর মধ্যমা।",
+        "en": "You divided the two sides' best times ({got:.3g}, right: {expected:.3g}). The two minima may come from different rounds, measured under different conditions. Divide the two times of the same round, then take the median.",
+    },
+    "noise.check.one_round": {
+        "bn": "শুধু একটি রাউন্ড দেখেছ ({got:.3g}, ঠিক {expected:.3g})। সব {rounds}টি রাউন্ডের অনুপাত নিয়ে মধ্যমা নাও।",
+        "en": "You looked at one round only ({got:.3g}, right: {expected:.3g}). Take the ratio in all {rounds} rounds, then their median.",
+    },
+    "noise.check.difference": {
+        "bn": "সময়ের পার্থক্য নিয়েছ ({got:.3g}), অনুপাত নয়। \"কত গুণ দ্রুত\" = baseline_s[i] / variant_s[i]; তারপর মধ্যমা (ঠিক উত্তর {expected:.3g})।",
+        "en": "You took the difference of the times ({got:.3g}), not the ratio. \"How many times faster\" = baseline_s[i] / variant_s[i], then the median (right answer {expected:.3g}).",
+    },
+    "noise.check.wrong_value": {
+        "bn": "ফল মেলেনি: baseline_s={baseline}, variant_s={variant} দিলে ঠিক উত্তর {expected:.4g}, তোমার ফাংশন দিয়েছে {got:.4g}। প্রতি রাউন্ডে baseline_s[i] / variant_s[i], তারপর এই অনুপাতগুলোর মধ্যমা।",
+        "en": "Not right: for baseline_s={baseline}, variant_s={variant} the answer is {expected:.4g}, your function returned {got:.4g}. In each round baseline_s[i] / variant_s[i], then the median of those ratios.",
+    },
 }

@@ -166,4 +166,136 @@ MESSAGES = {
         "bn": "ঠিক! প্রতিটি ধাপের একটা নির্দিষ্ট খরচ আছে (Python, কার্নেল চালু করা, অপটিমাইজারের ধাপ); বড় batch সেই খরচ বেশি নমুনায় ভাগ করে, আর বড় ম্যাট্রিক্স গুণ হার্ডওয়্যার ভালোভাবে ব্যবহার করে — যতক্ষণ না হার্ডওয়্যার পুরো ব্যস্ত হয়ে যায়।",
         "en": "Right! Each step has a fixed cost (Python, launching kernels, the optimizer step); a bigger batch spreads it over more samples, and bigger matrix multiplies use the hardware better — until the hardware is fully busy.",
     },
+    "lesson02.device_chosen": {
+        "bn": "ব্যবহার করা হবে: {device}",
+        "en": "will use: {device}",
+    },
+    "lesson02.devices_here": {
+        "bn": "এই মেশিনে যেসব ডিভাইস চলে: {devices}",
+        "en": "devices that work on this machine: {devices}",
+    },
+    "lesson02.same_device": {
+        "bn": "cpu → cpu: একই বস্তু? {same} | একই মেমরি? {memory}",
+        "en": "cpu → cpu: same object? {same} | same memory? {memory}",
+    },
+    "lesson02.other_device": {
+        "bn": "cpu → {other}: একই বস্তু? {same} | x এখন: {x} | y এখন: {y}",
+        "en": "cpu → {other}: same object? {same} | x is now on: {x} | y is on: {y}",
+    },
+    "lesson02.new_dtype": {
+        "bn": "float32 → float64: একই বস্তু? {same} | একই মেমরি? {memory}",
+        "en": "float32 → float64: same object? {same} | same memory? {memory}",
+    },
+    "lesson02.meta_storage": {
+        "bn": "meta টেনসরের আকার {shape}, ডেটা টাইপ {dtype}, কিন্তু কোনো মেমরি নেই: {error}",
+        "en": "the meta tensor has shape {shape} and dtype {dtype}, but no memory: {error}",
+    },
+    "lesson02.weights_before": {
+        "bn": "আগে, ওজন আছে: {device}",
+        "en": "before, the weights are on: {device}",
+    },
+    "lesson02.returns_itself": {
+        "bn": "model.to() কি নিজেকেই ফেরত দেয়? {same}",
+        "en": "does model.to() return the model itself? {same}",
+    },
+    "lesson02.weights_after": {
+        "bn": "পরে, ওজন আছে: {device}",
+        "en": "after, the weights are on: {device}",
+    },
+    "lesson02.param_kept_dtype": {
+        "bn": "ডেটা টাইপ বদলের পরেও একই Parameter বস্তু? {same}",
+        "en": "the same Parameter object after a dtype change? {same}",
+    },
+    "lesson02.optimizer_holds": {
+        "bn": "{device}-এ সরানোর পরে অপটিমাইজার কি মডেলের আসল প্যারামিটার ধরে আছে? {same}",
+        "en": "after moving to {device}, does the optimizer hold the model's actual parameters? {same}",
+    },
+    "lesson02.params_kept": {
+        "bn": "এখানে .to() একই Parameter বস্তু রেখেছে (শুধু ভেতরের ডেটা বদলেছে), তাই আগে বানানো অপটিমাইজারও ঠিক প্যারামিটার হালনাগাদ করবে।",
+        "en": "Here .to() kept the same Parameter objects (only the data inside changed), so an optimizer built earlier still updates the right parameters.",
+    },
+    "lesson02.params_swapped": {
+        "bn": "এখানে .to() নতুন Parameter বস্তু বানিয়েছে: আগে বানানো অপটিমাইজার পুরোনোগুলো ধরে আছে, তাই মডেলের ওজন কখনো হালনাগাদ হতো না — কোনো ত্রুটি ছাড়াই। এজন্যই অপটিমাইজার বানাও মডেল সরানোর পরে।",
+        "en": "Here .to() made new Parameter objects: the optimizer built earlier still holds the old ones, so the model's weights would never be updated — without any error. That is why the optimizer is built after moving the model.",
+    },
+    "lesson02.error_kind": {
+        "bn": "ত্রুটির ধরন: {kind}",
+        "en": "error category: {kind}",
+    },
+    "lesson02.date": {
+        "bn": "তারিখ",
+        "en": "date",
+    },
+    "lesson02.bytes": {
+        "bn": "বাইট",
+        "en": "bytes",
+    },
+    "lesson02.no_reference_transfers": {
+        "bn": "reference/ ফোল্ডারে এখনো কোনো GPU-তে মাপা হোস্ট→GPU কপির ফল নেই; ওপরে শুধু ডেটাশিটের সংখ্যা।",
+        "en": "reference/ has no host→GPU copy results measured on a GPU yet; above are datasheet figures only.",
+    },
+    "lesson02.call_returns_ms": {
+        "bn": "কল ফিরতে (ms)",
+        "en": "call returns (ms)",
+    },
+    "lesson02.result_ready_ms": {
+        "bn": "ফল তৈরি হতে (ms)",
+        "en": "result ready (ms)",
+    },
+    "lesson02.verdict_launch": {
+        "bn": "এখানে মাপা ({device}): কল ফিরেছে {launch_ms:.3f} ms-এ, ফল তৈরি হয়েছে {total_ms:.3f} ms-এ।",
+        "en": "Measured here ({device}): the call returned after {launch_ms:.3f} ms, the result was ready after {total_ms:.3f} ms.",
+    },
+    "lesson02.launch_async": {
+        "bn": "কল ফল তৈরির অনেক আগে ফিরেছে: কাজটি অ্যাসিঙ্ক্রোনাস, CPU এর মধ্যে অন্য কাজ পাঠাতে পারে।",
+        "en": "The call returned long before the result was ready: the work is asynchronous, and the CPU can queue more work meanwhile.",
+    },
+    "lesson02.launch_sync": {
+        "bn": "কল আর ফল প্রায় একসাথে: এই ডিভাইস কলের ভেতরেই কাজটা শেষ করে (CPU-তে এমনই হয়)।",
+        "en": "The call and the result came almost together: this device finishes the work inside the call (as a CPU does).",
+    },
+    "lesson02.verdict_item": {
+        "bn": "এখানে মাপা ({device}): প্রতি ধাপে .item() ডাকলে {every:.3f} ms/ধাপ, শেষে একবার ডাকলে {once:.3f} ms/ধাপ — অনুপাত {ratio:.2f}।",
+        "en": "Measured here ({device}): .item() every step {every:.3f} ms/step, once at the end {once:.3f} ms/step — ratio {ratio:.2f}.",
+    },
+    "lesson02.item_costs": {
+        "bn": "প্রতি ধাপে .item() এখানে স্পষ্টভাবে ধীর: প্রতিবার CPU অপেক্ষা করে GPU-র কাজ শেষ হওয়া পর্যন্ত, আর GPU অপেক্ষা করে পরের কাজের জন্য।",
+        "en": ".item() every step is clearly slower here: each time the CPU waits for the GPU to finish, and the GPU waits for the next work.",
+    },
+    "lesson02.item_free": {
+        "bn": "পার্থক্য মাপের ওঠানামার মধ্যে: এই ডিভাইস প্রতিটি অপারেশন শেষ করেই ফেরে, তাই .item()-এর জন্য আলাদা অপেক্ষা নেই।",
+        "en": "The difference is within the noise: this device finishes each operation before returning, so .item() has nothing extra to wait for.",
+    },
+    "lesson02.dataset_line": {
+        "bn": "{dataset} | ছবির আকার: {shape} | ক্লাস: {classes}",
+        "en": "{dataset} | image shape: {shape} | classes: {classes}",
+    },
+    "lesson02.verdict_loader": {
+        "bn": "এখানে মাপা: num_workers=0-তে {base:.0f} নমুনা/সেকেন্ড; সবচেয়ে দ্রুত {best_workers}টি কর্মীতে {best:.0f} নমুনা/সেকেন্ড ({ratio:.2f}×), কর্মী চালু হতে লেগেছে {startup:.2f} সেকেন্ড। এই মেশিনে {cores}টি কোর।",
+        "en": "Measured here: num_workers=0 gives {base:.0f} samples/s; the fastest, {best_workers} workers, {best:.0f} samples/s ({ratio:.2f}×), and starting the workers took {startup:.2f} s. This machine has {cores} cores.",
+    },
+    "lesson02.workers_help": {
+        "bn": "কর্মী প্রসেস এখানে লাভ দিয়েছে: ছবি বদলানোর কাজ প্রশিক্ষণের প্রসেস থেকে সরে গেছে আর ফাঁকা কোর কাজে লেগেছে।",
+        "en": "Worker processes helped here: the augmentation moved out of the training process onto otherwise idle cores.",
+    },
+    "lesson02.workers_no_help": {
+        "bn": "কর্মী প্রসেস এখানে লাভ দেয়নি: প্রতি batch-এর কাজ কম, কর্মী থেকে batch পাঠানোর খরচ আছে, আর ফাঁকা কোর কম।",
+        "en": "Worker processes did not help here: there is little work per batch, sending batches from workers costs time, and there are few idle cores.",
+    },
+    "lesson02.verdict_train_one": {
+        "bn": "এখানে মাপা ({device}): {epochs}টি ইপকে সঠিকতা {accuracy:.1%} (আন্দাজে উত্তর দিলে প্রায় 10%), প্রতি ইপক {seconds:.2f} সেকেন্ড।",
+        "en": "Measured here ({device}): accuracy after {epochs} epochs {accuracy:.1%} (guessing gives about 10%), {seconds:.2f} s per epoch.",
+    },
+    "lesson02.verdict_train_two": {
+        "bn": "এখানে মাপা: একই লুপে প্রতি ইপক {cpu:.2f} সেকেন্ড CPU-তে, {gpu:.2f} সেকেন্ড {device}-এ — {device} {ratio:.1f} গুণ দ্রুত।",
+        "en": "Measured here: the same loop takes {cpu:.2f} s per epoch on the CPU and {gpu:.2f} s on {device} — {device} is {ratio:.1f}× as fast.",
+    },
+    "lesson02.gpu_label": {
+        "bn": "GPU-র অংশ",
+        "en": "GPU part",
+    },
+    "lesson02.run": {
+        "bn": "রেফারেন্স রান",
+        "en": "reference run",
+    },
 }

@@ -245,4 +245,8 @@ MESSAGES = {
         "bn": "reference/ ফোল্ডারে এখনো কোনো GPU-তে মাপা ফল নেই; GPU-র রেখাগুলো শুধু ডেটাশিট থেকে।",
         "en": "reference/ has no results measured on a GPU yet; the GPU lines are datasheet figures only.",
     },
+    "lesson01.ex_compare": {
+        "bn": "bench: {bench:.2f} GFLOP/s, তোমার সূত্র: {mine}",
+        "en": "bench: {bench:.2f} GFLOP/s, your formula: {mine}",
+    },
 }

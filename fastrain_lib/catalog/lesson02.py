@@ -95,7 +95,7 @@ MESSAGES = {
         "en": "A value that is not a tensor (a name, a number) was changed or lost. Return such values as they are.",
     },
     "lesson02.check.mutated_input": {
-        "bn": "তোমার ফাংশন মূল batch-টাই বদলে দিয়েছে (জায়গায় বসে)। নতুন list/dict বানিয়ে ফেরত দাও, মূলটি যেমন ছিল রেখে দাও।",
+        "bn": "তোমার ফাংশন মূল batch-টাই বদলে দিয়েছে (ইন-প্লেস, in-place)। নতুন list/dict বানিয়ে ফেরত দাও, মূলটি যেমন ছিল রেখে দাও।",
         "en": "Your function changed the original batch in place. Build and return new lists/dicts; leave the original as it was.",
     },
     # checks/lesson02: the training loop
@@ -297,5 +297,21 @@ MESSAGES = {
     "lesson02.run": {
         "bn": "রেফারেন্স রান",
         "en": "reference run",
+    },
+    "lesson02.ex_other_device": {
+        "bn": "অন্য ডিভাইস হিসেবে: {device}",
+        "en": "as the other device: {device}",
+    },
+    "lesson02.ex_steps": {
+        "bn": "ধাপ: {steps} | লস আছে: {device}",
+        "en": "steps: {steps} | the losses are on: {device}",
+    },
+    "lesson02.ex_write_throughput_first": {
+        "bn": "আগে (ক)-তে throughput ফাংশনটি লেখো, তারপর এই সেল আবার চালাও।",
+        "en": "First write the throughput function in (a), then run this cell again.",
+    },
+    "lesson02.ex_rate_row": {
+        "bn": "batch {batch:5d}: {rate:10.0f} নমুনা/সেকেন্ড",
+        "en": "batch {batch:5d}: {rate:10.0f} samples/s",
     },
 }

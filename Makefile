@@ -17,7 +17,7 @@ JOBS   ?= 2
 DEMO_IP    ?= 127.0.0.1
 DEMO_TOKEN ?=
 
-.PHONY: lab test demo bench sync install
+.PHONY: lab test demo bench sync install gpu-check
 
 install: $(STAMP)
 
@@ -54,3 +54,12 @@ bench: $(STAMP)
 
 sync: $(STAMP)
 	$(PY) -m fastrain_lib.authoring sync
+
+# make gpu-check: on a machine with an NVIDIA GPU, proves the GPU side of the course in at most
+# 8 minutes, offline (README.bn.md explains). No install step: a GPU server brings its own torch.
+#   DRY_RUN=1 lists the steps   WHEELS=dir installs missing tools from carried wheels
+#   APEX=path builds NVIDIA Apex for this GPU   BUDGET=seconds (default 480)
+GPU_PY = $(if $(wildcard $(PY)),$(PY),$(PYTHON))
+gpu-check:
+	$(GPU_PY) scripts/gpu_check.py $(if $(DRY_RUN),--dry-run,) $(if $(WHEELS),--wheels $(WHEELS),) \
+	  $(if $(APEX),--apex $(APEX),) $(if $(BUDGET),--budget $(BUDGET),)

@@ -4,6 +4,9 @@ import torch
 from torch.nn import functional as F
 
 from fastrain_lib.checks import lesson03
+from fastrain_lib.checks import lesson03 as C
+
+from checkcases import coverage_test, right, table_test, wrong
 
 
 def good_step(model, optimizer, scaler, inputs, targets, device, dtype):
@@ -94,34 +97,6 @@ def no_zero_grad(model, optimizer, scaler, inputs, targets, device, dtype):
     return loss
 
 
-def test_amp_step_reference_passes():
-    assert lesson03.check_amp_step(lesson03.reference_amp_step).code == "ok"
-    assert lesson03.check_amp_step(good_step).code == "ok"
-
-
-def test_amp_step_wrong_answers():
-    assert lesson03.check_amp_step(forgot_update).code == "missing_update"
-    assert lesson03.check_amp_step(not_skipped).code == "not_skipped"
-    assert lesson03.check_amp_step(optimizer_step_only).code == "no_scaler_step"
-    assert lesson03.check_amp_step(cuda_amp).code == "deprecated_api"
-    assert lesson03.check_amp_step(backward_in_autocast).code == "backward_in_autocast"
-    assert lesson03.check_amp_step(no_autocast).code == "no_autocast"
-    assert lesson03.check_amp_step(unscaled_backward).code == "not_scaled"
-    assert lesson03.check_amp_step(no_zero_grad).code == "missing_zero_grad"
-
-
-def test_unfinished_answers_do_not_raise():
-    assert lesson03.check_amp_step(None).code == "not_done"
-    assert lesson03.check_amp_step(lambda *a: None).code == "not_done"
-
-    def broken(*args):
-        raise ZeroDivisionError("oops")
-
-    result = lesson03.check_amp_step(broken)
-    assert result.code == "crashed" and not result
-    assert lesson03.check_underflow_share(lambda g: None).code == "not_done"
-
-
 def good_clip(model, optimizer, scaler, inputs, targets, max_norm, device, dtype):
     optimizer.zero_grad()
     with torch.amp.autocast(device, dtype=dtype):
@@ -149,33 +124,178 @@ def no_clip(model, optimizer, scaler, inputs, targets, max_norm, device, dtype):
     return good_step(model, optimizer, scaler, inputs, targets, device, dtype)
 
 
-def test_clip_step():
-    assert lesson03.check_clip_step(lesson03.reference_clip_step).code == "ok"
-    assert lesson03.check_clip_step(good_clip).code == "ok"
-    assert lesson03.check_clip_step(clip_first).code == "clip_before_unscale"
-    assert lesson03.check_clip_step(no_clip).code == "no_clip"
+def model_zero_grad_item(model, optimizer, scaler, inputs, targets, device, dtype):
+    """Valid: model.zero_grad(), the loss through F.cross_entropy's functional twin, .item()."""
+    model.zero_grad(set_to_none=False)
+    with torch.autocast(device_type=device, dtype=dtype):
+        logits = model(inputs)
+    loss = F.cross_entropy(logits.float(), targets)  # fp32 loss outside autocast: the same numbers
+    scaler.scale(loss).backward()
+    scaler.step(optimizer)
+    scaler.update()
+    return loss.item()
 
 
-def test_underflow_share():
-    assert lesson03.check_underflow_share(lesson03.reference_underflow_share).code == "ok"
+def hard_coded_fp16(model, optimizer, scaler, inputs, targets, device, dtype):
+    return good_step(model, optimizer, scaler, inputs, targets, "cpu", torch.float16)
 
-    def with_zeros(g):
-        return (g.to(torch.float16) == 0).float().mean().item()
 
-    def normal_limit(g):
-        nz = g[g != 0]
-        return (nz.abs() < torch.finfo(torch.float16).tiny).float().mean().item()
+def returns_scaled(model, optimizer, scaler, inputs, targets, device, dtype):
+    optimizer.zero_grad()
+    with torch.amp.autocast(device, dtype=dtype):
+        loss = F.cross_entropy(model(inputs), targets)
+    scaled = scaler.scale(loss)
+    scaled.backward()
+    scaler.step(optimizer)
+    scaler.update()
+    return scaled
 
-    def count(g):
-        nz = g[g != 0]
-        return int((nz.to(torch.float16) == 0).sum())
 
-    def positive_only(g):
-        nz = g[g != 0]
-        return ((nz > 0) & (nz.to(torch.float16) == 0)).float().mean().item()
+def halves_inputs_in_place(model, optimizer, scaler, inputs, targets, device, dtype):
+    inputs.mul_(1.0).add_(0.0)
+    inputs[0, 0, 0, 0] = 0.123  # "normalises" the caller's batch
+    return good_step(model, optimizer, scaler, inputs, targets, device, dtype)
 
-    assert lesson03.check_underflow_share(with_zeros).code == "counted_zeros"
-    assert lesson03.check_underflow_share(normal_limit).code == "normal_not_subnormal"
-    assert lesson03.check_underflow_share(count).code == "count_not_share"
-    assert lesson03.check_underflow_share(positive_only).code == "sign"
-    assert lesson03.check_underflow_share(lambda g: "x").code == "not_a_number"
+
+def returns_model_output(model, optimizer, scaler, inputs, targets, device, dtype):
+    good_step(model, optimizer, scaler, inputs, targets, device, dtype)
+    return model(inputs)
+
+
+def good_clip_item(model, optimizer, scaler, inputs, targets, max_norm, device, dtype):
+    """Valid: model.zero_grad() and the loss as a float."""
+    model.zero_grad()
+    with torch.amp.autocast(device, dtype=dtype):
+        loss = F.cross_entropy(model(inputs), targets)
+    scaler.scale(loss).backward()
+    scaler.unscale_(optimizer)
+    torch.nn.utils.clip_grad_norm_([p for p in model.parameters()], max_norm=max_norm)
+    scaler.step(optimizer)
+    scaler.update()
+    return float(loss)
+
+
+def clip_fixed_norm(model, optimizer, scaler, inputs, targets, max_norm, device, dtype):
+    return good_clip(model, optimizer, scaler, inputs, targets, 1.0, device, dtype)
+
+
+def clip_by_value(model, optimizer, scaler, inputs, targets, max_norm, device, dtype):
+    optimizer.zero_grad()
+    with torch.amp.autocast(device, dtype=dtype):
+        loss = F.cross_entropy(model(inputs), targets)
+    scaler.scale(loss).backward()
+    scaler.unscale_(optimizer)
+    torch.nn.utils.clip_grad_value_(model.parameters(), max_norm)
+    scaler.step(optimizer)
+    scaler.update()
+    return loss
+
+
+def clip_fp16_only(model, optimizer, scaler, inputs, targets, max_norm, device, dtype):
+    return good_clip(model, optimizer, scaler, inputs, targets, max_norm, device, torch.float16)
+
+
+def clip_no_update(model, optimizer, scaler, inputs, targets, max_norm, device, dtype):
+    optimizer.zero_grad()
+    with torch.amp.autocast(device, dtype=dtype):
+        loss = F.cross_entropy(model(inputs), targets)
+    scaler.scale(loss).backward()
+    scaler.unscale_(optimizer)
+    torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)
+    scaler.step(optimizer)
+    return loss
+
+
+def share_loop(g):
+    """Valid: counts with a Python loop over the flattened values."""
+    values = g.flatten().tolist()
+    nonzero = [v for v in values if v != 0]
+    if not nonzero:
+        return 0.0
+    return sum(1 for v in nonzero if torch.tensor(v, dtype=torch.float64).half().item() == 0) / len(nonzero)
+
+
+def share_in_place(g):
+    g.abs_()  # changes the caller's gradient
+    return lesson03.reference_underflow_share(g)
+
+
+def share_with_zeros(g):
+    return (g.to(torch.float16) == 0).float().mean().item()
+
+
+def share_normal_limit(g):
+    nz = g[g != 0]
+    return (nz.abs() < torch.finfo(torch.float16).tiny).float().mean().item()
+
+
+def share_count(g):
+    nz = g[g != 0]
+    return int((nz.to(torch.float16) == 0).sum())
+
+
+def share_positive_only(g):
+    nz = g[g != 0]
+    return ((nz > 0) & (nz.to(torch.float16) == 0)).float().mean().item()
+
+
+def share_bf16(g):
+    nz = g[g != 0]
+    return (nz.to(torch.bfloat16) == 0).float().mean().item() if nz.numel() else 0.0
+
+
+def share_1d_only(g):
+    nz = [v for v in g if v != 0]  # iterates rows of a 2-D gradient
+    return sum(float(v.half()) == 0 for v in nz) / len(nz)
+
+
+CASES = [
+    right(C.check_amp_step, lesson03.reference_amp_step, "reference"),
+    right(C.check_amp_step, good_step, "solution"),
+    right(C.check_amp_step, model_zero_grad_item, "model.zero_grad + item"),
+    wrong(C.check_amp_step, forgot_update, "missing_update", "no update"),
+    wrong(C.check_amp_step, not_skipped, "not_skipped", "optimizer.step after unscale"),
+    wrong(C.check_amp_step, optimizer_step_only, "no_scaler_step", "optimizer.step"),
+    wrong(C.check_amp_step, cuda_amp, "deprecated_api", "torch.cuda.amp"),
+    wrong(C.check_amp_step, backward_in_autocast, "backward_in_autocast", "backward inside"),
+    wrong(C.check_amp_step, no_autocast, "no_autocast", "no autocast"),
+    wrong(C.check_amp_step, unscaled_backward, "not_scaled", "loss.backward"),
+    wrong(C.check_amp_step, no_zero_grad, "missing_zero_grad", "no zero_grad"),
+    wrong(C.check_amp_step, hard_coded_fp16, "ignored_dtype", "fp16 hard-coded"),
+    wrong(C.check_amp_step, returns_scaled, "returned_scaled_loss", "scaled loss"),
+    wrong(C.check_amp_step, returns_model_output, "wrong_loss", "returns logits"),
+    wrong(C.check_amp_step, halves_inputs_in_place, "mutated_input", "changes inputs"),
+    wrong(C.check_amp_step, None, "not_done", "None"),
+    right(C.check_clip_step, lesson03.reference_clip_step, "reference"),
+    right(C.check_clip_step, good_clip, "solution"),
+    right(C.check_clip_step, good_clip_item, "model.zero_grad + float"),
+    wrong(C.check_clip_step, clip_first, "clip_before_unscale", "clip before unscale"),
+    wrong(C.check_clip_step, no_clip, "no_clip", "no clip"),
+    wrong(C.check_clip_step, clip_fixed_norm, "fixed_max_norm", "max_norm 1.0"),
+    wrong(C.check_clip_step, clip_by_value, "wrong_update", "clip by value"),
+    wrong(C.check_clip_step, clip_fp16_only, "ignored_dtype", "fp16 hard-coded"),
+    wrong(C.check_clip_step, clip_no_update, "missing_update", "no update"),
+    right(C.check_underflow_share, lesson03.reference_underflow_share, "reference"),
+    right(C.check_underflow_share, share_loop, "python loop"),
+    right(C.check_underflow_share, lambda g: torch.tensor(lesson03.reference_underflow_share(g)), "tensor"),
+    wrong(C.check_underflow_share, share_with_zeros, "counted_zeros", "counts zeros"),
+    wrong(C.check_underflow_share, share_normal_limit, "normal_not_subnormal", "normal limit"),
+    wrong(C.check_underflow_share, share_count, "count_not_share", "count"),
+    wrong(C.check_underflow_share, share_positive_only, "sign", "positive only"),
+    wrong(C.check_underflow_share, share_in_place, "mutated_input", "abs_ in place"),
+    wrong(C.check_underflow_share, share_bf16, "wrong_share", "bf16 instead of fp16"),
+    wrong(C.check_underflow_share, share_1d_only, "crashed", "1-D only"),
+    wrong(C.check_underflow_share, lambda g: "x", "not_a_number", "text"),
+    wrong(C.check_underflow_share, lambda g: None, "not_done", "stub"),
+]
+
+test_case = table_test(CASES)
+test_coverage = coverage_test(CASES, [C.check_amp_step, C.check_clip_step, C.check_underflow_share])
+
+
+def test_deprecated_api_in_a_comment_is_not_flagged():
+    def commented(model, optimizer, scaler, inputs, targets, device, dtype):
+        # not torch.cuda.amp (deprecated): torch.amp instead
+        return good_step(model, optimizer, scaler, inputs, targets, device, dtype)
+
+    assert lesson03.check_amp_step(commented).ok

@@ -39,10 +39,6 @@ MESSAGES = {
     "lesson04.claimed": {"bn": "দাবি: {claimed:g}×", "en": "claimed: {claimed:g}×"},
     "lesson04.ablation_here": {"bn": "এই মেশিনে মাপা: {hardware}", "en": "measured here: {hardware}"},
     "lesson04.ablation_reference": {"bn": "রেফারেন্স: {hardware}", "en": "reference: {hardware}"},
-    "lesson04.no_reference": {
-        "bn": "reference/ ফোল্ডারে এখনও কোনো GPU-র অ্যাবলেশন ফল নেই। GPU মেশিনে benchmarks/ স্ক্রিপ্ট চালালে ফল সেখানে জমা হবে, আর এই সেল হার্ডওয়্যারের নামসহ সেটা দেখাবে।",
-        "en": "reference/ holds no GPU ablation results yet. Running the benchmarks/ script on a GPU machine stores them there, and this cell will show them labelled with their hardware.",
-    },
     # --- checks
     "lesson04.adam_grads_changed": {
         "bn": "তোমার ফাংশন গ্রেডিয়েন্টগুলোই বদলে ফেলেছে (যেমন torch._foreach_mul_(grads, ...))। গ্রেডিয়েন্ট শুধু পড়ার জিনিস: ইন-প্লেস (_ দিয়ে শেষ) অপারেশন চালাও শুধু params, exp_avgs আর exp_avg_sqs-এ, বা আগে একটা কপি নাও (torch._foreach_mul(grads, ...))।",

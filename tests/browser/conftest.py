@@ -213,3 +213,116 @@ def page(browser):
 def screenshots() -> Path:
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     return ARTIFACTS
+
+
+# --- Is Bengali text DRAWN with the course's font? (issue 14) -------------------------------
+# The page's text can contain Bengali while the screen shows empty boxes ("tofu"): that happens
+# on every machine without a Bengali system font unless the page brings its own. So for real
+# Bengali words taken from the page, each in its element's own computed font (family, weight),
+# this draws the word on a canvas and compares the pixels with (a) the same word in the course's
+# font, loaded by the test itself from fastrain_lib/fonts/ as "FastrainProbe" (must be equal:
+# the page draws Bengali with the course's font, bold with the bold face), and (b) the same word
+# forced into a font without Bengali glyphs (monospace; must differ: no tofu). It also checks
+# the element's computed font-family and document.fonts.check() for the page's own face.
+FONT_DIR = REPO / "fastrain_lib" / "fonts"
+COURSE_FAMILY = "Noto Sans Bengali"
+
+FONT_PROBE_JS = r"""async ([root, regular, bold, family, limit]) => {
+  const b64 = s => Uint8Array.from(atob(s), c => c.charCodeAt(0));
+  if (!window.__fastrainProbe) {
+    for (const [data, weight] of [[regular, '400'], [bold, '700']]) {
+      const face = new FontFace('FastrainProbe', b64(data), {weight});
+      await face.load();
+      document.fonts.add(face);
+    }
+    window.__fastrainProbe = true;
+  }
+  await document.fonts.ready;
+  const canvas = document.createElement('canvas');
+  canvas.width = 900; canvas.height = 90;
+  const ctx = canvas.getContext('2d', {willReadFrequently: true});
+  const draw = async (font, word) => {
+    await document.fonts.load(font, word);
+    ctx.clearRect(0, 0, canvas.width, canvas.height);
+    ctx.font = font; ctx.fillStyle = '#000'; ctx.textBaseline = 'alphabetic';  // same baseline whatever the first font
+    ctx.fillText(word, 4, 62);
+    return ctx.getImageData(0, 0, canvas.width, canvas.height).data;
+  };
+  const differing = (a, b) => { let n = 0; for (let i = 3; i < a.length; i += 4) if (Math.abs(a[i] - b[i]) > 16) n++; return n; };
+  const inked = a => { let n = 0; for (let i = 3; i < a.length; i += 4) if (a[i] > 16) n++; return n; };
+  const kindOf = el => el.closest('.fastrain-error') ? 'error box'
+    : el.closest('td, th') ? 'table cell'
+    : el.closest('button, .jupyter-button, .lm-TabBar-tab') ? 'button/tab'
+    : el.closest('.widget-label, .widget-label-basic, label, .widget-checkbox') ? 'widget label'
+    : el.closest('.widget-html, .widget-html-content') ? 'panel status/html'
+    : el.closest('.jp-MarkdownOutput, .jp-RenderedMarkdown') ? 'markdown'
+    : el.closest('.cm-content, .jp-InputArea-editor') ? 'code'
+    : 'other';
+  const seen = new Map(), samples = [];
+  const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const m = node.textContent.match(/[\u0980-\u09FF\u200C\u200D]{2,}/);
+    const el = node.parentElement;
+    if (!m || !el || !el.getClientRects().length) continue;
+    const kind = kindOf(el);
+    if ((seen.get(kind) || 0) >= limit) continue;
+    seen.set(kind, (seen.get(kind) || 0) + 1);
+    samples.push([el, kind, m[0]]);
+  }
+  const results = [];
+  for (const [el, kind, word] of samples) {
+    const style = getComputedStyle(el);
+    const weight = parseInt(style.fontWeight) >= 600 ? 700 : 400;
+    const drawn = await draw(`${weight} 40px ${style.fontFamily}`, word);
+    const course = await draw(`${weight} 40px FastrainProbe`, word);
+    // Two pictures of tofu: the word in a font without Bengali glyphs (monospace), and the word
+    // in the element's own font list without the course's family (what the page would draw
+    // without it; on a machine with no Bengali system font that is empty boxes).
+    const tofu = await draw(`${weight} 40px monospace`, word);
+    const without = style.fontFamily.split(',').filter(f => f.replace(/["']/g, '').trim() !== family).join(',');
+    const own = await draw(`${weight} 40px ${without || 'monospace'}`, word);
+    const pageFaces = [...document.fonts].filter(f => f.family.replace(/["']/g, '') === family);
+    results.push({kind, word, weight, fontFamily: style.fontFamily,
+      familyListed: style.fontFamily.includes(family),
+      pageFaceLoaded: pageFaces.some(f => f.status === 'loaded'),
+      fontsCheck: pageFaces.length > 0 && document.fonts.check(`${weight} 16px "${family}"`, word),
+      inked: inked(drawn), differsFromCourse: differing(drawn, course), differsFromTofu: Math.min(differing(drawn, tofu), differing(drawn, own))});
+  }
+  return results;
+}"""
+
+
+def _font_b64(name: str) -> str:
+    import base64
+
+    return base64.b64encode((FONT_DIR / name).read_bytes()).decode("ascii")
+
+
+def check_bengali_drawn(page, root, where: str, *, min_kinds: tuple[str, ...] = (), limit: int = 4) -> list[dict]:
+    """Fail unless every sampled Bengali word under `root` (a Playwright locator) is drawn with
+    the course's font; returns the samples (kind, word, font-family, pixel counts)."""
+    results = page.evaluate(FONT_PROBE_JS, [root.element_handle(), _font_b64("NotoSansBengali-Regular.ttf"),
+                                            _font_b64("NotoSansBengali-Bold.ttf"), COURSE_FAMILY, limit])
+    assert results, f"{where}: no visible Bengali text to check"
+    bad = []
+    for r in results:
+        # Same pixels as the course's own face (a few anti-aliasing pixels of slack), clearly
+        # different from tofu, the family listed in the computed style, the page's face loaded.
+        same_as_course = r["differsFromCourse"] <= max(8, r["inked"] // 200)
+        not_tofu = r["differsFromTofu"] > max(20, r["inked"] // 10)
+        if not (same_as_course and not_tofu and r["familyListed"] and r["pageFaceLoaded"] and r["fontsCheck"]):
+            bad.append(r)
+    kinds = {r["kind"] for r in results}
+    missing = [k for k in min_kinds if k not in kinds]
+    assert not bad, f"{where}: Bengali not drawn with {COURSE_FAMILY} (tofu or another font):\n" + "\n".join(
+        f"  {r['kind']}: {r['word']!r} weight {r['weight']} family [{r['fontFamily']}] listed={r['familyListed']} "
+        f"page face loaded={r['pageFaceLoaded']} fonts.check={r['fontsCheck']} pixels differing from course font="
+        f"{r['differsFromCourse']}/{r['inked']} from tofu={r['differsFromTofu']}" for r in bad[:12])
+    assert not missing, f"{where}: no Bengali {missing} found to check (found: {sorted(kinds)})"
+    return results
+
+
+@pytest.fixture(scope="session")
+def bengali_drawn():
+    """check_bengali_drawn, for the test modules (a conftest is not imported by name)."""
+    return check_bengali_drawn

@@ -15,7 +15,7 @@ BENGALI = re.compile(r"[\u0980-\u09FF]{3,}")
 PANEL_MODULES = sorted(p.stem for p in (REPO / "fastrain_lib" / "panels").glob("lesson*.py"))
 
 
-def test_dashboard_tabs_run_and_reference(voila_server, page, screenshots):
+def test_dashboard_tabs_run_and_reference(voila_server, page, screenshots, bengali_drawn):
     # Voilà runs the whole notebook before it sends the page.
     # Usually 20–60 s; now and then the first kernel Voilà starts never runs the notebook
     # (seen under heavy load; a reload, i.e. a fresh kernel, then works).
@@ -48,6 +48,7 @@ def test_dashboard_tabs_run_and_reference(voila_server, page, screenshots):
     errors = panel.locator(".fastrain-error")
     assert not errors.count(), errors.first.inner_text()
     assert images.first.get_attribute("src").startswith("data:image/png")
+    bengali_drawn(page, board, "dashboard", min_kinds=("widget label", "button/tab", "table cell"))
 
     board.locator(".fastrain-overlay").click()
     reference = panel.locator("xpath=..").locator(".fastrain-reference")

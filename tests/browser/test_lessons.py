@@ -131,7 +131,7 @@ def _change_one_control(panel) -> str:
 
 
 @pytest.mark.parametrize("notebook_path", LESSONS, ids=[p.stem for p in LESSONS])
-def test_lesson_in_browser(notebook_path, lab_server, page, screenshots):
+def test_lesson_in_browser(notebook_path, lab_server, page, screenshots, bengali_drawn):
     base, token, _root = lab_server
     workspace = f"t{uuid.uuid4().hex[:10]}"
     page.goto(f"{base}/lab/workspaces/{workspace}/tree/notebooks/{notebook_path.name}?reset&token={token}")
@@ -173,6 +173,9 @@ def test_lesson_in_browser(notebook_path, lab_server, page, screenshots):
         assert not errors.count(), f"{notebook_path.name}: the panel failed after '{action}':\n{errors.first.inner_text()}"
         after = panel.locator(".fastrain-output img").first.get_attribute("src")
         assert after.startswith("data:image/png") and after != before, f"no new plot after '{action}'"
+        # What is DRAWN: markdown, the panel's labels, buttons and table in the course's font.
+        bengali_drawn(page, notebook, notebook_path.name,
+                      min_kinds=("markdown", "widget label", "button/tab", "table cell"))
         panel.locator(".fastrain-output img").first.scroll_into_view_if_needed()
         page.screenshot(path=str(screenshots / f"{notebook_path.stem}.png"))
         passed = True

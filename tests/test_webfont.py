@@ -1,0 +1,45 @@
+"""The web font the setup cell gives the page (fastrain_lib.webfont): the real faces, both weights."""
+
+from __future__ import annotations
+
+import base64
+import io
+import re
+
+from fontTools.ttLib import TTFont
+
+from fastrain_lib import webfont
+
+WORDS = "প্রশিক্ষণ দ্রুত করার বাংলা কোর্স — ক্ষ, ঙ্গ, র‍্যাম"  # conjuncts, reph, ZWJ
+
+
+def _faces(css: str) -> list[tuple[int, TTFont, str]]:
+    faces = []
+    for rule in re.findall(r"@font-face \{(.*?)\}", css):
+        weight = int(re.search(r"font-weight: (\d+)", rule).group(1))
+        data = re.search(r"base64,([A-Za-z0-9+/=]+)\)", rule).group(1)
+        faces.append((weight, TTFont(io.BytesIO(base64.b64decode(data))), rule))
+    return faces
+
+
+def test_style_embeds_regular_and_bold_faces_that_cover_bengali():
+    faces = _faces(webfont.style_html())
+    assert sorted(w for w, _, _ in faces) == [400, 700]
+    for weight, font, rule in faces:
+        assert font["OS/2"].usWeightClass == weight  # bold is the real bold face, not a copy of regular
+        cmap = font.getBestCmap()
+        missing = {c for c in WORDS if ord(c) >= 0x0980 and ord(c) not in cmap}
+        assert not missing, f"weight {weight} lacks {missing}"
+        assert f'font-family: "{webfont.FAMILY}"' in rule and "U+0980-09FF" in rule
+
+
+def test_course_family_is_last_in_every_stack():
+    css = webfont.stack_css()
+    for var in ("--jp-ui-font-family", "--jp-content-font-family", "--jp-code-font-family"):
+        stack = re.search(rf"{var}: ([^;]+);", css).group(1)
+        assert stack.rstrip().endswith(f'"{webfont.FAMILY}"'), var  # Latin keeps the theme's fonts
+
+
+def test_inject_outside_ipython_does_nothing(capsys):
+    webfont.inject()
+    assert capsys.readouterr().out == ""

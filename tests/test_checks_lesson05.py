@@ -9,9 +9,34 @@ import torch.nn.functional as F
 from torch.nn.parallel import DistributedDataParallel as DDP
 from torch.utils.data import DataLoader, DistributedSampler
 
+import pytest
+
 from fastrain_lib.checks import lesson05 as C
-from fastrain_lib.distributed import launcher as L
+from fastrain_lib.checks import ranks
 from fastrain_lib.distributed import pipeline
+
+from _processes import live_children
+from checkcases import coverage_test, right, table_test, wrong
+
+
+@pytest.fixture(autouse=True, scope="module")
+def no_process_left():
+    yield
+    ranks.shutdown()  # the forkserver helper; every rank process is already gone
+    assert ranks.LAST_PIDS and all(not p.is_running() or p.status() == "zombie" for p in _procs(ranks.LAST_PIDS))
+    assert live_children() == []
+
+
+def _procs(pids):
+    import psutil
+
+    out = []
+    for pid in pids:
+        try:
+            out.append(psutil.Process(pid))
+        except psutil.NoSuchProcess:
+            pass
+    return out
 
 # ---------------------------------------------------------------- task 1: scatter-reduce
 
@@ -49,53 +74,7 @@ def stub(chunks, rank, world_size, exchange):
     return None
 
 
-def test_scatter_reduce_reference_passes_in_simulation_and_real_processes():
-    result = C.check_scatter_reduce(C.reference_scatter_reduce)
-    assert result.ok, result.message
-    assert "dist.all_reduce" in result.message or "all_reduce" in result.message
-    assert L.pids_alive(L.LAST_PIDS) == []
-
-
-def test_scatter_reduce_mistakes_are_named():
-    assert C.check_scatter_reduce(off_by_one, real_processes=False).code == "off_by_one"
-    assert C.check_scatter_reduce(too_many_steps, real_processes=False).code == "step_count"
-    assert C.check_scatter_reduce(overwrite, real_processes=False).code == "overwrite"
-    assert C.check_scatter_reduce(not_in_place, real_processes=False).code == "not_in_place"
-    assert C.check_scatter_reduce(stub, real_processes=False).code == "not_done"
-    assert C.check_scatter_reduce(None).code == "not_done"
-
-
 # ---------------------------------------------------------------- task 2: the bubble
-
-
-def test_bubble_fraction_checks():
-    assert C.check_bubble_fraction(C.reference_bubble_fraction).ok
-    assert C.check_bubble_fraction(lambda k, m: (k - 1) / (m + k)).code == "off_by_one"
-    assert C.check_bubble_fraction(lambda k, m: (k - 1) / m).code == "wrong_denominator"
-    assert C.check_bubble_fraction(lambda k, m: None).code == "not_done"
-
-
-def _busy_span(events):
-    busy = sum(e["end"] - e["start"] for e in events)
-    return busy, max(e["end"] for e in events) - min(e["start"] for e in events)
-
-
-def test_idle_share_checks_on_paper_and_on_a_recorded_timeline():
-    events = pipeline.ideal_schedule(2, 3, forward=1.0, backward=2.5)  # stands in for a measured one
-    result = C.check_idle_share(C.reference_idle_share, events)
-    assert result.ok, result.message
-
-    def forgot_stages(ev, k):
-        busy, span = _busy_span(ev)
-        return 1 - busy / span
-
-    def busy_share(ev, k):
-        busy, span = _busy_span(ev)
-        return busy / (k * span)
-
-    assert C.check_idle_share(forgot_stages, events).code == "forgot_stages"
-    assert C.check_idle_share(busy_share, events).code == "busy_not_idle"
-    assert C.check_idle_share(lambda ev, k: 0.5, events).code == "wrong_value"
 
 
 # ---------------------------------------------------------------- task 3: averaging gradients
@@ -109,13 +88,6 @@ def forgot_to_average(model, world_size):
 def no_all_reduce(model, world_size):
     for p in model.parameters():
         p.grad /= world_size
-
-
-def test_average_gradients_checks():
-    assert C.check_average_gradients(C.reference_average_gradients).ok
-    assert C.check_average_gradients(forgot_to_average).code == "not_averaged"
-    assert C.check_average_gradients(no_all_reduce).code == "not_synced"
-    assert L.pids_alive(L.LAST_PIDS) == []
 
 
 # ---------------------------------------------------------------- task 4: a DDP loop
@@ -158,16 +130,6 @@ def no_sampler_no_ddp(rank, world_size, model, optimizer, dataset, epochs, batch
         torch.save(model.state_dict(), checkpoint_path)
 
 
-def test_train_ddp_checks(tmp_path):
-    ok = C.check_train_ddp(C.reference_train_ddp, str(tmp_path))
-    assert ok.ok, ok.message
-    assert C.check_train_ddp(every_rank_saves, str(tmp_path)).code == "every_rank_saves"
-    assert C.check_train_ddp(no_set_epoch, str(tmp_path)).code == "no_set_epoch"
-    assert C.check_train_ddp(no_sampler_no_ddp, str(tmp_path)).code == "no_sampler"
-    assert list(tmp_path.iterdir()) == []  # the check cleans up its checkpoint files
-    assert L.pids_alive(L.LAST_PIDS) == []
-
-
 def test_stub_detection_and_no_launch_for_stubs():
     def stub_ddp(rank, world_size, model, optimizer, dataset, epochs, batch_size, checkpoint_path):
         """Docstring."""
@@ -176,3 +138,253 @@ def test_stub_detection_and_no_launch_for_stubs():
     assert C.is_stub(stub_ddp) and not C.is_stub(every_rank_saves)
     assert C.check_train_ddp(stub_ddp).code == "not_done"
     assert C.check_average_gradients(stub).code == "not_done"
+
+
+# ---------------------------------------------------------------- more answers a student could write
+# (module-level functions: the real-process checks send their source text to the ranks)
+
+
+def scatter_add_(chunks, rank, world_size, exchange):
+    """Valid: add_ on the chunk view, indices computed once per step."""
+    for s in range(world_size - 1):
+        chunks[(rank - s - 1) % world_size].add_(exchange(chunks[(rank - s) % world_size],
+                                                          chunks[(rank - s - 1) % world_size]))
+    return chunks
+
+
+def scatter_two_ranks_only(chunks, rank, world_size, exchange):
+    for step in range(1):  # "world_size - 1" is 1 on two ranks
+        send, recv = (rank - step) % world_size, (rank - step - 1) % world_size
+        chunks[recv] += exchange(chunks[send], chunks[recv])
+    return chunks
+
+
+def average_with_get_world_size(model, world_size):
+    """Valid: asks torch.distributed for the world size, divides with div_."""
+    for p in model.parameters():
+        if p.grad is not None:
+            torch.distributed.all_reduce(p.grad, op=dist.ReduceOp.SUM)
+            p.grad.div_(dist.get_world_size())
+
+
+def average_by_two(model, world_size):
+    for p in model.parameters():
+        dist.all_reduce(p.grad)
+        p.grad /= 2  # "two processes"
+
+
+def average_weights_too(model, world_size):
+    for p in model.parameters():
+        dist.all_reduce(p.grad)
+        p.grad /= world_size
+        p.data /= world_size  # divides the weights as well
+
+
+def average_with_max(model, world_size):
+    for p in model.parameters():
+        dist.all_reduce(p.grad, op=dist.ReduceOp.MAX)  # the largest, not the mean
+        p.grad /= world_size
+
+
+def average_waits_forever(model, world_size):
+    for p in model.parameters():
+        if dist.get_rank() == 0:
+            dist.recv(p.grad, src=1)  # rank 1 never sends: it waits in a barrier instead
+        else:
+            dist.barrier()
+
+
+def average_rank0_only(model, world_size):
+    if dist.get_rank() == 0:  # the other ranks never join the all_reduce: a hang
+        for p in model.parameters():
+            dist.all_reduce(p.grad)
+            p.grad /= world_size
+
+
+def ddp_module_state(rank, world_size, model, optimizer, dataset, epochs, batch_size, checkpoint_path):
+    """Valid: saves ddp_model.module.state_dict(), asks dist for the rank, zero_grad on the model."""
+    ddp_model = DDP(model)
+    sampler = DistributedSampler(dataset, num_replicas=world_size, rank=dist.get_rank(), shuffle=True, seed=0)
+    loader = DataLoader(dataset, batch_size=batch_size, sampler=sampler)
+    for epoch in range(epochs):
+        sampler.set_epoch(epoch)
+        for x, y in loader:
+            ddp_model.zero_grad(set_to_none=True)
+            loss = F.cross_entropy(ddp_model(x), y)
+            loss.backward()
+            optimizer.step()
+    if dist.get_rank() == 0:
+        torch.save(ddp_model.module.state_dict(), checkpoint_path)
+
+
+def _ddp_loop(model, optimizer, loader, sampler, epochs, forward):
+    for epoch in range(epochs):
+        sampler.set_epoch(epoch)
+        for x, y in loader:
+            optimizer.zero_grad()
+            F.cross_entropy(forward(x), y).backward()
+            optimizer.step()
+
+
+def ddp_prefixed_checkpoint(rank, world_size, model, optimizer, dataset, epochs, batch_size, checkpoint_path):
+    ddp_model = DDP(model)
+    sampler = DistributedSampler(dataset, num_replicas=world_size, rank=rank, shuffle=True, seed=0)
+    loader = DataLoader(dataset, batch_size=batch_size, sampler=sampler)
+    for epoch in range(epochs):
+        sampler.set_epoch(epoch)
+        for x, y in loader:
+            optimizer.zero_grad()
+            F.cross_entropy(ddp_model(x), y).backward()
+            optimizer.step()
+    if rank == 0:
+        torch.save(ddp_model.state_dict(), checkpoint_path)  # keys start with "module."
+
+
+def ddp_saves_first(rank, world_size, model, optimizer, dataset, epochs, batch_size, checkpoint_path):
+    if rank == 0:
+        torch.save(model.state_dict(), checkpoint_path)  # before training
+    ddp_model = DDP(model)
+    sampler = DistributedSampler(dataset, num_replicas=world_size, rank=rank, shuffle=True, seed=0)
+    loader = DataLoader(dataset, batch_size=batch_size, sampler=sampler)
+    for epoch in range(epochs):
+        sampler.set_epoch(epoch)
+        for x, y in loader:
+            optimizer.zero_grad()
+            F.cross_entropy(ddp_model(x), y).backward()
+            optimizer.step()
+
+
+def ddp_two_replicas(rank, world_size, model, optimizer, dataset, epochs, batch_size, checkpoint_path):
+    ddp_model = DDP(model)
+    sampler = DistributedSampler(dataset, num_replicas=2, rank=rank % 2, shuffle=True, seed=0)  # hard-coded
+    loader = DataLoader(dataset, batch_size=batch_size, sampler=sampler)
+    for epoch in range(epochs):
+        sampler.set_epoch(epoch)
+        for x, y in loader:
+            optimizer.zero_grad()
+            F.cross_entropy(ddp_model(x), y).backward()
+            optimizer.step()
+    if rank == 0:
+        torch.save(model.state_dict(), checkpoint_path)
+
+
+def ddp_forward_unwrapped(rank, world_size, model, optimizer, dataset, epochs, batch_size, checkpoint_path):
+    DDP(model)  # wrapped, but the forward below bypasses the wrapper: no gradient averaging
+    sampler = DistributedSampler(dataset, num_replicas=world_size, rank=rank, shuffle=True, seed=0)
+    loader = DataLoader(dataset, batch_size=batch_size, sampler=sampler)
+    for epoch in range(epochs):
+        sampler.set_epoch(epoch)
+        for x, y in loader:
+            optimizer.zero_grad()
+            F.cross_entropy(model(x), y).backward()
+            optimizer.step()
+    if rank == 0:
+        torch.save(model.state_dict(), checkpoint_path)
+
+
+def idle_sorted_copy(events, stages):
+    """Valid: sorts a copy, keeps only F/B work."""
+    work = sorted((e for e in events if e["kind"] != "A" and e["kind"] in "FB"), key=lambda e: e["start"])
+    span = max(e["end"] for e in work) - work[0]["start"]
+    return 1.0 - sum(e["end"] - e["start"] for e in work) / (stages * span)
+
+
+def idle_all_events(events, stages):
+    busy = sum(e["end"] - e["start"] for e in events)
+    span = max(e["end"] for e in events) - min(e["start"] for e in events)
+    return 1 - busy / (stages * span)
+
+
+def idle_span_from_zero(events, stages):
+    work = [e for e in events if e["kind"] in ("F", "B")]
+    return 1 - sum(e["end"] - e["start"] for e in work) / (stages * max(e["end"] for e in work))
+
+
+def idle_sorts_in_place(events, stages):
+    events.sort(key=lambda e: e["start"])
+    return C.reference_idle_share(events, stages)
+
+
+def idle_first_last(events, stages):
+    work = [e for e in events if e["kind"] in ("F", "B")]
+    span = work[-1]["end"] - work[0]["start"]  # assumes the list is in time order
+    return 1 - sum(e["end"] - e["start"] for e in work) / (stages * span)
+
+
+def _busy_span(events):
+    busy = sum(e["end"] - e["start"] for e in events)
+    return busy, max(e["end"] for e in events) - min(e["start"] for e in events)
+
+
+def _busy_share(ev, k):
+    busy, span = _busy_span([e for e in ev if e["kind"] in ("F", "B")])
+    return busy / (k * span)
+
+
+def _forgot_stages(ev, k):
+    busy, span = _busy_span([e for e in ev if e["kind"] in ("F", "B")])
+    return 1 - busy / span
+
+
+TIMELINE = pipeline.ideal_schedule(2, 3, forward=1.0, backward=2.5)  # stands in for a measured one
+
+CASES = [
+    right(C.check_scatter_reduce, C.reference_scatter_reduce, "reference (real processes)"),
+    right(C.check_scatter_reduce, scatter_add_, "add_ (real processes)"),
+    wrong(C.check_scatter_reduce, off_by_one, "off_by_one", "same chunk"),
+    wrong(C.check_scatter_reduce, too_many_steps, "step_count", "world_size steps"),
+    wrong(C.check_scatter_reduce, overwrite, "overwrite", "copy_"),
+    wrong(C.check_scatter_reduce, not_in_place, "not_in_place", "new tensor"),
+    wrong(C.check_scatter_reduce, scatter_two_ranks_only, "step_count", "two ranks only"),
+    wrong(C.check_scatter_reduce, stub, "not_done", "stub"),
+    right(C.check_bubble_fraction, C.reference_bubble_fraction, "reference"),
+    right(C.check_bubble_fraction, lambda k, m: 1 - m / (m + k - 1), "1 - m/(m+k-1)"),
+    wrong(C.check_bubble_fraction, lambda k, m: (k - 1) / (m + k), "off_by_one", "m + k"),
+    wrong(C.check_bubble_fraction, lambda k, m: (k - 1) / m, "wrong_denominator", "/ m"),
+    wrong(C.check_bubble_fraction, lambda k, m: (k - 1) // (m + k - 1), "wrong_value", "//"),
+    wrong(C.check_bubble_fraction, lambda k, m: 3 / (m + 3), "wrong_value", "4 stages hard-coded"),
+    wrong(C.check_bubble_fraction, lambda k, m: 100 * (k - 1) / (m + k - 1), "wrong_value", "percent"),
+    wrong(C.check_bubble_fraction, lambda k, m: "(k-1)/(m+k-1)", "not_a_number", "text"),
+    wrong(C.check_bubble_fraction, lambda k, m: None, "not_done", "stub"),
+    right(C.check_idle_share, C.reference_idle_share, "reference", events=TIMELINE),
+    right(C.check_idle_share, idle_sorted_copy, "sorted copy", events=TIMELINE),
+    wrong(C.check_idle_share, _forgot_stages, "forgot_stages", "no K", events=TIMELINE),
+    wrong(C.check_idle_share, _busy_share, "busy_not_idle", "busy share", events=TIMELINE),
+    wrong(C.check_idle_share, idle_all_events, "not_only_work", "counts A events", events=TIMELINE),
+    wrong(C.check_idle_share, idle_span_from_zero, "span_from_zero", "span from 0", events=TIMELINE),
+    wrong(C.check_idle_share, idle_sorts_in_place, "mutated_input", "sorts in place", events=TIMELINE),
+    wrong(C.check_idle_share, idle_first_last, "wrong_value", "list order as time", events=TIMELINE),
+    wrong(C.check_idle_share, lambda ev, k: 0.5, "wrong_value", "constant", events=TIMELINE),
+    right(C.check_average_gradients, C.reference_average_gradients, "reference"),
+    right(C.check_average_gradients, average_with_get_world_size, "get_world_size + div_"),
+    wrong(C.check_average_gradients, forgot_to_average, "not_averaged", "sum only"),
+    wrong(C.check_average_gradients, no_all_reduce, "not_synced", "no all_reduce"),
+    wrong(C.check_average_gradients, average_by_two, "off_by_factor", "/ 2 hard-coded"),
+    wrong(C.check_average_gradients, average_weights_too, "weights_changed", "divides weights"),
+    wrong(C.check_average_gradients, average_with_max, "wrong_result", "ReduceOp.MAX"),
+    wrong(C.check_average_gradients, average_rank0_only, "worker_failed", "rank 0 only"),
+    wrong(C.check_average_gradients, average_waits_forever, "timeout", "hangs", timeout_s=5.0),
+    right(C.check_train_ddp, C.reference_train_ddp, "reference"),
+    right(C.check_train_ddp, ddp_module_state, "module.state_dict + get_rank"),
+    wrong(C.check_train_ddp, every_rank_saves, "every_rank_saves", "every rank saves"),
+    wrong(C.check_train_ddp, no_set_epoch, "no_set_epoch", "no set_epoch"),
+    wrong(C.check_train_ddp, no_sampler_no_ddp, "no_sampler", "no sampler"),
+    wrong(C.check_train_ddp, ddp_two_replicas, "no_sampler", "num_replicas=2"),
+    wrong(C.check_train_ddp, ddp_prefixed_checkpoint, "module_prefix", "module. prefix"),
+    wrong(C.check_train_ddp, ddp_saves_first, "saved_untrained", "saved before training"),
+    wrong(C.check_train_ddp, ddp_forward_unwrapped, "not_synced", "forward bypasses DDP"),
+]
+
+test_case = table_test(CASES)
+test_coverage = coverage_test(CASES, [C.check_scatter_reduce, C.check_bubble_fraction, C.check_idle_share,
+                                      C.check_average_gradients, C.check_train_ddp])
+
+
+def test_off_by_factor_names_the_world_size_and_factor():
+    result = C.check_average_gradients(average_by_two)
+    assert "3" in result.message and "1.5" in result.message  # "with 3 processes ... ×1.5"
+
+
+def test_checkpoint_files_are_cleaned_up(tmp_path):
+    assert C.check_train_ddp(C.reference_train_ddp, str(tmp_path)).ok
+    assert list(tmp_path.iterdir()) == []

@@ -149,3 +149,4 @@ def test_reference_ddp_runs_are_one_series_per_run_with_hardware_names(tmp_path)
     assert "AMD EPYC" in runs[0]["label"] and "GPT" in runs[0]["label"]
     assert "NVIDIA H200" in runs[2]["label"] and "Intel Xeon" not in runs[2]["label"]
     assert not any("?" in r["label"] for r in runs)
+    assert [r["on_gpu"] for r in runs] == [False, False, True]

@@ -57,6 +57,42 @@ MESSAGES = {
               "The processes slowed each other down — other work is running on this machine (no free core), or the cores share "
               "memory bandwidth. Stop other work and run again.",
     },
+    "lesson05.v_pipe_more": {
+        "bn": "K={k}: মাপা অলস ভাগ {idle:.0%}, সূত্রের {formula:.0%}-এর চেয়ে বেশি — send/recv-এর খরচ আর ধাপগুলোর অসমান কাজ সূত্রে ধরা নেই।",
+        "en": "K={k}: measured idle share {idle:.0%}, more than the formula's {formula:.0%} — send/recv costs and unequal stages are not in the formula.",
+    },
+    "lesson05.v_pipe_match": {
+        "bn": "K={k}: মাপা অলস ভাগ {idle:.0%}, সূত্র বলে {formula:.0%} — এই রানে প্রায় মিলে গেছে।",
+        "en": "K={k}: measured idle share {idle:.0%}, the formula says {formula:.0%} — close in this run.",
+    },
+    "lesson05.v_pipe_less": {
+        "bn": "K={k}: মাপা অলস ভাগ {idle:.0%}, সূত্রের {formula:.0%}-এর চেয়ে কম — সূত্রটি প্রতিটি ধাপে সমান কাজ ধরে, এখানে ধাপগুলোর কাজ আলাদা (শেষ ধাপে loss-ও আছে); মাপে গোলমালও থাকে।",
+        "en": "K={k}: measured idle share {idle:.0%}, less than the formula's {formula:.0%} — the formula assumes equal work per stage, and here the stages differ (the last also computes the loss); measurements are noisy too.",
+    },
+    "lesson05.v_pipe_cores": {
+        "bn": "K={k}টি ধাপ কিন্তু কোর মাত্র {cores}টি: প্রসেসগুলো পালা করে চলে, তাই মাপা অলস ভাগ ({idle:.0%}) সূত্রের ({formula:.0%}) সাথে তুলনীয় নয়।",
+        "en": "K={k} stages but only {cores} cores: the processes take turns, so the measured idle share ({idle:.0%}) cannot be compared with the formula ({formula:.0%}).",
+    },
+    "lesson05.v_ar_ring": {
+        "bn": "N = {n}, {numel} সংখ্যা: রিং দ্রুত ছিল ({ring_ms:.2f} ms), সরল সার্ভার {naive_ms:.2f} ms।",
+        "en": "N = {n}, {numel} numbers: the ring was faster ({ring_ms:.2f} ms), the simple server {naive_ms:.2f} ms.",
+    },
+    "lesson05.v_ar_server": {
+        "bn": "N = {n}, {numel} সংখ্যা: সরল সার্ভার দ্রুত ছিল ({naive_ms:.2f} ms), রিং {ring_ms:.2f} ms — এখানে বার্তার সংখ্যা (লেটেন্সি) বাইটের চেয়ে বেশি গুরুত্বপূর্ণ।",
+        "en": "N = {n}, {numel} numbers: the simple server was faster ({naive_ms:.2f} ms), the ring {ring_ms:.2f} ms — here the number of messages (latency) matters more than the bytes.",
+    },
+    "lesson05.v_ar_torch": {
+        "bn": "N = {n}, {numel} সংখ্যা: gloo-র dist.all_reduce {torch_ms:.2f} ms, আমাদের Python-এ লেখা রিং {ring_ms:.2f} ms।",
+        "en": "N = {n}, {numel} numbers: gloo's dist.all_reduce {torch_ms:.2f} ms, our ring written in Python {ring_ms:.2f} ms.",
+    },
+    # --- notebook plots
+    "lesson05.nb_loss_title": {"bn": "একই শেখার হারে: প্রতি ধাপে লস (rank 0)", "en": "same learning rate: loss per step (rank 0)"},
+    "lesson05.nb_loss_legend": {"bn": "{w} প্রসেস (batch {batch})", "en": "{w} processes (batch {batch})"},
+    "lesson05.nb_gantt_m": {"bn": "{k}টি প্রসেসে মাপা পাইপলাইন, M = {m}", "en": "pipeline measured in {k} processes, M = {m}"},
+    "lesson05.no_gpu_reference": {
+        "bn": "reference/ ফোল্ডারে এখনো GPU-তে মাপা কোনো DDP ফল নেই; বিন্দু-রেখাগুলো (যদি থাকে) অন্য CPU-তে মাপা।",
+        "en": "reference/ holds no DDP results measured on GPUs yet; the dotted lines (if any) were measured on other CPUs.",
+    },
     "lesson05.no_nccl": {
         "bn": "NCCL-এর জন্য প্রতি প্রসেসে একটি GPU লাগে; এখানে তা নেই, তাই gloo ব্যবহার করা হলো।",
         "en": "NCCL needs one GPU per process; there are not enough here, so gloo was used.",

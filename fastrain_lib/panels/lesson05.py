@@ -10,9 +10,8 @@ import os
 import statistics
 
 import ipywidgets as widgets
-import torch
 
-from .. import bench, config, ddp_costs, plots, reference
+from .. import bench, config, data, ddp_costs, hardware, plots, reference
 from ..distributed import ddp, launch, pipeline, ring
 from ..i18n import t
 from ..widgets import ExperimentPanel, Outcome
@@ -34,7 +33,7 @@ def cores() -> int:
 def backends() -> list[str]:
     """gloo always; NCCL when there are at least two GPUs."""
     options = ["gloo"]
-    if torch.cuda.is_available() and torch.cuda.device_count() >= 2:
+    if hardware.gpu_count() >= 2:
         options.append("nccl")
     return options
 
@@ -47,25 +46,33 @@ _DDP_CACHE: dict[tuple, dict[int, list[dict]]] = {}
 # much less than the compute it saves (SimpleNN(512), 512 samples per process). With the
 # seeds' small setting (hidden 128, batch 32) a step computes in under a millisecond and
 # gloo's all-reduce takes about as long: then 2 processes are slower than one.
-DEFAULT_BATCH = 512
 DEFAULT_HIDDEN = 512
 
 
-def ddp_runs(processes: list[int], batch_size: int = DEFAULT_BATCH, hidden: int = DEFAULT_HIDDEN,
+def default_batch() -> int:
+    """Samples per process: 512 (ci: 128, so that the tiny ci dataset holds whole batches)."""
+    return config.by_mode(ci=128, lab=512)
+
+
+def ddp_runs(processes: list[int], batch_size: int | None = None, hidden: int = DEFAULT_HIDDEN,
              backend: str = "gloo", steps: int | None = None, amp: str = "off") -> dict[int, list[dict]]:
     """{W: [rank results]} of the DDP worker for each process count W (cached per setting);
     each rank also reports its all-reduce time for one step's gradients (ddp_costs).
 
     One CPU thread per process: each process plays one GPU, so W processes use W cores."""
     steps = steps or config.by_mode(ci=8, lab=30, full=200)
+    batch_size = batch_size or default_batch()
     out = {}
     for w in processes:
         key = (w, batch_size, hidden, backend, steps, amp)
         if key not in _DDP_CACHE:
-            if backend == "nccl" and torch.cuda.device_count() < w:
+            if backend == "nccl" and hardware.gpu_count() < w:
                 backend = "gloo"
+            # every rank needs at least one full batch per epoch (an empty loader would never end an epoch)
+            need = 2 * batch_size * w
             cfg = ddp.make_cfg(steps=steps, batch_size=batch_size, hidden=hidden, amp=amp,
-                               warmup_steps=min(2, steps - 1))
+                               warmup_steps=min(2, steps - 1),
+                               data_size=need if need > data._default_size(train=True) else None)
             _DDP_CACHE[key] = launch(ddp_costs.worker, w, args=(cfg,), backend=backend, threads=1, timeout_s=300)
         out[w] = _DDP_CACHE[key]
     return out
@@ -87,6 +94,17 @@ def summarise(runs: dict[int, list[dict]]) -> list[dict]:
                      "identical": all(r["param_hashes"] == results[0]["param_hashes"] for r in results),
                      "times": results[0]["step_times"], "backend": results[0]["backend"]})
     return rows
+
+
+def process_counts(processes: int) -> list[int]:
+    """The process counts a panel run measures: 1, 2, 4, 8 up to `processes`."""
+    return [w for w in (1, 2, 4, 8) if w <= processes]
+
+
+def panel_rows(settings: dict) -> list[dict]:
+    """The summary rows of the DDP panel's run for `settings` (from the cache: no new run)."""
+    return summarise(ddp_runs(process_counts(settings["processes"]), settings["batch_size"], settings["hidden"],
+                              settings["backend"]))
 
 
 def verdicts_for(rows: list[dict]) -> list[tuple[str, dict]]:
@@ -115,8 +133,7 @@ def cost_bars(ax, rows: list[dict]) -> None:
 def scaling_experiment(processes: int, batch_size: int, backend: str, hidden: int) -> Outcome:
     """Train with 1, 2, 4 … processes (up to `processes`); plot samples/s, efficiency, and
     what one step costs (compute vs all-reduce); explain the result from those numbers."""
-    counts = [w for w in (1, 2, 4, 8) if w <= processes]
-    rows = summarise(ddp_runs(counts, batch_size, hidden, backend))
+    rows = summarise(ddp_runs(process_counts(processes), batch_size, hidden, backend))
     fig, (left, middle, right) = plots.new_figure(ncols=3)
     xs = [r["processes"] for r in rows]
     left.plot(xs, [r["samples_per_s"] for r in rows], "o-", label=plots.label("lesson05.measured"))
@@ -148,6 +165,8 @@ def scaling_experiment(processes: int, batch_size: int, backend: str, hidden: in
                                      "compute_s": r["compute_s"], "allreduce_s": r["allreduce_s"]},
                             meta=bench.meta()) for r in rows]
     notes = [t(key, **values) for key, values in verdicts_for(rows)]
+    if not any(run["on_gpu"] for run in reference_runs()):
+        notes.append(t("lesson05.no_gpu_reference"))  # say so, rather than promise GPU results
     if backend == "nccl" and rows and rows[-1]["backend"] != "nccl":
         notes.append(t("lesson05.no_nccl"))
     return Outcome(figure=fig, headers=headers, rows=table, records=records, note=" ".join(notes))
@@ -169,7 +188,9 @@ def reference_runs(folder=None) -> list[dict]:
         if points:
             found.append({"label": plots.label("common.reference", hardware=f"{run.hardware}, {workload}",
                                                date=f"{run.date}, {run.mode}" if run.mode else run.date),
-                          "points": sorted(points), "file": run.path.name})
+                          "points": sorted(points), "file": run.path.name,
+                          "on_gpu": any(reference.used_gpu(r) for r in run.records
+                                        if r.params.get("panel") == "lesson05_ddp" or r.params.get("family") == "ddp")})
     return found
 
 
@@ -190,7 +211,7 @@ def make() -> ExperimentPanel:
         {
             "processes": widgets.Dropdown(options=[1, 2, 4], value=config.by_mode(ci=2, lab=4),
                                           description=t("lesson05.processes")),
-            "batch_size": widgets.Dropdown(options=[8, 16, 32, 64, 128, 256, 512], value=DEFAULT_BATCH,
+            "batch_size": widgets.Dropdown(options=[8, 16, 32, 64, 128, 256, 512], value=default_batch(),
                                            description=t("lesson05.batch")),
             "backend": widgets.Dropdown(options=backends(), value="gloo", description=t("lesson05.backend")),
             "hidden": widgets.Dropdown(options=[32, 128, 512, 1024, 2048], value=DEFAULT_HIDDEN,
@@ -258,6 +279,33 @@ def pipeline_experiment(stages: int, micro_batches: int, width: int) -> Outcome:
                           metrics={"idle_share": idle, "formula": formula}, meta=bench.meta())
     note = t("lesson05.oversubscribed", procs=stages, cores=cores()) if stages > cores() else ""
     return Outcome(figure=fig, headers=headers, rows=rows, records=[record], note=note)
+
+
+def pipeline_verdict(idle: float, formula: float, stages: int, cores_: int, margin: float = 0.03) -> tuple[str, dict]:
+    """(catalog key, values): how the measured idle share compares with GPipe's formula, and why."""
+    values = {"idle": idle, "formula": formula, "k": stages, "cores": cores_}
+    if stages > cores_:
+        return "lesson05.v_pipe_cores", values
+    if idle > formula + margin:
+        return "lesson05.v_pipe_more", values
+    if idle < formula - margin:
+        return "lesson05.v_pipe_less", values
+    return "lesson05.v_pipe_match", values
+
+
+def allreduce_verdicts(rows: list[tuple]) -> list[tuple[str, dict]]:
+    """From the all-reduce table (N, numbers, ring ms, server ms, dist.all_reduce ms, error):
+    at the largest N, who was faster for the smallest and the largest tensor, and how our
+    Python ring compares with gloo's own all_reduce."""
+    world = max(r[0] for r in rows)
+    mine = sorted((r for r in rows if r[0] == world), key=lambda r: r[1])
+    out = []
+    for n, numel, ring_ms, naive_ms, torch_ms, _ in (mine[0], mine[-1]) if len(mine) > 1 else mine:
+        key = "lesson05.v_ar_ring" if ring_ms < naive_ms else "lesson05.v_ar_server"
+        out.append((key, {"n": n, "numel": numel, "ring_ms": ring_ms, "naive_ms": naive_ms}))
+    n, numel, ring_ms, _, torch_ms, _ = mine[-1]
+    out.append(("lesson05.v_ar_torch", {"n": n, "numel": numel, "ring_ms": ring_ms, "torch_ms": torch_ms}))
+    return out
 
 
 def make_pipeline() -> ExperimentPanel:

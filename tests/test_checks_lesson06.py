@@ -1,45 +1,25 @@
-"""Lesson 06 checks: the reference answers pass, typical wrong answers fail with the right code."""
+"""Lesson 06 checks: valid answers pass, wrong ones a student could write fail with the code
+naming their mistake (one row per answer; see tests/checkcases.py)."""
 
 import math
 
+import numpy as np
+import torch
+
 from fastrain_lib import async_sgd
-from fastrain_lib.checks import lesson06 as L
+from fastrain_lib.checks import lesson06 as C
+
+from checkcases import coverage_test, right, table_test, wrong
 
 
-def test_async_update_reference_passes():
-    assert L.check_async_update(async_sgd.async_update).ok
+def update_in_place(th, old, b, g, lr):
+    th -= lr * g(old, b)  # changes the server's tensor it was handed
+    return th
 
 
-def test_async_update_wrong_answers():
-    cases = {
-        "no_staleness": lambda th, old, b, g, lr: th - lr * g(th, b),  # gradient at the current params
-        "overwrites": lambda th, old, b, g, lr: old - lr * g(old, b),  # loses the others' updates
-        "wrong_sign": lambda th, old, b, g, lr: th + lr * g(old, b),
-        "no_lr": lambda th, old, b, g, lr: th - g(old, b),
-        "wrong": lambda th, old, b, g, lr: th - 0.5 * lr * g(old, b),
-        "not_done": lambda th, old, b, g, lr: None,
-        "crashed": lambda th, old, b, g, lr: th - lr * g(b),
-    }
-    for code, fn in cases.items():
-        result = L.check_async_update(fn)
-        assert not result.ok and result.code == code, (code, result.code)
-    assert L.check_async_update(None).code == "not_done"
-
-
-def test_may_start_reference_passes():
-    assert L.check_may_start(async_sgd.may_start).ok
-
-
-def test_may_start_wrong_answers():
-    cases = {
-        "off_by_one": lambda c, cs, s: c - min(cs) < s,
-        "spread": lambda c, cs, s: max(cs) - min(cs) <= s,
-        "no_bound": lambda c, cs, s: True,
-        "wrong": lambda c, cs, s: c - max(cs) < s,
-    }
-    for code, fn in cases.items():
-        result = L.check_may_start(fn)
-        assert not result.ok and result.code == code, (code, result.code)
+def update_sub(th, old, b, g, lr):
+    """Valid: torch.sub with alpha."""
+    return torch.sub(th, g(old, b), alpha=lr)
 
 
 def reference_epoch_times(step_times, n):
@@ -47,31 +27,97 @@ def reference_epoch_times(step_times, n):
     return math.ceil(n / workers) * max(step_times), n / sum(1 / t for t in step_times)
 
 
-def test_epoch_times_reference_passes():
-    result = L.check_epoch_times(reference_epoch_times)
-    assert result.ok, result.message
+def epoch_times_loop(step_times, n):
+    """Valid: counts sync rounds with a loop; async via the summed rate; returns a list."""
+    rounds, done = 0, 0
+    while done < n:
+        done += len(step_times)
+        rounds += 1
+    rate = sum(1.0 / t for t in step_times)
+    return [rounds * max(step_times), n / rate]
 
 
-def test_epoch_times_wrong_answers():
-    def mean_sync(ts, n):
-        return n / len(ts) * sum(ts) / len(ts), n / sum(1 / t for t in ts)
+def epoch_no_ceil(ts, n):
+    return n / len(ts) * max(ts), n / sum(1 / t for t in ts)
 
-    def waits(ts, n):
-        s = math.ceil(n / len(ts)) * max(ts)
-        return s, s
 
-    def mean_async(ts, n):
-        return math.ceil(n / len(ts)) * max(ts), n * (sum(ts) / len(ts)) / len(ts)
+def epoch_floor(ts, n):
+    return n // len(ts) * max(ts), n / sum(1 / t for t in ts)
 
-    def no_workers(ts, n):
-        return n * max(ts), n / sum(1 / t for t in ts)
 
-    cases = {"sync_mean": mean_sync, "async_waits": waits, "async_mean": mean_async,
-             "sync_no_workers": no_workers, "wrong_type": lambda ts, n: 3.0, "not_done": lambda ts, n: None}
-    for code, fn in cases.items():
-        result = L.check_epoch_times(fn)
-        assert not result.ok and result.code == code, (code, result.code)
+def epoch_sorts(ts, n):
+    ts.sort()  # changes the caller's list
+    return reference_epoch_times(ts, n)
+
+
+def mean_sync(ts, n):
+    return n / len(ts) * sum(ts) / len(ts), n / sum(1 / t for t in ts)
+
+
+def waits(ts, n):
+    s = math.ceil(n / len(ts)) * max(ts)
+    return s, s
+
+
+def mean_async(ts, n):
+    return math.ceil(n / len(ts)) * max(ts), n * (sum(ts) / len(ts)) / len(ts)
+
+
+def no_workers(ts, n):
+    return n * max(ts), n / sum(1 / t for t in ts)
+
+
+def may_start_sorts(c, cs, s):
+    cs.sort()  # changes the caller's list
+    return c - cs[0] <= s
+
+
+CASES = [
+    right(C.check_async_update, async_sgd.async_update, "library"),
+    right(C.check_async_update, lambda th, old, b, g, lr: th - lr * g(old, b), "solution"),
+    right(C.check_async_update, update_sub, "torch.sub alpha"),
+    wrong(C.check_async_update, lambda th, old, b, g, lr: th - lr * g(th, b), "no_staleness", "fresh gradient"),
+    wrong(C.check_async_update, lambda th, old, b, g, lr: old - lr * g(old, b), "overwrites", "from old copy"),
+    wrong(C.check_async_update, lambda th, old, b, g, lr: th + lr * g(old, b), "wrong_sign", "plus"),
+    wrong(C.check_async_update, lambda th, old, b, g, lr: th - g(old, b), "no_lr", "no lr"),
+    wrong(C.check_async_update, lambda th, old, b, g, lr: th - 0.1 * g(old, b), "fixed_lr", "lr 0.1 hard-coded"),
+    wrong(C.check_async_update, lambda th, old, b, g, lr: th - 0.5 * lr * g(old, b), "wrong", "half lr"),
+    wrong(C.check_async_update, update_in_place, "mutated_input", "theta -= in place"),
+    wrong(C.check_async_update, lambda th, old, b, g, lr: (th - lr * g(old, b)).tolist(), "wrong_shape", "list"),
+    wrong(C.check_async_update, lambda th, old, b, g, lr: None, "not_done", "stub"),
+    wrong(C.check_async_update, lambda th, old, b, g, lr: th - lr * g(b), "crashed", "wrong call"),
+    right(C.check_may_start, async_sgd.may_start, "library"),
+    right(C.check_may_start, lambda c, cs, s: c <= min(cs) + s, "c <= min + s"),
+    right(C.check_may_start, lambda c, cs, s: np.bool_(c - np.min(cs) <= s), "numpy bool"),
+    wrong(C.check_may_start, lambda c, cs, s: c - min(cs) < s, "off_by_one", "strict <"),
+    wrong(C.check_may_start, lambda c, cs, s: max(cs) - min(cs) <= s, "spread", "spread"),
+    wrong(C.check_may_start, lambda c, cs, s: True, "no_bound", "always"),
+    wrong(C.check_may_start, lambda c, cs, s: c - max(cs) < s, "wrong", "max"),
+    wrong(C.check_may_start, lambda c, cs, s: c - cs[0] <= s, "first_not_min", "clocks[0]"),
+    wrong(C.check_may_start, may_start_sorts, "mutated_input", "sorts clocks"),
+    wrong(C.check_may_start, lambda c, cs, s: "yes", "not_bool", "text"),
+    wrong(C.check_may_start, lambda c, cs, s: np.array([True, False]), "not_bool", "array"),
+    right(C.check_epoch_times, reference_epoch_times, "formula"),
+    right(C.check_epoch_times, epoch_times_loop, "loop + list"),
+    wrong(C.check_epoch_times, mean_sync, "sync_mean", "sync by mean"),
+    wrong(C.check_epoch_times, waits, "async_waits", "async waits"),
+    wrong(C.check_epoch_times, mean_async, "async_mean", "async by mean"),
+    wrong(C.check_epoch_times, no_workers, "sync_no_workers", "no workers"),
+    wrong(C.check_epoch_times, epoch_no_ceil, "no_ceil", "no ceil"),
+    wrong(C.check_epoch_times, epoch_floor, "no_ceil", "floor"),
+    wrong(C.check_epoch_times, epoch_sorts, "mutated_input", "sorts step_times"),
+    wrong(C.check_epoch_times, lambda ts, n: 3.0, "wrong_type", "one number"),
+    wrong(C.check_epoch_times, lambda ts, n: None, "not_done", "stub"),
+]
+
+test_case = table_test(CASES)
+test_coverage = coverage_test(CASES, [C.check_async_update, C.check_may_start, C.check_epoch_times])
 
 
 def test_simulated_epoch_times_are_exact_here():
-    assert L.simulated_epoch_times((1.0, 1.0, 2.0, 4.0), 44) == (44.0, 16.0)
+    assert C.simulated_epoch_times((1.0, 1.0, 2.0, 4.0), 44) == (44.0, 16.0)
+    assert C.simulated_epoch_times((3.0, 0.5, 1.0), 31)[0] == 33.0  # ceil(31 / 3) rounds of 3.0
+
+
+def test_some_case_does_not_divide_evenly():
+    assert any(n % len(ts) for ts, n in C.EPOCH_CASES)

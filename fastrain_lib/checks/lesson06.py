@@ -94,6 +94,8 @@ CASES = [
     (9, [9, 4, 6, 5], 4, False),
     (2, [2, 2], 0, True),  # two workers
     (12, [12, 10, 11], 1, False),
+    (5, [4, 5, 1], 2, False),  # the worker is not listed first, and the first is not the slowest
+    (9, [3, 9, 2], 4, False),
 ]
 
 
@@ -136,10 +138,10 @@ def check_may_start(rule) -> CheckResult:
             return failed("off_by_one", "lesson06.check.rule_off_by_one")
         if answers == spread:
             return failed("spread", "lesson06.check.rule_spread")
-        if all(answers):
-            return failed("no_bound", "lesson06.check.rule_no_bound")
         if answers == [c - cs[0] <= s for c, cs, s, _ in CASES]:
             return failed("first_not_min", "checks.l06.rule_first_not_min")
+        if all(answers):
+            return failed("no_bound", "lesson06.check.rule_no_bound")
         bad = CASES[[a == e for a, e in zip(answers, expected)].index(False)]
         return failed("wrong", "lesson06.check.rule_wrong", clock=bad[0], clocks=bad[1], bound=bad[2],
                       expected=bad[3])
@@ -154,7 +156,7 @@ def check_may_start(rule) -> CheckResult:
 # ---------------------------------------------------------------------------------------- 3
 
 # n_batches that do not divide by the number of workers (the last sync step is not full)
-EPOCH_CASES = [((0.5, 1.0, 3.0), 31), ((1.0, 1.0, 2.0, 4.0), 44), ((0.5, 2.5), 13), ((1.0, 2.0), 30)]
+EPOCH_CASES = [((3.0, 0.5, 1.0), 31), ((1.0, 4.0, 2.0, 1.0), 44), ((2.5, 0.5), 13), ((1.0, 2.0), 30)]  # unsorted
 
 
 def _pair(answer) -> tuple[float, float] | None:

@@ -73,7 +73,12 @@ def stack_css() -> str:
     ui, code = f'{UI_STACK}, "{FAMILY}"', f'{CODE_STACK}, "{FAMILY}"'
     return (f":root, body, .jp-ThemedContainer {{ --jp-ui-font-family: {ui}; --jp-content-font-family: {ui}; "
             f"--jp-code-font-family-default: {code}; --jp-code-font-family: {code}; }}\n"
-            f".fastrain-panel, .fastrain-dashboard {{ font-family: var(--jp-ui-font-family, {ui}); }}")
+            f".fastrain-panel, .fastrain-dashboard {{ font-family: var(--jp-ui-font-family, {ui}); }}\n"
+            # widget buttons, toggles, dropdowns and tab labels name their own fonts (Voilà: Helvetica,
+            # Arial): give them the stack with the course's font too
+            f".jupyter-widgets button, .jupyter-widgets select, .jupyter-widgets input, .jupyter-widgets textarea, "
+            f".jupyter-widgets .lm-TabBar-tab, .jupyter-button, .widget-tab .lm-TabBar-tab "
+            f"{{ font-family: var(--jp-ui-font-family, {ui}); }}")
 
 
 def style_html() -> str:

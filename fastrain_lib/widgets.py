@@ -58,12 +58,28 @@ def html_table(headers: list[str], rows: list[tuple], fmt: str = "{:.4g}") -> st
 
 
 def figure_png(figure) -> bytes:
-    """A matplotlib figure as PNG bytes (what the panel shows as an <img>)."""
+    """A matplotlib figure as PNG bytes (what the panel shows as an <img>).
+
+    The PNG carries the smallest text size drawn (points) and the dpi as tEXt chunks, so the
+    browser suite can check plot text at the size the page really shows it (projector: >= 14 pt)."""
     import io
+    import struct
+    import zlib
+
+    from matplotlib.text import Text
 
     buffer = io.BytesIO()
     figure.savefig(buffer, format="png", dpi=figure.dpi, bbox_inches="tight")
-    return buffer.getvalue()
+    png = buffer.getvalue()
+    sizes = [text.get_fontsize() for text in figure.findobj(Text)  # after savefig: tick labels are set
+             if text.get_visible() and text.get_text().strip()]
+    if not sizes:
+        return png
+    chunks = b""
+    for key, value in (("fastrain:min_font_pt", f"{min(sizes):g}"), ("fastrain:dpi", f"{figure.dpi:g}")):
+        body = b"tEXt" + key.encode() + b"\0" + value.encode()
+        chunks += struct.pack(">I", len(body) - 4) + body + struct.pack(">I", zlib.crc32(body))
+    return png[:33] + chunks + png[33:]  # right after the 8-byte signature and the 25-byte IHDR chunk
 
 
 def explain_error(exc: BaseException) -> str:
@@ -134,6 +150,8 @@ class ExperimentPanel:
         self.save_button.on_click(lambda _: self.save())
         for control in controls.values():
             control.style = {"description_width": "initial"}
+            if isinstance(control, w.Checkbox):  # in its default fixed width the label is cut off with "…"
+                control.indent, control.layout.width = False, "max-content"
         self.threads = self._threads_widget(threads_control if "threads" not in controls else False)
         self.widget = w.VBox([
             w.HTML(f"<h3>{html.escape(title)}</h3>"),

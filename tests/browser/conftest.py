@@ -30,6 +30,7 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networki
 ARTIFACTS = REPO / "artifacts" / "screenshots"
 LOGS = REPO / "artifacts" / "logs"
 START_TIMEOUT_S = 120
+VOILA_CELL_TIMEOUT_S = 240  # ci mode: the dashboard's slowest cell takes < 60 s alone
 
 # JupyterLab settings for a clean, quiet browser session: no news pop-up, no update check,
 # and no autosave (running the notebooks must never write outputs into the files).
@@ -173,7 +174,9 @@ def voila_server(tmp_path_factory):
         pytest.skip("notebooks/99_instructor_dashboard.ipynb is missing")
     port, token = free_port(), secrets.token_hex(16)
     cmd = [sys.executable, "-m", "voila", "--no-browser", "--Voila.ip=127.0.0.1", f"--port={port}",
-           "--Voila.port_retries=0", f"--token={token}", "--show_tracebacks=True", str(notebook)]
+           "--Voila.port_retries=0", f"--token={token}", "--show_tracebacks=True",
+           # a cell that hangs becomes an error on the page within minutes, never an endless wait
+           f"--VoilaExecutor.timeout={VOILA_CELL_TIMEOUT_S}", str(notebook)]
     log = tmp / "voila.log"
     proc = _start(cmd, _base_env(tmp), REPO, log)
     try:

@@ -4,12 +4,15 @@ For each notebooks/0N_*.ipynb (found by glob, so a new lesson is covered without
 anything): open it in a fresh JupyterLab workspace, Kernel → Restart Kernel and Run All
 Cells, wait until every cell ran, fail on any error output; then change one control of the
 lesson's experiment panel, press চালাও and check that a new plot appeared and no error.
-A screenshot of each lesson's panel goes to artifacts/screenshots/.
+A screenshot of each lesson's panel goes to artifacts/screenshots/; with
+FASTRAIN_README_SCREENSHOTS=1 lesson 04's panel also goes to docs/img/lesson-panel.png (README.bn.md).
+Bengali must be drawn with the course's font (conftest.check_bengali_drawn), not as empty boxes.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import re
 import time
 import urllib.request
@@ -23,6 +26,8 @@ LESSONS = sorted(REPO.glob("notebooks/0[0-9]_*.ipynb"))
 BENGALI = re.compile(r"[\u0980-\u09FF]{3,}")
 RUN_TIMEOUT_MS = 240_000  # a ci-mode notebook takes 5–40 s alone; CI runs other tests beside us
 CLICK_TIMEOUT_MS = 120_000
+README_LESSON = "04_fused_kernels"
+README_IMG = REPO / "docs" / "img"
 
 # Progress of "run all" read from the page in one go: the prompts of every code cell
 # ("[3]:" ran, "[*]:" running/queued, "[ ]:" not yet) and the error outputs. JupyterLab 4
@@ -178,6 +183,9 @@ def test_lesson_in_browser(notebook_path, lab_server, page, screenshots, bengali
                       min_kinds=("markdown", "widget label", "button/tab", "table cell"))
         panel.locator(".fastrain-output img").first.scroll_into_view_if_needed()
         page.screenshot(path=str(screenshots / f"{notebook_path.stem}.png"))
+        if os.environ.get("FASTRAIN_README_SCREENSHOTS") and notebook_path.stem == README_LESSON:
+            README_IMG.mkdir(parents=True, exist_ok=True)  # README.bn.md's picture of a lesson panel
+            panel.screenshot(path=str(README_IMG / "lesson-panel.png"))
         passed = True
     finally:
         if not passed:  # what the student would have seen, for the CI log

@@ -1,0 +1,34 @@
+"""Panels of lessons 00 and 02 report what they measured (not only that they build)."""
+
+import math
+
+import pytest
+
+from fastrain_lib.panels import lesson00, lesson02
+
+
+def test_lesson00_gflops_are_2n3_over_the_measured_median():
+    outcome = lesson00.matmul_experiment(128, "float32")
+    assert [row[1] for row in outcome.rows] == [64, 128] * (len(outcome.rows) // 2)
+    for (device, n, ms, gflops), record in zip(outcome.rows, outcome.records):
+        assert record.params["size"] == n and ms == pytest.approx(record.median_s * 1e3)
+        assert gflops == pytest.approx(2 * n**3 / record.median_s / 1e9, rel=1e-6)
+    bf16 = lesson00.matmul_experiment(64, "bfloat16")
+    assert all(r.params["dtype"] == "bfloat16" for r in bf16.records)
+
+
+@pytest.mark.parametrize("batch_size, steps", [(16, 4), (32, 2), (64, 1)])
+def test_lesson02_runs_see_the_same_samples_whatever_the_batch(batch_size, steps):
+    """A fair comparison: every batch size trains on the same 64 samples, in fewer, bigger steps."""
+    result = lesson02.training_run("cpu", batch_size, num_workers=0, pin_memory=False, samples=64)
+    assert len(result["losses"]) == steps and result["samples"] == 64
+    assert result["x"] == [batch_size * (i + 1) for i in range(steps)]
+    assert all(math.isfinite(v) for v in result["losses"])
+    assert 0 < result["startup_s"] <= result["seconds"]
+
+
+def test_lesson02_panel_row_matches_its_record():
+    outcome = lesson02.speed_experiment("cpu", 64, 0, False)
+    (row,), (record,) = outcome.rows, outcome.records
+    assert row[0] == "cpu" and row[1] == 64 and row[4] == record.metrics["samples_per_s"] > 0
+    assert row[6] == record.metrics["final_loss"] and record.params["samples"] % 64 == 0

@@ -177,7 +177,7 @@ MESSAGES = {
     },
     "lesson05.check_ring_not_in_place": {
         "bn": "chunks[recv] = chunks[recv] + ... লিখলে তালিকায় নতুন টেনসর বসে, আসল টেনসরের অংশটি (view) বদলায় না। "
-              "জায়গায় বদলাও: chunks[recv] += received।",
+              "ইন-প্লেস বদলাও: chunks[recv] += received।",
         "en": "chunks[recv] = chunks[recv] + ... puts a new tensor in the list; the real tensor's slice (a view) does not change. "
               "Update in place: chunks[recv] += received.",
     },
@@ -187,7 +187,7 @@ MESSAGES = {
     },
     "lesson05.check_ring_real_mismatch": {
         "bn": "সিমুলেশনে ঠিক ছিল, কিন্তু আসল প্রসেসে dist.all_reduce-এর সাথে মিলল না (সর্বোচ্চ পার্থক্য {error:.3g})। "
-              "টুকরোগুলো কি জায়গায় (in place) বদলাচ্ছ?",
+              "টুকরোগুলো কি ইন-প্লেস (in-place) বদলাচ্ছ?",
         "en": "Right in the simulation but not equal to dist.all_reduce in real processes (max difference {error:.3g}). "
               "Do you update the chunks in place?",
     },

@@ -115,7 +115,7 @@ MESSAGES = {
         "en": "The result does not match. The rule: new theta = theta - lr * grad_fn(theta_read, batch).",
     },
     "lesson06.check.update_sim": {
-        "bn": "একটি পরীক্ষায় ঠিক, কিন্তু সিমুলেটরের ভেতরে অন্য ফল দিচ্ছে। theta বা theta_read-কে জায়গায় বদলে (in-place, যেমন -=) ফেলছ না তো? নতুন টেনসর ফেরত দাও।",
+        "bn": "একটি পরীক্ষায় ঠিক, কিন্তু সিমুলেটরের ভেতরে অন্য ফল দিচ্ছে। theta বা theta_read-কে ইন-প্লেস (in-place, যেমন -=) বদলে ফেলছ না তো? নতুন টেনসর ফেরত দাও।",
         "en": "Right on one example, but different inside the simulator. Are you modifying theta or theta_read in place (e.g. -=)? Return a new tensor.",
     },
     "lesson06.check.update_ok": {

@@ -46,7 +46,7 @@ test: $(STAMP)
 
 demo: $(STAMP)
 	FASTRAIN_MODE=lab $(VENV)/bin/voila --no-browser --Voila.ip=$(DEMO_IP) --port=$(PORT) \
-	  $(if $(DEMO_TOKEN),--token=$(DEMO_TOKEN),) \
+	  $(if $(DEMO_TOKEN),--token=$(DEMO_TOKEN),) --VoilaExecutor.timeout=600 \
 	  notebooks/99_instructor_dashboard.ipynb
 
 bench: $(STAMP)

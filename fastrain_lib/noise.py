@@ -223,6 +223,26 @@ def summary(records, lang: str | None = None) -> str:
     return head + " " + sentence(worst.noise, lang)
 
 
+def load_verdict(quiet_all, busy_all, quiet_one, busy_one) -> tuple[str, dict]:
+    """(catalog key, values) for lesson 01's verdict on the same matmul measured quiet and
+    beside a background load, with all threads and with one (bench Records with gflops)."""
+    slow_all = quiet_all.metrics["gflops"] / busy_all.metrics["gflops"]
+    slow_one = quiet_one.metrics["gflops"] / busy_one.metrics["gflops"]
+    word = {QUIET: t("noise.quiet_word"), NOISY: t("noise.noisy_word")}
+    values = {"threads": busy_all.noise.get("threads", 1), "slow_all": slow_all, "slow_one": slow_one,
+              "busy_verdict": word.get(busy_all.noise.get("verdict"), "?"),
+              "quiet_verdict": word.get(quiet_all.noise.get("verdict"), "?")}
+    if values["threads"] <= 1:
+        return "noise.verdict_one_core", values
+    if is_noisy(quiet_all.noise) or is_noisy(quiet_one.noise):
+        # busy before our load started: say so rather than explain a comparison that has no quiet side
+        values["all_vs_one"] = quiet_one.metrics["gflops"] / quiet_all.metrics["gflops"]
+        return "noise.verdict_busy_already", values
+    if slow_all > 1.5 and slow_all > 1.5 * slow_one:
+        return "noise.verdict_collapse", values
+    return "noise.verdict_mild", values
+
+
 # ---------------------------------------------------------------- a real background load
 
 # The hog keeps one core busy until its parent goes away or its time is up, so it can

@@ -130,3 +130,28 @@ def test_hog_stops_even_when_the_block_fails():
     with pytest.raises(RuntimeError), noise.hog(1) as procs:
         raise RuntimeError("the cell failed")
     assert procs[0].poll() is not None
+
+
+def _mm(gflops, noisy=False, threads=2):
+    return bench.Record("matmul", 1.0, metrics={"gflops": gflops},
+                        noise={"verdict": "noisy" if noisy else "quiet", "threads": threads})
+
+
+@pytest.mark.parametrize("numbers,key", [
+    # quiet: 100 (2 threads) and 60 (1 thread); beside the load: 4 and 50 -> the team collapsed
+    ((_mm(100), _mm(4, True), _mm(60, threads=1), _mm(50, threads=1)), "noise.verdict_collapse"),
+    # both slowed a little: no collapse to explain
+    ((_mm(100), _mm(90, True), _mm(60, threads=1), _mm(55, threads=1)), "noise.verdict_mild"),
+    # the machine was busy before the load: no quiet side to compare with
+    ((_mm(2, True), _mm(1.5, True), _mm(50, True, threads=1), _mm(45, True, threads=1)), "noise.verdict_busy_already"),
+    # one core: one thread both times
+    ((_mm(50, threads=1), _mm(25, True, threads=1), _mm(50, threads=1), _mm(25, True, threads=1)),
+     "noise.verdict_one_core"),
+])
+def test_lesson_verdict_follows_the_numbers(numbers, key):
+    chosen, values = noise.load_verdict(*numbers)
+    assert chosen == key
+    quiet_all, busy_all, quiet_one, busy_one = numbers
+    assert values["slow_all"] == pytest.approx(quiet_all.metrics["gflops"] / busy_all.metrics["gflops"])
+    assert values["slow_one"] == pytest.approx(quiet_one.metrics["gflops"] / busy_one.metrics["gflops"])
+    assert t(chosen, "bn", **values) and t(chosen, "en", **values)

@@ -409,11 +409,15 @@ def _finish(settings: dict, cfg: dict, out: dict, world_size: int) -> Result:
     tokens_per_step = cfg["batch_size"] * cfg["block_size"] * settings["grad_accum"] * world_size
     # A resumed history starts with the earlier session's step times: never report those as now.
     times_now = history.step_times_s[history.resumed_from or 0:]
-    median = statistics.median(times_now) if times_now else math.nan
+    timed = times_now[1:] if len(times_now) >= 3 else times_now  # the first step warms up (or compiles)
+    median = statistics.median(timed) if timed else math.nan
     tokens_per_s = tokens_per_step / median if median > 0 else math.nan
     finished_earlier = None
     if not times_now:
         finished_earlier = out["log"].get("finished") or out["log"].get("started") or "?"
+    compile_s = history.compile_s if times_now else None
+    if history.resumed_from and settings.get("compile") and times_now:
+        compile_s = times_now[0]  # compiled again in this session (its first step, timed alone), not the old one
     peak = peak_flops(settings["device"], settings["precision"])
     if device.type == "cuda" and peak.flops:  # each process has its own GPU: the peak grows with them
         peak = dataclasses.replace(peak, flops=peak.flops * world_size)
@@ -423,7 +427,7 @@ def _finish(settings: dict, cfg: dict, out: dict, world_size: int) -> Result:
                   samples=[tuple(s) for s in out["log"]["samples"]], median_step_s=median,
                   tokens_per_s=tokens_per_s, flops_per_token=out["flops_per_token"],
                   mfu=mfu(tokens_per_s, out["flops_per_token"], peak), peak=peak, memory_bytes=memory,
-                  memory_kind=memory_kind, compile_s=history.compile_s if times_now else None,
+                  memory_kind=memory_kind, compile_s=compile_s,
                   resumed_from=history.resumed_from, params=out["params"], step_times_s=list(times_now),
                   measured_steps=len(times_now), finished_earlier=finished_earlier)
 

@@ -221,7 +221,8 @@ def test_a_resumed_run_reports_only_the_steps_it_ran(tmp_path):
     assert r.resumed_from == 4 and r.measured_steps == 4 and len(r.step_times_s) == 4
     assert len(r.losses) == 8  # the loss curve continues from the earlier session
     cfg = capstone.sizes()
-    assert r.tokens_per_s == pytest.approx(cfg["batch_size"] * cfg["block_size"] / statistics.median(r.step_times_s))
+    warm = statistics.median(r.step_times_s[1:])  # this session's steps, its first (warm-up) left out
+    assert r.tokens_per_s == pytest.approx(cfg["batch_size"] * cfg["block_size"] / warm)
     assert "4" in capstone.report_lines(r)[0] and capstone.mfu_text(r.mfu) in capstone.report_lines(r)[1]
 
 
@@ -345,3 +346,15 @@ def test_compare_times_every_step_on_its_own():
     (r,) = capstone.compare({"fp32": {"precision": "fp32", "optimizer": "forloop"}}, steps=5, device="cpu").values()
     assert r.measured_steps == 5 and r.settings["time_window"] == 1
     assert len(set(r.step_times_s)) == 5  # five separate clock readings
+
+
+def test_a_resumed_compiled_run_reports_its_own_compile_time():
+    cfg = capstone.sizes()
+    out = {"history": {"device": "cpu", "precision": "fp32", "losses": [3.0] * 7, "compile_s": 9.0,
+                       "resumed_from": 4, "step_times_s": [9.0, 0.5, 0.5, 0.5, 2.0, 0.1, 0.1]},
+           "log": {"val_curve": [], "samples": []}, "flops_per_token": 1e6, "params": 1000,
+           "memory": (None, "cpu_rss")}
+    settings = {"device": "cpu", "precision": "fp32", "grad_accum": 1, "processes": 1, "compile": True}
+    r = capstone._finish(settings, cfg, out, world_size=1)
+    assert r.compile_s == 2.0 and r.step_times_s == [2.0, 0.1, 0.1]  # this session's, not the 9 s of the first
+    assert r.tokens_per_s == pytest.approx(cfg["batch_size"] * cfg["block_size"] / 0.1)

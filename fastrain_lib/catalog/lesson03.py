@@ -152,6 +152,10 @@ MESSAGES = {
         "bn": "   কেন: এই {device}-তে {mode}-এর আলাদা গাণিতিক একক নেই, তবু অর্ধেক বাইট সরাতে হয় — মেমরি-সীমিত অংশে তাতেই ক্ষতি পুষিয়ে যায়।",
         "en": "   Why: this {device} has no dedicated {mode} units, yet half the bytes move — in the memory-bound parts that makes up for the casts.",
     },
+    "lesson03.v.noisy": {
+        "bn": "সাবধান: এই মাপের সময় মেশিন ব্যস্ত ছিল বা মাপগুলো খুব ছড়ানো (noise) — উপরের অনুপাত নড়বড়ে; মেশিন শান্ত হলে আবার চালাও।",
+        "en": "Careful: the machine was busy or the repeats spread widely during this measurement (noise) — the ratios above are shaky; run again when the machine is quiet.",
+    },
     "lesson03.v.accuracy_close": {
         "bn": "এই রানে ({steps} ধাপ) মোডগুলোর পরীক্ষা-সঠিকতার পার্থক্য মাত্র {spread:.1f} শতাংশ-বিন্দু: মিশ্র প্রিসিশনে মডেল fp32-এর মতোই শিখেছে।",
         "en": "In this run ({steps} steps) the modes' test accuracies differ by only {spread:.1f} percentage points: mixed precision learned as well as fp32.",

@@ -115,7 +115,7 @@ MESSAGES = {
     "lesson04.median_ms": {"bn": "মধ্যমা সময় (ms)", "en": "median time (ms)"},
     "lesson04.effective_gbs": {"bn": "কার্যকর GB/s (ন্যূনতম বাইট ÷ সময়)", "en": "effective GB/s (minimum bytes ÷ time)"},
     "lesson04.moved_gbs": {"bn": "আসলে সরানো GB/s", "en": "GB/s actually moved"},
-    "lesson04.roof_line": {"bn": "এই মেশিনের মেমরি-ছাদ, এখনই মাপা (বড় কপি): {gbs:.1f} GB/s", "en": "this machine's memory roof, measured now (a large copy): {gbs:.1f} GB/s"},
+    "lesson04.roof_line": {"bn": "এই মেশিনের মেমরি-ছাদ, এখনই মাপা (বড় কপি): {gbs:.3g} GB/s", "en": "this machine's memory roof, measured now (a large copy): {gbs:.3g} GB/s"},
     "lesson04.n_tensors_col": {"bn": "{n}টি টেনসর", "en": "{n} tensors"},
     "lesson04.foreach_names": {"bn": "foreach-এর কলগুলো, নাম ধরে: {names}", "en": "foreach's calls by name: {names}"},
     "lesson04.apex_missing": {"bn": "Apex FusedAdam এখানে নেই: {message}", "en": "Apex FusedAdam is not here: {message}"},
@@ -143,12 +143,12 @@ MESSAGES = {
     # verdicts (# VERDICT cells)
     "lesson04.v.gelu_ratio": {"bn": "বাইট {bytes:.1f} গুণ কমেছে, আর সময় কমেছে {time:.2f} গুণ (শিকল ÷ F.gelu)।", "en": "Bytes fell {bytes:.1f}×, time fell {time:.2f}× (chain ÷ F.gelu)."},
     "lesson04.v.gelu_memory": {
-        "bn": "F.gelu এখানে {gbs:.1f} GB/s সরিয়েছে — এই মেশিনের মাপা মেমরি-ছাদের ({roof:.1f} GB/s) {share:.0%}: কাজটা মেমরি-সীমিত, সময় চলে বাইটের সাথে — তাই বাইট কমালে সময়ও প্রায় ততটাই কমে।",
-        "en": "F.gelu moved {gbs:.1f} GB/s here — {share:.0%} of this machine's measured memory roof ({roof:.1f} GB/s): the work is memory-bound, time follows bytes — so fewer bytes mean about as much less time.",
+        "bn": "F.gelu এখানে {gbs:.3g} GB/s সরিয়েছে — এই মেশিনের মাপা মেমরি-ছাদের ({roof:.3g} GB/s) {share:.0%}: কাজটা মেমরি-সীমিত, সময় চলে বাইটের সাথে — তাই বাইট কমালে সময়ও প্রায় ততটাই কমে।",
+        "en": "F.gelu moved {gbs:.3g} GB/s here — {share:.0%} of this machine's measured memory roof ({roof:.3g} GB/s): the work is memory-bound, time follows bytes — so fewer bytes mean about as much less time.",
     },
     "lesson04.v.gelu_compute": {
-        "bn": "F.gelu এখানে মাত্র {gbs:.1f} GB/s সরিয়েছে — এই মেশিনের মাপা মেমরি-ছাদের ({roof:.1f} GB/s) {share:.0%}: এখানে সীমা মেমরি নয়, হিসাব (প্রতিটি সংখ্যার জন্য tanh) — কাজটা গণনা-সীমিত। তাই বাইট যত গুণ কমে, সময় তত গুণ কমে না। GPU-তে একই কাজ সাধারণত মেমরি-সীমিত।",
-        "en": "F.gelu moved only {gbs:.1f} GB/s here — {share:.0%} of this machine's measured memory roof ({roof:.1f} GB/s): the limit here is not memory but arithmetic (a tanh for every number) — the work is compute-bound. So time falls less than the bytes do. On a GPU the same work is usually memory-bound.",
+        "bn": "F.gelu এখানে মাত্র {gbs:.3g} GB/s সরিয়েছে — এই মেশিনের মাপা মেমরি-ছাদের ({roof:.3g} GB/s) {share:.0%}: এখানে সীমা মেমরি নয়, হিসাব (প্রতিটি সংখ্যার জন্য tanh) — কাজটা গণনা-সীমিত। তাই বাইট যত গুণ কমে, সময় তত গুণ কমে না। GPU-তে একই কাজ সাধারণত মেমরি-সীমিত।",
+        "en": "F.gelu moved only {gbs:.3g} GB/s here — {share:.0%} of this machine's measured memory roof ({roof:.3g} GB/s): the limit here is not memory but arithmetic (a tanh for every number) — the work is compute-bound. So time falls less than the bytes do. On a GPU the same work is usually memory-bound.",
     },
     "lesson04.v.adam_ratio": {"bn": "এখানে {n}টি টেনসরে fused, for-loop-এর চেয়ে {ratio:.1f}× দ্রুত ({fused:.3f} বনাম {forloop:.3f} ms); {n1}টি টেনসরে {ratio1:.1f}×।", "en": "Here fused is {ratio:.1f}× as fast as the for-loop with {n} tensors ({fused:.3f} vs {forloop:.3f} ms); {ratio1:.1f}× with {n1} tensor(s)."},
     "lesson04.v.adam_foreach": {"bn": "foreach: {n}টি টেনসরে for-loop-এর চেয়ে {ratio:.1f}× দ্রুত।", "en": "foreach: {ratio:.1f}× as fast as the for-loop with {n} tensors."},
@@ -174,7 +174,11 @@ MESSAGES = {
         "en": "The baseline's optimizer is AdamW foreach. On this device ({device}) PyTorch's default is {default} — {same}",
     },
     "lesson04.v.baseline_same": {"bn": "অর্থাৎ বেসলাইন এখানে ডিফল্টই।", "en": "so here the baseline is the default."},
-    "lesson04.v.baseline_differs": {"bn": "অর্থাৎ বেসলাইন এখানে ডিফল্ট নয়, ডিফল্টের চেয়ে এক ধাপ দ্রুত রূপ।", "en": "so here the baseline is not the default but a faster variant than the default."},
+    "lesson04.v.baseline_differs": {"bn": "অর্থাৎ এখানে বেসলাইন PyTorch-এর ডিফল্ট নয়: কিছু না বললে এখানে চলত {default}।", "en": "so here the baseline is not PyTorch's default: left alone, PyTorch would run {default} here."},
+    "lesson04.v.noisy": {
+        "bn": "সাবধান: এই মাপের সময় মেশিন ব্যস্ত ছিল বা মাপগুলো খুব ছড়ানো (noise) — উপরের অনুপাত নড়বড়ে; মেশিন শান্ত হলে আবার চালাও।",
+        "en": "Careful: the machine was busy or the repeats spread widely during this measurement (noise) — the ratios above are shaky; run again when the machine is quiet.",
+    },
     "lesson04.v.amp_factor": {"bn": "AMP ধাপ ({precision}) আগের ধাপের তুলনায়: {factor:.2f}×।", "en": "The AMP stage ({precision}) against the stage before it: {factor:.2f}×."},
     "lesson04.v.amp_native_fast": {"bn": "কেন: এই ডিভাইস {precision} হার্ডওয়্যারেই চালায় (টেনসর কোর বা AVX-512 BF16/AMX): গুণ দ্রুত, বাইট অর্ধেক।", "en": "Why: this device runs {precision} in hardware (tensor cores or AVX-512 BF16/AMX): faster multiplies, half the bytes."},
     "lesson04.v.amp_emulated_fast": {"bn": "কেন: এই {device}-তে {precision}-এর গাণিতিক একক নেই (হার্ডওয়্যার রিপোর্ট), তবু অর্ধেক বাইট সরাতে হয় — মেমরি-সীমিত অংশে তাতেই লাভ।", "en": "Why: this {device} has no {precision} arithmetic units (hardware report), yet half the bytes move — that helps the memory-bound parts."},

@@ -79,7 +79,7 @@ def check(fn):
     def wrapper(*args, **kwargs) -> CheckResult:
         try:
             result = fn(*args, **kwargs)
-        except Exception as exc:  # noqa: BLE001 - a check must never crash the notebook
+        except (Exception, SystemExit) as exc:  # noqa: BLE001 - a check must never crash the notebook
             return failed("check_error", "checks.unexpected", error=_one_line(exc))
         if not isinstance(result, CheckResult):  # a check bug; say so instead of returning junk
             return failed("check_error", "checks.unexpected", error=repr(result)[:100])

@@ -1,0 +1,157 @@
+"""Property test: whatever a student hands to a check — any value, or a function that returns
+any value, raises any exception, changes its arguments, or calls sys.exit — the check returns
+a CheckResult with a message, and never raises.
+
+Hypothesis draws the answers (derandomized: the same examples on every run, so CI is stable).
+Examples are few per check (the whole check-test suite must stay fast); the real-process
+checks get fewer still, each example starts real processes.
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+
+import numpy as np
+import pytest
+import torch
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from fastrain_lib import bench
+from fastrain_lib.checks import CheckResult, lesson01, lesson02, lesson03, lesson04, lesson05, lesson06, lesson07
+from fastrain_lib.checks import ranks
+from fastrain_lib.distributed import pipeline
+
+from _processes import live_children
+
+
+class Hostile:
+    """An object that raises from everything a check might try on it (repr stays: Hypothesis reports with it)."""
+
+    def _boom(self, *args, **kwargs):
+        raise ValueError("hostile")
+
+    def __repr__(self):
+        return "Hostile()"
+
+    __str__ = __eq__ = __bool__ = __float__ = __int__ = __index__ = __len__ = __iter__ = _boom
+    __lt__ = __gt__ = __le__ = __ge__ = __getitem__ = __contains__ = __format__ = _boom
+    __hash__ = None
+
+
+DTYPES = [torch.float16, torch.bfloat16, torch.float32, torch.float64, torch.int64, torch.bool, torch.complex64]
+
+
+@st.composite
+def tensors(draw):
+    shape = draw(st.lists(st.integers(0, 3), max_size=3))
+    dtype = draw(st.sampled_from(DTYPES))
+    device = draw(st.sampled_from(["cpu", "cpu", "meta"]))
+    fill = draw(st.sampled_from([0.0, 1.0, -2.5, math.inf, math.nan, 1e-8]))
+    if dtype in (torch.int64, torch.bool):
+        fill = 1
+    return torch.full(shape, fill, dtype=dtype, device=device)
+
+
+scalars = st.one_of(st.none(), st.booleans(), st.integers(-10**20, 10**20), st.floats(allow_nan=True),
+                    st.text(max_size=8), st.complex_numbers(allow_nan=True), st.binary(max_size=4))
+arrays = st.builds(lambda v, dt: np.full((2,), v).astype(dt), st.floats(-1e3, 1e3),
+                   st.sampled_from(["float16", "float64", "int32", "bool", "U3", "object"]))
+plain = st.one_of(scalars, tensors(), arrays, st.just(Hostile()), st.just(object()), st.just(torch.nn.Linear(2, 2)))
+values = st.recursive(plain, lambda inner: st.one_of(st.lists(inner, max_size=3), st.tuples(inner, inner),
+                                                     st.dictionaries(st.text(max_size=3), inner, max_size=3)),
+                      max_leaves=6)
+records = st.builds(lambda m, p, r: bench.Record(name="x", median_s=m, params=p, metrics=r),
+                    values, st.one_of(values, st.fixed_dictionaries({"batch_size": values})),
+                    st.one_of(values, st.fixed_dictionaries({"samples_per_s": values})))
+
+
+def returning(value):
+    def answer(*args, **kwargs):
+        return value
+    return answer
+
+
+def raising(exc):
+    def answer(*args, **kwargs):
+        raise exc
+    return answer
+
+
+def mutating(value):
+    """Scribbles on every tensor and list it is given, then returns `value`."""
+    def answer(*args, **kwargs):
+        for arg in args:
+            if isinstance(arg, torch.Tensor) and arg.is_floating_point():
+                arg.data.mul_(-3.0)
+            elif isinstance(arg, list):
+                arg.append(Hostile())
+        return value
+    return answer
+
+
+def exits(*args, **kwargs):
+    sys.exit(3)
+
+
+exceptions = st.sampled_from([ZeroDivisionError("x"), RuntimeError("CUDA error"), TypeError(), KeyError("k"),
+                              MemoryError(), RecursionError(), StopIteration(), ValueError(Hostile())])
+predictions = st.fixed_dictionaries({"forloop": values, "foreach": values})
+answers = st.one_of(values, predictions, records.map(returning), values.map(returning), exceptions.map(raising),
+                    values.map(mutating), st.just(exits), st.just(print), st.just(int))
+
+TIMELINE = pipeline.ideal_schedule(2, 3)
+FAST = 12  # examples per check
+SLOW = 3  # examples for the checks that start real processes
+CHECKS = [
+    (lesson01.check_matmul_gflops, {}, FAST), (lesson01.check_matmul_intensity, {}, FAST),
+    (lesson01.check_bound, {}, FAST), (lesson01.check_throughput, {}, FAST),
+    (lesson02.check_to_device, {}, FAST), (lesson02.check_train_epoch, {}, FAST),
+    (lesson02.check_throughput, {}, FAST), (lesson02.check_batch_answer, {}, FAST),
+    (lesson03.check_amp_step, {}, FAST), (lesson03.check_clip_step, {}, FAST),
+    (lesson03.check_underflow_share, {}, FAST),
+    (lesson04.check_foreach_adam, {}, FAST), (lesson04.check_launch_counts, {}, FAST),
+    (lesson04.check_layer_norm, {}, FAST), (lesson04.check_launch_prediction, {}, FAST),
+    (lesson05.check_scatter_reduce, {"timeout_s": 20.0}, SLOW), (lesson05.check_bubble_fraction, {}, FAST),
+    (lesson05.check_idle_share, {"events": TIMELINE}, FAST),
+    (lesson05.check_average_gradients, {"timeout_s": 20.0}, SLOW),
+    (lesson05.check_train_ddp, {"timeout_s": 20.0}, SLOW),
+    (lesson06.check_async_update, {}, FAST), (lesson06.check_may_start, {}, FAST),
+    (lesson06.check_epoch_times, {}, FAST),
+    (lesson07.check_mfu, {}, FAST), (lesson07.check_strip_dangling, {}, FAST),
+]
+
+
+@pytest.fixture(autouse=True, scope="module")
+def no_process_left():
+    yield
+    ranks.shutdown()
+    assert live_children() == []
+
+
+@pytest.mark.parametrize("check, kwargs, examples", CHECKS, ids=[c.__name__ + "@" + c.__module__[-8:] for c, _, _ in CHECKS])
+def test_a_check_never_raises(check, kwargs, examples):
+    @settings(max_examples=examples, deadline=None, derandomize=True, database=None,
+              suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much])
+    @given(answer=answers)
+    def never_raises(answer):
+        result = check(answer, **kwargs)
+        assert isinstance(result, CheckResult)
+        assert isinstance(result.message, str) and result.message.strip()
+        assert isinstance(result.ok, bool)
+
+    never_raises()
+
+
+def test_every_exercise_check_is_covered():
+    import json
+    import re
+    from pathlib import Path
+
+    called = set()
+    for path in Path(__file__).resolve().parents[1].glob("solutions/*.ipynb"):
+        for cell in json.loads(path.read_text(encoding="utf-8"))["cells"]:
+            called |= set(re.findall(r"lesson0\d\.check_\w+", "".join(cell["source"])))
+    covered = {f"{c.__module__.rsplit('.', 1)[-1]}.{c.__name__}" for c, _, _ in CHECKS}
+    assert called and called <= covered, called - covered

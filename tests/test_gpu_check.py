@@ -103,3 +103,21 @@ def test_notebook_runner_really_executes(tmp_path):
     bad = tmp_path / "bad.ipynb"
     _notebook(bad, "x = 1", "assert x == 2, 'wrong'")
     assert gc.run_notebook(bad, None, 60) == 1
+
+
+def test_notebook_step_runs_in_parallel_and_reports_each(tmp_path, monkeypatch):
+    monkeypatch.setenv("FASTRAIN_LANG", "en")
+    folder = tmp_path / "notebooks"
+    folder.mkdir()
+    _notebook(folder / "a.ipynb", "print(1)")
+    _notebook(folder / "b.ipynb", "raise RuntimeError('broken lesson')")
+    monkeypatch.setattr(gc, "notebook_paths", lambda root=None: sorted(folder.glob("*.ipynb")))
+    args = gc.argparse.Namespace(jobs=2, cell_timeout=60)
+    result = gc.step_notebooks(args, 120, tmp_path / "out")
+    assert result.status == "failed"
+    assert "1 of 2 notebooks ran cleanly" in result.detail
+    assert "notebooks/b.ipynb" in result.detail and "RuntimeError" in result.detail
+    assert (tmp_path / "out" / "notebooks" / "notebooks__a.ipynb").exists()
+    # no time left: nothing starts, and it says so
+    late = gc.step_notebooks(args, 5, tmp_path / "late")
+    assert late.status == "not_run" and "a.ipynb" in late.detail

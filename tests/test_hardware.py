@@ -317,3 +317,18 @@ def test_measured_peak_takes_the_better_format(monkeypatch):
         assert hardware.mfu(5e10, pk) == pytest.approx(0.5)
     finally:
         hardware.measured_peak.cache_clear()
+
+
+def test_a_simulated_mac_gets_its_name_and_only_the_proved_format(monkeypatch):
+    """torch.cuda.get_device_name() crashed lesson 03 on a Mac, and amp_dtype_for said bf16 for MPS."""
+    monkeypatch.setattr(hardware, "mps_available", lambda: True)
+    monkeypatch.setattr(hardware, "probe_amp", lambda device_type, mode: mode == "fp16")
+    hardware._facts_cached.cache_clear()
+    try:
+        f = hardware.facts("mps")
+        assert f.device_type == "mps" and f.probed_formats == ("fp16",)
+        assert hardware.device_name("mps") == "Apple MPS"
+        assert hardware.amp_dtype_for("mps") == torch.float16
+        assert hardware.precision_here("mps") == "fp16"
+    finally:
+        hardware._facts_cached.cache_clear()

@@ -9,7 +9,8 @@ One small module per idea (read them like a lesson appendix):
 - model_split.py  a model cut into parts on a list of devices (the seeds' ModelParallel)
 - pipeline.py     a GPipe-style pipeline over processes with micro-batches and a timeline
 
-gloo on CPUs (any laptop, CI); NCCL when every process has its own GPU.
+gloo on CPUs (any laptop, CI); NCCL only when every process has its own GPU and the worker's
+tensors live on CUDA (fastrain_lib.hardware.backend_for decides, for launch and torchrun alike).
 """
 
 from .launcher import WorkerError, free_port, launch

@@ -374,7 +374,9 @@ def train_one(settings: dict, cfg: dict, *, seed: int = 0, progress: bool = Fals
     history = train.train(net, batches, steps=cfg["steps"], device=dev, precision=settings["precision"],
                           optimizer=optimizer, compile=settings["compile"], grad_accum=settings["grad_accum"],
                           seed=seed, progress=progress and lead, checkpoint_dir=checkpoint_dir,
-                          checkpoint_every=cfg["eval_every"] if checkpoint_dir else None, resume=resume,
+                          # also without a folder: train's timing windows end at these steps, so the
+                          # validation loss and sample of step k come from the model after step k
+                          checkpoint_every=cfg["eval_every"], resume=resume,
                           on_step=on_step, clip_grad=1.0, time_window=settings.get("time_window", 4))
     log.update({key: _dedupe(log[key]) for key in ("val_curve", "samples")})
     from .gpt import flops_per_token

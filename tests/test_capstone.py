@@ -358,3 +358,11 @@ def test_a_resumed_compiled_run_reports_its_own_compile_time():
     r = capstone._finish(settings, cfg, out, world_size=1)
     assert r.compile_s == 2.0 and r.step_times_s == [2.0, 0.1, 0.1]  # this session's, not the 9 s of the first
     assert r.tokens_per_s == pytest.approx(cfg["batch_size"] * cfg["block_size"] / 0.1)
+
+
+def test_the_curve_at_step_k_is_the_model_after_step_k(tiny_run):
+    """Steps are timed in windows; the evaluation labelled step 3 must not see step 4's weights."""
+    three = capstone.run(device="cpu", steps=3, eval_every=3, progress=False)
+    assert tiny_run.val_curve[1][0] == 3
+    assert tiny_run.val_curve[1][1] == pytest.approx(three.val_curve[-1][1], abs=1e-5)
+    assert tiny_run.samples[0][1] == three.samples[-1][1]

@@ -145,3 +145,34 @@ def test_every_verdict_key_exists_in_both_languages_without_bengali_in_english()
     assert len(keys) >= 15
     for k in keys:
         assert not re.search("[\u0980-\u09ff]", CATALOG[k]["en"]), k
+
+
+def test_gradient_verdict_says_many_or_few_below_fp16s_normal_range():
+    assert lesson03.gradient_verdict(0.002, 37.5)[0] == "lesson03.v.grads_many_low"
+    assert lesson03.gradient_verdict(0.0, 1.2)[0] == "lesson03.v.grads_few_low"
+
+
+def test_safe_scale_range_is_the_widest_run_with_nothing_lost():
+    ks = [0, 2, 4, 6, 8, 10, 12]
+    under = [5.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0]
+    over = [0.0, 0.0, 0.0, 0.0, 0.0, 0.1, 3.0]
+    assert lesson03.safe_scale_range(ks, under, over) == ("lesson03.v.scale_safe_range", {"lo": 4, "hi": 8})
+    assert lesson03.safe_scale_range(ks, [1.0] * 7, over)[0] == "lesson03.v.scale_no_safe_range"
+
+
+def test_safe_scale_range_on_real_gradients_matches_the_shares():
+    import torch
+
+    from fastrain_lib import precision
+    from fastrain_lib.models import SimpleNN
+
+    torch.manual_seed(0)
+    grads = precision.real_gradients(SimpleNN(), torch.rand(64, 1, 28, 28), torch.randint(0, 10, (64,)))
+    ks = list(range(0, 33, 2))
+    under = [precision.underflow_share(grads, 2.0**k) for k in ks]
+    over = [precision.overflow_share(grads, 2.0**k) for k in ks]
+    key, values = lesson03.safe_scale_range(ks, under, over)
+    if key == "lesson03.v.scale_safe_range":
+        for k, u, o in zip(ks, under, over):
+            if values["lo"] <= k <= values["hi"]:
+                assert u == 0 and o == 0

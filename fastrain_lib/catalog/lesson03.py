@@ -156,6 +156,10 @@ MESSAGES = {
         "bn": "সাবধান: এই মাপের সময় মেশিন ব্যস্ত ছিল বা মাপগুলো খুব ছড়ানো (noise) — উপরের অনুপাত নড়বড়ে; মেশিন শান্ত হলে আবার চালাও।",
         "en": "Careful: the machine was busy or the repeats spread widely during this measurement (noise) — the ratios above are shaky; run again when the machine is quiet.",
     },
+    "lesson03.v.grads_many_low": {"bn": "এই রানে fp16-এ শূন্য হয় {zero:.3f}% গ্রেডিয়েন্ট, কিন্তু {low:.1f}% থাকে ক্ষুদ্রতম নর্মালের নিচে — হিস্টোগ্রামে কমলা রেখার বাঁয়ে, যেখানে fp16 সূক্ষ্মতা হারায়।", "en": "In this run fp16 turns {zero:.3f}% of the gradients into zero, but {low:.1f}% sit below the smallest normal — left of the orange line in the histogram, where fp16 loses resolution."},
+    "lesson03.v.grads_few_low": {"bn": "এই রানে fp16-এ শূন্য হয় {zero:.3f}% গ্রেডিয়েন্ট, আর ক্ষুদ্রতম নর্মালের নিচে মাত্র {low:.1f}% — এই মডেলে fp16-এর সীমা এখনো বড় সমস্যা নয়।", "en": "In this run fp16 turns {zero:.3f}% of the gradients into zero, and only {low:.1f}% sit below the smallest normal — fp16's limits are not a big problem for this model yet."},
+    "lesson03.v.scale_safe_range": {"bn": "এই রানের গ্রেডিয়েন্টে k = {lo} থেকে {hi} পর্যন্ত কিছুই শূন্য বা inf হয়নি।", "en": "For this run's gradients nothing became zero or inf from k = {lo} to {hi}."},
+    "lesson03.v.scale_no_safe_range": {"bn": "এই রানের গ্রেডিয়েন্টে এমন কোনো k নেই যেখানে কিছুই শূন্য বা inf হয় না — কিছু হারাবেই, তাই GradScaler সবচেয়ে কম ক্ষতির স্কেল খোঁজে।", "en": "For this run's gradients no k keeps everything from becoming zero or inf — something is lost either way, so GradScaler looks for the least harmful scale."},
     "lesson03.v.accuracy_close": {
         "bn": "এই রানে ({steps} ধাপ) মোডগুলোর পরীক্ষা-সঠিকতার পার্থক্য মাত্র {spread:.1f} শতাংশ-বিন্দু: মিশ্র প্রিসিশনে মডেল fp32-এর মতোই শিখেছে।",
         "en": "In this run ({steps} steps) the modes' test accuracies differ by only {spread:.1f} percentage points: mixed precision learned as well as fp32.",

@@ -212,3 +212,22 @@ def reference_amp_rows(directory=None) -> tuple[list[tuple], bool]:
         date = str(records[0].meta.get("date", "?"))[:16].replace("T", " ")
         rows.append((_hardware(records[0]), date, *[times.get(m, "—") for m in AMP_MODES]))
     return rows, any_gpu
+
+
+def gradient_verdict(zero_pct: float, below_normal_pct: float) -> tuple[str, dict]:
+    """How many of this run's real gradients fp16 loses to zero, and how many lose resolution."""
+    key = "lesson03.v.grads_many_low" if below_normal_pct >= 10 else "lesson03.v.grads_few_low"
+    return key, {"zero": zero_pct, "low": below_normal_pct}
+
+
+def safe_scale_range(ks: list[int], underflow_pct: list[float], overflow_pct: list[float]) -> tuple[str, dict]:
+    """The loss-scale exponents k (scale 2^k) at which nothing of this run's gradients became zero
+    or inf: the widest run of consecutive such k, or a sentence saying there is none."""
+    best, current = [], []
+    for k, under, over in zip(ks, underflow_pct, overflow_pct):
+        current = current + [k] if under == 0 and over == 0 else []
+        if len(current) > len(best):
+            best = current
+    if not best:
+        return "lesson03.v.scale_no_safe_range", {}
+    return "lesson03.v.scale_safe_range", {"lo": best[0], "hi": best[-1]}

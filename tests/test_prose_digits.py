@@ -10,9 +10,9 @@ Markdown's numbered lists. A Western digit
 in what is left is allowed only where it belongs to a Latin name:
 - in a word with a Latin letter: T4, A100, fp16, sm_80, x16, 2D, 1e-3, pytorch/pytorch#71274, and
   formulas written with Latin variables ((K−1)/(M+K−1), n/6);
-- a version after a Latin name: PyTorch 1.12, PCIe 5.0, matplotlib 3.11;
+- a version after a capitalised name or a package: PyTorch 1.12, PCIe 5.0, matplotlib 3.11;
 - an upper-case name and its number: RTX 3090, NIPS 2011;
-- inside an English phrase of three or more words (a cited title: "Communications of the ACM 52(4), 2009").
+- inside an English phrase of three or more words of 3+ letters (a cited title: "Communications of the ACM 52(4), 2009").
 """
 
 import re
@@ -27,6 +27,7 @@ NOTEBOOKS = authoring.all_notebooks(ROOT)
 RULE = ("বাংলা গদ্যে সংখ্যা বাংলা অঙ্কে লেখা হয় (৩ গুণ, ২টি কোর)। পশ্চিমা অঙ্ক (0–9) থাকে কোডে, প্রোগ্রামের আউটপুটে, "
         "টেবিলে, প্লটে, গণিতের সূত্রে, আর যেখানে অঙ্কটি কোনো লাতিন নামের অংশ (T4, A100, H200, fp16, sm80)।")
 
+PACKAGES = "matplotlib|torch|torchvision|triton|numpy|python|pip|apex|horovod|ipywidgets|nbval|voila"
 BENGALI_LETTER = r"\u0980-\u09E5\u09F0-\u09FF"  # Bengali script without its digits
 
 
@@ -48,9 +49,10 @@ def _latin_name_digits(text: str) -> str:
     # An English phrase of 3+ words between Bengali letters: a cited title, an English name.
     def phrase(match):
         stretch = match.group(0)
-        return re.sub(r"[0-9]", " ", stretch) if len(re.findall(r"[A-Za-z]{2,}", stretch)) >= 3 else stretch
+        return re.sub(r"[0-9]", " ", stretch) if len(re.findall(r"[A-Za-z]{3,}", stretch)) >= 3 else stretch
     text = re.sub(rf"[^{BENGALI_LETTER}\n]+", phrase, text)
-    text = re.sub(r"[A-Za-z][A-Za-z]* [0-9]+(?:\.[0-9]+)+", lambda m: re.sub(r"[0-9]", " ", m.group(0)), text)  # versions
+    # versions: a capitalised name (PyTorch 1.12, PCIe 5.0) or a package (matplotlib 3.11); not "loop 1.82"
+    text = re.sub(rf"\b(?:[A-Z][A-Za-z]*|{PACKAGES}) [0-9]+(?:\.[0-9]+)+", lambda m: re.sub(r"[0-9]", " ", m.group(0)), text)
     text = re.sub(r"\b[A-Z][A-Za-z]*[A-Z] [0-9]+\b", lambda m: re.sub(r"[0-9]", " ", m.group(0)), text)  # RTX 3090
     # In a word with a Latin letter: a name (fp16, A100, 2D, x16, sm_80, pytorch/pytorch#71274) or a
     # formula written with Latin variables ((K−1)/(M+K−1), β1·m, n/6).

@@ -8,12 +8,11 @@ import math
 import numpy as np
 import pytest
 import torch
+from checkcases import coverage_test, right, table_test, wrong
 
 from fastrain_lib import bench
 from fastrain_lib.checks import lesson01 as C
 from fastrain_lib.panels.lesson01 import training_step
-
-from checkcases import coverage_test, right, table_test, wrong
 
 
 @pytest.fixture(autouse=True)

@@ -1,11 +1,10 @@
 """Lesson 02's checks pass the reference solutions and reject typical wrong answers."""
 
 import torch
+from checkcases import coverage_test, right, table_test, wrong
 
 from fastrain_lib.checks import lesson02
 from fastrain_lib.checks import lesson02 as C
-
-from checkcases import coverage_test, right, table_test, wrong
 
 # ------------------------------------------------------------------ to_device
 
@@ -200,7 +199,7 @@ def to_device_dict_comprehension_only(batch, device):
     if isinstance(batch, list):
         return [to_device_dict_comprehension_only(v, device) for v in batch]
     if isinstance(batch, dict):
-        return dict((k, to_device_dict_comprehension_only(v, device)) for k, v in batch.items())
+        return dict((k, to_device_dict_comprehension_only(v, device)) for k, v in batch.items())  # noqa: C402
     return batch
 
 

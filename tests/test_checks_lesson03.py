@@ -1,12 +1,11 @@
 """Lesson 03 checks: the reference solutions pass, typical wrong answers fail with the right code."""
 
 import torch
+from checkcases import coverage_test, right, table_test, wrong
 from torch.nn import functional as F
 
 from fastrain_lib.checks import lesson03
 from fastrain_lib.checks import lesson03 as C
-
-from checkcases import coverage_test, right, table_test, wrong
 
 
 def good_step(model, optimizer, scaler, inputs, targets, device, dtype):

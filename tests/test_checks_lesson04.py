@@ -3,12 +3,10 @@
 import math
 
 import torch
+from checkcases import coverage_test, right, table_test, wrong
 
 from fastrain_lib import fused
-from fastrain_lib.checks import lesson04
 from fastrain_lib.checks import lesson04 as C
-
-from checkcases import coverage_test, right, table_test, wrong
 
 # ---------------------------------------------------------------- task 1: foreach Adam
 

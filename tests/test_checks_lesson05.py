@@ -3,20 +3,18 @@
 The real-process checks send the function's source to spawned processes, so the wrong
 answers below are ordinary module-level functions (inspect.getsource must find them)."""
 
+import pytest
 import torch
 import torch.distributed as dist
 import torch.nn.functional as F
+from _processes import live_children
+from checkcases import coverage_test, right, table_test, wrong
 from torch.nn.parallel import DistributedDataParallel as DDP
 from torch.utils.data import DataLoader, DistributedSampler
-
-import pytest
 
 from fastrain_lib.checks import lesson05 as C
 from fastrain_lib.checks import ranks
 from fastrain_lib.distributed import pipeline
-
-from _processes import live_children
-from checkcases import coverage_test, right, table_test, wrong
 
 
 @pytest.fixture(autouse=True, scope="module")

@@ -5,11 +5,10 @@ import math
 
 import numpy as np
 import torch
+from checkcases import coverage_test, right, table_test, wrong
 
 from fastrain_lib import async_sgd
 from fastrain_lib.checks import lesson06 as C
-
-from checkcases import coverage_test, right, table_test, wrong
 
 
 def update_in_place(th, old, b, g, lr):

@@ -1,14 +1,14 @@
 """Lesson 07's checks: valid answers pass, wrong ones a student could write fail with the code
 naming their mistake (one row per answer; see tests/checkcases.py)."""
 
+import itertools
 import re
 import unicodedata
 
 import numpy as np
+from checkcases import coverage_test, right, table_test, wrong
 
 from fastrain_lib.checks import lesson07 as C
-
-from checkcases import coverage_test, right, table_test, wrong
 
 
 def mfu_ok(tokens_per_s, flops_per_token, peak_flops):
@@ -113,5 +113,5 @@ test_coverage = coverage_test(CASES, [C.check_mfu, C.check_strip_dangling])
 
 def test_the_strings_hold_the_awkward_cases():
     texts = "".join(t for t, _ in C.DANGLING_CASES)
-    assert any(is_mark(a) and is_mark(b) for a, b in zip(texts, texts[1:]))  # two marks in a row
+    assert any(is_mark(a) and is_mark(b) for a, b in itertools.pairwise(texts))  # two marks in a row
     assert any(ch.isdigit() for ch in texts) and "\u200c" in texts and "\u200d" in "".join(C.JOINER_CASES)

@@ -15,15 +15,23 @@ import sys
 import numpy as np
 import pytest
 import torch
+from _processes import live_children
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from fastrain_lib import bench
-from fastrain_lib.checks import CheckResult, lesson01, lesson02, lesson03, lesson04, lesson05, lesson06, lesson07
-from fastrain_lib.checks import ranks
+from fastrain_lib.checks import (
+    CheckResult,
+    lesson01,
+    lesson02,
+    lesson03,
+    lesson04,
+    lesson05,
+    lesson06,
+    lesson07,
+    ranks,
+)
 from fastrain_lib.distributed import pipeline
-
-from _processes import live_children
 
 
 class Hostile:
@@ -102,7 +110,7 @@ answers = st.one_of(values, predictions, records.map(returning), values.map(retu
                     values.map(mutating), st.just(exits), st.just(print), st.just(int))
 
 TIMELINE = pipeline.ideal_schedule(2, 3)
-FAST = 12  # examples per check
+FAST = 8  # examples per check
 SLOW = 3  # examples for the checks that start real processes
 CHECKS = [
     (lesson01.check_matmul_gflops, {}, FAST), (lesson01.check_matmul_intensity, {}, FAST),

@@ -7,13 +7,24 @@ mixing it with CPU tensors raises the same device-mismatch error as cpu vs cuda.
 
 from __future__ import annotations
 
+import copy
+
 import torch
 from torch import nn
 
 from .. import errors
-import copy
-
-from . import CheckResult, as_number, call_student, check, describe, failed, not_done, passed, snapshot, unchanged
+from . import (
+    CheckResult,
+    as_number,
+    call_student,
+    check,
+    describe,
+    failed,
+    not_done,
+    passed,
+    snapshot,
+    unchanged,
+)
 
 TARGET = torch.device("meta")
 

@@ -22,7 +22,18 @@ from torch.nn import functional as F
 
 from .. import precision
 from ..models import SimpleNN
-from . import CheckResult, as_number, call_student, check, describe, failed, not_done, passed, snapshot, unchanged
+from . import (
+    CheckResult,
+    as_number,
+    call_student,
+    check,
+    describe,
+    failed,
+    not_done,
+    passed,
+    snapshot,
+    unchanged,
+)
 
 DEVICE, DTYPE = "cpu", torch.float16
 

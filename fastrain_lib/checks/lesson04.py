@@ -7,14 +7,25 @@ implementation, and when the answer is wrong, also with the typical wrong versio
 
 from __future__ import annotations
 
+import functools
+import operator
+
 import torch
 import torch.nn.functional as F
 
 from .. import fused
-import functools
-import operator
-
-from . import CheckResult, as_number, call_student, check, describe, failed, not_done, passed, snapshot, unchanged
+from . import (
+    CheckResult,
+    as_number,
+    call_student,
+    check,
+    describe,
+    failed,
+    not_done,
+    passed,
+    snapshot,
+    unchanged,
+)
 
 # ---------------------------------------------------------------- task 1: Adam with torch._foreach_*
 
@@ -147,7 +158,7 @@ def check_foreach_adam(adam_step) -> CheckResult:
 LAUNCH_CASES = (("forloop", 5), ("foreach", 5), ("forloop", 16), ("foreach", 16))
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _expected_launches(impl: str, n: int, warmup: int = 1) -> int:
     return fused.optimizer_step_launches(impl, n, warmup=warmup).launches
 

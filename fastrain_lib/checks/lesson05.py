@@ -32,8 +32,18 @@ from torch.utils.data import DataLoader, Dataset, DistributedSampler
 
 from ..distributed import pipeline, ring
 from ..models import SimpleNN
-from . import CheckResult, as_number, call_student, check, failed, not_done, passed, snapshot, unchanged
-from . import ranks
+from . import (
+    CheckResult,
+    as_number,
+    call_student,
+    check,
+    failed,
+    not_done,
+    passed,
+    ranks,
+    snapshot,
+    unchanged,
+)
 
 # ---------------------------------------------------------------------------------------
 # Reference answers (what the solution notebook writes)
@@ -136,8 +146,8 @@ def _run_ranks(worker, world_size, args, timeout_s) -> tuple[list | None, CheckR
 
 # (world size, numbers, dtype): every world size 2–4, sizes that do not divide evenly
 RING_CASES = [(3, 7, torch.float64), (2, 5, torch.float32), (3, 10, torch.float32), (4, 13, torch.float64)]
-RING_REAL = (3, [3, 10, 7])
-SIM_TIMEOUT_S = 3.0  # a pretend rank waiting this long for a chunk: nobody will send it  # world size and tensor sizes of the real-process run
+RING_REAL = (3, [3, 10, 7])  # world size and tensor sizes of the real-process run
+SIM_TIMEOUT_S = 2.0  # a pretend rank waiting this long for a chunk: nobody will send it
 
 
 def _wrong_off_by_one(chunks, rank, world_size, exchange):

@@ -81,7 +81,7 @@ def reference_strip_dangling(text: str, joiners_are_marks: bool = False) -> str:
 
 
 def _explain(text: str, got: str, expected: str) -> CheckResult:
-    shown = dict(text=repr(text), got=repr(got), expected=repr(expected))
+    shown = {"text": repr(text), "got": repr(got), "expected": repr(expected)}
     if any(ch.isdigit() for ch in text) and len(got) > len(expected):
         return failed("digit_as_letter", "checks.l07.digit_as_letter", **shown)
     if got and corpus.is_mark(got[0]):

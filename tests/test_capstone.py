@@ -93,7 +93,13 @@ def test_tiny_run_measures_and_learns(tiny_run):
     assert r.steps == len(r.losses) == 6
     assert [s for s, _ in r.val_curve] == [0, 3, 6]
     assert r.val_curve[-1][1] < r.val_curve[0][1]  # the validation loss falls
-    assert r.tokens_per_s > 0 and r.flops_per_token > 6 * 1000 and r.mfu > 0
+    cfg = capstone.sizes()
+    L, H, T = cfg["n_layer"], cfg["n_head"], cfg["block_size"]
+    # nanoGPT / PaLM appendix B: 6N + 12·L·H·Q·T training FLOPs per token, with Q = n_embd / H
+    n = r.params - T * cfg["n_embd"]  # N without the position embedding (nanoGPT's convention)
+    assert r.flops_per_token == 6 * n + 12 * L * H * (cfg["n_embd"] // H) * T
+    assert r.tokens_per_s == pytest.approx(cfg["batch_size"] * T / r.median_step_s)
+    assert r.mfu == pytest.approx(r.tokens_per_s * r.flops_per_token / r.peak.flops)  # MFU, by its definition
     assert r.peak.kind == "measured"
     for _, text, share in r.samples:
         assert text and not corpus.is_mark(text[0]) and corpus.tidy(text) == text  # no dotted circles

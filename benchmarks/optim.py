@@ -40,8 +40,8 @@ def run(ctx: Context) -> list[bench.Record]:
         except (RuntimeError, ValueError) as exc:  # e.g. fused=True unsupported on this device/torch
             ctx.log(f"optim {impl}: cannot run here: {exc}")
             continue
-        numel = sum(p.numel() for p in params)
-        variants[impl] = (lambda opt=opt, impl=impl, n=len(params), numel=numel: bench.measure(
+        numel, n_tensors = sum(p.numel() for p in params), len(params)
+        variants[impl] = (lambda opt=opt, impl=impl, n=n_tensors, numel=numel: bench.measure(
             opt.step, f"adamw {impl}", min_run_time=round_time(ctx),
             params={"impl": impl, "tensors": n, "numel": numel, "device": ctx.device}))
     baseline = "forloop" if "forloop" in variants else next(iter(variants), None)

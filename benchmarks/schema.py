@@ -27,8 +27,11 @@ RUN_KEYS = {"suite_version", "command", "argv", "started", "duration_s", "device
 NOISE_KEYS = {"verdict", "reasons", "cores", "threads", "other_cores", "steal_cores", "window_s"}
 STATUSES = {"ok", "skipped", "failed"}
 ALLOWED_IN_REFERENCE = {".json", ".log"}
-# A measured rate may beat its ceiling by this much (the ceiling is itself a noisy measurement).
+# A measured FLOP rate may beat its ceiling by this much (the ceiling is itself a measurement).
 CEILING_SLACK = 1.15
+# Bytes moved by an optimizer step or a LayerNorm are a lower-bound estimate and caches can beat
+# the copy bandwidth (measured on tensors larger than the caches): only absurd shares are errors.
+BANDWIDTH_SLACK = 3.0
 
 
 def hardware_slug(meta: dict) -> str:
@@ -73,10 +76,10 @@ def derived_problems(record: dict, ceilings: dict) -> list[str]:
         expected = metrics["tokens_per_step"] / median
         if not _close(metrics["tokens_per_s"], expected):
             found.append(f"{where}: tokens_per_s {metrics['tokens_per_s']:.4g} is not tokens/median_s = {expected:.4g}")
-    for share in ("share_of_peak", "share_of_bandwidth"):
+    for share, slack in (("share_of_peak", CEILING_SLACK), ("share_of_bandwidth", BANDWIDTH_SLACK)):
         value = metrics.get(share)
-        if value is not None and not (0 < value <= CEILING_SLACK):
-            found.append(f"{where}: {share} = {value:.3g} is outside (0, {CEILING_SLACK}] of this run's measured ceiling")
+        if value is not None and not (0 < value <= slack):
+            found.append(f"{where}: {share} = {value:.3g} is outside (0, {slack}] of this run's measured ceiling")
     peaks = (ceilings or {}).get("matmul_gflops", {})
     fmt = params.get("format")
     if family == "matmul" and fmt in peaks and metrics.get("gflops", 0) > peaks[fmt] * (1 + 1e-9):

@@ -51,17 +51,16 @@ class Variant:
     tokens_per_step: int = 0
     warm: dict = field(default_factory=dict)
     scaler: object = None
+    train_step: object = None  # fastrain_lib.fused.training_step
+    tf32_context: object = None  # fastrain_lib.precision.tf32
     _next: int = 0
 
     def step(self) -> None:
-        fused = need("fused", "lesson 04's training step")
-        precision = need("precision", "AMP helpers of lesson 03")
         x, y = self.batches[self._next % len(self.batches)]
         self._next += 1
         mode = "tf32" if self.tf32 and self.precision == "fp32" else self.precision
-        tf32 = precision.tf32(True) if mode == "tf32" else contextlib.nullcontext()
-        with tf32:
-            fused.training_step(self.model, self.optimizer, x, y, precision=mode, scaler=self.scaler)
+        with self.tf32_context(True) if mode == "tf32" else contextlib.nullcontext():
+            self.train_step(self.model, self.optimizer, x, y, precision=mode, scaler=self.scaler)
 
 
 def build(ctx: Context, name: str, *, precision: str = "fp32", optimizer: str = "foreach", norm: str = "torch",
@@ -81,7 +80,8 @@ def build(ctx: Context, name: str, *, precision: str = "fp32", optimizer: str = 
     return Variant(name=name, precision=precision, model=torch.compile(model) if compile else model, optimizer=opt,
                    batches=batches, device=ctx.device, tf32=tf32, compiled=compile, params=params,
                    flops_per_token=gpt.flops_per_token(model, cfg["block"]),
-                   tokens_per_step=cfg["batch"] * cfg["block"], scaler=scaler)
+                   tokens_per_step=cfg["batch"] * cfg["block"], scaler=scaler, train_step=fused.training_step,
+                   tf32_context=prec.tf32)
 
 
 def warm_up(variant: Variant) -> None:

@@ -21,7 +21,7 @@ import traceback
 from pathlib import Path
 
 from . import FAMILIES, headlines, schema
-from .schema import hardware_slug  # noqa: F401 - part of this module's interface (tests, docs)
+from .schema import hardware_slug  # part of this module's interface (tests, docs)
 
 SUITE_VERSION = 2
 CEILING_FAMILIES = ("matmul", "copy")  # measured first: every later figure is also a share of them

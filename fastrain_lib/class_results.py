@@ -83,8 +83,8 @@ def hardware_label(meta: dict) -> str:
         count = meta.get("gpu_count") or 1
         return f"{meta['gpu_name']}" + (f" ×{count}" if count > 1 else "")
     cpu = str(meta.get("cpu_name") or "?")
-    for noise in ("(R)", "(TM)", "CPU ", "Processor"):
-        cpu = cpu.replace(noise, "")
+    for junk in ("(R)", "(TM)", "CPU ", "Processor"):
+        cpu = cpu.replace(junk, "")
     cores = meta.get("cpu_cores")
     return f"CPU {' '.join(cpu.split())}" + (f" ({cores})" if cores else "")
 

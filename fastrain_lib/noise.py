@@ -123,7 +123,7 @@ class Window:
         info = window.assess(threads=2, spread=0.03, repeats=10)
     """
 
-    def __enter__(self) -> Window:
+    def __enter__(self) -> Window:  # noqa: PYI034 - Python 3.10 has no typing.Self
         self.start = sample()
         self.end: Sample | None = None
         return self

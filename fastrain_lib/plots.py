@@ -180,7 +180,7 @@ def lines(ax, x, series: dict[str, list[float]], *, xlabel: str = "", ylabel: st
     hollow ring, and the legend says what it means."""
     marked = False
     for name, ys in series.items():
-        (line,) = ax.plot(x, ys, marker=marker, label=name)
+        ax.plot(x, ys, marker=marker, label=name)
         flags = _noisy_flags((noisy or {}).get(name), len(ys))
         points = [(xi, yi) for xi, yi, f in zip(x, ys, flags) if f]
         if points:

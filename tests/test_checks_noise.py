@@ -7,10 +7,9 @@ import statistics
 
 import numpy as np
 import torch
+from checkcases import coverage_test, right, table_test, wrong
 
 from fastrain_lib.checks import noise as C
-
-from checkcases import coverage_test, right, table_test, wrong
 
 CHECK = C.check_fair_speedup
 

@@ -81,7 +81,7 @@ def _record(name, seconds, noisy):
 
 
 def test_noisy_bars_are_hatched_and_explained():
-    fig, ax = plots.new_figure()
+    _, ax = plots.new_figure()
     records = [_record("quiet", 0.2, False), _record("busy", 0.1, True)]
     drawn = plots.bar_records(ax, records, scale=1e3, ylabel="ms")
     assert [b.get_hatch() for b in drawn] == [None, plots.NOISY_HATCH]

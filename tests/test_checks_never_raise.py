@@ -110,7 +110,7 @@ answers = st.one_of(values, predictions, records.map(returning), values.map(retu
                     values.map(mutating), st.just(exits), st.just(print), st.just(int))
 
 TIMELINE = pipeline.ideal_schedule(2, 3)
-FAST = 8  # examples per check
+FAST = 6  # examples per check
 SLOW = 3  # examples for the checks that start real processes
 CHECKS = [
     (lesson01.check_matmul_gflops, {}, FAST), (lesson01.check_matmul_intensity, {}, FAST),

@@ -288,8 +288,8 @@ def check_launch_prediction(prediction) -> CheckResult:
             return failed("not_int", "lesson04.prediction_not_int", impl=impl, got=repr(guess)[:40])
     measured, details, codes = {}, [], []
     for impl in ("forloop", "foreach"):
-        one, four = (fused.optimizer_step_launches(impl, n).launches for n in (1, 4))
-        measured[impl] = fused.optimizer_step_launches(impl, PREDICTION_N).launches
+        one, four = (_expected_launches(impl, n) for n in (1, 4))  # measured once per session
+        measured[impl] = _expected_launches(impl, PREDICTION_N)
         guess = int(prediction[impl])
         if guess != measured[impl]:
             details.append(t("lesson04.prediction_off", impl=impl, guess=guess, measured=measured[impl], one=one,

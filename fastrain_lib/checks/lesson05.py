@@ -448,6 +448,7 @@ class LoggingDataset(Dataset):
 
 # (world size, samples, epochs, batch size, SGD momentum): the first one divides nothing evenly
 DDP_CONFIGS = [(3, 50, 2, 5, 0.9), (2, 64, 2, 8, 0.0)]
+_DDP_REFERENCE: dict = {}  # config -> the reference loop's trained state dict (computed once per session)
 
 
 def _fresh(lr: float = 0.1, momentum: float = 0.0):
@@ -463,7 +464,8 @@ def _hash(model) -> str:
     return h.hexdigest()[:12]
 
 
-def _ddp_source_worker(rank, world_size, source, name, checkpoint_path, n, epochs, batch_size, momentum):
+def _ddp_source_worker(rank, world_size, source, name, checkpoint_path, n, epochs, batch_size, momentum,
+                       with_reference=True):
     student = _load_source(source, name)
     saves = []
     real_save = torch.save
@@ -481,11 +483,14 @@ def _ddp_source_worker(rank, world_size, source, name, checkpoint_path, n, epoch
     finally:
         torch.save = real_save
     dist.barrier()  # rank 0 has written its checkpoint before anyone looks at it
-    ref_model, ref_opt = _fresh(momentum=momentum)
-    reference_train_ddp(rank, world_size, ref_model, ref_opt, LoggingDataset(n), epochs, batch_size,
-                        checkpoint_path + f".ref{rank}")
+    ref_state = None
+    if with_reference:  # the library's loop, same seeds: the weights the student's loop must reach
+        ref_model, ref_opt = _fresh(momentum=momentum)
+        reference_train_ddp(rank, world_size, ref_model, ref_opt, LoggingDataset(n), epochs, batch_size,
+                            checkpoint_path + f".ref{rank}")
+        ref_state = snapshot(ref_model.state_dict())
     return {"rank": rank, "seen": dataset.seen, "saves": saves, "hash": _hash(model),
-            "state": snapshot(model.state_dict()), "ref_state": snapshot(ref_model.state_dict()), "start": start}
+            "state": snapshot(model.state_dict()), "ref_state": ref_state, "start": start}
 
 
 def _judge_checkpoint(path, results) -> CheckResult | None:
@@ -550,9 +555,13 @@ def check_train_ddp(fn, checkpoint_dir: str | None = None, *, timeout_s: float =
     for world, n, epochs, batch_size, momentum in DDP_CONFIGS:
         with tempfile.TemporaryDirectory(dir=checkpoint_dir) as tmp:
             path = str(Path(tmp) / "checkpoint.pt")
-            args = (source, fn.__name__, path, n, epochs, batch_size, momentum)
+            config = (world, n, epochs, batch_size, momentum)
+            args = (source, fn.__name__, path, n, epochs, batch_size, momentum, config not in _DDP_REFERENCE)
             results, problem = _run_ranks(_ddp_source_worker, world, args, timeout_s)
             if problem is None:
+                _DDP_REFERENCE.setdefault(config, results[0]["ref_state"])  # the same on every rank
+                for r in results:
+                    r["ref_state"] = _DDP_REFERENCE[config]
                 problem = _judge_ddp(results, path, world, n, epochs)
         if problem is not None:
             return problem

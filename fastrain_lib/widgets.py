@@ -152,6 +152,8 @@ class ExperimentPanel:
             control.style = {"description_width": "initial"}
             if isinstance(control, w.Checkbox):  # in its default fixed width the label is cut off with "…"
                 control.indent, control.layout.width = False, "max-content"
+            elif isinstance(control, (w.Dropdown, w.Text)) and not control.layout.width:
+                control.layout.width = "max-content"  # a long label squeezed the list to a sliver (projector)
         self.threads = self._threads_widget(threads_control if "threads" not in controls else False)
         self.widget = w.VBox([
             w.HTML(f"<h3>{html.escape(title)}</h3>"),

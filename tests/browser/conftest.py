@@ -267,10 +267,21 @@ FONT_PROBE_JS = r"""async ([root, regular, bold, family, limit]) => {
     const m = node.textContent.match(/[\u0980-\u09FF\u200C\u200D]{2,}/);
     const el = node.parentElement;
     if (!m || !el || !el.getClientRects().length) continue;
-    const kind = kindOf(el);
-    if ((seen.get(kind) || 0) >= limit) continue;
+    const kind = kindOf(el), style = getComputedStyle(el);
+    // a few samples of each kind, and of each look within it (h1 vs h2, bold, another font list)
+    const look = [kind, el.tagName, style.fontWeight, style.fontFamily].join('|');
+    if ((seen.get(kind) || 0) >= limit * 3 || (seen.get(look) || 0) >= limit) continue;
     seen.set(kind, (seen.get(kind) || 0) + 1);
+    seen.set(look, (seen.get(look) || 0) + 1);
     samples.push([el, kind, m[0]]);
+  }
+  // A dropdown draws its chosen option itself (an <option> has no box of its own).
+  for (const select of root.querySelectorAll('select')) {
+    const m = ((select.selectedOptions[0] || {}).text || '').match(/[\u0980-\u09FF\u200C\u200D]{2,}/);
+    if (m && select.getClientRects().length && (seen.get('dropdown') || 0) < limit) {
+      seen.set('dropdown', (seen.get('dropdown') || 0) + 1);
+      samples.push([select, 'dropdown', m[0]]);
+    }
   }
   const results = [];
   for (const [el, kind, word] of samples) {
@@ -301,7 +312,7 @@ def _font_b64(name: str) -> str:
     return base64.b64encode((FONT_DIR / name).read_bytes()).decode("ascii")
 
 
-def check_bengali_drawn(page, root, where: str, *, min_kinds: tuple[str, ...] = (), limit: int = 4) -> list[dict]:
+def check_bengali_drawn(page, root, where: str, *, min_kinds: tuple[str, ...] = (), limit: int = 2) -> list[dict]:
     """Fail unless every sampled Bengali word under `root` (a Playwright locator) is drawn with
     the course's font; returns the samples (kind, word, font-family, pixel counts)."""
     results = page.evaluate(FONT_PROBE_JS, [root.element_handle(), _font_b64("NotoSansBengali-Regular.ttf"),

@@ -361,7 +361,7 @@ CASES = [
     wrong(C.check_average_gradients, average_weights_too, "weights_changed", "divides weights"),
     wrong(C.check_average_gradients, average_with_max, "wrong_result", "ReduceOp.MAX"),
     wrong(C.check_average_gradients, average_rank0_only, "worker_failed", "rank 0 only"),
-    wrong(C.check_average_gradients, average_waits_forever, "timeout", "hangs", timeout_s=5.0),
+    wrong(C.check_average_gradients, average_waits_forever, "timeout", "hangs", timeout_s=3.0),
     right(C.check_train_ddp, C.reference_train_ddp, "reference"),
     right(C.check_train_ddp, ddp_module_state, "module.state_dict + get_rank"),
     wrong(C.check_train_ddp, every_rank_saves, "every_rank_saves", "every rank saves"),

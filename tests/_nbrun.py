@@ -90,6 +90,19 @@ def execute(path: Path, *, lang: str, mode: str, cell_timeout: int = 600) -> tup
     return cells, json.dumps(widgets, ensure_ascii=False)
 
 
+# What a widget says about itself (not what it displays): labels of controls and buttons.
+LABEL_KEYS = ("description", "_options_labels", "placeholder", "tooltip", "description_tooltip")
+
+
+def widget_labels(widget_text: str) -> str:
+    """The labels (LABEL_KEYS) of every widget in a widget-state JSON text from `execute`."""
+    labels = []
+    for model in json.loads(widget_text or "{}").values():
+        state = model.get("state", {})
+        labels += [json.dumps(state[key], ensure_ascii=False) for key in LABEL_KEYS if key in state]
+    return "\n".join(labels)
+
+
 def bengali_left(text: str) -> list[str]:
     """Bengali runs in `text`, after removing the lone Bengali digits (dataset class names)."""
     return BENGALI.findall(LONE_BENGALI_DIGIT.sub(" ", text))

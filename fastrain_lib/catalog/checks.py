@@ -115,7 +115,7 @@ MESSAGES.update({
         "en": "In the returned list of losses, step {step} holds {got}; it should be {want}. Keep each step's own loss (loss.detach() or loss.item()).",
     },
     "checks.l02.loader_changed": {
-        "bn": "তোমার লুপ loader-এর ডেটা বদলে দিয়েছে (জায়গায় বসে কোনো টেনসর পরিবর্তন)। ইনপুট বদলাতে নতুন টেনসর বানাও: inputs = inputs.to(device)।",
+        "bn": "তোমার লুপ loader-এর ডেটা বদলে দিয়েছে (ইন-প্লেস, in-place, কোনো টেনসর পরিবর্তন)। ইনপুট বদলাতে নতুন টেনসর বানাও: inputs = inputs.to(device)।",
         "en": "Your loop changed the loader's data (a tensor modified in place). Make new tensors instead: inputs = inputs.to(device).",
     },
 })
@@ -143,7 +143,7 @@ MESSAGES.update({
         "en": "The weights look clipped with max_norm = 1.0; the check passes another max_norm. Use the given max_norm.",
     },
     "checks.l03.grad_mutated": {
-        "bn": "তোমার ফাংশন ইনপুটের grad টেনসরটি বদলে দিয়েছে (জায়গায় বসে)। গুনতে শুধু নতুন টেনসর বানাও: grad.to(torch.float16) নতুন টেনসর দেয়।",
+        "bn": "তোমার ফাংশন ইনপুটের grad টেনসরটি বদলে দিয়েছে (ইন-প্লেস, in-place)। গুনতে শুধু নতুন টেনসর বানাও: grad.to(torch.float16) নতুন টেনসর দেয়।",
         "en": "Your function changed the grad tensor it was given (in place). Build new tensors to count: grad.to(torch.float16) returns a new one.",
     },
 })
@@ -195,7 +195,7 @@ MESSAGES.update({
 MESSAGES.update({
     # lesson 06
     "checks.l06.update_mutated": {
-        "bn": "তোমার ফাংশন ইনপুট (theta, theta_read বা batch) জায়গায় বসে বদলে দিয়েছে (যেমন theta -= ...)। সার্ভারের কপি অন্যরাও পড়ে: নতুন টেনসর ফেরত দাও, theta - lr * ...।",
+        "bn": "তোমার ফাংশন ইনপুট (theta, theta_read বা batch) ইন-প্লেস (in-place) বদলে দিয়েছে (যেমন theta -= ...)। সার্ভারের কপি অন্যরাও পড়ে: নতুন টেনসর ফেরত দাও, theta - lr * ...।",
         "en": "Your function changed an input (theta, theta_read or the batch) in place (e.g. theta -= ...). Others read the server's copy: return a new tensor, theta - lr * ....",
     },
     "checks.l06.update_fixed_lr": {

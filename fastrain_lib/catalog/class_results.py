@@ -25,7 +25,7 @@ MESSAGES = {
         "bn": "নাম লেখা নয়, বা সময় (median_s) ধনাত্মক সংখ্যা নয়",
         "en": "the name is not text, or the time (median_s) is not a positive number",
     },
-    "class.kind.precision": {"bn": "নির্ভুলতা (AMP/bf16)", "en": "precision (AMP/bf16)"},
+    "class.kind.precision": {"bn": "প্রিসিশন (AMP/bf16)", "en": "precision (AMP/bf16)"},
     "class.kind.fused": {"bn": "ফিউজড অপটিমাইজার", "en": "fused optimizer"},
     "class.kind.ddp": {"bn": "DDP প্রসেস", "en": "DDP processes"},
     "class.speedup_axis": {"bn": "গতিবৃদ্ধি (speed-up) ×, ১-এর ডানে মানে দ্রুত", "en": "speed-up ×, right of 1 means faster"},

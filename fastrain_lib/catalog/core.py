@@ -81,10 +81,10 @@ MESSAGES = {
         "en": "⚠️ matplotlib was upgraded. To see Bengali text correctly, choose Runtime → Restart session, then run again from this cell.",
     },
     "setup.t4": {
-        "bn": "এই GPU ({gpu}) fp16 টেনসর কোর চালায় কিন্তু দ্রুত bf16 নেই: মিশ্র নির্ভুলতায় fp16 + GradScaler ব্যবহার করো।",
+        "bn": "এই GPU ({gpu}) fp16 টেনসর কোর চালায় কিন্তু দ্রুত bf16 নেই: মিশ্র প্রিসিশনে fp16 + GradScaler ব্যবহার করো।",
         "en": "This GPU ({gpu}) has fp16 tensor cores but no fast bf16: use fp16 + GradScaler for mixed precision.",
     },
-    "setup.bf16": {"bn": "এই GPU ({gpu}) দ্রুত bf16 চালায়: মিশ্র নির্ভুলতায় bf16 প্রথম পছন্দ।", "en": "This GPU ({gpu}) runs bf16 fast: bf16 is the first choice for mixed precision."},
+    "setup.bf16": {"bn": "এই GPU ({gpu}) দ্রুত bf16 চালায়: মিশ্র প্রিসিশনে bf16 প্রথম পছন্দ।", "en": "This GPU ({gpu}) runs bf16 fast: bf16 is the first choice for mixed precision."},
     "setup.cpu_only": {"bn": "GPU নেই — সব পাঠ CPU-তে চলবে, শুধু সময় বেশি লাগবে। GPU-র ফল reference/ থেকে দেখানো হবে।", "en": "No GPU — every lesson runs on the CPU, only slower. GPU results are shown from reference/."},
     "install.failed": {
         "bn": "ইনস্টল ব্যর্থ হয়েছে: {what}। ইন্টারনেট সংযোগ ও ডিস্কের জায়গা দেখো, তারপর আবার চালাও। বিস্তারিত লগ: {log}",

@@ -2,7 +2,7 @@
 
 MESSAGES = {
     "precision.unknown": {
-        "bn": "'{mode}' কোনো চেনা নির্ভুলতা মোড নয়। এগুলোর একটি দাও: {allowed}। (fp32 = সাধারণ float32, tf32 = float32 কিন্তু GPU-তে TF32 ম্যাট্রিক্স গুণ, fp16/bf16 = autocast দিয়ে মিশ্র নির্ভুলতা)",
+        "bn": "'{mode}' কোনো চেনা প্রিসিশন মোড নয়। এগুলোর একটি দাও: {allowed}। (fp32 = সাধারণ float32, tf32 = float32 কিন্তু GPU-তে TF32 ম্যাট্রিক্স গুণ, fp16/bf16 = autocast দিয়ে মিশ্র প্রিসিশন)",
         "en": "'{mode}' is not a known precision mode. Use one of: {allowed}. (fp32 = plain float32, tf32 = float32 with TF32 matmuls on a GPU, fp16/bf16 = mixed precision with autocast)",
     },
     "precision.no_bf16_gpu": {

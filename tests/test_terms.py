@@ -13,7 +13,7 @@ ROOT = Path(__file__).resolve().parents[1]
 NOT_BN = r"(?![\u0980-\u09FF])"
 RETIRED = {
     r"সিড(?:ের|েরা|ে)?" + NOT_BN: "উৎস-প্রবন্ধ (the source articles; 'সিড' reads as a random seed)",
-    r"বীজ-প্রবন্ধ|মূল লেখা|উৎস-লেখা|উৎস লেখার": "উৎস-প্রবন্ধ (one term for the source articles)",
+    r"বীজ-প্রবন্ধ|মূল লেখার পঞ্চম|উৎস-লেখা|উৎস লেখার": "উৎস-প্রবন্ধ (one term for the source articles)",
     r"নির্ভুলতা": "প্রিসিশন for precision, সঠিকতা for accuracy",
     r"জায়গায় বসে": "ইন-প্লেস (in-place)",
     r"উপাদান-ভিত্তিক": "এলিমেন্টওয়াইজ (elementwise)",

@@ -11,7 +11,7 @@ from fastrain_lib import bench, precision
 
 from .common import Context
 
-SLOW_CALL_S = 0.5  # a format this slow (emulated, e.g. fp16 on most CPUs) is not measured at bigger sizes
+SLOW_CALL_S = 0.1  # slower than this per call (< ~3 GFLOP/s at 512: emulated, e.g. bf16/fp16 on most CPUs): no bigger sizes
 
 
 def formats(device: str) -> list[tuple[str, torch.dtype, bool]]:

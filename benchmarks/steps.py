@@ -31,7 +31,7 @@ def gpt_config(ctx: Context) -> dict:
 
 
 def steps_per_round(ctx: Context) -> int:
-    return ctx.size(ci=4, lab=6, full=20)
+    return ctx.size(ci=4, lab=5, full=20)  # >= noise.MIN_REPEATS, so each round has a spread
 
 
 @dataclass

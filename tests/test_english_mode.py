@@ -34,6 +34,22 @@ BN_OUTPUT_ALLOWED = {
     "exercises/07_capstone_bengali_gpt.ipynb": "the capstone's corpus and generated samples are Bengali text",
 }
 
+# NOT YET FIXED at the 08:00 deadline (reported to the lead): these notebooks still print Bengali
+# literals in English mode; their owners fix them, then this list shrinks to empty. xfail, not skip:
+# they still run, and the list is the place to look.
+NOT_YET_FIXED = {
+    "notebooks/98_class_results.ipynb": "cells 3 and 19 print Bengali literals (noise helper's notebook)",
+    "notebooks/05_data_vs_model_parallel.ipynb": "cell 18: an f-string in Bengali (lesson 05 helper's notebook)",
+}
+
+
+def _params(paths):
+    return [pytest.param(p, id=rel(p),
+                         marks=[pytest.mark.xfail(reason=NOT_YET_FIXED[rel(p)], strict=False)]
+                         if rel(p) in NOT_YET_FIXED else [])
+            for p in paths]
+
+
 LESSONS = [p for p in authoring.all_notebooks(ROOT) if p.parent.name == "notebooks"]
 
 
@@ -81,7 +97,7 @@ def check_english_run(path):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("path", LESSONS, ids=[p.name for p in LESSONS])
+@pytest.mark.parametrize("path", _params(LESSONS))
 def test_lesson_in_english_shows_no_bengali_and_every_verdict(path):
     check_english_run(path)
 
@@ -194,7 +210,7 @@ def test_the_literal_scan_itself():
     assert bengali_literals('d = {"k": "মান"}') != []
 
 
-@pytest.mark.parametrize("path", ALL_NOTEBOOKS, ids=[rel(p) for p in ALL_NOTEBOOKS])
+@pytest.mark.parametrize("path", _params(ALL_NOTEBOOKS))
 def test_no_bengali_string_literal_in_code_cells(path):
     """Every user-visible string in a code cell goes through the catalog (t) or i18n.pick, so that
     FASTRAIN_LANG=en has no Bengali left — also in branches the CPU-only test run never takes."""

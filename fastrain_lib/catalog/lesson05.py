@@ -282,4 +282,8 @@ MESSAGES = {
         "bn": "ঠিক হয়েছে! ডেটা ভাগ হয়েছে, প্রতি ইপকে নতুন ক্রম, দুই র‍্যাঙ্কে একই ওজন, আর চেকপয়েন্ট লিখেছে শুধু rank 0।",
         "en": "Correct! The data is split, each epoch has a new order, both ranks hold the same weights, and only rank 0 wrote the checkpoint.",
     },
+    "lesson05.nb_batch_line": {
+        "bn": "{w} প্রসেস: প্রতি প্রসেসে batch {batch}, কার্যকর batch {global_batch}, শেখার হার {lr} (scale_lr দিলে হতো {scaled_lr})",
+        "en": "{w} processes: batch {batch} per process, effective batch {global_batch}, learning rate {lr} (with scale_lr it would be {scaled_lr})",
+    },
 }

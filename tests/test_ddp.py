@@ -67,3 +67,12 @@ def test_torchrun_starts_the_same_worker(tmp_path):
     assert r0["world_size"] == r1["world_size"] == 2
     assert r0["param_hash"] == r1["param_hash"] and r0["amp"] == "bf16"
     assert "DDP" in output
+
+
+def test_a_worker_with_less_than_one_batch_per_process_says_so_instead_of_spinning():
+    # 8 samples over 4 processes leave 2 per process: no full batch of 4, an empty epoch.
+    # Before the check the step loop never ended (a notebook cell hung until its timeout).
+    from fastrain_lib.distributed import ddp
+
+    with pytest.raises(ValueError, match="8"):
+        ddp.train_worker(0, 4, cfg={"device": "cpu", "data_size": 8, "batch_size": 4, "synthetic": True})

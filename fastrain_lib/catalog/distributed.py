@@ -55,4 +55,8 @@ MESSAGES = {
         "bn": "রিং অল-রিডিউসে টেনসরের উপাদান ({numel}) প্রসেসের সংখ্যার ({world}) চেয়ে কম হতে পারবে না।",
         "en": "For ring all-reduce the tensor needs at least as many elements ({numel}) as processes ({world}).",
     },
+    "ddp.too_little_data": {
+        "bn": "ডেটা খুব কম: {data_size}টি নমুনা {world_size}টি প্রসেসে ভাগ করলে প্রতি প্রসেসে একটি পূর্ণ batch ({batch_size}) হয় না। batch ছোট করো, প্রসেস কমাও, বা ডেটা বাড়াও।",
+        "en": "Too little data: {data_size} samples split over {world_size} processes do not give each process one full batch ({batch_size}). Use a smaller batch, fewer processes or more data.",
+    },
 }

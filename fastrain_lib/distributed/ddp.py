@@ -167,6 +167,9 @@ def train_worker(rank: int, world_size: int, cfg: dict | None = None, task: str 
     sampler = DistributedSampler(dataset, num_replicas=world_size, rank=rank, shuffle=True, seed=cfg["seed"],
                                  drop_last=True)
     loader = DataLoader(dataset, batch_size=cfg["batch_size"], sampler=sampler, drop_last=True)
+    if len(loader) == 0:  # an empty epoch would make the step loop below spin forever
+        raise ValueError(t("ddp.too_little_data", data_size=len(dataset), world_size=world_size,
+                           batch_size=cfg["batch_size"]))
 
     torch.manual_seed(cfg["seed"])  # same start on every rank (DDP would broadcast rank 0's anyway)
     model = SimpleNN(hidden=cfg["hidden"]).to(device)

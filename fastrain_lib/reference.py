@@ -38,7 +38,8 @@ class Run:
 
     @property
     def date(self) -> str:
-        return str(self.meta.get("date") or "")[:10]
+        """Day and minute ('2026-12-01 07:51'): two runs on one machine on one day stay two series."""
+        return str(self.meta.get("date") or "")[:16].replace("T", " ")
 
     @property
     def mode(self) -> str:
@@ -46,7 +47,7 @@ class Run:
 
     @property
     def label(self) -> str:
-        """'NVIDIA H200 · 2026-12-01 · full': one series' name on a plot or in a table."""
+        """'NVIDIA H200 · 2026-12-01 05:00 · full': one series' name on a plot or in a table."""
         return " · ".join(part for part in (self.hardware, self.date, self.mode) if part)
 
     @property
@@ -128,5 +129,6 @@ def ablations(folder: Path | str | None = None) -> dict[str, list]:
     for run in runs(folder):
         chosen = [r for r in run.records if r.params.get("experiment") == ABLATION_EXPERIMENT]
         if chosen:
-            found[run.label] = chosen
+            label = run.label if run.label not in found else f"{run.label} ({run.path.stem})"
+            found[label] = chosen
     return found

@@ -40,7 +40,7 @@ def test_bias_gelu_at_8_8_of_42_gbs_is_compute_bound_and_near_the_roof_memory_bo
     out = lesson04.gelu_verdicts(chain_s=4e-3, library_s=1e-3, chain_bytes=10_000_000, library_bytes=8_800_000,
                                  roof_gbs=42.0)
     assert [k for k, _ in out] == ["lesson04.v.gelu_ratio", "lesson04.v.gelu_compute"]
-    assert "8.8" in t(out[1][0], **out[1][1]) and "42.0" in t(out[1][0], **out[1][1])
+    assert "8.8 GB/s" in t(out[1][0], **out[1][1]) and "(42 GB/s)" in t(out[1][0], **out[1][1])
 
 
 def test_adam_3_6x_at_64_and_2_3x_at_1_tensor_is_credited_to_fewer_passes_not_launches():

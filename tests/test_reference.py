@@ -26,7 +26,7 @@ def test_one_series_per_run_file(tmp_path):
     (tmp_path / "broken.json").write_text("{not json")
     runs = reference.runs(tmp_path)
     assert [r.path.name for r in runs] == ["cpu_a.json", "cpu_b.json"]  # two runs, same machine: two series
-    assert runs[0].label.startswith("AMD EPYC (2 ") and runs[0].label.endswith(" · 2026-11-30 · lab")
+    assert runs[0].label.startswith("AMD EPYC (2 ") and runs[0].label.endswith(" · 2026-11-30 07:06 · lab")
     # Roofs only from fp32 matmuls and copies: the bf16 matmul (60) is not the fp32 roof.
     assert reference.roof(runs[0]) == (30, 8) and reference.roof(runs[1]) == (20, 7)
     assert not reference.has_gpu_results(tmp_path)
@@ -36,7 +36,7 @@ def test_gpu_runs_are_named_by_their_gpu(tmp_path):
     _run(tmp_path, "h200.json", GPU_META, "cuda", 60000, 700000, 4300)
     _run(tmp_path, "h200x8.json", dict(GPU_META, gpu_count=8), "cuda", 60000, 700000, 4300)
     runs = reference.runs(tmp_path)
-    assert runs[0].label == "NVIDIA H200 · 2026-12-01 · full"
+    assert runs[0].label == "NVIDIA H200 · 2026-12-01 05:00 · full"
     assert runs[1].hardware == "NVIDIA H200 ×8"
     assert reference.has_gpu_results(tmp_path)
     assert [len(r.records) for r in reference.runs(tmp_path, family="copy")] == [1, 1]
@@ -58,3 +58,16 @@ def test_no_reference_folder_means_no_runs(tmp_path):
 def test_repository_reference_results_are_read():
     for run in reference.runs():  # whatever reference/ holds now (the benchmark helper renews it)
         assert "?" not in run.hardware and run.date
+
+
+def test_two_ablation_runs_on_one_machine_and_day_stay_two_series(tmp_path):
+    # They were keyed by hardware + day + mode, so the second run silently replaced the first.
+    from fastrain_lib import bench
+
+    for name, date, ms in (("a.json", "2026-11-30T07:06:31+00:00", 30.0), ("b.json", "2026-11-30T07:09:00+00:00", 40.0)):
+        rec = bench.Record(name="ablation fp32", median_s=ms / 1000, params={"experiment": reference.ABLATION_EXPERIMENT},
+                           meta=dict(CPU_META, date=date))
+        bench.save_records([rec], tmp_path / name)
+    series = reference.ablations(tmp_path)
+    assert len(series) == 2
+    assert sorted(rs[0].median_s for rs in series.values()) == [0.03, 0.04]

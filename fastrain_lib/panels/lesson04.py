@@ -349,12 +349,5 @@ def reference_ablation_runs(directory=None) -> tuple[dict[str, list[bench.Record
     reference/ holds any GPU results."""
     from .. import reference
 
-    found: dict[str, list[bench.Record]] = {}
-    for run in reference.runs(directory):
-        chosen = [r for r in run.records if r.params.get("experiment") == reference.ABLATION_EXPERIMENT]
-        if chosen:
-            label = run.label
-            if label in found:  # the same machine, day and mode: the time of day tells the runs apart
-                label += " " + str(run.meta.get("date", ""))[11:16]
-            found[label if label not in found else f"{label} ({run.path.stem})"] = chosen
+    found = reference.ablations(directory)
     return found, reference.has_gpu_results(directory)

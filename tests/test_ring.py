@@ -36,8 +36,12 @@ def test_ring_equals_all_reduce_in_real_processes(world):
         from fastrain_lib.panels import lesson05
 
         box = lesson05.ring_stepper(events, 3)
+        pictures = set()
         for k in range(len(states)):
             box.show_step(k)
+            (shown,) = box.children[1].outputs  # exactly one picture per step, replaced, not appended
+            pictures.add(shown["data"]["image/png"])
+        assert len(pictures) == len(states)  # every step draws a different state
     assert L.pids_alive(L.LAST_PIDS) == []
 
 

@@ -14,7 +14,7 @@ import ipywidgets as widgets
 from .. import bench, config, data, ddp_costs, hardware, plots, reference
 from ..distributed import ddp, launch, pipeline, ring
 from ..i18n import t
-from ..widgets import ExperimentPanel, Outcome
+from ..widgets import ExperimentPanel, Outcome, figure_png, set_outputs
 
 # benchmarks/ families whose reference/ results the instructor dashboard shows beside this panel
 REFERENCE_FAMILIES = ("ddp",)
@@ -391,7 +391,7 @@ def plt_blue(share: float) -> tuple:
 def ring_stepper(events: list[dict], world: int):
     """A slider (and a play button) that steps through a real ring all-reduce's trace."""
     import matplotlib.pyplot as plt
-    from IPython.display import display
+    from IPython.display import Image
 
     states = ring.contributions(events, world)
     total = len(states) - 1
@@ -401,12 +401,11 @@ def ring_stepper(events: list[dict], world: int):
     out = widgets.Output()
 
     def show(k):
-        with out:
-            out.clear_output(wait=True)
-            fig, ax = plots.new_figure()
-            draw_ring_state(ax, states, events, world, k)
-            display(fig)
-            plt.close(fig)
+        # set_outputs, not `with out:` — the capture context stalls nbclient runs (see widgets.set_outputs)
+        fig, ax = plots.new_figure()
+        draw_ring_state(ax, states, events, world, k)
+        set_outputs(out, Image(figure_png(fig)))
+        plt.close(fig)
 
     slider.observe(lambda change: show(change["new"]), names="value")
     show(0)

@@ -194,8 +194,8 @@ def test_reference_ablations_reads_only_ablation_records(tmp_path):
     bench.save_records([ablation, other], tmp_path / "h200.json")
     (tmp_path / "broken.json").write_text("{not json")
     found = fused.reference_ablations(tmp_path)
-    assert list(found) == ["NVIDIA H200 · 2026-01-01"]
-    assert [r.name for r in found["NVIDIA H200 · 2026-01-01"]] == ["ablation:fp32"]
+    assert list(found) == ["NVIDIA H200 · 2026-01-01 00:00"]
+    assert [r.name for r in found["NVIDIA H200 · 2026-01-01 00:00"]] == ["ablation:fp32"]
     assert fused.reference_ablations(tmp_path / "missing") == {}
 
 

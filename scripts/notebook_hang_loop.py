@@ -118,7 +118,7 @@ def main(argv=None) -> int:
                         help="a longer wait between one cell's reply and the next cell's start is a hang")
     parser.add_argument("--out", type=Path, default=REPO / "artifacts" / "hang-loop" / "runs.jsonl")
     args = parser.parse_args(argv)
-    notebooks = [p.resolve() for p in args.notebooks] or sorted((REPO / "notebooks").glob("0[0-9]_*.ipynb"))
+    notebooks = [p.resolve() for p in args.notebooks] or sorted((REPO / "notebooks").glob("0[0-9]*_*.ipynb"))
     args.out.parent.mkdir(parents=True, exist_ok=True)
     rows = []
     with tempfile.TemporaryDirectory(prefix="hang-loop-") as tmp, open(args.out, "a") as log:

@@ -14,7 +14,7 @@ from fastrain_lib import authoring
 
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = authoring.all_notebooks(ROOT)
-LESSONS = [p for p in NOTEBOOKS if p.parent.name == "notebooks" and re.match(r"0\d_", p.name)]
+LESSONS = [p for p in NOTEBOOKS if p.parent.name == "notebooks" and re.match(r"0\d[a-z]?_", p.name)]
 BENGALI = re.compile(r"[\u0980-\u09FF]")
 LATIN_WORDS = re.compile(r"[A-Za-z]{3,}")
 IDS = [p.relative_to(ROOT).as_posix() for p in NOTEBOOKS]

@@ -13,7 +13,7 @@ Each run writes two files named after the hardware and the date:
 `reference/` holds only such files of quiet runs (tests/test_benchmarks.py validates every one
 of them). Every record carries its noise verdict; a run with any noisy record is kept in
 results/benchmarks/ with "-noisy" in its name and never written into reference/ (exit code 3).
-The ceilings (matmul peak per format, copy bandwidth) are measured first and every figure is
+The ceilings (matmul peak per format, memory bandwidth) are measured first and every figure is
 also given as a share of them; compared variants are measured interleaved in rounds.
 
 One small module per measurement family; each has `run(ctx) -> list[bench.Record]` and may

@@ -4,10 +4,10 @@ A laptop, a lab PC and a GPU differ by orders of magnitude, so "812 GFLOP/s" or 
 only compare honestly as a fraction of what the machine itself can do. The suite
 measures two ceilings first:
 - the matmul peak in each number format (the best GFLOP/s of a large matrix multiply),
-- the copy bandwidth (bytes read + written per second by a large device-to-device copy),
+- the memory bandwidth (bytes read + written per second, the best of four streaming kernels: copy, in-place scale, in-place add, sum; benchmarks/copy.py),
 then adds to every record that has a rate:
 - metrics['share_of_peak']      achieved GFLOP/s ÷ the measured matmul peak of its format
-- metrics['share_of_bandwidth'] achieved GB/s ÷ the measured copy bandwidth
+- metrics['share_of_bandwidth'] achieved GB/s ÷ the measured memory bandwidth
 For training steps the achieved GFLOP/s is tokens/s × FLOPs per token (6N + attention),
 so share_of_peak is MFU against this machine's measured peak, not a datasheet figure.
 """

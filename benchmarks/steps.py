@@ -11,6 +11,8 @@ steps are timed, the record says so (metrics['recompiles_timed'], noise reason "
 from __future__ import annotations
 
 import contextlib
+import math
+import time
 from dataclasses import dataclass, field
 
 import torch
@@ -30,8 +32,19 @@ def gpt_config(ctx: Context) -> dict:
                     full={"n_layer": 12, "n_head": 12, "n_embd": 768, "block": 1024, "batch": 16})
 
 
-def steps_per_round(ctx: Context) -> int:
-    return ctx.size(ci=4, lab=5, full=20)  # >= noise.MIN_REPEATS, so each round has a spread
+def steps_per_round(ctx: Context, step_s: float | None = None) -> int:
+    """Steps each variant takes per round: at least noise.MIN_REPEATS + 1 (so a round has a
+    spread), and enough to fill ROUND_S seconds. With a fixed 5 steps a 30 ms fp32 step was
+    timed over 0.15 s while a 700 ms emulated-fp16 step got 3.5 s: the short window's jitter
+    moved the fp32/fp16 ratio by ~25% between two quiet runs."""
+    least = ctx.size(ci=4, lab=5, full=20)
+    if not step_s:
+        return least
+    return max(least, min(ctx.size(ci=4, lab=60, full=200), math.ceil(round_seconds(ctx) / step_s)))
+
+
+def round_seconds(ctx: Context) -> float:
+    return ctx.size(ci=0.0, lab=0.6, full=2.0)
 
 
 @dataclass
@@ -50,6 +63,7 @@ class Variant:
     flops_per_token: float = 0.0
     tokens_per_step: int = 0
     warm: dict = field(default_factory=dict)
+    step_s: float | None = None  # a warm step's time, from the warm-up
     scaler: object = None
     train_step: object = None  # fastrain_lib.fused.training_step
     tf32_context: object = None  # fastrain_lib.precision.tf32
@@ -84,18 +98,23 @@ def build(ctx: Context, name: str, *, precision: str = "fp32", optimizer: str = 
                    tf32_context=prec.tf32)
 
 
-def warm_up(variant: Variant) -> None:
-    """Uncompiled: two steps (allocator, caches). Compiled: until nothing recompiles."""
+def warm_up(variant: Variant, ctx: Context) -> None:
+    """Compiled: first until nothing recompiles. Then every variant: at least three steps and
+    half a round's time (allocator, caches, CPU clocks settle: with two warm-up steps the first
+    measured round of fp32 read 36 ms against 30 ms in the later ones); the last step's time
+    sizes the rounds."""
     if variant.compiled:
         variant.warm = bench.warm_until_compiled(variant.step, device=variant.device)
-    else:
-        for _ in range(2):
-            variant.step()
+    start, steps = time.perf_counter(), 0
+    while steps < 3 or time.perf_counter() - start < round_seconds(ctx) / 2:
+        variant.step()
+        steps += 1
+    variant.step_s = (time.perf_counter() - start) / steps
 
 
 def measure_round(variant: Variant, ctx: Context) -> bench.Record:
     """One round of one variant: a few synchronised steps, with the window's noise."""
-    times, info = timed_calls(variant.step, steps_per_round(ctx), variant.device)
+    times, info = timed_calls(variant.step, steps_per_round(ctx, variant.step_s), variant.device)
     import statistics
 
     q = statistics.quantiles(times, n=4) if len(times) >= 2 else [0.0, 0.0, 0.0]
@@ -106,7 +125,7 @@ def measure_round(variant: Variant, ctx: Context) -> bench.Record:
 def measure(ctx: Context, variants: dict[str, Variant], baseline: str) -> dict[str, bench.Record]:
     """Warm every variant up, then measure them interleaved; throughput and FLOP/s per record."""
     for variant in variants.values():
-        warm_up(variant)
+        warm_up(variant, ctx)
     before = bench.graphs_compiled()
     records = interleave.run({name: (lambda v=v: measure_round(v, ctx)) for name, v in variants.items()},
                              ctx.rounds, baseline=baseline, log=ctx.log)

@@ -215,12 +215,26 @@ def matmul(size: int, device: str = "cpu", dtype: torch.dtype = torch.float32, *
     return record
 
 
-def copy_bandwidth(numel: int, device: str = "cpu", dtype: torch.dtype = torch.float32, **kwargs) -> Record:
-    """Time copying a tensor of `numel` elements; metrics['gbs'] counts bytes read + written."""
+# Streaming kernels that bound memory bandwidth (as in the STREAM benchmark): for each, the
+# bytes counted per element. A copy into a fresh buffer also reads the destination into the
+# cache before writing it (write-allocate), traffic the count leaves out, so on many CPUs a
+# copy reads lower than an in-place update; the machine's bandwidth ceiling is the best of them.
+BANDWIDTH_KERNELS = {"copy": 2, "scale": 2, "add": 3, "sum": 1}
+
+
+def copy_bandwidth(numel: int, device: str = "cpu", dtype: torch.dtype = torch.float32, kernel: str = "copy",
+                   **kwargs) -> Record:
+    """Time one streaming kernel over `numel` elements; metrics['gbs'] counts the bytes it
+    reads + writes (BANDWIDTH_KERNELS): copy dst <- src, scale x *= s in place, add x += s·y in
+    place, sum of x."""
     src = fresh_random(numel, device=device, dtype=dtype)
-    dst = torch.empty_like(src)
-    record = measure(lambda: dst.copy_(src), f"copy {numel}", params={"numel": numel, "device": str(device),
-                                                                      "dtype": str(dtype).replace("torch.", "")},
-                     **kwargs)
-    record.metrics["gbs"] = record.per_second(2 * src.numel() * src.element_size()) / 1e9
+    other = fresh_random(numel, device=device, dtype=dtype) if kernel in ("copy", "add") else None
+    work = {"copy": lambda: other.copy_(src), "scale": lambda: src.mul_(1.0000001),
+            "add": lambda: src.add_(other, alpha=1e-7), "sum": lambda: src.sum()}[kernel]
+    name = f"copy {numel}" if kernel == "copy" else f"bandwidth {kernel} {numel}"
+    moved = BANDWIDTH_KERNELS[kernel] * numel * src.element_size()
+    params = {"numel": numel, "device": str(device), "dtype": str(dtype).replace("torch.", ""), "kernel": kernel,
+              "bytes": moved}
+    record = measure(work, name, params=params, **kwargs)
+    record.metrics["gbs"] = record.per_second(moved) / 1e9
     return record

@@ -78,8 +78,11 @@ def test_smoke_run_writes_a_valid_file_and_log(smoke):
             assert r["metrics"]["gflops"] == pytest.approx(2 * 128**3 / r["median_s"] / 1e9)
             best = payload["run"]["ceilings"]["matmul_gflops"][r["params"]["format"]]
             assert r["metrics"]["share_of_peak"] == pytest.approx(r["metrics"]["gflops"] / best)
-        else:
-            assert r["metrics"]["gbs"] == pytest.approx(2 * (1 << 18) * 4 / r["median_s"] / 1e9)
+        else:  # bytes read + written per element: copy 2, in-place scale 2, in-place add 3, sum 1
+            per_element = {"copy": 2, "scale": 2, "add": 3, "sum": 1}[r["params"]["kernel"]]
+            assert r["metrics"]["gbs"] == pytest.approx(per_element * (1 << 18) * 4 / r["median_s"] / 1e9)
+    assert {r["params"].get("kernel") for r in payload["records"] if r["params"]["family"] == "copy"} == \
+        {"copy", "scale", "add", "sum"}
     assert payload["run"]["ceilings"]["copy_gbs"] == max(r["metrics"]["gbs"] for r in payload["records"]
                                                          if r["params"]["family"] == "copy")
     assert payload["run"]["verdict"] == ("noisy" if any(r["noise"]["verdict"] == "noisy"
@@ -231,7 +234,7 @@ def test_compare_reports_agreement_per_headline_figure(tmp_path, capsys):
     [line] = [ln for ln in text.splitlines() if ln.startswith("matmul peak fp32")]
     assert line.endswith("✗") and "1.667" in line
     rows = headlines.headlines(_payload({"peak": 100, "copy": 10, "adam": 0.002, "amp": 1.5})["records"])
-    assert rows == {"matmul peak fp32": 100, "copy bandwidth": 10, "adamw fused time": pytest.approx(2.0),
+    assert rows == {"matmul peak fp32": 100, "memory bandwidth": 10, "adamw fused time": pytest.approx(2.0),
                     "amp bf16 speed-up": 1.5}
 
 

@@ -22,19 +22,31 @@ def spread_of(values: list[float]) -> float | None:
     return (max(values) - min(values)) / median if median > 0 else None
 
 
-def merge_noise(infos: list[dict]) -> dict:
-    """One noise record for several rounds: the worst round's numbers (most other load),
-    noisy if any round was noisy, with every reason that occurred."""
+def merge_noise(infos: list[dict], round_spread: float | None = None) -> dict:
+    """One noise record for several rounds: the worst round's numbers (most other load) and
+    every reason that occurred, with the count of noisy rounds.
+
+    The record's value is the median of its round medians, which a minority of disturbed
+    rounds cannot move (one burst in 1 of 5 rounds leaves the median where the 4 others put
+    it). So the record is noisy when half of its rounds or more were noisy, or when its round
+    medians themselves differ by more than noise.SPREAD_LIMIT (round_spread: range / median)."""
     infos = [i for i in infos if i]
     if not infos:
         return {}
     worst = dict(max(infos, key=lambda i: ((i.get("other_cores") or 0) + (i.get("steal_cores") or 0),
                                            i.get("spread") or 0)))
+    noisy_rounds = sum(noise.is_noisy(i) for i in infos)
     reasons = sorted({r for i in infos for r in i.get("reasons", [])})
-    worst["reasons"] = reasons
-    worst["verdict"] = noise.NOISY if any(noise.is_noisy(i) for i in infos) else noise.QUIET
+    unstable = round_spread is not None and round_spread > noise.SPREAD_LIMIT
+    if unstable:
+        reasons = sorted(set(reasons) | {"rounds"})
+    noisy = 2 * noisy_rounds >= len(infos) or unstable
+    worst["verdict"] = noise.NOISY if noisy else noise.QUIET
+    worst["reasons"] = reasons if noisy else []
+    worst["round_reasons"] = reasons  # what disturbed some rounds, even when the median held
     worst["rounds"] = len(infos)
-    worst["noisy_rounds"] = sum(noise.is_noisy(i) for i in infos)
+    worst["noisy_rounds"] = noisy_rounds
+    worst["round_spread"] = round_spread
     return worst
 
 
@@ -46,7 +58,7 @@ def combine(rounds: list[bench.Record]) -> bench.Record:
     q = statistics.quantiles(times, n=4) if len(times) >= 2 else [0.0, 0.0, 0.0]
     record = bench.Record(name=first.name, median_s=statistics.median(medians), iqr_s=q[2] - q[0], times_s=times,
                           params=dict(first.params), metrics=dict(first.metrics), meta=first.meta,
-                          noise=merge_noise([r.noise for r in rounds]))
+                          noise=merge_noise([r.noise for r in rounds], spread_of(medians)))
     record.metrics["round_medians_s"] = medians
     record.metrics["round_spread"] = spread_of(medians)
     return record

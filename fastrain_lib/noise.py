@@ -199,8 +199,8 @@ def sentence(info: dict | None, lang: str | None = None) -> str:
     values = {"other": info.get("other_cores") or 0.0, "steal": info.get("steal_cores") or 0.0,
               "cores": info.get("cores"), "threads": info.get("threads"), "free": info.get("cores_free") or 0.0,
               "spread": info.get("spread") or 0.0, "limit": SPREAD_LIMIT, "repeats": info.get("repeats"),
-              "recompiles": info.get("recompiles") or 0,
-              "suggest": suggested_threads(info)}
+              "recompiles": info.get("recompiles") or 0, "rounds": info.get("rounds") or 0,
+              "round_spread": info.get("round_spread") or 0.0, "suggest": suggested_threads(info)}
     if info["verdict"] != NOISY:
         return t("noise.quiet", lang, **values)
     parts = [t("noise.noisy", lang)]

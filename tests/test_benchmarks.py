@@ -194,6 +194,32 @@ def test_one_noisy_round_makes_the_variant_noisy():
     assert merged["verdict"] == "noisy" and merged["other_cores"] == 1.7 and merged["noisy_rounds"] == 1
 
 
+def test_a_minority_of_disturbed_rounds_does_not_make_the_median_noisy():
+    quiet = {"verdict": "quiet", "reasons": [], "other_cores": 0.05}
+    burst = {"verdict": "noisy", "reasons": ["spread"], "other_cores": 0.17, "spread": 0.31}
+    one_of_five = interleave.merge_noise([quiet, quiet, burst, quiet, quiet], round_spread=0.05)
+    assert one_of_five["verdict"] == "quiet" and one_of_five["noisy_rounds"] == 1
+    assert one_of_five["reasons"] == [] and one_of_five["round_reasons"] == ["spread"]
+    three_of_five = interleave.merge_noise([burst, quiet, burst, burst, quiet], round_spread=0.05)
+    assert three_of_five["verdict"] == "noisy" and three_of_five["reasons"] == ["spread"]
+    # every round quiet, but their medians drift apart (31 ms ... 45 ms): the number is not stable
+    drifting = interleave.merge_noise([quiet] * 5, round_spread=0.41)
+    assert drifting["verdict"] == "noisy" and drifting["reasons"] == ["rounds"]
+    text = noise.sentence(drifting, "en")
+    assert "5 interleaved rounds differ by 41%" in text and "25%" in text
+
+
+def test_interleaved_record_is_noisy_when_its_round_medians_disagree():
+    def variant(times):
+        it = iter(times)
+        return lambda: bench.Record("v", next(it), times_s=[0.01] * 5, params={}, meta={},
+                                    noise={"verdict": "quiet", "reasons": []})
+    stable = interleave.run({"A": variant([0.010, 0.011, 0.010, 0.010, 0.0105])}, 5)["A"]
+    drifting = interleave.run({"A": variant([0.031, 0.033, 0.036, 0.040, 0.045])}, 5)["A"]
+    assert stable.noise["verdict"] == "quiet"
+    assert drifting.noise["verdict"] == "noisy" and drifting.noise["round_spread"] == pytest.approx(0.014 / 0.036)
+
+
 def test_shares_of_the_ceiling():
     ceil = {"matmul_gflops": {"fp32": 100.0, "bf16": 20.0}, "copy_gbs": 10.0}
     mm = bench.Record("matmul bf16 512", 1.0, params={"family": "matmul", "format": "bf16"}, metrics={"gflops": 10.0})

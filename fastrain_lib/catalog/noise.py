@@ -31,6 +31,10 @@ MESSAGES = {
         "bn": "একই কাজ {repeats} বার মাপলে ফলগুলো একে অপরের থেকে {spread:.0%} আলাদা (IQR ÷ মধ্যমা; {limit:.0%}-এর বেশি হলে মধ্যমা স্থির নয়)।",
         "en": "the {repeats} repeats of the same work differ by {spread:.0%} (IQR ÷ median; above {limit:.0%} the median is not stable).",
     },
+    "noise.reason.rounds": {
+        "bn": "পালা করে মাপা {rounds}টি রাউন্ডের মধ্যমাগুলো একে অপরের থেকে {round_spread:.0%} আলাদা ({limit:.0%}-এর বেশি হলে সংখ্যাটা স্থির নয়)।",
+        "en": "the medians of the {rounds} interleaved rounds differ by {round_spread:.0%} (above {limit:.0%} the number is not stable).",
+    },
     "noise.reason.recompile": {
         "bn": "মাপার মাঝখানে torch.compile আবার {recompiles} বার কম্পাইল করেছে, তাই কম্পাইলের সময় ধাপের সময়ে ঢুকে গেছে।",
         "en": "torch.compile compiled again {recompiles} times while the steps were timed, so compile time leaked into the step time.",

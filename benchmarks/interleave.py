@@ -22,6 +22,15 @@ def spread_of(values: list[float]) -> float | None:
     return (max(values) - min(values)) / median if median > 0 else None
 
 
+def stable_spread(values: list[float]) -> float | None:
+    """How much the round medians that could be *the* median differ: with 5 or more rounds the
+    lowest and highest are left out (one disturbed round cannot move a median of five, so it
+    should not make it noisy either); with fewer, the full range."""
+    if len(values) >= 5:
+        values = sorted(values)[1:-1]
+    return spread_of(values)
+
+
 def merge_noise(infos: list[dict], round_spread: float | None = None) -> dict:
     """One noise record for several rounds: the worst round's numbers (most other load) and
     every reason that occurred, with the count of noisy rounds.
@@ -29,7 +38,7 @@ def merge_noise(infos: list[dict], round_spread: float | None = None) -> dict:
     The record's value is the median of its round medians, which a minority of disturbed
     rounds cannot move (one burst in 1 of 5 rounds leaves the median where the 4 others put
     it). So the record is noisy when half of its rounds or more were noisy, or when its round
-    medians themselves differ by more than noise.SPREAD_LIMIT (round_spread: range / median)."""
+    medians themselves differ by more than noise.SPREAD_LIMIT (round_spread: stable_spread)."""
     infos = [i for i in infos if i]
     if not infos:
         return {}
@@ -58,7 +67,7 @@ def combine(rounds: list[bench.Record]) -> bench.Record:
     q = statistics.quantiles(times, n=4) if len(times) >= 2 else [0.0, 0.0, 0.0]
     record = bench.Record(name=first.name, median_s=statistics.median(medians), iqr_s=q[2] - q[0], times_s=times,
                           params=dict(first.params), metrics=dict(first.metrics), meta=first.meta,
-                          noise=merge_noise([r.noise for r in rounds], spread_of(medians)))
+                          noise=merge_noise([r.noise for r in rounds], stable_spread(medians)))
     record.metrics["round_medians_s"] = medians
     record.metrics["round_spread"] = spread_of(medians)
     return record

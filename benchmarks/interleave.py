@@ -23,11 +23,13 @@ def spread_of(values: list[float]) -> float | None:
 
 
 def stable_spread(values: list[float]) -> float | None:
-    """How much the round medians that could be *the* median differ: with 5 or more rounds the
-    lowest and highest are left out (one disturbed round cannot move a median of five, so it
-    should not make it noisy either); with fewer, the full range."""
+    """How much the round medians near *the* median differ: with 5 or more rounds the lowest
+    and highest quarter are left out (one disturbed round cannot move a median of five, two
+    cannot move a median of nine, so they should not make it noisy either); with fewer, the
+    full range."""
     if len(values) >= 5:
-        values = sorted(values)[1:-1]
+        cut = len(values) // 4
+        values = sorted(values)[cut:len(values) - cut]
     return spread_of(values)
 
 

@@ -8,7 +8,7 @@ from fastrain_lib import bench
 
 from . import interleave
 from .common import Context, need
-from .optim import round_time
+from .optim import micro_rounds, round_time
 from .steps import mark_recompiles
 
 
@@ -38,7 +38,7 @@ def run(ctx: Context) -> list[bench.Record]:
             step, f"layernorm {impl}", min_run_time=round_time(ctx),
             params={"impl": impl, "rows": rows, "dim": dim, "device": ctx.device}))
     before = bench.graphs_compiled()
-    records = interleave.run(variants, ctx.rounds, baseline="torch" if "torch" in variants else None, log=ctx.log)
+    records = interleave.run(variants, micro_rounds(ctx), baseline="torch" if "torch" in variants else None, log=ctx.log)
     recompiled = bench.graphs_compiled() - before
     for impl, record in records.items():
         record.metrics.update(warm.get(impl, {}))

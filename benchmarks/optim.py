@@ -19,9 +19,16 @@ def transformer_shapes(n_layer: int, d: int, vocab: int = 256) -> list[tuple[int
 
 
 def round_time(ctx: Context) -> float:
-    """Seconds of measuring per variant and round. In lab mode 0.5 s: with 0.15 s the naive
-    LayerNorm (35 ms a call) got four calls a round and its round medians spread 28–41%."""
-    return ctx.size(ci=0.02, lab=0.5, full=1.0)
+    """Seconds of measuring per variant and round (0.3 s in lab mode: 0.15 s gave the naive
+    LayerNorm, 35 ms a call, four calls a round)."""
+    return ctx.size(ci=0.02, lab=0.3, full=0.5)
+
+
+def micro_rounds(ctx: Context) -> int:
+    """Rounds for the short optimizer and LayerNorm measurements: 9 outside ci. On a 2-core VM
+    nn.LayerNorm's time sat at 3.5 ms for some rounds and 5–6 ms for others (other load 0.05
+    cores): with 9 short rounds the median is decided by the common case."""
+    return ctx.size(ci=2, lab=9, full=9)
 
 
 def run(ctx: Context) -> list[bench.Record]:
@@ -46,7 +53,7 @@ def run(ctx: Context) -> list[bench.Record]:
             opt.step, f"adamw {impl}", min_run_time=round_time(ctx),
             params={"impl": impl, "tensors": n, "numel": numel, "device": ctx.device}))
     baseline = "forloop" if "forloop" in variants else next(iter(variants), None)
-    records = list(interleave.run(variants, ctx.rounds, baseline=baseline, log=ctx.log).values())
+    records = list(interleave.run(variants, micro_rounds(ctx), baseline=baseline, log=ctx.log).values())
     for record in records:
         # an Adam step reads p, g, m, v and writes p, m, v: ~7 float32 values per parameter
         record.metrics["gbs"] = record.per_second(7 * 4 * record.params["numel"]) / 1e9

@@ -1,0 +1,474 @@
+"""nn.DataParallel's algorithm, phase by phase and timed, next to DDP on the same model and batch.
+
+What nn.DataParallel does in EVERY training step (torch/nn/parallel/data_parallel.py, forward):
+
+1. scatter     cut the batch into N pieces and copy piece i to device i;
+2. replicate   copy the model from device 0 to every other device (every step: the weights changed);
+3. forward     N Python *threads of one process* (parallel_apply), each runs one replica;
+4. gather      copy every output to device 0 and concatenate; the loss is computed there;
+5. backward    gradients flow back through gather to every replica (one autograd thread per GPU);
+6. reduce      replicate's backward adds all replicas' gradients onto device 0's parameters;
+7. optimizer   the step runs on device 0 only.
+
+Phases 1, 2, 4, 6 and 7 run on device 0 / in the main thread alone, and every Python line of
+the N threads takes turns under one GIL. DDP instead runs one process per device: each has its
+own interpreter, its own weights and its own optimizer; only the gradients travel (all-reduce).
+
+Where the pieces run:
+- On a machine with >= 2 GPUs: the real torch.nn.DataParallel, through its own scatter /
+  replicate / parallel_apply / gather methods (what its forward calls), each phase timed.
+  (`plan` decides from hardware facts; tests feed it real device descriptions.)
+- Anywhere else, including a CPU: torch's pieces refuse CPU tensors (Broadcast and Gather
+  raise "not implemented for CPU tensors", parallel_apply needs an accelerator: see
+  `torch_pieces_on_cpu`), so `ThreadedDataParallel` below RE-IMPLEMENTS the same algorithm with
+  Python threads of one process, one thread per "device" — a faithful copy, labelled as such.
+  Its gradients equal one-process training on the whole batch (tests/test_dataparallel.py).
+"""
+
+from __future__ import annotations
+
+import copy
+import statistics
+import threading
+import time
+from dataclasses import dataclass
+
+import torch
+import torch.distributed as dist
+import torch.nn.functional as F
+from torch import nn
+
+from .. import hardware
+from ..i18n import t
+from .ddp import parameter_hash
+from .model_split import mlp
+
+PHASES = ("scatter", "replicate", "forward", "gather_loss", "backward", "reduce_grads", "optimizer")
+SERIAL = ("scatter", "replicate", "gather_loss", "reduce_grads", "optimizer")  # device 0 / main thread alone
+PARALLEL = ("forward", "backward")  # the N threads at once
+DDP_PHASES = ("forward", "backward_allreduce", "optimizer")
+SINGLE_PHASES = ("forward", "backward", "optimizer")
+
+DEFAULTS = {
+    "width": 256,       # hidden width of the MLP (model_split.mlp)
+    "depth": 4,         # Linear+ReLU blocks
+    "batch": 256,       # GLOBAL batch: DataParallel splits it over its replicas, DDP over its processes
+    "replicas": 2,      # devices (DataParallel) = processes (DDP)
+    "steps": 8,         # timed steps (after warm-up)
+    "warmup": 2,
+    "lr": 1e-3,
+    "seed": 0,
+    "bucket_cap_mb": 25.0,  # DDP's default
+}
+
+
+def make_cfg(**overrides) -> dict:
+    """DEFAULTS with `overrides`; an unknown key is an error (a typo would be silently ignored)."""
+    unknown = set(overrides) - set(DEFAULTS)
+    if unknown:
+        raise ValueError(t("dist.bad_cfg", keys=", ".join(sorted(unknown)), known=", ".join(DEFAULTS)))
+    return {**DEFAULTS, **overrides}
+
+
+# ------------------------------------------------------------------ the decision (pure)
+
+
+@dataclass(frozen=True)
+class Plan:
+    """How DataParallel runs here: 'torch' = the real nn.DataParallel on GPUs, 'threads' = the
+    re-implementation with threads of one process (on the CPU)."""
+
+    kind: str
+    devices: tuple[str, ...]
+
+
+def plan(replicas: int, f: hardware.Facts) -> Plan:
+    """The real nn.DataParallel needs a CUDA GPU per replica; otherwise threads on the CPU."""
+    replicas = max(1, int(replicas))
+    if f.device_type == "cuda" and f.count >= max(2, replicas):
+        return Plan("torch", tuple(f"cuda:{i}" for i in range(replicas)))
+    return Plan("threads", ("cpu",) * replicas)
+
+
+def facts_here() -> hardware.Facts:
+    return hardware.facts("cuda") if hardware.cuda_available() else hardware.facts("cpu")
+
+
+def torch_pieces_on_cpu() -> dict[str, str]:
+    """Try torch.nn.parallel's four pieces on CPU tensors: {piece: 'works' or the error it raises}."""
+    from torch.nn.parallel import gather, parallel_apply, replicate, scatter
+
+    model, x = nn.Linear(4, 2), torch.randn(4, 4)
+    tries = {
+        "scatter": lambda: scatter(x, [torch.device("cpu"), torch.device("cpu")]),
+        "replicate": lambda: replicate(model, [torch.device("cpu"), torch.device("cpu")]),
+        "parallel_apply": lambda: parallel_apply([model, model], [x[:2], x[2:]]),
+        "gather": lambda: gather([x[:2], x[2:]], torch.device("cpu")),
+    }
+    found = {}
+    for name, call in tries.items():
+        try:
+            call()
+            found[name] = "works"
+        except Exception as exc:  # noqa: BLE001 - what torch says is the answer
+            found[name] = f"{type(exc).__name__}: {str(exc).splitlines()[0][:120]}"
+    return found
+
+
+# ------------------------------------------------------------------ counting bytes
+
+
+def param_bytes(model: nn.Module) -> int:
+    return sum(p.numel() * p.element_size() for p in model.parameters())
+
+
+def state_bytes(model: nn.Module, optimizer: torch.optim.Optimizer | None) -> dict[str, int]:
+    """Bytes of parameters, gradients and optimizer state this copy holds, counted from the tensors."""
+    grads = sum(p.grad.numel() * p.grad.element_size() for p in model.parameters() if p.grad is not None)
+    opt = 0
+    if optimizer is not None:
+        for state in optimizer.state.values():
+            opt += sum(v.numel() * v.element_size() for v in state.values() if torch.is_tensor(v) and v.dim() > 0)
+    return {"params": param_bytes(model), "grads": grads, "optimizer": opt}
+
+
+def gradient_vector(model: nn.Module) -> torch.Tensor:
+    """All gradients as one flat float64 vector (for comparing two ways of training)."""
+    return torch.cat([p.grad.detach().double().reshape(-1) for p in model.parameters()])
+
+
+# ------------------------------------------------------------------ DataParallel, re-implemented with threads
+
+
+def _run_threads(fn, items) -> list:
+    """fn(i, item) in one new thread per item, as parallel_apply does; errors re-raised here."""
+    results: list = [None] * len(items)
+    errors: list = []
+
+    def work(i, item):
+        try:
+            results[i] = fn(i, item)
+        except BaseException as exc:  # noqa: BLE001 - re-raised in the main thread
+            errors.append(exc)
+
+    threads = [threading.Thread(target=work, args=(i, item)) for i, item in enumerate(items)]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    if errors:
+        raise errors[0]
+    return results
+
+
+class ThreadedDataParallel:
+    """nn.DataParallel's algorithm with N Python threads of one process (a re-implementation:
+    torch's own pieces refuse CPU tensors). Replica 0 IS the module (device 0); replicas 1..N−1
+    are copies whose weights are overwritten from device 0 every step, as replicate() does.
+
+        tdp = ThreadedDataParallel(model, 2)
+        loss, phases = tdp.step(x, y, optimizer)   # phases: seconds of each of PHASES
+    """
+
+    def __init__(self, module: nn.Module, replicas: int, device: str | torch.device = "cpu"):
+        if replicas < 1:
+            raise ValueError("replicas must be >= 1")
+        self.module = module
+        self.device = torch.device(device)
+        self.replicas = [module] + [copy.deepcopy(module) for _ in range(replicas - 1)]
+        self.bytes = {"scatter": 0, "replicate": 0, "gather": 0, "reduce_grads": 0}  # per step, through device 0
+
+    def _clock(self, phases: dict, name: str, start: float) -> float:
+        hardware.synchronize(self.device)
+        now = time.perf_counter()
+        phases[name] = phases.get(name, 0.0) + now - start
+        return now
+
+    def replicate(self) -> None:
+        """Copy device 0's current weights into every other replica (nn.DataParallel does it every step)."""
+        with torch.no_grad():
+            for replica in self.replicas[1:]:
+                for mine, master in zip(replica.parameters(), self.module.parameters()):
+                    mine.copy_(master)
+
+    def step(self, x: torch.Tensor, y: torch.Tensor, optimizer: torch.optim.Optimizer | None = None,
+             loss_fn=F.cross_entropy) -> tuple[float, dict[str, float]]:
+        """One training step; afterwards module's .grad holds the whole batch's gradient (and the
+        optimizer, if given, has stepped). Returns (loss, seconds per phase)."""
+        n = len(self.replicas)
+        phases: dict[str, float] = {}
+        hardware.synchronize(self.device)
+        start = time.perf_counter()
+        # 1. scatter: piece i to device i (piece 0 stays on device 0; the others are copied)
+        xs, ys = list(x.chunk(n)), list(y.chunk(n))
+        xs = [xs[0]] + [piece.clone() for piece in xs[1:]]
+        ys = [ys[0]] + [piece.clone() for piece in ys[1:]]
+        start = self._clock(phases, "scatter", start)
+        # 2. replicate: device 0's weights copied into every other replica
+        self.replicate()
+        start = self._clock(phases, "replicate", start)
+        # 3. forward: one thread per replica, all in this one process
+        outputs = _run_threads(lambda i, item: item[0](item[1]), list(zip(self.replicas, xs)))
+        start = self._clock(phases, "forward", start)
+        # 4. gather: every output copied to device 0, the loss computed there (on the whole batch)
+        gathered = [outputs[0].detach().requires_grad_()] + [o.detach().clone().requires_grad_() for o in outputs[1:]]
+        loss = loss_fn(torch.cat(gathered), torch.cat(ys))
+        loss.backward()  # only down to the gathered outputs: d loss / d output of each replica
+        output_grads = [g.grad for g in gathered]
+        start = self._clock(phases, "gather_loss", start)
+        # 5. backward: every replica's backward in its own thread (one autograd thread per GPU)
+        _run_threads(lambda i, item: item[0].backward(item[1]), list(zip(outputs, output_grads)))
+        start = self._clock(phases, "backward", start)
+        # 6. reduce: all replicas' gradients added onto device 0's (replicate's backward)
+        with torch.no_grad():
+            for replica in self.replicas[1:]:
+                for master, mine in zip(self.module.parameters(), replica.parameters()):
+                    if mine.grad is None:
+                        continue
+                    if master.grad is None:
+                        master.grad = mine.grad.clone()
+                    else:
+                        master.grad += mine.grad
+                    mine.grad = None
+        start = self._clock(phases, "reduce_grads", start)
+        # 7. optimizer: on device 0 only
+        if optimizer is not None:
+            optimizer.step()
+        self._clock(phases, "optimizer", start)
+        pb = param_bytes(self.module)
+        self.bytes = {"scatter": sum(p.numel() * p.element_size() for p in xs[1:]),
+                      "replicate": (n - 1) * pb,
+                      "gather": sum(o.numel() * o.element_size() for o in outputs[1:]),
+                      "reduce_grads": (n - 1) * pb}
+        return float(loss.detach()), phases
+
+    def memory(self, optimizer) -> list[dict[str, int]]:
+        """Per device: bytes of parameters, gradients, optimizer state (device 0 holds the optimizer).
+        Counted right after a step's reduce, the replicas' gradients are freed, so it counts the
+        gradients a replica holds during backward as the parameters' size."""
+        rows = [state_bytes(self.module, optimizer)]
+        for replica in self.replicas[1:]:
+            rows.append({"params": param_bytes(replica), "grads": param_bytes(replica), "optimizer": 0})
+        return rows
+
+
+class TorchDataParallelSteps:
+    """The real nn.DataParallel (>= 2 GPUs), one training step through its own methods, each timed.
+
+    nn.DataParallel.forward is exactly: scatter → replicate → parallel_apply → gather. Calling the
+    four ourselves times each; the reduce of the gradients happens inside backward (replicate's
+    Broadcast backward), so it is part of "backward" here and "reduce_grads" is 0."""
+
+    def __init__(self, module: nn.Module, devices: tuple[str, ...]):
+        ids = [torch.device(d).index for d in devices]
+        self.device = torch.device(devices[0])
+        self.dp = nn.DataParallel(module.to(self.device), device_ids=ids, output_device=ids[0])
+        self.module = self.dp.module
+        pb = param_bytes(self.module)
+        self.bytes = {"scatter": 0, "replicate": (len(ids) - 1) * pb, "gather": 0, "reduce_grads": (len(ids) - 1) * pb}
+
+    def _clock(self, phases: dict, name: str, start: float) -> float:
+        hardware.synchronize(self.device)
+        now = time.perf_counter()
+        phases[name] = now - start
+        return now
+
+    def step(self, x, y, optimizer=None, loss_fn=F.cross_entropy) -> tuple[float, dict[str, float]]:
+        dp, phases = self.dp, {}
+        hardware.synchronize(self.device)
+        start = time.perf_counter()
+        inputs, kwargs = dp.scatter((x,), {}, dp.device_ids)
+        start = self._clock(phases, "scatter", start)
+        replicas = dp.replicate(dp.module, dp.device_ids[:len(inputs)])
+        start = self._clock(phases, "replicate", start)
+        outputs = dp.parallel_apply(replicas, inputs, kwargs)
+        start = self._clock(phases, "forward", start)
+        loss = loss_fn(dp.gather(outputs, dp.output_device), y.to(self.device))
+        start = self._clock(phases, "gather_loss", start)
+        loss.backward()  # includes adding every replica's gradients onto GPU 0
+        start = self._clock(phases, "backward", start)
+        phases["reduce_grads"] = 0.0
+        if optimizer is not None:
+            optimizer.step()
+        self._clock(phases, "optimizer", start)
+        self.bytes.update(scatter=sum(i[0].numel() * i[0].element_size() for i in inputs[1:]),
+                          gather=sum(o.numel() * o.element_size() for o in outputs[1:]))
+        return float(loss.detach()), phases
+
+    def memory(self, optimizer) -> list[dict[str, int]]:
+        rows = [state_bytes(self.module, optimizer)]
+        pb = param_bytes(self.module)
+        rows += [{"params": pb, "grads": pb, "optimizer": 0} for _ in self.dp.device_ids[1:]]
+        return rows
+
+
+# ------------------------------------------------------------------ workers (real processes)
+
+
+def problem(cfg: dict, device: str | torch.device = "cpu"):
+    """(model, x, y) for cfg: the same weights and batch for every strategy (a fixed seed)."""
+    model = mlp(cfg["width"], cfg["depth"], inputs=cfg["width"], seed=cfg["seed"]).to(device)
+    g = torch.Generator().manual_seed(cfg["seed"] + 1)
+    x = torch.randn(cfg["batch"], cfg["width"], generator=g)
+    y = torch.randint(0, 10, (cfg["batch"],), generator=g)
+    return model, x.to(device), y.to(device)
+
+
+def _medians(rows: list[dict[str, float]], warmup: int) -> dict[str, float]:
+    timed = rows[warmup:] or rows
+    return {k: statistics.median(r[k] for r in timed) for k in timed[0]}
+
+
+def _single_steps(model, optimizer, x, y, steps: int, warmup: int, device) -> dict[str, float]:
+    """Forward, backward, optimizer of plain one-device training, each phase timed."""
+    rows = []
+    for _ in range(warmup + steps):
+        optimizer.zero_grad(set_to_none=True)
+        hardware.synchronize(device)
+        t0 = time.perf_counter()
+        loss = F.cross_entropy(model(x), y)
+        hardware.synchronize(device)
+        t1 = time.perf_counter()
+        loss.backward()
+        hardware.synchronize(device)
+        t2 = time.perf_counter()
+        optimizer.step()
+        hardware.synchronize(device)
+        t3 = time.perf_counter()
+        rows.append({"forward": t1 - t0, "backward": t2 - t1, "optimizer": t3 - t2})
+    return _medians(rows, warmup)
+
+
+def _serial_replicas(model, x, y, replicas: int, steps: int, warmup: int) -> float:
+    """Forward + backward of every replica's piece one after another in ONE thread: what the
+    threads would cost if they could not overlap at all (for the GIL comparison)."""
+    xs, ys = x.chunk(replicas), y.chunk(replicas)
+    times = []
+    for _ in range(warmup + steps):
+        model.zero_grad(set_to_none=True)
+        start = time.perf_counter()
+        for xi, yi in zip(xs, ys):
+            model(xi).backward(torch.ones(len(xi), 10) / len(xi))
+        times.append(time.perf_counter() - start)
+    return statistics.median(times[warmup:] or times)
+
+
+def dp_worker(rank: int, world_size: int, cfg: dict) -> dict:
+    """Run in ONE process (launch(dp_worker, 1, ...)): DataParallel with cfg['replicas'] devices,
+    plus two baselines on the same model: one device on the whole batch, and one device on one
+    replica's piece (= a DDP rank's compute, without its all-reduce)."""
+    cfg = make_cfg(**cfg)
+    how = plan(cfg["replicas"], facts_here())
+    device = torch.device(how.devices[0]) if how.kind == "torch" else torch.device("cpu")
+    if device.type == "cuda":
+        hardware.use_gpu(device.index)
+    steps, warmup, n = cfg["steps"], cfg["warmup"], cfg["replicas"]
+
+    # one device, the whole batch
+    model, x, y = problem(cfg, device)
+    single = _single_steps(model, torch.optim.Adam(model.parameters(), lr=cfg["lr"]), x, y, steps, warmup, device)
+    # one device, one replica's piece (what each DDP process computes)
+    model, x, y = problem(cfg, device)
+    piece = _single_steps(model, torch.optim.Adam(model.parameters(), lr=cfg["lr"]), x[: len(x) // n],
+                          y[: len(y) // n], steps, warmup, device)
+    serial_fb = _serial_replicas(model, x, y, n, steps, warmup) if how.kind == "threads" else None
+
+    # DataParallel
+    model, x, y = problem(cfg, device)
+    optimizer = torch.optim.Adam(model.parameters(), lr=cfg["lr"])
+    runner = (TorchDataParallelSteps(model, how.devices) if how.kind == "torch"
+              else ThreadedDataParallel(model, n, device))
+    rows, losses = [], []
+    for _ in range(warmup + steps):
+        optimizer.zero_grad(set_to_none=True)
+        loss, phases = runner.step(x, y, optimizer)
+        rows.append(phases)
+        losses.append(loss)
+    phases = _medians(rows, warmup)
+    return {
+        "kind": how.kind, "devices": list(how.devices), "replicas": n, "threads": torch.get_num_threads(),
+        "phases": phases, "step_s": sum(phases.values()), "single": single, "single_s": sum(single.values()),
+        "piece": piece, "piece_s": sum(piece.values()), "serial_forward_backward_s": serial_fb,
+        "bytes": dict(runner.bytes), "memory": runner.memory(optimizer), "param_bytes": param_bytes(runner.module),
+        "losses": losses, "param_hash": parameter_hash(runner.module), "cfg": cfg,
+    }
+
+
+class BucketCount:
+    """State of counting_hook: buckets all-reduced and their bytes, summed over steps."""
+
+    def __init__(self):
+        self.calls = 0
+        self.bytes = 0
+
+
+def counting_hook(state: BucketCount, bucket):
+    """A DDP communication hook (a plain function, as register_comm_hook wants): all-reduce and
+    average like DDP's default, and count the bucket and its bytes in `state`."""
+    buffer = bucket.buffer()
+    state.calls += 1
+    state.bytes += buffer.numel() * buffer.element_size()
+    buffer.div_(dist.get_world_size())
+    return dist.all_reduce(buffer, async_op=True).get_future().then(lambda fut: fut.value()[0])
+
+
+def ddp_worker(rank: int, world_size: int, cfg: dict) -> dict:
+    """DDP on the same model and GLOBAL batch as dp_worker: rank r trains on the r-th piece.
+    Each phase timed; DDP's all-reduce runs inside backward (overlapped with it)."""
+    from torch.nn.parallel import DistributedDataParallel as DDP
+
+    cfg = make_cfg(**cfg)
+    on_cuda = dist.get_backend() == "nccl"
+    device = torch.device(hardware.device_for_rank(rank, on_cuda, facts_here()))
+    if device.type == "cuda":
+        hardware.use_gpu(device.index)
+    model, x, y = problem(cfg, device)
+    x, y = x.chunk(world_size)[rank], y.chunk(world_size)[rank]
+    ddp = DDP(model, device_ids=[device.index] if device.type == "cuda" else None, bucket_cap_mb=cfg["bucket_cap_mb"])
+    counter = BucketCount()
+    ddp.register_comm_hook(counter, counting_hook)
+    optimizer = torch.optim.Adam(ddp.parameters(), lr=cfg["lr"])
+    rows, losses = [], []
+    for _ in range(cfg["warmup"] + cfg["steps"]):
+        optimizer.zero_grad(set_to_none=True)
+        hardware.synchronize(device)
+        t0 = time.perf_counter()
+        loss = F.cross_entropy(ddp(x), y)
+        hardware.synchronize(device)
+        t1 = time.perf_counter()
+        loss.backward()  # the buckets' all-reduces start in here, and end before it returns
+        hardware.synchronize(device)
+        t2 = time.perf_counter()
+        optimizer.step()
+        hardware.synchronize(device)
+        t3 = time.perf_counter()
+        rows.append({"forward": t1 - t0, "backward_allreduce": t2 - t1, "optimizer": t3 - t2})
+        losses.append(loss.item())
+    total_steps = cfg["warmup"] + cfg["steps"]
+    phases = _medians(rows, cfg["warmup"])
+    memory = state_bytes(model, optimizer)
+    memory["buckets"] = counter.bytes // max(1, total_steps)  # DDP's bucket buffers hold a copy of the gradients
+    return {"rank": rank, "world_size": world_size, "backend": dist.get_backend(), "phases": phases,
+            "step_s": sum(phases.values()), "step_times": [sum(r.values()) for r in rows],
+            "buckets_per_step": counter.calls / max(1, total_steps),
+            "allreduce_bytes_per_step": counter.bytes / max(1, total_steps), "memory": memory,
+            "param_bytes": param_bytes(model), "losses": losses, "param_hash": parameter_hash(model), "cfg": cfg}
+
+
+def ddp_step_s(results: list[dict]) -> float:
+    """The slowest rank sets the pace: everyone waits for everyone in the all-reduce."""
+    return max(r["step_s"] for r in results)
+
+
+def serial_share(phases: dict[str, float]) -> float:
+    """The share of a DataParallel step spent in phases that run on device 0 / the main thread alone."""
+    total = sum(phases.values())
+    return sum(phases.get(k, 0.0) for k in SERIAL) / total if total > 0 else 0.0
+
+
+def thread_speedup(dp_result: dict) -> float | None:
+    """How much faster the N threads ran the replicas' forward + backward than one thread doing
+    them one after another (N = perfect overlap, 1 = none: the GIL or too few cores)."""
+    serial = dp_result.get("serial_forward_backward_s")
+    parallel = dp_result["phases"]["forward"] + dp_result["phases"]["backward"]
+    return serial / parallel if serial and parallel > 0 else None

@@ -1,0 +1,119 @@
+"""Lesson 05b's panel and verdicts: each sentence is chosen from the measured numbers (tested on
+tables), reference/ GPU results are said to be absent when they are, and the panel's one run
+(real processes) shows numbers that are the measurement's own; no process survives."""
+
+import pytest
+from _processes import live_children
+
+from fastrain_lib import bench
+from fastrain_lib.distributed import cost_model
+from fastrain_lib.distributed import launcher as L
+from fastrain_lib.panels import lesson05b as P
+
+
+def _dp(phases, serial_fb=None, replicas=2, single=0.05):
+    return {"phases": phases, "step_s": sum(phases.values()), "replicas": replicas, "single_s": single,
+            "serial_forward_backward_s": serial_fb}
+
+
+DP = {"scatter": 0.004, "replicate": 0.010, "forward": 0.020, "gather_loss": 0.006, "backward": 0.040,
+      "reduce_grads": 0.012, "optimizer": 0.008}
+
+
+def _rank(fwd, bwd, opt, rank=0):
+    phases = {"forward": fwd, "backward_allreduce": bwd, "optimizer": opt}
+    return {"rank": rank, "phases": phases, "step_s": sum(phases.values())}
+
+
+def test_compare_verdict_follows_which_step_was_shorter(monkeypatch):
+    monkeypatch.setattr(P, "cores", lambda: 2)
+    key, values = P.compare_verdicts(_dp(DP, serial_fb=0.11), [_rank(0.01, 0.03, 0.004), _rank(0.01, 0.035, 0.004, 1)])[0]
+    assert key == "lesson05b.v_ddp_faster"
+    assert values["ddp_ms"] == pytest.approx(49.0) and values["dp_ms"] == pytest.approx(100.0)
+    assert values["share"] == pytest.approx(0.40)
+    key, _ = P.compare_verdicts(_dp(DP), [_rank(0.05, 0.08, 0.004)])[0]
+    assert key == "lesson05b.v_dp_faster"
+
+
+@pytest.mark.parametrize("serial_fb, cores, key", [
+    (0.11, 2, "lesson05b.v_threads_overlap"),   # 0.11 / 0.06 = 1.83× of an ideal 2×
+    (0.066, 2, "lesson05b.v_threads_gil"),      # 1.1×: the threads took turns
+    (0.066, 1, "lesson05b.v_threads_overlap"),  # one core: 1.1× is all one core allows (ideal 1×)
+])
+def test_thread_verdict_compares_with_the_cores_there_are(monkeypatch, serial_fb, cores, key):
+    monkeypatch.setattr(P, "cores", lambda: cores)
+    keys = [k for k, _ in P.compare_verdicts(_dp(DP, serial_fb=serial_fb), [_rank(0.01, 0.03, 0.004)])]
+    assert keys[1] == key
+
+
+def test_oversubscription_is_named(monkeypatch):
+    monkeypatch.setattr(P, "cores", lambda: 2)
+    keys = [k for k, _ in P.compare_verdicts(_dp(DP, replicas=4), [_rank(0.01, 0.03, 0.004)] * 4)]
+    assert "lesson05b.v_oversubscribed" in keys
+
+
+def test_prediction_verdict_by_error():
+    assert P.prediction_verdict(0.011, 0.010, 0.008, 0.003)[0] == "lesson05b.v_predict_close"
+    assert P.prediction_verdict(0.020, 0.010, 0.015, 0.005)[0] == "lesson05b.v_predict_over"
+    assert P.prediction_verdict(0.010, 0.020, 0.008, 0.002)[0] == "lesson05b.v_predict_under"
+    f = cost_model.Fit(50e-6, 1e-9, 2)
+    assert P.held_out_verdict(f, 1_000_000, f.allreduce_s(1_000_000) * 1.1)[0] == "lesson05b.v_held_out_ok"
+    assert P.held_out_verdict(f, 1_000_000, f.allreduce_s(1_000_000) * 3)[0] == "lesson05b.v_held_out_off"
+
+
+def test_no_sync_verdict_and_summary():
+    results = [{"micro_batches": 4, "every": {"step_s": 0.040, "allreduces_per_step": 4, "bytes_per_step": 4e6},
+                "no_sync": {"step_s": 0.030, "allreduces_per_step": 1, "bytes_per_step": 1e6}},
+               {"micro_batches": 4, "every": {"step_s": 0.042, "allreduces_per_step": 4, "bytes_per_step": 4e6},
+                "no_sync": {"step_s": 0.029, "allreduces_per_step": 1, "bytes_per_step": 1e6}}]
+    summary = P.accumulation_summary(results)
+    assert summary["every_ms"] == pytest.approx(42.0) and summary["no_sync_ms"] == pytest.approx(30.0)
+    assert summary["saving"] == pytest.approx(1 - 30 / 42)
+    assert P.accumulation_verdict(summary)[0] == "lesson05b.v_no_sync_saves"
+    results[1]["no_sync"]["step_s"] = results[0]["no_sync"]["step_s"] = 0.0415
+    assert P.accumulation_verdict(P.accumulation_summary(results))[0] == "lesson05b.v_no_sync_none"
+
+
+def test_sweep_rows_take_the_slowest_rank():
+    row = {"bucket_cap_mb": 1.0, "step_s": 0.01, "buckets": 3, "hidden_share": 0.5, "events": [],
+           "compute_end_s": 0.005, "backward_s": 0.007}
+    rows = P.sweep_rows([{"rows": [row]}, {"rows": [{**row, "step_s": 0.012}]}])
+    assert rows[0]["step_s"] == 0.012
+    key, values = P.sweep_verdicts(rows)[0]
+    assert key == "lesson05b.v_buckets" and values["best_ms"] == pytest.approx(12.0)
+
+
+def test_reference_says_no_gpu_results_when_there_are_none(tmp_path, monkeypatch):
+    monkeypatch.setenv("FASTRAIN_LANG", "en")
+    assert "No GPU results yet" in P.reference_sentence(tmp_path)
+    cpu = {"cpu_name": "AMD EPYC", "cpu_cores": 2, "date": "2026-12-01T09:00:00", "mode": "lab"}
+    bench.save_records([bench.Record("ddp x2", 0.01, params={"panel": "lesson05b", "device": "cpu"}, meta=cpu)],
+                       tmp_path / "cpu.json")
+    assert "No GPU results yet" in P.reference_sentence(tmp_path)  # a CPU run is not a GPU result
+    gpu = {"gpu_name": "NVIDIA H100 80GB HBM3", "gpu_count": 8, "date": "2026-12-01T09:00:00", "mode": "full"}
+    bench.save_records([bench.Record("dp x4", 0.01, params={"panel": "lesson05b", "device": "cuda:0"}, meta=gpu)],
+                       tmp_path / "gpu.json")
+    sentence = P.reference_sentence(tmp_path)
+    assert "No GPU results yet" not in sentence and "NVIDIA H100" in sentence
+    # the course's own reference/ folder has none today: the lesson must say so
+    assert P.reference_runs() == [] or all(run.on_gpu for run, _ in P.reference_runs())
+
+
+def test_the_panel_runs_once_in_real_processes_and_shows_its_measurement(monkeypatch):
+    monkeypatch.setenv("FASTRAIN_MODE", "ci")
+    monkeypatch.setattr(P, "allreduce_sizes", lambda: [4_096, 262_144, 1_048_576])
+    panel = P.make()
+    outcome = panel.run(strategy="ddp", processes=2, width=128, bucket_mb=25.0)
+    assert panel.last_error is None, panel.last_error
+    assert L.pids_alive(L.LAST_PIDS) == [] and live_children() == []
+    cfg = P.compare_cfg(width=128, replicas=2, bucket_cap_mb=25.0)
+    ddp = P.ddp_run(cfg)  # cached: the panel's own run
+    step_ms = outcome.rows[0][1]
+    assert step_ms == pytest.approx(max(r["step_s"] for r in ddp) * 1e3)
+    memory = max(sum(r["memory"].values()) for r in ddp) / 1e6
+    assert outcome.rows[0][3] == pytest.approx(memory)
+    fit = P.fit_for(2)
+    dp = P.dp_run(cfg)
+    assert outcome.rows[0][2] == pytest.approx(cost_model.predict_step_s("ddp", dp["piece_s"], dp["param_bytes"], fit) * 1e3)
+    assert len(outcome.rows) == 5 and outcome.records[0].params["panel"] == "lesson05b"
+    assert "GPU" in outcome.note

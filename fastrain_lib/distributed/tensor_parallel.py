@@ -1,0 +1,169 @@
+"""Tensor parallelism (Megatron-LM style): one layer's matrices cut between processes.
+
+A transformer's MLP is  y = down(gelu(up(x)))  with up: d → 4d and down: 4d → d.
+Shoeybi et al. (2019, arXiv:1909.08053) cut it so that it needs ONE all-reduce in forward:
+
+    up   column-parallel: rank r holds rows r of W_up (a slice of the 4d outputs);
+         h_r = gelu(x W_up,rᵀ + b_up,r) — gelu works element by element, so each rank can
+         apply it to its own slice: no communication here;
+    down row-parallel:   rank r holds the matching columns of W_down;
+         y_r = h_r W_down,rᵀ is a PARTIAL sum of y;  y = Σ_r y_r + b_down  → one all-reduce.
+
+Backward mirrors it: one all-reduce for the gradient of x (each rank has a partial one).
+(Cutting up by rows instead would need an all-reduce BEFORE gelu, because gelu(a+b) ≠ gelu(a)+gelu(b).)
+
+Two ways here, both on real processes:
+- `manual_forward`: the cut written out with one dist.all_reduce (what the exercise asks);
+- `parallelize_module` with ColwiseParallel / RowwiseParallel (DTensor, PyTorch's API),
+  whose collectives torch's CommDebugMode counts.
+"""
+
+from __future__ import annotations
+
+import copy
+import statistics
+import time
+
+import torch
+import torch.distributed as dist
+import torch.nn.functional as F
+from torch import nn
+
+from .zero import CommCounter
+
+DEFAULTS = {"width": 256, "batch": 32, "seed": 0, "widths": (64, 256, 1024), "repeats": 5}
+
+
+class MLP(nn.Module):
+    """A transformer's MLP block: up (d → 4d), GELU, down (4d → d)."""
+
+    def __init__(self, width: int):
+        super().__init__()
+        self.up = nn.Linear(width, 4 * width)
+        self.down = nn.Linear(4 * width, width)
+
+    def forward(self, x):
+        return self.down(F.gelu(self.up(x)))
+
+
+def make_mlp(width: int, seed: int = 0) -> MLP:
+    torch.manual_seed(seed)
+    return MLP(width)
+
+
+def shard_rows(n: int, rank: int, world_size: int) -> slice:
+    """Rank r's slice of n rows (torch.chunk's split: the first pieces are the larger ones)."""
+    size = -(-n // world_size)
+    return slice(min(rank * size, n), min((rank + 1) * size, n))
+
+
+def tp_width(width: int, world_size: int) -> int:
+    """The width actually used: a multiple of world_size, so each rank gets an equal slice
+    (DTensor also shards unevenly, but on gloo/CPU torch 2.14 an uneven RowwiseParallel fails)."""
+    return max(world_size, width - width % world_size)
+
+
+def manual_forward(x: torch.Tensor, w1, b1, w2, b2, rank: int, world_size: int) -> torch.Tensor:
+    """The Megatron cut written out: column slice of up, row slice of down, one all-reduce.
+    Takes the FULL weights (as every rank built them from one seed) and uses only its slice."""
+    cut = shard_rows(w1.shape[0], rank, world_size)
+    h = F.gelu(x @ w1[cut].T + b1[cut])       # my slice of the 4d hidden units
+    y = h @ w2[:, cut].T                      # my partial sum of y
+    dist.all_reduce(y)                        # the ONE all-reduce: Σ over ranks
+    return y + b2                             # the bias once, after the sum
+
+
+def parallel_mlp(model: MLP, mesh) -> MLP:
+    """PyTorch's way: DTensor shards up by columns and down by rows (a copy of `model`)."""
+    from torch.distributed.tensor.parallel import ColwiseParallel, RowwiseParallel, parallelize_module
+
+    return parallelize_module(copy.deepcopy(model), mesh, {"up": ColwiseParallel(), "down": RowwiseParallel()})
+
+
+def _counts(mode) -> dict:
+    return {str(k).split(".")[-1]: v for k, v in mode.get_comm_counts().items()}
+
+
+def _median_time(fn, repeats: int) -> float:
+    fn()  # warm-up
+    times = []
+    for _ in range(repeats):
+        dist.barrier()
+        start = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def tp_worker(rank: int, world_size: int, cfg: dict | None = None) -> dict:
+    """On every rank: the DTensor MLP and the hand-written one against the single-process model,
+    the collectives of one forward and one backward, and a width sweep (compute vs all-reduce)."""
+    from torch.distributed.device_mesh import init_device_mesh
+    from torch.distributed.tensor.debug import CommDebugMode
+
+    cfg = {**DEFAULTS, **(cfg or {})}
+    mesh = init_device_mesh("cpu", (world_size,))
+    width, batch = tp_width(cfg["width"], world_size), cfg["batch"]
+    full = make_mlp(width, cfg["seed"])
+    x = torch.randn(batch, width, generator=torch.Generator().manual_seed(cfg["seed"] + 1))
+    want = full(x).detach()
+
+    tp = parallel_mlp(full, mesh)
+    xg = x.clone().requires_grad_(True)  # in a real network x comes from the layer before
+    with CommDebugMode() as forward_mode:
+        y = tp(xg)
+    with CommDebugMode() as backward_mode:
+        y.sum().backward()
+    x_ref = x.clone().requires_grad_(True)
+    full(x_ref).sum().backward()
+    with CommCounter() as counter:
+        y_manual = manual_forward(x, full.up.weight.detach(), full.up.bias.detach(), full.down.weight.detach(),
+                                  full.down.bias.detach(), rank, world_size)
+    local_up = tp.up.weight.to_local().shape
+    result = {
+        "rank": rank, "world_size": world_size, "width": width,
+        "forward_comms": _counts(forward_mode), "backward_comms": _counts(backward_mode),
+        "error": (y.detach() - want).abs().max().item(),
+        "grad_x_error": (xg.grad - x_ref.grad).abs().max().item(),
+        "manual_error": (y_manual - want).abs().max().item(),
+        "manual_comms": counter.summary(),
+        "up_local_shape": tuple(local_up), "down_local_shape": tuple(tp.down.weight.to_local().shape),
+        "sweep": [],
+    }
+    for w in cfg["widths"]:
+        result["sweep"].append(_sweep_point(tp_width(w, world_size), batch, rank, world_size, mesh, cfg))
+    return result
+
+
+def _sweep_point(width: int, batch: int, rank: int, world_size: int, mesh, cfg: dict) -> dict:
+    """At one width: the TP forward, its compute alone (my slices, no communication), the
+    all-reduce alone (batch × width numbers), and the single-process forward."""
+    model = make_mlp(width, cfg["seed"])
+    x = torch.randn(batch, width)
+    tp = parallel_mlp(model, mesh)
+    cut = shard_rows(4 * width, rank, world_size)
+    w1, b1 = model.up.weight.detach()[cut].clone(), model.up.bias.detach()[cut].clone()
+    w2 = model.down.weight.detach()[:, cut].clone()
+    buffer = torch.randn(batch, width)
+    with torch.no_grad():
+        tp_s = _median_time(lambda: tp(x), cfg["repeats"])
+        compute_s = _median_time(lambda: F.gelu(x @ w1.T + b1) @ w2.T, cfg["repeats"])
+        allreduce_s = _median_time(lambda: dist.all_reduce(buffer), cfg["repeats"])
+        single_s = _median_time(lambda: model(x), cfg["repeats"])
+    flops = 2 * batch * width * 4 * width * 2 / world_size  # two matmuls, my share
+    return {"width": width, "tp_s": tp_s, "compute_s": compute_s, "allreduce_s": allreduce_s,
+            "single_s": single_s, "flops_per_rank": flops, "allreduce_bytes": batch * width * 4,
+            "comm_share": allreduce_s / (compute_s + allreduce_s)}
+
+
+def sweep_rows(results: list[dict]) -> list[dict]:
+    """The width sweep, the slowest rank per width (everyone waits in the all-reduce)."""
+    rows = []
+    for i, point in enumerate(results[0]["sweep"]):
+        ranks = [r["sweep"][i] for r in results]
+        row = {k: max(p[k] for p in ranks) for k in ("tp_s", "compute_s", "allreduce_s", "single_s")}
+        row.update(width=point["width"], flops_per_rank=point["flops_per_rank"],
+                   allreduce_bytes=point["allreduce_bytes"])
+        row["comm_share"] = row["allreduce_s"] / (row["compute_s"] + row["allreduce_s"])
+        rows.append(row)
+    return rows

@@ -1,0 +1,411 @@
+"""ZeRO and FSDP: the same training, the memory of each process cut into pieces.
+
+Plain data parallel (DDP) keeps on EVERY process a full copy of three things:
+parameters, gradients and the optimizer's state (Adam: two numbers per parameter).
+ZeRO (Rajbhandari et al. 2020, arXiv:1910.02054) notices that each process only needs
+1/N of the optimizer state if each process updates only 1/N of the parameters:
+
+    stage 0 (DDP)   parameters, gradients, optimizer state: all full on every rank
+    stage 1         optimizer state / N
+    stage 2         optimizer state / N, gradients / N
+    stage 3 (FSDP)  optimizer state / N, gradients / N, parameters / N
+
+Bytes per rank for Ψ parameters (the Ultra-Scale Playbook's accounting):
+
+    mixed precision Adam (amp):  2Ψ (bf16/fp16 weights) + 2Ψ (grads) + 12Ψ (fp32 master weights, m, v)
+    fp32 Adam        (fp32):     4Ψ (weights)           + 4Ψ (grads) +  8Ψ (m, v)
+
+This module measures those bytes on REAL processes (gloo on a CPU; the same code on
+NCCL/GPUs through hardware.backend_for) and counts every collective each stage sends:
+
+    "ddp"         DistributedDataParallel + torch.optim.Adam                 (stage 0)
+    "zero1"       written here: reduce-scatter grads, Adam on my 1/N, all-gather (stage 1)
+    "zero1_torch" DDP + torch.distributed.optim.ZeroRedundancyOptimizer     (stage 1, PyTorch's own)
+    "zero2"       written here: each gradient reduce-scattered during backward
+                  as soon as it is ready, the full gradient freed at once  (stage 2)
+    "zero3"       FSDP2: torch.distributed.fsdp.fully_shard on every layer  (stage 3)
+
+The processes train in fp32 (a CPU has no fast fp16/bf16 for gloo to move), so the
+measured bytes are compared with the fp32 formula; the mixed-precision formula is the same
+arithmetic with other bytes per number (formula_bytes(..., precision="amp")).
+
+Communication per step, in "payload" bytes (Playbook): an all-reduce of S bytes counts 2S
+(it is a reduce-scatter plus an all-gather), an all-gather or a reduce-scatter of a full
+tensor of S bytes counts S. DDP, ZeRO-1 and ZeRO-2 move 2Ψ·b; ZeRO-3 moves 3Ψ·b (it
+gathers the weights again for backward). With a ring each rank sends payload × (N−1)/N.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import copy
+import math
+import statistics
+import time
+
+import torch
+import torch.distributed as dist
+import torch.nn.functional as F
+from torch.utils._python_dispatch import TorchDispatchMode
+
+from .model_split import mlp
+
+STRATEGIES = ("ddp", "zero1", "zero1_torch", "zero2", "zero3")
+STAGE = {"ddp": 0, "zero1": 1, "zero1_torch": 1, "zero2": 2, "zero3": 3}
+BYTES = {  # bytes per parameter: (weights, gradients, optimizer state) — Adam
+    "fp32": (4, 4, 8),
+    "amp": (2, 2, 12),
+}
+PAYLOAD_PSI = {"ddp": 2, "zero1": 2, "zero1_torch": 3, "zero2": 2, "zero3": 3}  # payload ÷ (Ψ·b)
+
+DEFAULTS = {"width": 256, "depth": 4, "batch": 64, "steps": 4, "lr": 1e-3, "seed": 0}
+
+
+# ---------------------------------------------------------------------------------------
+# Formulas
+# ---------------------------------------------------------------------------------------
+def unsharded_bytes(n_params: int, precision: str = "fp32") -> tuple[float, float, float]:
+    """(weights, gradients, optimizer state incl. fp32 master weights) of one full copy, with Adam.
+
+    Taken from fastrain_lib.memory.training_bytes (lesson 03's accounting) when that module is
+    there, so the course states one formula; the same numbers from BYTES otherwise."""
+    try:
+        from ..memory import training_bytes
+    except ImportError:
+        return tuple(b * n_params for b in BYTES[precision])
+    parts = training_bytes(n_params, precision, "adam")
+    return parts["weights"], parts["grads"], parts["optimizer"] + parts.get("master", 0)
+
+
+def formula_bytes(n_params: int, stage: int, world_size: int, precision: str = "fp32") -> dict:
+    """Bytes per rank {params, grads, optim, total} for ZeRO `stage` (0 = DDP) with Adam."""
+    p, g, o = unsharded_bytes(n_params, precision)
+    n = world_size
+    if stage >= 1:
+        o /= n
+    if stage >= 2:
+        g /= n
+    if stage >= 3:
+        p /= n
+    return {"params": p, "grads": g, "optim": o, "total": p + g + o}
+
+
+def payload_bytes(strategy: str, n_params: int, bytes_per_number: int = 4) -> int:
+    """Communication per step of `strategy` in payload bytes (all-reduce S counts 2S)."""
+    return PAYLOAD_PSI[strategy] * n_params * bytes_per_number
+
+
+def sent_per_rank(payload: float, world_size: int) -> float:
+    """Bytes one rank sends with ring algorithms: payload × (N−1)/N."""
+    return payload * (world_size - 1) / world_size
+
+
+# ---------------------------------------------------------------------------------------
+# Counting collectives: every c10d / functional collective that passes the dispatcher
+# ---------------------------------------------------------------------------------------
+def _tensors(value) -> list[torch.Tensor]:
+    if isinstance(value, torch.Tensor):
+        return [value]
+    if isinstance(value, (list, tuple)):
+        return [t for v in value for t in _tensors(v)]
+    return []
+
+
+def _nbytes(tensors) -> int:
+    return sum(t.numel() * t.element_size() for t in tensors)
+
+
+# op name -> (kind, which argument holds the FULL tensor, payload multiplier)
+_OPS = {
+    "c10d::allreduce_": ("all_reduce", 0, 2),
+    "c10d::allreduce_coalesced_": ("all_reduce", 0, 2),
+    "c10d::_allgather_base_": ("all_gather", 0, 1),
+    "c10d::allgather_": ("all_gather", 0, 1),
+    "c10d::allgather_into_tensor_coalesced_": ("all_gather", 0, 1),
+    "c10d::_reduce_scatter_base_": ("reduce_scatter", 1, 1),
+    "c10d::reduce_scatter_": ("reduce_scatter", 1, 1),
+    "c10d::reduce_scatter_tensor_coalesced_": ("reduce_scatter", 1, 1),
+    "c10d::broadcast_": ("broadcast", 0, 1),
+    "c10d::send": ("send", 0, 1),
+    "c10d::recv_": ("recv", 0, 1),
+    "_c10d_functional::all_reduce": ("all_reduce", 0, 2),
+    "_c10d_functional::all_reduce_": ("all_reduce", 0, 2),
+    "_c10d_functional::all_gather_into_tensor": ("all_gather", 0, 1),  # input × group size, below
+    "_c10d_functional::reduce_scatter_tensor": ("reduce_scatter", 0, 1),
+    "_c10d_functional::broadcast": ("broadcast", 0, 1),
+}
+
+
+class CommCounter(TorchDispatchMode):
+    """Inside `with CommCounter() as c:` every collective is recorded: c.events is a list of
+    {kind, bytes (the full tensor), payload}; c.summary() sums them per kind.
+
+    It sees what passes PyTorch's dispatcher: torch.distributed calls (FSDP2, ZeroRedundancy-
+    Optimizer, our own code) and DTensor's functional collectives. DDP's C++ reducer is counted
+    by its communication hook instead (see _ddp_model)."""
+
+    def __init__(self):
+        super().__init__()
+        self.events: list[dict] = []
+
+    def record(self, kind: str, nbytes: int, multiplier: int = 1) -> None:
+        self.events.append({"kind": kind, "bytes": nbytes, "payload": nbytes * multiplier})
+
+    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+        kwargs = kwargs or {}
+        name = func._schema.name if hasattr(func, "_schema") else str(func)
+        if name in _OPS:
+            kind, index, multiplier = _OPS[name]
+            nbytes = _nbytes(_tensors(args[index]) if index < len(args) else [])
+            if name == "_c10d_functional::all_gather_into_tensor":
+                nbytes *= int(args[1])  # group size: the gathered tensor is N shards
+            if name.startswith("_c10d_functional::reduce_scatter"):
+                pass  # the input is the full tensor already
+            self.record(kind, nbytes, multiplier)
+        return func(*args, **kwargs)
+
+    def summary(self) -> dict:
+        """{kind: {"count", "bytes", "payload"}} plus "total_payload"."""
+        out: dict = {}
+        for e in self.events:
+            row = out.setdefault(e["kind"], {"count": 0, "bytes": 0, "payload": 0})
+            row["count"] += 1
+            row["bytes"] += e["bytes"]
+            row["payload"] += e["payload"]
+        out["total_payload"] = sum(e["payload"] for e in self.events)
+        return out
+
+
+# ---------------------------------------------------------------------------------------
+# Measuring memory: distinct storages, so a view is not counted twice
+# ---------------------------------------------------------------------------------------
+def _local(t: torch.Tensor) -> torch.Tensor:
+    """A DTensor's local shard (FSDP2 keeps parameters, gradients and Adam state as DTensors)."""
+    return t.to_local() if hasattr(t, "to_local") else t
+
+
+def storage_bytes(tensors) -> int:
+    """Bytes of the distinct storages behind `tensors` (views of one buffer count once)."""
+    seen, total = set(), 0
+    for t in tensors:
+        if t is None:
+            continue
+        t = _local(t)
+        s = t.untyped_storage()
+        if s.data_ptr() in seen or s.nbytes() == 0:
+            continue
+        seen.add(s.data_ptr())
+        total += s.nbytes()
+    return total
+
+
+def optimizer_state_tensors(optimizer) -> list[torch.Tensor]:
+    """Adam's exp_avg and exp_avg_sq (the per-parameter step counters are 0-d: left out)."""
+    return [v for state in optimizer.state.values() for k, v in state.items()
+            if isinstance(v, torch.Tensor) and k != "step"]
+
+
+# ---------------------------------------------------------------------------------------
+# ZeRO-1 and ZeRO-2, written out (one parameter tensor at a time; real libraries bucket them)
+# ---------------------------------------------------------------------------------------
+class ShardedAdam:
+    """Adam on this rank's 1/N of every parameter (ZeRO-1; ZeRO-2 with shard_grads=True).
+
+    Each parameter, flattened, is cut into N equal pieces (the last padded); rank r owns piece r.
+    Adam holds state (m, v) only for its pieces: optimizer state / N. After each step the
+    updated pieces are all-gathered so that every rank has the whole model again.
+
+    shard_grads=False (ZeRO-1): after backward, each full gradient is reduce-scattered; the
+      averaged piece is written back into this rank's part of p.grad (the full gradient stays).
+    shard_grads=True (ZeRO-2): a hook reduce-scatters each gradient the moment backward has
+      produced it, keeps only this rank's piece and frees the full gradient (p.grad = None)."""
+
+    def __init__(self, params, world_size: int, rank: int, lr: float, shard_grads: bool = False):
+        self.params = [p for p in params if p.requires_grad]
+        self.n, self.rank, self.shard_grads = world_size, rank, shard_grads
+        self.pieces, self.grad_pieces = [], {}
+        for p in self.params:
+            length = math.ceil(p.numel() / self.n)
+            start, end = min(rank * length, p.numel()), min((rank + 1) * length, p.numel())
+            piece = p.detach().view(-1)[start:end]  # a view: Adam updates the parameter in place
+            self.pieces.append((p, piece, start, end, length))
+        self.adam = torch.optim.Adam([piece for _, piece, *_ in self.pieces], lr=lr)
+        self.peak_grad_bytes = 0
+        if shard_grads:
+            for index, p in enumerate(self.params):
+                p.register_post_accumulate_grad_hook(lambda p, i=index: self._scatter(i, free=True))
+
+    def _scatter(self, index: int, free: bool) -> None:
+        p, _piece, start, end, length = self.pieces[index]
+        full = torch.zeros(length * self.n)
+        full[:p.numel()] = p.grad.view(-1)
+        mine = torch.empty(length)
+        dist.reduce_scatter_tensor(mine, full)
+        mine /= self.n  # sum -> mean, as DDP does
+        if free:
+            self.grad_pieces[index] = mine[:end - start].clone()
+            live = [q.grad for q in self.params if q.grad is not None] + list(self.grad_pieces.values())
+            self.peak_grad_bytes = max(self.peak_grad_bytes, storage_bytes(live))
+            p.grad = None  # ZeRO-2: the full gradient is gone
+        else:
+            p.grad.view(-1)[start:end].copy_(mine[:end - start])
+
+    def zero_grad(self) -> None:
+        for p in self.params:
+            p.grad = None
+        self.grad_pieces = {}
+
+    def step(self) -> None:
+        if not self.shard_grads:
+            for i in range(len(self.params)):
+                self._scatter(i, free=False)
+        for i, (p, piece, start, end, _) in enumerate(self.pieces):
+            piece.grad = self.grad_pieces[i] if self.shard_grads else p.grad.view(-1)[start:end]
+        self.adam.step()
+        for p, piece, start, end, length in self.pieces:
+            mine = torch.zeros(length)
+            mine[:end - start] = piece
+            full = torch.empty(length * self.n)
+            dist.all_gather_into_tensor(full, mine)
+            p.data.view(-1).copy_(full[:p.numel()])
+        for _, piece, *_ in self.pieces:
+            piece.grad = None
+
+    def grads(self) -> list[torch.Tensor]:
+        return list(self.grad_pieces.values()) if self.shard_grads else [p.grad for p in self.params]
+
+    def state(self) -> list[torch.Tensor]:
+        return optimizer_state_tensors(self.adam)
+
+
+# ---------------------------------------------------------------------------------------
+# The worker: one strategy, measured on this rank
+# ---------------------------------------------------------------------------------------
+def make_model(cfg: dict) -> torch.nn.Sequential:
+    """The course's MLP (model_split.mlp): the same weights on every rank for a seed."""
+    return mlp(cfg["width"], cfg["depth"], inputs=cfg["width"], seed=cfg["seed"])
+
+
+def global_batch(step: int, cfg: dict) -> tuple[torch.Tensor, torch.Tensor]:
+    g = torch.Generator().manual_seed(cfg["seed"] * 7919 + step)
+    return torch.randn(cfg["batch"], cfg["width"], generator=g), torch.randint(0, 10, (cfg["batch"],), generator=g)
+
+
+def my_rows(x: torch.Tensor, rank: int, world_size: int) -> torch.Tensor:
+    return x.chunk(world_size)[rank]
+
+
+def reference_params(cfg: dict) -> list[torch.Tensor]:
+    """One process, the whole batch, plain Adam: what every strategy must reproduce."""
+    model = make_model(cfg)
+    opt = torch.optim.Adam(model.parameters(), lr=cfg["lr"])
+    for step in range(cfg["steps"]):
+        x, y = global_batch(step, cfg)
+        opt.zero_grad()
+        F.cross_entropy(model(x), y).backward()
+        opt.step()
+    return [p.detach().clone() for p in model.parameters()]
+
+
+def _ddp_model(model):
+    """DDP whose gradient all-reduce (one per bucket) goes through torch.distributed's Python
+    API (PyTorch's own default hook), so that CommCounter sees it like every other collective."""
+    from torch.distributed.algorithms.ddp_comm_hooks.default_hooks import allreduce_hook
+    from torch.nn.parallel import DistributedDataParallel as DDP
+
+    wrapped = DDP(model)
+    wrapped.register_comm_hook(None, allreduce_hook)
+    return wrapped
+
+
+def _build(strategy: str, cfg: dict, rank: int, world_size: int):
+    """(model to call, optimizer-like with zero_grad/step, grads(), state(), full_params())."""
+    model = make_model(cfg)
+    lr = cfg["lr"]
+    if strategy == "ddp":
+        net = _ddp_model(model)
+        opt = torch.optim.Adam(model.parameters(), lr=lr)
+        return net, opt, lambda: [p.grad for p in model.parameters()], lambda: optimizer_state_tensors(opt), \
+            lambda: list(model.parameters())
+    if strategy == "zero1_torch":
+        from torch.distributed.optim import ZeroRedundancyOptimizer
+
+        net = _ddp_model(model)
+        opt = ZeroRedundancyOptimizer(model.parameters(), optimizer_class=torch.optim.Adam, lr=lr)
+        return net, opt, lambda: [p.grad for p in model.parameters()], lambda: optimizer_state_tensors(opt.optim), \
+            lambda: list(model.parameters())
+    if strategy in ("zero1", "zero2"):
+        opt = ShardedAdam(model.parameters(), world_size, rank, lr, shard_grads=strategy == "zero2")
+        return model, opt, opt.grads, opt.state, lambda: list(model.parameters())
+    if strategy == "zero3":
+        from torch.distributed.device_mesh import init_device_mesh
+        from torch.distributed.fsdp import fully_shard
+
+        mesh = init_device_mesh("cpu", (world_size,))  # our tensors live on the CPU (gloo)
+        for layer in model:
+            if any(True for _ in layer.parameters()):
+                fully_shard(layer, mesh=mesh)  # one all-gather / reduce-scatter group per Linear
+        fully_shard(model, mesh=mesh)
+        opt = torch.optim.Adam(model.parameters(), lr=lr)
+        return model, opt, lambda: [p.grad for p in model.parameters()], lambda: optimizer_state_tensors(opt), \
+            lambda: [p.full_tensor() for p in model.parameters()]
+    raise ValueError(f"unknown strategy {strategy!r}; one of {STRATEGIES}")
+
+
+def run_strategy(strategy: str, rank: int, world_size: int, cfg: dict) -> dict:
+    """Train cfg["steps"] steps with `strategy` on this rank; measure bytes, collectives, time."""
+    counter = CommCounter()
+    net, opt, grads, state, full_params = _build(strategy, cfg, rank, world_size)
+    n_params = sum(p.numel() for p in make_model(cfg).parameters())
+    times, steps = [], cfg["steps"]
+    for step in range(steps):
+        x, y = global_batch(step, cfg)
+        x, y = my_rows(x, rank, world_size), my_rows(y, rank, world_size)
+        counting = step == steps - 1  # the last step is counted; the others are timed (counting slows ops)
+        dist.barrier()
+        start = time.perf_counter()
+        with counter if counting else contextlib.nullcontext():
+            opt.zero_grad()
+            F.cross_entropy(net(x), y).backward()
+            if counting:  # gradients as the optimizer finds them
+                grad_bytes = storage_bytes(grads())
+            opt.step()
+        if not counting:
+            times.append(time.perf_counter() - start)
+    params_now = [p for p in (net.module if hasattr(net, "module") else net).parameters()]
+    reference = reference_params(cfg)
+    full = full_params()
+    error = max((a.detach() - b).abs().max().item() for a, b in zip(full, reference))
+    return {"strategy": strategy, "stage": STAGE[strategy], "rank": rank, "world_size": world_size,
+            "n_params": n_params,
+            "params_bytes": storage_bytes(params_now), "grads_bytes": grad_bytes,
+            "optim_bytes": storage_bytes(state()),
+            "peak_grads_bytes": getattr(opt, "peak_grad_bytes", 0) or grad_bytes,
+            "comm": counter.summary(), "step_s": statistics.median(times[1:] or times), "times": times,
+            "max_error": error}
+
+
+def zero_worker(rank: int, world_size: int, strategies=STRATEGIES, cfg: dict | None = None) -> list[dict]:
+    """Every strategy in turn, in the same processes (one launch for the whole comparison)."""
+    cfg = {**DEFAULTS, **(cfg or {})}
+    return [run_strategy(s, rank, world_size, copy.deepcopy(cfg)) for s in strategies]
+
+
+def table(results: list[list[dict]], precision: str = "fp32") -> list[dict]:
+    """One row per strategy from zero_worker's results (all ranks): the largest rank's bytes,
+    the formula's, the slowest rank's step time, and the payload of one step."""
+    rows = []
+    for i, first in enumerate(results[0]):
+        ranks = [r[i] for r in results]
+        n, w = first["n_params"], first["world_size"]
+        want = formula_bytes(n, first["stage"], w, precision)
+        rows.append({
+            "strategy": first["strategy"], "stage": first["stage"], "world_size": w, "n_params": n,
+            "params_bytes": max(r["params_bytes"] for r in ranks), "grads_bytes": max(r["grads_bytes"] for r in ranks),
+            "optim_bytes": max(r["optim_bytes"] for r in ranks),
+            "formula": want, "step_s": max(r["step_s"] for r in ranks),
+            "payload": max(r["comm"]["total_payload"] for r in ranks),
+            "payload_formula": payload_bytes(first["strategy"], n),
+            "comm": first["comm"], "max_error": max(r["max_error"] for r in ranks),
+        })
+    return rows

@@ -115,6 +115,14 @@ MESSAGES = {
     "lesson05c.v_cost_missing": {
         "bn": "খরচের মডেল (fastrain_lib.distributed.cost_model) এখানে নেই, তাই পূর্বাভাসের তুলনা হলো না।",
         "en": "The cost model (fastrain_lib.distributed.cost_model) is not available here, so there is no comparison."},
+    "lesson05c.v_sched_idle_overhead": {
+        "bn": "M = {m}: মাপা অলস ভাগ GPipe {g:.0%}, 1F1B {o:.0%} — সূত্রের {f:.0%}-এর চেয়ে অনেক বেশি। এত ছোট কাজে "
+              "প্রতিটি send/recv আর সূচির নিজের খরচই সময় খায় ({k}টি ধাপ, {cores}টি কোর); প্রস্থ বা batch বাড়ালে "
+              "মাপা ভাগ সূত্রের দিকে নামে। 1F1B-র লাভ বাবলে নয়, মেমরিতে (উপরের জীবিত মাইক্রো-ব্যাচ)।",
+        "en": "M = {m}: measured idle share GPipe {g:.0%}, 1F1B {o:.0%} — far above the formula's {f:.0%}. With work this "
+              "small each send/recv and the schedule's own overhead take the time ({k} stages, {cores} cores); a larger "
+              "width or batch brings the measured share down towards the formula. 1F1B's gain is memory, not the "
+              "bubble (the live micro-batches above)."},
     # --- checks: ZeRO memory
     "lesson05c.check_not_a_number": {"bn": "একটি সংখ্যা (বাইট) ফেরত দাও, {got} নয়।",
                                      "en": "Return one number (bytes), not {got}."},

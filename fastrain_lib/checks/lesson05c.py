@@ -103,7 +103,8 @@ def reference_tp_forward(x, w1, b1, w2, b2, rank, world_size):
     return y + b2
 
 
-COLLECTIVES = ("all_reduce", "all_gather", "all_gather_into_tensor", "reduce_scatter", "reduce_scatter_tensor",
+COLLECTIVES = ("all_reduce", "all_gather", "all_gather_into_tensor", "all_gather_single", "reduce_scatter",
+               "reduce_scatter_tensor", "reduce_scatter_single",
                "broadcast", "reduce", "send", "recv", "isend", "irecv", "all_to_all", "gather", "scatter")
 
 

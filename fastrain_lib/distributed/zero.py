@@ -205,6 +205,11 @@ def optimizer_state_tensors(optimizer) -> list[torch.Tensor]:
             if isinstance(v, torch.Tensor) and k != "step"]
 
 
+# torch ≥ 2.10 names them *_single (the old names still work, with a FutureWarning)
+_reduce_scatter = getattr(dist, "reduce_scatter_single", None) or dist.reduce_scatter_tensor
+_all_gather = getattr(dist, "all_gather_single", None) or dist.all_gather_into_tensor
+
+
 # ---------------------------------------------------------------------------------------
 # ZeRO-1 and ZeRO-2, written out (one parameter tensor at a time; real libraries bucket them)
 # ---------------------------------------------------------------------------------------
@@ -240,7 +245,7 @@ class ShardedAdam:
         full = torch.zeros(length * self.n)
         full[:p.numel()] = p.grad.view(-1)
         mine = torch.empty(length)
-        dist.reduce_scatter_tensor(mine, full)
+        _reduce_scatter(mine, full)
         mine /= self.n  # sum -> mean, as DDP does
         if free:
             self.grad_pieces[index] = mine[:end - start].clone()
@@ -266,7 +271,7 @@ class ShardedAdam:
             mine = torch.zeros(length)
             mine[:end - start] = piece
             full = torch.empty(length * self.n)
-            dist.all_gather_into_tensor(full, mine)
+            _all_gather(full, mine)
             p.data.view(-1).copy_(full[:p.numel()])
         for _, piece, *_ in self.pieces:
             piece.grad = None

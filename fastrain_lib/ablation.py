@@ -6,18 +6,19 @@ The MFU of every stage divides by hardware.peak (the one peak of the course).
 
 from __future__ import annotations
 
+import contextlib
 import warnings
 
 import torch
 import torch.nn.functional as F
 from torch import nn
 
-from . import bench, config, hardware, reference
+from . import bench, config, hardware, noise, reference
+from . import precision as prec
 from .apex_status import apex_status
 from .gpt import GPT, flops_per_token, num_params
 from .i18n import t
 from .optimizers import make_optimizer
-from .train import train
 
 ABLATION_EXPERIMENT = reference.ABLATION_EXPERIMENT  # params["experiment"] of every ablation Record
 CLAIMED_SPEEDUP = 3.0  # the source material: "Apex + AMP: up to 3x faster Transformer training"
@@ -109,6 +110,47 @@ def token_batches(n: int, batch_size: int, block_size: int, vocab_size: int, dev
     return [(d[:, :-1].to(device), d[:, 1:].to(device)) for d in data]
 
 
+def _run_stage(model, optimizer, batches, device, precision: str, compile: bool, warmup: int, steps: int) -> dict:
+    """Warm one stage up, then time `steps` training steps one by one (each synchronised).
+
+    Uncompiled: `warmup` steps. Compiled: bench.warm_until_compiled — until two steps in a row compile
+    nothing new (a recompile on the 2nd or 3rd call would otherwise land in the timed steps and make
+    compiling look slow), as benchmarks/steps.py does. All steps use batches of one shape."""
+    stepper = torch.compile(model) if compile else model
+    scaler = prec.make_scaler(device, precision) if precision == "fp16" else None
+    losses, position = [], [0]
+
+    def step():
+        x, y = batches[position[0] % len(batches)]
+        position[0] += 1
+        losses.append(training_step(stepper, optimizer, x, y, precision=precision, scaler=scaler))
+
+    # fp32 is the strict baseline (TF32 off), tf32 switches it on; both restored afterwards
+    setting = prec.tf32(precision == "tf32") if precision in ("fp32", "tf32") else contextlib.nullcontext()
+    with setting:
+        if compile:
+            warm = bench.warm_until_compiled(step, device=device)
+            first_step_s = warm["compile_s"]
+        else:
+            first_step_s = bench.time_once(step, device) if warmup else None
+            for _ in range(max(warmup - 1, 0)):
+                step()
+            warm = {"compile_s": 0.0, "compiles": 0, "recompiles": 0, "warmup_calls": warmup}
+        before = bench.graphs_compiled()
+        with noise.Window() as window:  # what else ran on the machine while the steps were timed
+            times = [bench.time_once(step, device) for _ in range(steps)]
+        recompiles_timed = bench.graphs_compiled() - before
+    median = sorted(times)[len(times) // 2]
+    quartiles = torch.tensor(times).quantile(torch.tensor([0.25, 0.75])) if len(times) > 1 else torch.zeros(2)
+    info = window.assess(threads=torch.get_num_threads(), spread=float(quartiles[1] - quartiles[0]) / median
+                         if median > 0 else None, repeats=len(times))
+    if recompiles_timed:  # a compile inside the timed steps: the record says so (noise reason "recompile")
+        info["recompiles"] = recompiles_timed
+        info["verdict"], info["reasons"] = noise.verdict(info)
+    return dict(warm, times=times, first_step_s=first_step_s, recompiles_timed=recompiles_timed, noise=info,
+                loss_first=float(losses[0]), loss_last=float(losses[-1]))
+
+
 def ablation(device: str | torch.device | None = None, *, n_layer: int | None = None, n_head: int | None = None,
              n_embd: int | None = None, block_size: int | None = None, vocab_size: int = 96,
              batch_size: int | None = None, steps: int | None = None, warmup: int = 2,
@@ -129,10 +171,13 @@ def ablation(device: str | torch.device | None = None, *, n_layer: int | None = 
     None with metrics['mfu_flagged'] = the impossible value (a wrong peak or FLOP count, never shown).
 
     Returns one bench.Record per stage: name "ablation:<stage>", median_s/iqr_s/times_s = seconds
-    per training step (after `warmup` steps); params = the stage's settings, model and batch sizes,
-    experiment=ABLATION_EXPERIMENT; metrics = tokens_per_s, speedup (vs the first stage),
-    tflops (achieved), mfu (fraction of peak, None if unknown), peak_tflops, first_step_s,
-    compile_s (compile stage), loss_first, loss_last; meta = hardware report."""
+    per training step (after `warmup` steps; the compile stage warms up until nothing recompiles,
+    bench.warm_until_compiled, and params['warmup'] says how many calls that took); params = the
+    stage's settings, model and batch sizes, experiment=ABLATION_EXPERIMENT; metrics = tokens_per_s,
+    speedup (vs the first stage), tflops (achieved), mfu (fraction of peak, None if unknown),
+    peak_tflops, first_step_s (first warm-up step; the compile stage: the calls that compiled),
+    compile_s/compiles/recompiles/recompiles_timed (compile stage), loss_first, loss_last;
+    meta = hardware report."""
     device = hardware.check_device(device or hardware.best_device())
     n_layer = n_layer or config.by_mode(ci=1, lab=2, full=12)
     n_embd = n_embd or config.by_mode(ci=32, lab=128, full=768)
@@ -162,32 +207,30 @@ def ablation(device: str | torch.device | None = None, *, n_layer: int | None = 
             optimizer = make_optimizer(model.parameters(), settings["optimizer"], lr=1e-3)
         fpt = flops_per_token(model, block_size)
         precision = "tf32" if settings["tf32"] and settings["precision"] == "fp32" else settings["precision"]
-        # Same batches, same seed in every stage; the first `warmup` steps are not timed.
-        history = train(model, batches, steps=len(batches), device=device, precision=precision,
-                        optimizer=optimizer, compile=settings["compile"], progress=False,
-                        skip_nonfinite=False, seed=seed)
-        times = history.step_times_s[warmup:]
+        run = _run_stage(model, optimizer, batches, device, precision, settings["compile"], warmup, steps)
+        times = run["times"]
         median = float(torch.tensor(times).median())
         q = torch.tensor(times).quantile(torch.tensor([0.25, 0.75]))
         tokens_per_s = tokens_per_step / median
         tflops = tokens_per_s * fpt / 1e12
         params = dict(settings, experiment=ABLATION_EXPERIMENT, device=str(device), n_layer=n_layer,
                       n_head=n_head, n_embd=n_embd, block_size=block_size, vocab_size=vocab_size,
-                      batch_size=batch_size, steps=steps, warmup=warmup, tokens_per_step=tokens_per_step,
-                      n_params=num_params(model), flops_per_token=fpt, peak_source=peak_label,
-                      claimed_speedup=CLAIMED_SPEEDUP)
+                      batch_size=batch_size, steps=steps, warmup=run["warmup_calls"],
+                      tokens_per_step=tokens_per_step, n_params=num_params(model), flops_per_token=fpt,
+                      peak_source=peak_label, claimed_speedup=CLAIMED_SPEEDUP)
         metrics = {"tokens_per_s": tokens_per_s, "tflops": tflops, "peak_tflops": peak_tflops,
                    "mfu": _shown_mfu(tflops, peak_tflops),
-                   "first_step_s": history.step_times_s[0], "loss_first": history.losses[0],
-                   "loss_last": history.losses[-1]}
+                   "first_step_s": run["first_step_s"], "loss_first": run["loss_first"],
+                   "loss_last": run["loss_last"]}
         if metrics["mfu"] is None and peak_tflops:
             metrics["mfu_flagged"] = tflops / peak_tflops
         if settings["compile"]:
-            # The first step traced and compiled; its extra time is the compile cost.
-            metrics["compile_s"] = max(history.step_times_s[0] - median, 0.0)
+            # compile_s: the warm-up calls that compiled (bench.warm_until_compiled), never the timed steps
+            metrics.update(compile_s=run["compile_s"], compiles=run["compiles"], recompiles=run["recompiles"],
+                           recompiles_timed=run["recompiles_timed"])
         records.append(bench.Record(name=f"ablation:{settings['stage']}", median_s=median,
                                     iqr_s=float(q[1] - q[0]), times_s=times, params=params,
-                                    metrics=metrics, meta=bench.meta()))
+                                    metrics=metrics, meta=bench.meta(), noise=run["noise"]))
     base = records[0].median_s if records else 1.0
     for record in records:
         record.metrics["speedup"] = base / record.median_s

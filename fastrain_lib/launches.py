@@ -129,3 +129,71 @@ def kernel_excerpt(code: str, max_lines: int = 60) -> str:
 def count_generated_kernels(code: str) -> int:
     """How many kernels Inductor generated (C++ 'kernel' functions or Triton kernels)."""
     return code.count("async_compile.cpp") + code.count("async_compile.triton(")
+
+
+# --- the overhead-bound regime and CUDA Graphs ------------------------------------
+
+OVERHEAD_MODES = ("eager", "compile", "reduce-overhead")
+
+
+class TinyMLP(nn.Module):
+    """Many tiny layers on a tiny batch: each operator does almost no arithmetic, so a step's time is
+    the cost of calling and launching operators — the overhead-bound regime."""
+
+    def __init__(self, depth: int = 8, width: int = 32):
+        super().__init__()
+        self.layers = nn.ModuleList(nn.Linear(width, width) for _ in range(depth))
+        self.norm = nn.LayerNorm(width)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        for layer in self.layers:
+            x = x + torch.nn.functional.gelu(layer(self.norm(x)))  # 4 small operators per layer (or more)
+        return x
+
+
+def cuda_graphs_apply(device) -> bool:
+    """mode="reduce-overhead" records CUDA Graphs only for CUDA tensors; elsewhere it compiles as
+    the default mode does (no graphs are recorded on a CPU)."""
+    return torch.device(device).type == "cuda"
+
+
+def overhead_modes(device) -> tuple[str, ...]:
+    """The modes worth timing on `device`: on a CPU, reduce-overhead would be the default compile again."""
+    return OVERHEAD_MODES if cuda_graphs_apply(device) else OVERHEAD_MODES[:2]
+
+
+def overhead_regime(device="cpu", modes=None, *, depth: int = 8, width: int = 32, batch: int = 8,
+                    seed: int = 0) -> list[bench.Record]:
+    """Time one forward call (inference, no gradients, one CPU thread) of TinyMLP in each mode:
+    eager, torch.compile (default), torch.compile(mode="reduce-overhead") (CUDA Graphs, CUDA only).
+
+    Compiled modes warm up until nothing recompiles (bench.warm_until_compiled); the compile time goes
+    to metrics['compile_s'], not the call time. metrics['launches'] = operator calls (CPU) or CUDA
+    kernels (GPU) of one eager call, metrics['us_per_launch'] = eager time ÷ launches (eager only)."""
+    device = hardware.check_device(device)
+    modes = tuple(modes or overhead_modes(device))
+    x = bench.fresh_random(batch, width, device=device, seed=seed)
+    records = []
+    eager_launches = None
+    for mode in modes:
+        torch.manual_seed(seed)  # the same weights in every mode; a new module, so each mode compiles its own
+        model = TinyMLP(depth, width).to(device).eval()
+        fn = model if mode == "eager" else torch.compile(model, mode=None if mode == "compile" else mode)
+
+        def call(fn=fn):
+            with torch.no_grad():
+                return fn(x)
+
+        warm = bench.warm_until_compiled(call, device=device) if mode != "eager" else {}
+        # one CPU thread: operators this small gain nothing from more, and a thread team waiting for a
+        # descheduled thread on a busy machine would time the wait, not the overhead (see lesson 01)
+        record = bench.measure(call, f"overhead:{mode}", threads=1,
+                               params={"mode": mode, "depth": depth, "width": width, "batch": batch,
+                                       "device": str(device), "threads": 1, "cuda_graphs": mode == "reduce-overhead"
+                                       and cuda_graphs_apply(device)})
+        record.metrics.update(warm)
+        if mode == "eager":
+            eager_launches = count_launches(call).launches
+            record.metrics.update(launches=eager_launches, us_per_launch=record.median_s * 1e6 / eager_launches)
+        records.append(record)
+    return records

@@ -3,9 +3,13 @@
 import math
 
 import torch
+import torch.nn.functional as F
+import triton
+import triton.language as tl
 from checkcases import coverage_test, right, table_test, wrong
 
 from fastrain_lib import fused
+from fastrain_lib import triton_kernels as tk
 from fastrain_lib.checks import lesson04 as C
 
 # ---------------------------------------------------------------- task 1: foreach Adam
@@ -223,5 +227,247 @@ CASES = [
     wrong(C.check_layer_norm, lambda x, w, b, eps: x.numpy(), "not_tensor", "numpy"),
 ]
 
+
+# ---------------------------------------------------------------- task 3: a row-wise softmax in Triton
+# Kernels at module level (on a GPU Triton compiles them from their source); tk.jit runs them in the
+# interpreter when there is no GPU, as the exercise does.
+
+
+@tk.jit
+def _sm_kernel(x_ptr, y_ptr, n_cols, x_stride, y_stride, BLOCK: tl.constexpr):
+    row = tl.program_id(axis=0)
+    cols = tl.arange(0, BLOCK)
+    mask = cols < n_cols
+    x = tl.load(x_ptr + row * x_stride + cols, mask=mask, other=-float("inf"))
+    x = x - tl.max(x, axis=0)
+    num = tl.exp(x)
+    tl.store(y_ptr + row * y_stride + cols, num / tl.sum(num, axis=0), mask=mask)
+
+
+@tk.jit
+def _sm_kernel_no_max(x_ptr, y_ptr, n_cols, x_stride, y_stride, BLOCK: tl.constexpr):
+    row = tl.program_id(axis=0)
+    cols = tl.arange(0, BLOCK)
+    mask = cols < n_cols
+    x = tl.load(x_ptr + row * x_stride + cols, mask=mask, other=-float("inf"))
+    num = tl.exp(x)
+    tl.store(y_ptr + row * y_stride + cols, num / tl.sum(num, axis=0), mask=mask)
+
+
+@tk.jit
+def _sm_kernel_zero_pad(x_ptr, y_ptr, n_cols, x_stride, y_stride, BLOCK: tl.constexpr):
+    row = tl.program_id(axis=0)
+    cols = tl.arange(0, BLOCK)
+    mask = cols < n_cols
+    x = tl.load(x_ptr + row * x_stride + cols, mask=mask, other=0.0)
+    x = x - tl.max(x, axis=0)
+    num = tl.exp(x)
+    tl.store(y_ptr + row * y_stride + cols, num / tl.sum(num, axis=0), mask=mask)
+
+
+@tk.jit
+def _sm_kernel_no_sum(x_ptr, y_ptr, n_cols, x_stride, y_stride, BLOCK: tl.constexpr):
+    row = tl.program_id(axis=0)
+    cols = tl.arange(0, BLOCK)
+    mask = cols < n_cols
+    x = tl.load(x_ptr + row * x_stride + cols, mask=mask, other=-float("inf"))
+    tl.store(y_ptr + row * y_stride + cols, tl.exp(x - tl.max(x, axis=0)), mask=mask)
+
+
+@tk.jit
+def _sm_kernel_looped(x_ptr, y_ptr, n_cols, x_stride, y_stride, BLOCK: tl.constexpr):
+    # valid: rows longer than one block, in three passes (max, sum, write)
+    row = tl.program_id(axis=0)
+    biggest = tl.full((BLOCK,), -float("inf"), tl.float32)
+    for start in range(0, n_cols, BLOCK):
+        cols = start + tl.arange(0, BLOCK)
+        biggest = tl.maximum(biggest, tl.load(x_ptr + row * x_stride + cols, mask=cols < n_cols,
+                                              other=-float("inf")))
+    top = tl.max(biggest, axis=0)
+    total = tl.zeros((BLOCK,), tl.float32)
+    for start in range(0, n_cols, BLOCK):
+        cols = start + tl.arange(0, BLOCK)
+        x = tl.load(x_ptr + row * x_stride + cols, mask=cols < n_cols, other=-float("inf"))
+        total += tl.exp(x - top)
+    norm = tl.sum(total, axis=0)
+    for start in range(0, n_cols, BLOCK):
+        cols = start + tl.arange(0, BLOCK)
+        x = tl.load(x_ptr + row * x_stride + cols, mask=cols < n_cols, other=-float("inf"))
+        tl.store(y_ptr + row * y_stride + cols, tl.exp(x - top) / norm, mask=cols < n_cols)
+
+
+def _launch(kernel, x, *, x_stride=None, block=None, out=None):
+    y = torch.empty_like(x) if out is None else out
+    n_rows, n_cols = x.shape
+    kernel[(n_rows,)](x, y, n_cols, x.stride(0) if x_stride is None else x_stride, y.stride(0),
+                      BLOCK=block or triton.next_power_of_2(n_cols))
+    return y
+
+
+def sm_solution(x):
+    return _launch(_sm_kernel, x)
+
+
+def sm_contiguous_first(x):
+    """Valid: make x contiguous, then rows are n_cols apart."""
+    x = x.contiguous()
+    return _launch(_sm_kernel, x, x_stride=x.shape[1])
+
+
+def sm_looped(x):
+    return _launch(_sm_kernel_looped, x, block=16)
+
+
+def sm_row_stride_ignored(x):
+    return _launch(_sm_kernel, x, x_stride=x.shape[1])
+
+
+def sm_whole_tensor(x):
+    x = x.contiguous()
+    y = torch.empty_like(x)
+    _sm_kernel[(1,)](x, y, x.numel(), 0, 0, BLOCK=triton.next_power_of_2(x.numel()))
+    return y
+
+
+def sm_in_place(x):
+    _launch(_sm_kernel, x, out=x)  # writes the result over the caller's x
+    return x.clone()
+
+
+TRITON_CASES = [
+    right(C.check_triton_softmax, sm_solution, "solution"),
+    right(C.check_triton_softmax, sm_contiguous_first, "contiguous first"),
+    right(C.check_triton_softmax, sm_looped, "three passes over blocks"),
+    right(C.check_triton_softmax, tk.softmax, "library"),
+    wrong(C.check_triton_softmax, lambda x: _launch(_sm_kernel_no_max, x), "no_max", "no max subtracted"),
+    wrong(C.check_triton_softmax, lambda x: _launch(_sm_kernel_zero_pad, x), "zero_padding", "padding 0"),
+    wrong(C.check_triton_softmax, lambda x: _launch(_sm_kernel_no_sum, x), "no_normalise", "no division"),
+    wrong(C.check_triton_softmax, sm_row_stride_ignored, "row_stride", "n_cols as the row stride"),
+    wrong(C.check_triton_softmax, sm_whole_tensor, "whole_tensor", "one program for everything"),
+    wrong(C.check_triton_softmax, lambda x: torch.softmax(x, -1), "not_triton", "torch.softmax"),
+    wrong(C.check_triton_softmax, lambda x: x.exp() / x.exp().sum(-1, keepdim=True), "not_triton", "torch exp"),
+    wrong(C.check_triton_softmax, sm_in_place, "mutated_input", "stores into x"),
+    wrong(C.check_triton_softmax, lambda x: x[:, :1].clone(), "wrong_shape", "one column"),
+    wrong(C.check_triton_softmax, lambda x: [1.0], "not_tensor", "a list"),
+    wrong(C.check_triton_softmax, lambda x: None, "not_done", "stub"),
+]
+
+
+# ---------------------------------------------------------------- task 4: a step without graph breaks
+
+
+def gb_solution(model, x, y):
+    h = model.embed(x)
+    peak = h.abs().max()
+    h = torch.where(peak > 3, h / peak * 3, h)
+    return F.cross_entropy(model.head(torch.relu(h)), y)
+
+
+def gb_clamp_factor(model, x, y):
+    """Valid: one factor, at most 1 — the same maths without a branch."""
+    h = model.embed(x)
+    h = h * torch.clamp(3 / h.abs().max(), max=1.0)
+    return F.cross_entropy(model.head(torch.relu(h)), y)
+
+
+def gb_still_prints(model, x, y):
+    loss = gb_solution(model, x, y)
+    print(f"loss {loss.item():.3f}")
+    return loss
+
+
+def gb_branch_removed(model, x, y):
+    return F.cross_entropy(model.head(torch.relu(model.embed(x))), y)
+
+
+def gb_always_scaled(model, x, y):
+    h = model.embed(x)
+    return F.cross_entropy(model.head(torch.relu(h / h.abs().max() * 3)), y)
+
+
+def gb_clamped(model, x, y):
+    return F.cross_entropy(model.head(torch.relu(model.embed(x).clamp(-3, 3))), y)
+
+
+def gb_detached_peak(model, x, y):
+    h = model.embed(x)
+    peak = h.abs().max().detach()
+    h = torch.where(peak > 3, h / peak * 3, h)
+    return F.cross_entropy(model.head(torch.relu(h)), y)
+
+
+def gb_no_grad(model, x, y):
+    with torch.no_grad():
+        return gb_solution(model, x, y)
+
+
+def gb_item_condition(model, x, y):
+    h = model.embed(x)
+    peak = h.abs().max()
+    if peak.item() > 3:  # still a Python branch on a tensor's value
+        h = h / peak * 3
+    return F.cross_entropy(model.head(torch.relu(h)), y)
+
+
+def gb_scales_input(model, x, y):
+    x.mul_(0.5)  # changes the caller's batch
+    return gb_solution(model, x * 2, y)
+
+
+GRAPH_CASES = [
+    right(C.check_graph_breaks, gb_solution, "torch.where"),
+    right(C.check_graph_breaks, gb_clamp_factor, "clamped factor"),
+    wrong(C.check_graph_breaks, C.slow_step, "graph_breaks", "the given step"),
+    wrong(C.check_graph_breaks, gb_still_prints, "graph_breaks", "prints loss.item()"),
+    wrong(C.check_graph_breaks, gb_item_condition, "graph_breaks", "if on .item()"),
+    wrong(C.check_graph_breaks, gb_branch_removed, "branch_removed", "if deleted"),
+    wrong(C.check_graph_breaks, gb_always_scaled, "always_scaled", "always divides"),
+    wrong(C.check_graph_breaks, gb_clamped, "clamped", "clamp(-3, 3)"),
+    wrong(C.check_graph_breaks, gb_detached_peak, "grads_wrong", "peak detached"),
+    wrong(C.check_graph_breaks, gb_no_grad, "no_grad", "under no_grad"),
+    wrong(C.check_graph_breaks, lambda m, x, y: gb_solution(m, x, y).item(), "not_tensor", ".item()"),
+    wrong(C.check_graph_breaks, gb_scales_input, "mutated_input", "scales x in place"),
+    wrong(C.check_graph_breaks, torch.compiler.disable(gb_solution), "no_graph", "compile disabled"),
+    wrong(C.check_graph_breaks, lambda m, x, y: None, "not_done", "stub"),
+]
+
+CASES += TRITON_CASES + GRAPH_CASES
 test_case = table_test(CASES)
-test_coverage = coverage_test(CASES, [C.check_foreach_adam, C.check_launch_counts, C.check_layer_norm])
+test_coverage = coverage_test(CASES, [C.check_foreach_adam, C.check_launch_counts, C.check_layer_norm,
+                                      C.check_triton_softmax, C.check_graph_breaks])
+
+
+def test_the_given_step_really_has_three_graph_breaks():
+    model, x, y = C.step_problem(0, 10.0)
+    graphs, breaks, reasons = C._quiet(C.graph_breaks, C.slow_step, model, x, y)
+    assert breaks >= 3 and graphs >= 2 and len(reasons) == breaks
+    assert C.graph_breaks(gb_solution, model, x, y)[:2] == (1, 0)
+
+
+def test_both_sides_of_the_branch_are_tested():
+    for scale, over in ((1.0, False), (10.0, True)):
+        model, x, y = C.step_problem(0, scale)
+        assert bool(model.embed(x).abs().max() > 3) is over
+
+
+def test_new_checks_never_raise():
+    """The property test of tests/test_checks_never_raise.py, on the two new checks (that file's CHECKS
+    list is not this lesson's to edit; see the lesson 04 report)."""
+    from hypothesis import HealthCheck, given, settings
+    from test_checks_never_raise import answers
+
+    from fastrain_lib.checks import CheckResult
+
+    def property_for(check):
+        @settings(max_examples=6, deadline=None, derandomize=True, database=None,
+                  suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
+                                         HealthCheck.filter_too_much])
+        @given(answer=answers)
+        def never_raises(answer):
+            result = check(answer)
+            assert isinstance(result, CheckResult) and isinstance(result.ok, bool) and result.message.strip()
+
+        return never_raises
+
+    for check in (C.check_triton_softmax, C.check_graph_breaks):
+        property_for(check)()

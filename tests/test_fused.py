@@ -247,3 +247,56 @@ def test_full_mode_batch_fits_the_device(monkeypatch):
     assert hardware.largest_fitting((2, 4, 8, 16), need, t4) == 16
     assert hardware.largest_fitting((2, 4, 8, 16), need, rtx3060) == 8
     assert hardware.largest_fitting((2, 4, 8, 16), need, laptop) == 2  # nothing fits: the smallest
+
+
+def test_ablation_warms_up_the_uncompiled_stages_by_the_given_steps(monkeypatch):
+    from fastrain_lib import ablation
+
+    calls = []
+    real = ablation.training_step
+    monkeypatch.setattr(ablation, "training_step", lambda *a, **k: calls.append(1) or real(*a, **k))
+    records = fused.ablation("cpu", n_layer=1, n_head=2, n_embd=16, block_size=8, batch_size=2, steps=3,
+                             warmup=2, include_compile=False, stages=["fp32"], peak=(1.0, "test peak"))
+    assert len(calls) == 2 + 3 and len(records[0].times_s) == 3 and records[0].params["warmup"] == 2
+    assert records[0].metrics["first_step_s"] > 0 and "compile_s" not in records[0].metrics
+
+
+def test_ablation_compile_stage_warms_up_until_nothing_recompiles(monkeypatch):
+    import functools
+
+    from fastrain_lib import ablation
+
+    warmed = []
+    real_warm = bench.warm_until_compiled
+
+    def spy(fn, **kwargs):
+        warmed.append(real_warm(fn, **kwargs))
+        return warmed[-1]
+
+    monkeypatch.setattr(ablation.bench, "warm_until_compiled", spy)
+    # dynamo's own tracing and graph counting, without Inductor's C++ build (seconds instead of a minute)
+    monkeypatch.setattr(torch, "compile", functools.partial(torch.compile, backend="eager"))
+    records = fused.ablation("cpu", n_layer=1, n_head=2, n_embd=16, block_size=8, batch_size=2, steps=3,
+                             warmup=1, include_compile=True, stages=["compile"], peak=(1.0, "test peak"))
+    (record,) = records
+    assert len(warmed) == 1
+    warm = warmed[0]
+    assert warm["compiles"] >= 1 and warm["warmup_calls"] >= 3  # one call compiled, then two quiet ones
+    assert record.params["warmup"] == warm["warmup_calls"] and record.metrics["compile_s"] == warm["compile_s"] > 0
+    assert record.metrics["recompiles_timed"] == 0 and len(record.times_s) == 3
+    assert record.noise["verdict"] in ("quiet", "noisy") and "recompile" not in record.noise["reasons"]
+
+
+def test_overhead_regime_counts_launches_and_their_cost():
+    from fastrain_lib import launches
+
+    assert launches.overhead_modes("cpu") == ("eager", "compile") and not launches.cuda_graphs_apply("cpu")
+    assert launches.cuda_graphs_apply("cuda") and launches.overhead_modes("cuda")[-1] == "reduce-overhead"
+    (eager,) = launches.overhead_regime("cpu", ("eager",), depth=3, width=8, batch=2)
+    model = launches.TinyMLP(3, 8).eval()
+    x = torch.randn(2, 8)
+    with torch.no_grad():
+        expected = fused.count_launches(lambda: model(x)).launches
+    assert eager.metrics["launches"] == expected >= 3 * 4  # per layer at least norm, linear, gelu, add
+    assert eager.metrics["us_per_launch"] == pytest.approx(eager.median_s * 1e6 / expected)
+    assert eager.params["cuda_graphs"] is False

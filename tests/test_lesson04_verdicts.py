@@ -140,3 +140,36 @@ def test_verdict_keys_have_no_bengali_in_english():
     assert len(keys) >= 15
     for k in keys:
         assert not re.search("[\\u0980-\\u09ff]", CATALOG[k]["en"]), k
+
+
+def _overhead(mode, seconds, launches=None, compile_s=None):
+    metrics = {}
+    if launches:
+        metrics.update(launches=launches, us_per_launch=seconds * 1e6 / launches)
+    if compile_s is not None:
+        metrics["compile_s"] = compile_s
+    return bench.Record(f"overhead:{mode}", seconds, params={"mode": mode}, metrics=metrics)
+
+
+def test_overhead_verdicts_on_a_cpu_say_graphs_were_not_measured():
+    records = [_overhead("eager", 400e-6, launches=40), _overhead("compile", 100e-6, compile_s=12.0)]
+    out = lesson04.overhead_verdicts(records, "cpu", bigger=500e-6, factor=8)
+    keys = [k for k, _ in out]
+    assert keys == ["lesson04.v.overhead_per_call", "lesson04.v.overhead_bound", "lesson04.v.overhead_compile",
+                    "lesson04.v.graphs_not_here"]
+    assert out[0][1]["us"] == pytest.approx(10.0) and out[1][1]["ratio"] == pytest.approx(1.25)
+    assert out[2][1]["ratio"] == pytest.approx(4.0)
+    assert "10.0 µs" in t(keys[0], **out[0][1]) and "1.25" in t(keys[1], **out[1][1])
+
+
+def test_overhead_verdicts_when_more_work_costs_more_and_on_a_gpu():
+    records = [_overhead("eager", 400e-6, launches=40), _overhead("compile", 200e-6, compile_s=9.0),
+               _overhead("reduce-overhead", 50e-6, compile_s=11.0)]
+    out = lesson04.overhead_verdicts(records, "cuda", bigger=3000e-6, factor=8)
+    keys = [k for k, _ in out]
+    assert keys[1] == "lesson04.v.overhead_not_bound" and keys[-1] == "lesson04.v.graphs_gain"
+    assert out[-1][1]["ratio"] == pytest.approx(4.0) and out[-1][1]["eager_ratio"] == pytest.approx(8.0)
+    assert "lesson04.v.graphs_not_here" not in keys
+    # eager only (ci mode): the per-call cost and the proof, nothing about compiling
+    only = [k for k, _ in lesson04.overhead_verdicts(records[:1], "cpu", bigger=420e-6)]
+    assert only == ["lesson04.v.overhead_per_call", "lesson04.v.overhead_bound", "lesson04.v.graphs_not_here"]

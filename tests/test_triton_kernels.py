@@ -76,3 +76,84 @@ def test_compiled_kernel_refuses_cpu_tensors(monkeypatch):
     monkeypatch.setattr(tk, "_interpreted", False)
     with pytest.raises(ValueError, match="cuda"):
         tk.bias_gelu(torch.ones(2, 4), torch.ones(4))
+
+
+# ---------------------------------------------------------------- the backward kernel and autograd.Function
+
+
+def _device():
+    return "cuda" if torch.cuda.is_available() else "cpu"
+
+
+def test_autograd_function_matches_pytorchs_gradients():
+    x = (bench.fresh_random(5, 33, device=_device()) * 3).requires_grad_()
+    bias = bench.fresh_random(33, device=_device()).requires_grad_()
+    ours = torch.autograd.grad(tk.BiasGELU.apply(x, bias).pow(2).sum(), (x, bias))
+    theirs = torch.autograd.grad(tk.reference(x, bias).pow(2).sum(), (x, bias))
+    for a, b in zip(ours, theirs):
+        torch.testing.assert_close(a, b, atol=1e-4, rtol=1e-4)
+
+
+def test_gradcheck_passes_in_float64():
+    assert tk.gradcheck_bias_gelu((3, 7), seed=1)
+    assert tk.gradcheck_bias_gelu((2, 3, 4), seed=2)
+
+
+def test_gradcheck_catches_a_wrong_backward(monkeypatch):
+    # the classic slip: the derivative of 0.5·z·(1 + tanh(u)) without the product rule's second term
+    def half_derivative(x, bias, dy, block_size=tk.BLOCK):
+        z = (x + bias).detach()
+        return dy * 0.5 * (1 + torch.tanh(tk.GELU_C * (z + 0.044715 * z**3)))
+
+    monkeypatch.setattr(tk, "bias_gelu_grad", half_derivative)
+    with pytest.raises(tk.GradcheckError):
+        tk.gradcheck_bias_gelu((3, 7))
+
+
+def test_backward_saves_only_the_inputs():
+    from fastrain_lib import attention, fused
+
+    x = bench.fresh_random(8, 16, device=_device()).requires_grad_()
+    bias = bench.fresh_random(16, device=_device()).requires_grad_()
+    assert attention.saved_bytes(tk.BiasGELU.apply, x, bias).bytes == 0  # z and tanh are recomputed
+    assert attention.saved_bytes(fused.bias_gelu, x, bias).bytes >= 3 * 8 * 16 * 4  # the eager chain keeps several
+
+
+def test_only_the_gradients_asked_for_are_computed():
+    x = bench.fresh_random(4, 8, device=_device()).requires_grad_()
+    bias = bench.fresh_random(8, device=_device())  # no grad wanted
+    (gx,) = torch.autograd.grad(tk.BiasGELU.apply(x, bias).sum(), (x,))
+    torch.testing.assert_close(gx, torch.autograd.grad(tk.reference(x, bias).sum(), (x,))[0], atol=1e-5, rtol=1e-5)
+
+
+def test_low_precision_backward():
+    for dtype, tol in ((torch.float16, 5e-3), (torch.bfloat16, 5e-2)):
+        x = bench.fresh_random(4, 64, device=_device(), dtype=dtype).requires_grad_()
+        bias = bench.fresh_random(64, device=_device(), dtype=dtype).requires_grad_()
+        gx, gb = torch.autograd.grad(tk.BiasGELU.apply(x, bias).sum(), (x, bias))
+        assert gx.dtype == dtype and gb.dtype == dtype
+        x32, b32 = x.detach().float().requires_grad_(), bias.detach().float().requires_grad_()
+        rx, rb = torch.autograd.grad(tk.reference(x32, b32).sum(), (x32, b32))
+        torch.testing.assert_close(gx.float(), rx, atol=tol, rtol=tol)
+        torch.testing.assert_close(gb.float(), rb, atol=tol * 8, rtol=tol)
+
+
+# ---------------------------------------------------------------- the library's softmax and jit()
+
+
+def test_library_softmax_matches_torch_on_odd_strided_and_large_rows():
+    wide = bench.fresh_random(6, 50, device=_device())
+    for x in (bench.fresh_random(5, 13, device=_device()) * 3, wide[:, 7:40], wide.t()[:20, :6] * 80 + 100):
+        torch.testing.assert_close(tk.softmax(x), torch.softmax(x, -1), atol=1e-6, rtol=1e-5)
+    with pytest.raises(ValueError):
+        tk.softmax(bench.fresh_random(2, 3, 4))
+
+
+def test_jit_restores_the_environment():
+    before = os.environ.get("TRITON_INTERPRET")
+
+    def kernel(x_ptr):
+        pass
+
+    tk.jit(kernel)
+    assert os.environ.get("TRITON_INTERPRET") == before

@@ -64,6 +64,10 @@ MESSAGES = {
         "bn": "GPU পাওয়া গেছে: Triton কার্নেলটি আসল GPU কোড হিসেবে কম্পাইল হয়ে চলছে।",
         "en": "GPU found: the Triton kernel is compiled and runs as real GPU code.",
     },
+    "triton.softmax_2d": {
+        "bn": "এই softmax একটি ২-মাত্রার টেনসর নেয় (সারি × কলাম), কিন্তু পেয়েছে {dims} মাত্রার। আগে x.reshape(-1, x.shape[-1]) করো।",
+        "en": "This softmax takes a 2-D tensor (rows × columns) but got {dims} dimensions. Reshape first: x.reshape(-1, x.shape[-1]).",
+    },
     "triton.bad_shape": {
         "bn": "bias-এর দৈর্ঘ্য ({bias}) x-এর শেষ মাত্রার ({last}) সমান হতে হবে।",
         "en": "The bias length ({bias}) must equal x's last dimension ({last}).",

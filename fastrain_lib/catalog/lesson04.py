@@ -204,4 +204,165 @@ MESSAGES = {
         "en": "You took foreach as fully constant. Its _foreach_* compute calls are constant, but here calls such as aten::item, reading each tensor's step counter, are added per tensor — see the list of names above.",
     },
     "lesson04.prediction_wrong": {"bn": "অনুমান মেলেনি। {details} এই নিয়মে আবার হিসাব করে দেখো — আর পরের বার আগে নিয়মটা খোঁজো, তারপর গুণ করো।", "en": "The guess does not match. {details} Work it out again with this rule — next time find the rule first, then multiply."},
+    # exercise 04, task 3: a row-wise softmax in Triton
+    "lesson04.tsm_no_triton": {
+        "bn": "এই মেশিনে Triton নেই, তাই কাজটি যাচাই করা গেল না। Linux-এ `pip install triton` (CUDA-সহ PyTorch-এর সাথে সাধারণত থাকে), অথবা Colab-এ চালাও।",
+        "en": "Triton is not installed here, so this task cannot be checked. On Linux, `pip install triton` (it usually comes with CUDA builds of PyTorch), or run it on Colab.",
+    },
+    "lesson04.tsm_mutated": {
+        "bn": "তোমার softmax ইনপুট x-কেই বদলে ফেলেছে। ফল লেখো নতুন একটি টেনসরে (y = torch.empty_like(x)), আর kernel-এ store করো y_ptr-এ, x_ptr-এ নয়।",
+        "en": "Your softmax changed its input x. Write the result into a new tensor (y = torch.empty_like(x)) and store to y_ptr in the kernel, not x_ptr.",
+    },
+    "lesson04.tsm_not_tensor": {
+        "bn": "softmax(x) একটি float টেনসর ফেরত দেবে (kernel যেটায় লিখেছে সেই y)। তুমি ফেরত দিয়েছ: {got}",
+        "en": "softmax(x) must return a float tensor (the y your kernel wrote). You returned: {got}",
+    },
+    "lesson04.tsm_shape": {
+        "bn": "ফলের আকার {got}, কিন্তু হওয়ার কথা x-এর আকার {expected}: প্রতিটি সারির softmax, সারির মতোই লম্বা।",
+        "en": "The result has shape {got} but must have x's shape {expected}: each row's softmax is as long as the row.",
+    },
+    "lesson04.tsm_not_triton": {
+        "bn": "ফল এসেছে PyTorch-এর নিজের ফাংশন থেকে ({names}), তোমার Triton kernel থেকে নয়। exp, max, sum আর ভাগ — সব kernel-এর ভেতরে tl.exp, tl.max, tl.sum দিয়ে করো; wrapper শুধু y বানায় আর kernel লঞ্চ করে।",
+        "en": "The result came from PyTorch's own functions ({names}), not from your Triton kernel. Do exp, max, sum and the division inside the kernel with tl.exp, tl.max, tl.sum; the wrapper only allocates y and launches the kernel.",
+    },
+    "lesson04.tsm_no_max": {
+        "bn": "বড় মানের সারিতে ফল inf/nan হয়েছে: exp(200) float32-এ অসীম (inf)। exp নেওয়ার আগে সারির সবচেয়ে বড় মানটি বিয়োগ করো: x = x - tl.max(x, axis=0) — softmax একই থাকে, কিন্তু সবচেয়ে বড় exp হয় 1।",
+        "en": "Rows with large values gave inf/nan: exp(200) is infinite in float32. Subtract the row's maximum before exp: x = x - tl.max(x, axis=0) — the softmax is unchanged, but the largest exp becomes 1.",
+    },
+    "lesson04.tsm_not_finite": {
+        "bn": "ফলে inf বা nan আছে, অথচ ইনপুটের মান ছোট। মাস্কের বাইরের জায়গা (other=...) আর ভাগের হর দেখো: হর কখনো শূন্য হবে না যদি প্যাডিং -inf হয় আর সারির সর্বোচ্চটি বিয়োগ করা থাকে।",
+        "en": "The result holds inf or nan although the inputs are small. Check the padding outside the mask (other=...) and the denominator: it is never zero when the padding is -inf and the row's maximum is subtracted.",
+    },
+    "lesson04.tsm_zero_padding": {
+        "bn": "সারির দৈর্ঘ্য ২-এর ঘাত না হলে ফল ভুল: মাস্কের বাইরের জায়গা 0 দিয়ে ভরেছ, তাই সেগুলোর exp(0 − max) যোগফলে ঢুকে যাচ্ছে। tl.load(..., mask=mask, other=-float('inf')) দাও: exp(-inf) = 0।",
+        "en": "Wrong when the row length is not a power of two: the padding outside the mask is 0, so exp(0 − max) of each padded slot enters the sum. Use tl.load(..., mask=mask, other=-float('inf')): exp(-inf) = 0.",
+    },
+    "lesson04.tsm_row_stride": {
+        "bn": "সাধারণ টেনসরে ঠিক, কিন্তু x যখন একটি চওড়া টেনসরের টুকরো (x = wide[:, 3:30]), তখন ভুল: এক সারি থেকে পরের সারিতে যেতে n_cols নয়, x.stride(0) ঘর এগোতে হয়। kernel-এ row_stride পাঠাও (অথবা wrapper-এ আগে x = x.contiguous())।",
+        "en": "Right on ordinary tensors, wrong when x is a slice of a wider tensor (x = wide[:, 3:30]): going from one row to the next moves x.stride(0) elements, not n_cols. Pass the row stride to the kernel (or make x contiguous in the wrapper first).",
+    },
+    "lesson04.tsm_whole_tensor": {
+        "bn": "softmax নেওয়া হয়েছে পুরো টেনসরের উপর একসাথে। প্রতিটি সারি আলাদা: প্রতি সারিতে একটি প্রোগ্রাম (grid = (n_rows,)), আর row = tl.program_id(0) দিয়ে সারিটি খুঁজে নাও।",
+        "en": "The softmax was taken over the whole tensor at once. Each row is separate: one program per row (grid = (n_rows,)), and find the row with row = tl.program_id(0).",
+    },
+    "lesson04.tsm_columns": {
+        "bn": "softmax নেওয়া হয়েছে কলাম বরাবর (dim=0)। এখানে প্রতিটি সারির softmax চাই (dim=-1): একটি প্রোগ্রাম একটি সারির সব কলাম পড়ে।",
+        "en": "The softmax was taken along the columns (dim=0). Each row's softmax is wanted here (dim=-1): one program reads all the columns of one row.",
+    },
+    "lesson04.tsm_no_normalise": {
+        "bn": "exp ঠিক আছে, কিন্তু যোগফল দিয়ে ভাগ করা হয়নি: প্রতিটি সারির মানের যোগফল 1 হতে হবে — y = num / tl.sum(num, axis=0)।",
+        "en": "The exp is right but not divided by the sum: each row must add up to 1 — y = num / tl.sum(num, axis=0).",
+    },
+    "lesson04.tsm_wrong": {
+        "bn": "ফল torch.softmax(x, dim=-1)-এর সাথে মেলেনি (ক্ষেত্র: {case}, সবচেয়ে বড় পার্থক্য {diff:.3g})। ধাপগুলো দেখো: মাস্কসহ সারি পড়া (other=-inf), max বিয়োগ, exp, যোগফল দিয়ে ভাগ, মাস্কসহ লেখা।",
+        "en": "The result does not match torch.softmax(x, dim=-1) (case: {case}, largest difference {diff:.3g}). Check the steps: load the row with a mask (other=-inf), subtract the max, exp, divide by the sum, store with the mask.",
+    },
+    "lesson04.tsm_ok": {
+        "bn": "ঠিক! তোমার Triton kernel সব ক্ষেত্রে torch.softmax-এর সাথে মিলেছে: বিজোড় দৈর্ঘ্যের সারি, বড় মান, আর চওড়া টেনসরের টুকরো।",
+        "en": "Correct! Your Triton kernel matches torch.softmax in every case: rows of odd length, large values, and a slice of a wider tensor.",
+    },
+    # exercise 04, task 4: a training step without graph breaks
+    "lesson04.gb_mutated": {
+        "bn": "তোমার ফাংশন ইনপুট (x, y বা মডেলের ওজন) বদলে ফেলেছে। ধাপটি শুধু loss হিসাব করবে; কিছু ইন-প্লেস বদলাবে না।",
+        "en": "Your function changed its inputs (x, y or the model's weights). The step only computes the loss; it changes nothing in place.",
+    },
+    "lesson04.gb_not_tensor": {
+        "bn": "fast_step একটি টেনসর loss ফেরত দেবে (F.cross_entropy-র ফল), যাতে পরে loss.backward() চলে। তুমি ফেরত দিয়েছ: {got}। .item() দিলে সংখ্যাটা গ্রাফ থেকে বেরিয়ে যায়।",
+        "en": "fast_step must return the loss as a tensor (F.cross_entropy's result), so that loss.backward() works afterwards. You returned: {got}. .item() takes the number out of the graph.",
+    },
+    "lesson04.gb_shape": {
+        "bn": "loss একটিমাত্র সংখ্যা (আকার ()), কিন্তু তোমার ফলের আকার {shape}। F.cross_entropy-র ডিফল্ট গড়টাই ফেরত দাও।",
+        "en": "The loss is a single number (shape ()), but yours has shape {shape}. Return F.cross_entropy's default mean.",
+    },
+    "lesson04.gb_no_grad": {
+        "bn": "ফেরত দেওয়া loss গ্রেডিয়েন্টের সাথে যুক্ত নয় (requires_grad=False): .detach(), torch.no_grad() বা .item() থেকে নতুন টেনসর বানানো — এসবে backward আর ওজন পর্যন্ত পৌঁছায় না।",
+        "en": "The returned loss is not connected to the gradients (requires_grad=False): .detach(), torch.no_grad() or a new tensor made from .item() cut backward off from the weights.",
+    },
+    "lesson04.gb_branch_removed": {
+        "bn": "ছোট অ্যাক্টিভেশনে ঠিক, কিন্তু যেখানে |h| 3 ছাড়ায় সেখানে ভুল: তুমি if-শাখাটি মুছে ফেলেছ। শাখা মুছলে গ্রাফ ভাঙে না ঠিকই, কিন্তু হিসাব বদলে যায়। শর্তটি টেনসরেই রাখো: torch.where(peak > 3, h / peak * 3, h)।",
+        "en": "Right for small activations, wrong where |h| exceeds 3: you deleted the if-branch. That removes the break but changes the maths. Keep the condition as a tensor: torch.where(peak > 3, h / peak * 3, h).",
+    },
+    "lesson04.gb_always_scaled": {
+        "bn": "বড় অ্যাক্টিভেশনে ঠিক, কিন্তু ছোটগুলোতে ভুল: এখন সবসময় h / peak * 3 করা হচ্ছে। আসল কোড শুধু peak > 3 হলে ভাগ করে — শর্তটি torch.where দিয়ে রাখো।",
+        "en": "Right for large activations, wrong for small ones: h / peak * 3 now happens always. The original divides only when peak > 3 — keep the condition with torch.where.",
+    },
+    "lesson04.gb_clamped": {
+        "bn": "h.clamp(-3, 3) আর আসল কোড এক নয়: আসল কোড পুরো টেনসরকে একই অনুপাতে ছোট করে (h / peak * 3), clamp শুধু বড়গুলো কেটে দেয়। একই হিসাব রাখো, শুধু শর্তটি টেনসরে আনো।",
+        "en": "h.clamp(-3, 3) is not the original: the original shrinks the whole tensor by one factor (h / peak * 3), clamp only cuts the large entries. Keep the same maths; only move the condition into a tensor.",
+    },
+    "lesson04.gb_wrong": {
+        "bn": "loss মেলেনি: তোমার {got:.6g}, আসল slow_step-এর {expected:.6g}। গ্রাফ ভাঙা সরাতে গিয়ে হিসাব বদলানো যাবে না: print আর .item() বাদ দাও, if-কে torch.where বানাও — বাকিটা একই থাকে।",
+        "en": "The loss does not match: yours {got:.6g}, the original slow_step's {expected:.6g}. Removing graph breaks must not change the maths: drop the prints and .item(), turn the if into torch.where — the rest stays as it was.",
+    },
+    "lesson04.gb_grads": {
+        "bn": "loss মিলেছে, কিন্তু ওজনের গ্রেডিয়েন্ট মেলেনি: কোথাও গ্রাফ কেটে গেছে (যেমন peak-এ .detach() বা .item() থেকে বানানো সংখ্যা)। peak টেনসরটিই ব্যবহার করো।",
+        "en": "The loss matches but the weights' gradients do not: the graph is cut somewhere (e.g. .detach() on peak, or a number made with .item()). Use the peak tensor itself.",
+    },
+    "lesson04.gb_explain_failed": {
+        "bn": "torch._dynamo.explain তোমার ফাংশনটি ট্রেস করতে পারেনি: {error}",
+        "en": "torch._dynamo.explain could not trace your function: {error}",
+    },
+    "lesson04.gb_breaks": {
+        "bn": "ফল ঠিক, কিন্তু এখনো {breaks}টি গ্রাফ ব্রেক (graph break) আছে। torch._dynamo.explain যা বলছে: {reasons}। print আর .item() সরাও (দরকার হলে টেনসর ফেরত দিয়ে বাইরে প্রিন্ট করো), আর টেনসরের মানের উপর Python-এর if-এর বদলে torch.where।",
+        "en": "The result is right, but {breaks} graph break(s) remain. torch._dynamo.explain says: {reasons}. Remove print and .item() (return a tensor and print outside if you need it), and replace a Python if on a tensor's value with torch.where.",
+    },
+    "lesson04.gb_no_graph": {
+        "bn": "ভাঙন নেই, কিন্তু গ্রাফের সংখ্যা {graphs} — ঠিক 1টি হওয়ার কথা। torch.compiler.disable বা এমন কিছু দিয়ে কম্পাইল এড়িয়ে যেয়ো না: পুরো ধাপটি একটি গ্রাফে আসা চাই।",
+        "en": "No breaks, but {graphs} graph(s) — there should be exactly 1. Do not skip compiling with torch.compiler.disable or the like: the whole step must come out as one graph.",
+    },
+    "lesson04.gb_ok": {
+        "bn": "ঠিক! একটিমাত্র গ্রাফ, কোনো গ্রাফ ব্রেক নেই, আর loss ও গ্রেডিয়েন্ট আসল ধাপের সাথে মিলেছে — ছোট আর বড় দুই রকম অ্যাক্টিভেশনেই।",
+        "en": "Correct! One graph, no graph breaks, and the loss and gradients match the original step — for both small and large activations.",
+    },
+    # notebook: attention, CUDA Graphs, the Triton backward
+    "lesson04.fwd_bwd_ms": {"bn": "ফরওয়ার্ড+ব্যাকওয়ার্ড (ms)", "en": "forward+backward (ms)"},
+    "lesson04.saved_mb": {"bn": "ব্যাকওয়ার্ডের জন্য জমা (MB)", "en": "saved for backward (MB)"},
+    "lesson04.peak_mb": {"bn": "সর্বোচ্চ মেমরি (MB, শুধু CUDA)", "en": "peak memory (MB, CUDA only)"},
+    "lesson04.max_diff": {"bn": "হাতে লেখা থেকে সর্বোচ্চ পার্থক্য", "en": "max difference from hand-written"},
+    "lesson04.seq_len": {"bn": "ক্রমের দৈর্ঘ্য T (টোকেন)", "en": "sequence length T (tokens)"},
+    "lesson04.attn_mem_title": {"bn": "ব্যাকওয়ার্ডের জন্য জমা রাখা মেমরি", "en": "memory saved for backward"},
+    "lesson04.attn_time_title": {"bn": "অ্যাটেনশন: ফরওয়ার্ড + ব্যাকওয়ার্ড ({device})", "en": "attention: forward + backward ({device})"},
+    "lesson04.mode": {"bn": "রূপ", "en": "mode"},
+    "lesson04.us_per_call": {"bn": "প্রতি কলে সময় (µs)", "en": "time per call (µs)"},
+    "lesson04.attn_backends": {"bn": "এই ডিভাইসে ({device}, {dtype}) SDPA-র ব্যাকএন্ড, সত্যি চালিয়ে দেখা: {backends}", "en": "SDPA backends on this device ({device}, {dtype}), tried for real: {backends}"},
+    "lesson04.attn_chosen": {"bn": "কিছু না বললে F.scaled_dot_product_attention এখানে বেছে নিল: {backend} (profiler-এ তার অপারেটরের নাম থেকে)", "en": "Left alone, F.scaled_dot_product_attention chose here: {backend} (from its operator's name in a profile)"},
+    "lesson04.attn_saved_line": {"bn": "T={seq}: হাতে লেখা অ্যাটেনশন জমা রাখে {naive_n}টি টেনসর ({naive_shapes}); SDPA রাখে {sdpa_n}টি ({sdpa_shapes})", "en": "T={seq}: hand-written attention saves {naive_n} tensors ({naive_shapes}); SDPA saves {sdpa_n} ({sdpa_shapes})"},
+    "lesson04.gradcheck_line": {"bn": "torch.autograd.gradcheck (float64, {shape}): {result}", "en": "torch.autograd.gradcheck (float64, {shape}): {result}"},
+    "lesson04.gradcheck_pass": {"bn": "পাস — আমাদের ব্যাকওয়ার্ড kernel আর সসীম পার্থক্য (finite differences) মিলেছে", "en": "passed — our backward kernel agrees with finite differences"},
+    "lesson04.gradcheck_fail": {"bn": "ফেল — {error}", "en": "failed — {error}"},
+    "lesson04.triton_grad_diff": {"bn": "float32-এ PyTorch-এর autograd-এর সাথে: x-এর গ্রেডিয়েন্টে সর্বোচ্চ পার্থক্য {dx:.1e}, bias-এর গ্রেডিয়েন্টে {db:.1e}", "en": "Against PyTorch's autograd in float32: largest difference {dx:.1e} in x's gradient, {db:.1e} in bias's"},
+    "lesson04.triton_saved": {"bn": "ব্যাকওয়ার্ডের জন্য জমা: আমাদের BiasGELU {ours:.3g} MB (শুধু x আর bias), PyTorch-এর শিকল {chain:.3g} MB ({n}টি টেনসর)", "en": "Saved for backward: our BiasGELU {ours:.3g} MB (x and bias only), PyTorch's chain {chain:.3g} MB ({n} tensors)"},
+    "lesson04.overhead_launches": {"bn": "একটি ফরওয়ার্ড কলে {launches}টি লঞ্চ ({what}); batch {batch}, প্রস্থ {width}", "en": "{launches} launches in one forward call ({what}); batch {batch}, width {width}"},
+    "lesson04.overhead_bigger": {"bn": "{factor} গুণ বড় batch ({batch}): {ms:.3f} ms প্রতি কলে", "en": "a {factor}× larger batch ({batch}): {ms:.3f} ms per call"},
+    "lesson04.no_gpu_graphs": {
+        "bn": "এখানে GPU নেই, তাই CUDA Graph মাপা হলো না — mode=\"reduce-overhead\" CPU-তে সাধারণ কম্পাইলের মতোই চলে, কোনো গ্রাফ রেকর্ড হয় না। reference/ ফোল্ডারেও এর কোনো GPU রান নেই। GPU-তে এই সেল তিনটি রূপই মাপে।",
+        "en": "No GPU here, so CUDA Graphs were not measured — mode=\"reduce-overhead\" runs like a default compile on a CPU; no graph is recorded. reference/ holds no GPU run of it either. On a GPU this cell measures all three modes.",
+    },
+    "lesson04.v.attn_saved": {
+        "bn": "T={seq}-এ হাতে লেখা অ্যাটেনশন q, k, v ছাড়াও ব্যাকওয়ার্ডের জন্য জমা রেখেছে {naive:.3g} MB, SDPA {sdpa:.3g} MB — {ratio:.3g} গুণ কম।",
+        "en": "At T={seq} the hand-written attention saved {naive:.3g} MB for backward beyond q, k, v; SDPA {sdpa:.3g} MB — {ratio:.3g}× less.",
+    },
+    "lesson04.v.attn_growth_square": {
+        "bn": "T দ্বিগুণ করলে হাতে লেখার জমা মেমরি বেড়েছে {naive:.2f} গুণ (≈4: T² — পুরো T×T ম্যাট্রিক্স), SDPA-র {sdpa:.2f} গুণ (≈2: T — প্রতি সারিতে একটি সংখ্যা, বাকিটা ব্যাকওয়ার্ডে আবার হিসাব)।",
+        "en": "Doubling T multiplied the hand-written version's saved memory by {naive:.2f} (≈4: T² — the whole T×T matrix) and SDPA's by {sdpa:.2f} (≈2: T — one number per row, the rest recomputed in backward).",
+    },
+    "lesson04.v.attn_growth_other": {
+        "bn": "T দ্বিগুণ করলে জমা মেমরি বেড়েছে: হাতে লেখায় {naive:.2f} গুণ, SDPA-তে {sdpa:.2f} গুণ। এই ডিভাইসে SDPA যে ব্যাকএন্ড বেছেছে, সেটি T×T ম্যাট্রিক্স এড়ায়নি — উপরে কোন ব্যাকএন্ড চলেছে দেখো।",
+        "en": "Doubling T multiplied the saved memory by {naive:.2f} (hand-written) and {sdpa:.2f} (SDPA). The backend SDPA picked on this device did not avoid the T×T matrix — see above which one ran.",
+    },
+    "lesson04.v.attn_faster": {"bn": "সময়ে: T={seq}-এ SDPA হাতে লেখার চেয়ে {ratio:.2f} গুণ দ্রুত (ফরওয়ার্ড + ব্যাকওয়ার্ড)।", "en": "In time: at T={seq} SDPA was {ratio:.2f}× as fast as the hand-written version (forward + backward)."},
+    "lesson04.v.attn_slower": {"bn": "সময়ে: T={seq}-এ এখানে SDPA হাতে লেখার চেয়ে {ratio:.2f} গুণ ধীর — এই ডিভাইসে এর লাভ মেমরিতে, গতিতে নয়।", "en": "In time: at T={seq} SDPA was {ratio:.2f}× slower here than the hand-written version — on this device its gain is memory, not speed."},
+    "lesson04.v.attn_same": {"bn": "সময়ে: T={seq}-এ দুটির পার্থক্য 5%-এর কম — এই ডিভাইসে এর লাভ মেমরিতে।", "en": "In time: at T={seq} the two differ by less than 5% — on this device the gain is memory."},
+    "lesson04.v.attn_peak": {"bn": "GPU-র সর্বোচ্চ মেমরি (q, k, v আর গ্রেডিয়েন্টসহ), T={seq}: হাতে লেখা {naive:.3g} MB, SDPA {sdpa:.3g} MB।", "en": "The GPU's peak memory (q, k, v and gradients included), T={seq}: hand-written {naive:.3g} MB, SDPA {sdpa:.3g} MB."},
+    "lesson04.v.overhead_per_call": {
+        "bn": "eager-এ একটি কল {total:.0f} µs, তাতে {launches}টি লঞ্চ: প্রতি লঞ্চে গড়ে {us:.1f} µs — এত ছোট অপারেশনে এই সময়ের প্রায় সবটাই ডাকার খরচ, গণনা নয়।",
+        "en": "In eager one call takes {total:.0f} µs with {launches} launches: {us:.1f} µs per launch on average — with operations this small, nearly all of it is the cost of calling, not arithmetic.",
+    },
+    "lesson04.v.overhead_bound": {"bn": "প্রমাণ: batch {factor} গুণ করলে (কাজ {factor} গুণ) সময় বেড়েছে মাত্র {ratio:.2f} গুণ — কাজটা ওভারহেড-সীমিত।", "en": "The proof: a {factor}× batch ({factor}× the work) took only {ratio:.2f}× the time — the work is overhead-bound."},
+    "lesson04.v.overhead_not_bound": {"bn": "batch {factor} গুণ করলে সময় বেড়েছে {ratio:.2f} গুণ — এই মেশিনে এই আকারে কাজটা আর পুরোপুরি ওভারহেড-সীমিত নয়।", "en": "A {factor}× batch took {ratio:.2f}× the time — at this size the work is no longer purely overhead-bound on this machine."},
+    "lesson04.v.overhead_compile": {"bn": "torch.compile (ডিফল্ট): eager-এর চেয়ে {ratio:.2f} গুণ দ্রুত (কম্পাইল {compile_s:.1f} সেকেন্ড, আলাদা ধরা) — জোড়া লাগানো অপারেশনে লঞ্চ কমে।", "en": "torch.compile (default): {ratio:.2f}× as fast as eager (compile {compile_s:.1f} s, counted apart) — fused operations mean fewer launches."},
+    "lesson04.v.graphs_gain": {"bn": "CUDA Graph (mode=\"reduce-overhead\"): ডিফল্ট কম্পাইলের চেয়ে আরও {ratio:.2f} গুণ, eager-এর চেয়ে মোট {eager_ratio:.2f} গুণ দ্রুত — সব kernel একটি লঞ্চে আবার চালানো হয়।", "en": "CUDA Graphs (mode=\"reduce-overhead\"): another {ratio:.2f}× over the default compile, {eager_ratio:.2f}× over eager in all — every kernel replayed with one launch."},
+    "lesson04.v.graphs_not_here": {"bn": "CUDA Graph এখানে ({device}) মাপা হয়নি: এটি শুধু CUDA-তে কাজ করে। উপরের প্রতি-লঞ্চ খরচই সেই অংশ, যা GPU-তে CUDA Graph সরিয়ে দেয়।", "en": "CUDA Graphs were not measured here ({device}): they work on CUDA only. The per-launch cost above is the part CUDA Graphs remove on a GPU."},
+    "lesson04.explain_line": {"bn": "torch._dynamo.explain: {graphs}টি গ্রাফ, {breaks}টি গ্রাফ ব্রেক। কারণগুলো:", "en": "torch._dynamo.explain: {graphs} graph(s), {breaks} graph break(s). The reasons:"},
+    "lesson04.compiled_step_line": {"bn": "{name:10s} কম্পাইল হলো {graphs}টি গ্রাফ; প্রতি কলে {us:8.1f} µs", "en": "{name:10s} compiled {graphs} graph(s); {us:8.1f} µs per call"},
 }

@@ -1,4 +1,5 @@
-"""Checks for lesson 04's exercises: a foreach Adam step, launch counts, a naive LayerNorm.
+"""Checks for lesson 04's exercises: a foreach Adam step, launch counts, a row-wise softmax in
+Triton, a training step without graph breaks (and a naive LayerNorm, an earlier task).
 
 Each check runs the student's function on fresh random inputs, compares with PyTorch's own
 implementation, and when the answer is wrong, also with the typical wrong versions
@@ -301,3 +302,222 @@ def check_launch_prediction(prediction) -> CheckResult:
     if codes:
         return failed("+".join(codes), "lesson04.prediction_wrong", details=" ".join(details))
     return passed("lesson04.prediction_ok", n=PREDICTION_N, forloop=measured["forloop"], foreach=measured["foreach"])
+
+
+# ---------------------------------------------------------------- task 3: a row-wise softmax in Triton
+
+# torch functions that would compute the softmax for the student instead of their kernel
+SOFTMAX_BY_TORCH = {"softmax", "_softmax", "log_softmax", "exp", "exp_", "exp2", "logsumexp", "sigmoid",
+                    "special_softmax", "softmin"}
+
+
+def _softmax_cases(device) -> list[tuple[str, torch.Tensor]]:
+    """(what the case tests, x): a row length that is no power of two (the mask and the padding),
+    large values (exp overflows unless the row's maximum is subtracted first), a slice whose rows
+    are further apart in memory than their length (the row stride), more rows than one."""
+    g = torch.Generator().manual_seed(40)
+    plain = torch.randn(5, 13, generator=g) * 3
+    large = torch.randn(3, 64, generator=g) * 40 + 120  # exp(200) is inf in float32
+    wide = torch.randn(4, 40, generator=g).to(device)
+    strided = wide[:, 3:30]  # 27 columns, rows 40 apart (sliced on the device: a copy would be contiguous)
+    tall = torch.randn(9, 200, generator=g)
+    return [("plain", plain.to(device)), ("large", large.to(device)), ("strided", strided), ("tall", tall.to(device))]
+
+
+def _zero_padded_softmax(x: torch.Tensor) -> torch.Tensor:
+    """What a kernel computes when the masked load pads with 0 instead of -inf: the padding joins
+    the max and the sum (each padded entry adds exp(0 - max))."""
+    import triton
+
+    pad = triton.next_power_of_2(x.shape[-1]) - x.shape[-1]
+    m = torch.clamp(x.max(-1, keepdim=True).values, min=0.0) if pad else x.max(-1, keepdim=True).values
+    e = torch.exp(x - m)
+    return e / (e.sum(-1, keepdim=True) + pad * torch.exp(-m))
+
+
+def _row_stride_ignored(x: torch.Tensor) -> torch.Tensor:
+    """What a kernel reads when it steps n_cols (not x.stride(0)) from one row to the next."""
+    n_rows, n_cols = x.shape
+    flat = torch.as_strided(x, (n_rows * n_cols,), (1,))
+    return torch.softmax(flat.reshape(n_rows, n_cols), -1)
+
+
+class _TorchCalls(torch.overrides.TorchFunctionMode):
+    """Records the names of torch functions called while it is active."""
+
+    def __init__(self):
+        super().__init__()
+        self.names = set()
+
+    def __torch_function__(self, func, types, args=(), kwargs=None):
+        self.names.add(getattr(func, "__name__", str(func)))
+        return func(*args, **(kwargs or {}))
+
+
+def _softmax_device():
+    from .. import triton_kernels
+
+    return "cpu" if triton_kernels.interpreted() else "cuda"
+
+
+@check
+def check_triton_softmax(softmax) -> CheckResult:
+    """softmax(x) must return torch.softmax(x, dim=-1) for a 2-D x (same shape and dtype, x
+    unchanged), computed by the student's Triton kernel (no torch softmax/exp inside), for rows of
+    odd length, large values and rows that are a slice of a wider tensor."""
+    from .. import triton_kernels
+
+    if not triton_kernels.available():
+        return failed("no_triton", "lesson04.tsm_no_triton")
+    for case, x in _softmax_cases(_softmax_device()):
+        saved = x.clone()
+        calls = _TorchCalls()
+        with calls:
+            got, problem = call_student(softmax, x)
+        if problem is not None:
+            return problem
+        if not torch.equal(x, saved):
+            return failed("mutated_input", "lesson04.tsm_mutated")
+        if not isinstance(got, torch.Tensor) or not got.is_floating_point() or got.device.type == "meta":
+            return failed("not_tensor", "lesson04.tsm_not_tensor", got=describe(got))
+        if tuple(got.shape) != tuple(x.shape):
+            return failed("wrong_shape", "lesson04.tsm_shape", got=tuple(got.shape), expected=tuple(x.shape))
+        used = sorted(calls.names & SOFTMAX_BY_TORCH)
+        if used:
+            return failed("not_triton", "lesson04.tsm_not_triton", names=", ".join(used))
+        got = got.detach().to("cpu", torch.float32)
+        strided = _row_stride_ignored(x).to("cpu") if case == "strided" else None  # before the copy to the CPU
+        x = x.to("cpu", torch.float32)
+        expected = torch.softmax(x, -1)
+        if torch.allclose(got, expected, atol=1e-5, rtol=1e-4):
+            continue
+        if not torch.isfinite(got).all():
+            return failed("no_max", "lesson04.tsm_no_max" if case == "large" else "lesson04.tsm_not_finite")
+        wrong = {"zero_padding": _zero_padded_softmax(x), "row_stride": strided,
+                 "whole_tensor": torch.softmax(x.flatten(), 0).reshape(x.shape), "columns": torch.softmax(x, 0),
+                 "no_normalise": torch.exp(x - x.max(-1, keepdim=True).values)}
+        for code, value in wrong.items():
+            if value is None:
+                continue
+            if torch.allclose(got, value, atol=1e-5, rtol=1e-4):
+                return failed(code, f"lesson04.tsm_{code}")
+        return failed("wrong_values", "lesson04.tsm_wrong", case=case, diff=float((got - expected).abs().max()))
+    return passed("lesson04.tsm_ok")
+
+
+# ---------------------------------------------------------------- task 4: a training step without graph breaks
+
+
+class StepModel(torch.nn.Module):
+    """The small classifier of task 4."""
+
+    def __init__(self, n_in: int = 16, hidden: int = 32, n_classes: int = 5):
+        super().__init__()
+        self.embed = torch.nn.Linear(n_in, hidden)
+        self.head = torch.nn.Linear(hidden, n_classes)
+
+
+def slow_step(model, x, y):
+    """Task 4's given loss function (the notebook shows the same code): three graph breaks."""
+    h = model.embed(x)
+    print(f"mean activation {h.mean().item():.3f}")  # .item() and print: the graph stops here
+    if h.abs().max() > 3:  # a Python `if` on a tensor's value: the graph stops here too
+        h = h / h.abs().max() * 3
+    logits = model.head(torch.relu(h))
+    accuracy = (logits.argmax(-1) == y).float().mean().item()  # .item() again
+    print(f"accuracy {accuracy:.2f}")
+    return F.cross_entropy(logits, y)
+
+
+def step_problem(seed: int = 0, scale: float = 1.0):
+    """(model, x, y): the model's weights fixed by `seed`; `scale` 1 keeps the activations under 3,
+    scale 10 pushes them over (so both sides of the `if` are tested)."""
+    with torch.random.fork_rng(devices=[]):  # the student's random stream is left as it was
+        torch.manual_seed(seed)
+        model = StepModel()
+    g = torch.Generator().manual_seed(seed + 1)
+    x = torch.randn(8, 16, generator=g) * scale * 0.3
+    y = torch.randint(0, 5, (8,), generator=g)
+    return model, x, y
+
+
+def graph_breaks(fn, *args) -> tuple[int, int, list[str]]:
+    """(graphs, graph breaks, reasons) of fn(*args) under torch._dynamo.explain."""
+    import torch._dynamo
+
+    out = torch._dynamo.explain(fn)(*args)
+    reasons = [str(getattr(b, "reason", b)).splitlines()[0][:160] for b in out.break_reasons]
+    # graph_break_count is graphs − 1: a break after the last graph (a print(loss.item()) at the end)
+    # leaves one graph and a count of 0, but it is still a break, with its reason listed
+    return out.graph_count, max(out.graph_break_count, len(reasons)), reasons
+
+
+def _quiet(fn, *args):
+    """fn(*args) with its prints swallowed (the reference step prints)."""
+    import contextlib
+    import io
+
+    with contextlib.redirect_stdout(io.StringIO()):
+        return fn(*args)
+
+
+def _loss_and_grads(fn, model, x, y):
+    model.zero_grad(set_to_none=True)
+    loss = fn(model, x, y)
+    loss.backward()
+    return loss.detach(), [p.grad.clone() if p.grad is not None else None for p in model.parameters()]
+
+
+@check
+def check_graph_breaks(fast_step) -> CheckResult:
+    """fast_step(model, x, y) must return the same loss as slow_step (and the same gradients) on
+    activations below and above 3, without changing its inputs, and compile into one graph with
+    no graph breaks (torch._dynamo.explain)."""
+    wrong_math = {"branch_removed": lambda m, x, y: F.cross_entropy(m.head(torch.relu(m.embed(x))), y),
+                  "always_scaled": lambda m, x, y: F.cross_entropy(m.head(torch.relu(
+                      m.embed(x) / m.embed(x).abs().max() * 3)), y),
+                  "clamped": lambda m, x, y: F.cross_entropy(m.head(torch.relu(m.embed(x).clamp(-3, 3))), y)}
+    for scale in (1.0, 10.0):
+        model, x, y = step_problem(0, scale)
+        ref_loss, ref_grads = _loss_and_grads(lambda *a: _quiet(slow_step, *a), model, x, y)
+        saved = snapshot((x, y, [p.detach() for p in model.parameters()]))
+        model.zero_grad(set_to_none=True)
+        got, problem = call_student(fast_step, model, x, y)
+        if problem is not None:
+            return problem
+        if not unchanged((x, y, [p.detach() for p in model.parameters()]), saved):
+            return failed("mutated_input", "lesson04.gb_mutated")
+        if not isinstance(got, torch.Tensor) or got.device.type == "meta" or not got.is_floating_point():
+            return failed("not_tensor", "lesson04.gb_not_tensor", got=describe(got))
+        if got.numel() != 1:
+            return failed("wrong_shape", "lesson04.gb_shape", shape=tuple(got.shape))
+        if not got.requires_grad:
+            return failed("no_grad", "lesson04.gb_no_grad")
+        if not torch.allclose(got.detach().reshape(()), ref_loss, atol=1e-5, rtol=1e-5):
+            for code, wrong in wrong_math.items():
+                if torch.allclose(got.detach().reshape(()), wrong(model, x, y).detach(), atol=1e-5, rtol=1e-5):
+                    return failed(code, f"lesson04.gb_{code}")
+            return failed("wrong_values", "lesson04.gb_wrong", got=float(got.detach().reshape(())),
+                          expected=float(ref_loss))
+        model.zero_grad(set_to_none=True)
+        try:
+            got.reshape(()).backward()
+        except RuntimeError:  # e.g. a graph already freed by a backward inside the answer
+            return failed("grads_wrong", "lesson04.gb_grads")
+        grads = [p.grad for p in model.parameters()]
+        if any(g is None for g in grads) or not all(torch.allclose(g, r, atol=1e-5, rtol=1e-4)
+                                                     for g, r in zip(grads, ref_grads)):
+            return failed("grads_wrong", "lesson04.gb_grads")
+    if getattr(fast_step, "_torchdynamo_disable", False) is True:  # torch.compiler.disable: explain would
+        return failed("no_graph", "lesson04.gb_no_graph", graphs=0)  # still trace it; torch.compile would not
+    model, x, y = step_problem(0, 10.0)
+    try:
+        graphs, breaks, reasons = _quiet(graph_breaks, fast_step, model, x, y)
+    except Exception as exc:  # noqa: BLE001 - dynamo could not trace the answer at all
+        return failed("explain_failed", "lesson04.gb_explain_failed", error=str(exc).splitlines()[0][:200]
+                      if str(exc) else type(exc).__name__)
+    if breaks:
+        return failed("graph_breaks", "lesson04.gb_breaks", breaks=breaks, reasons="; ".join(reasons[:3]))
+    if graphs != 1:
+        return failed("no_graph", "lesson04.gb_no_graph", graphs=graphs)
+    return passed("lesson04.gb_ok")

@@ -351,3 +351,109 @@ def reference_ablation_runs(directory=None) -> tuple[dict[str, list[bench.Record
 
     found = reference.ablations(directory)
     return found, reference.has_gpu_results(directory)
+
+
+# ----------------------------------------------------------------- attention, CUDA Graphs, Triton backward
+
+
+def attention_rows(records: list) -> list[tuple]:
+    """Table rows: variant, T, forward+backward ms, saved for backward (MB), peak (MB or —), max diff."""
+    rows = []
+    for r in records:
+        peak = r.metrics.get("peak_bytes")
+        rows.append((r.params["variant"], r.params["seq"], r.median_s * 1e3, r.metrics["saved_bytes"] / 1e6,
+                     "—" if peak is None else f"{peak / 1e6:.3g}", f"{r.metrics['max_diff']:.1e}"))
+    return rows
+
+
+def attention_headers() -> list[str]:
+    return [t("lesson04.variant"), "T", t("lesson04.fwd_bwd_ms"), t("lesson04.saved_mb"), t("lesson04.peak_mb"),
+            t("lesson04.max_diff")]
+
+
+def attention_figure(records: list):
+    """Saved-for-backward memory (left) and forward+backward time (right) against T, per variant."""
+    variants = list(dict.fromkeys(r.params["variant"] for r in records))
+    seqs = sorted({r.params["seq"] for r in records})
+    by = {(r.params["variant"], r.params["seq"]): r for r in records}
+    saved = {v: [by[(v, s)].metrics["saved_bytes"] / 1e6 for s in seqs] for v in variants}
+    times = {v: [by[(v, s)].median_s * 1e3 for s in seqs] for v in variants}
+    fig, (ax_mem, ax_time) = plots.new_figure(ncols=2)
+    plots.lines(ax_mem, seqs, saved, logx=True, logy=True, xlabel=plots.label("lesson04.seq_len"),
+                ylabel=plots.label("lesson04.saved_mb"), title=plots.label("lesson04.attn_mem_title"))
+    plots.lines(ax_time, seqs, times, logx=True, xlabel=plots.label("lesson04.seq_len"),
+                ylabel=plots.label("lesson04.fwd_bwd_ms"),
+                title=plots.label("lesson04.attn_time_title", device=records[0].params["device"]))
+    return fig
+
+
+def _at_longest(records: list, variant: str):
+    mine = [r for r in records if r.params.get("variant") == variant]
+    return max(mine, key=lambda r: r.params["seq"]) if mine else None
+
+
+def attention_verdicts(records: list) -> list[tuple[str, dict]]:
+    """What this run measured: how much less SDPA kept for backward than the hand-written attention
+    at the longest T, how each grew with T (≈4× per doubling is T², ≈2× is T), and the time ratio."""
+    from .. import attention
+
+    naive, fused_rec = _at_longest(records, "naive"), _at_longest(records, "sdpa")
+    if naive is None or fused_rec is None:
+        return []
+    seq = naive.params["seq"]
+    n_mb, f_mb = naive.metrics["saved_bytes"] / 1e6, fused_rec.metrics["saved_bytes"] / 1e6
+    out = [("lesson04.v.attn_saved", {"seq": seq, "naive": n_mb, "sdpa": f_mb,
+                                      "ratio": n_mb / f_mb if f_mb else float("inf")})]
+    g_naive, g_sdpa = attention.growth(records, "naive"), attention.growth(records, "sdpa")
+    if g_naive is not None and g_sdpa is not None:
+        key = "lesson04.v.attn_growth_square" if g_naive >= 3 and g_sdpa <= 2.5 else "lesson04.v.attn_growth_other"
+        out.append((key, {"naive": g_naive, "sdpa": g_sdpa}))
+    ratio = naive.median_s / fused_rec.median_s
+    if ratio > 1 + SAME_BAND:
+        out.append(("lesson04.v.attn_faster", {"seq": seq, "ratio": ratio}))
+    elif ratio < 1 - SAME_BAND:
+        out.append(("lesson04.v.attn_slower", {"seq": seq, "ratio": 1 / ratio}))
+    else:
+        out.append(("lesson04.v.attn_same", {"seq": seq}))
+    peaks = naive.metrics.get("peak_bytes"), fused_rec.metrics.get("peak_bytes")
+    if all(peaks):
+        out.append(("lesson04.v.attn_peak", {"seq": seq, "naive": peaks[0] / 1e6, "sdpa": peaks[1] / 1e6}))
+    return out
+
+
+def overhead_rows(records: list) -> list[tuple]:
+    """Table rows: mode, µs per call, compile seconds (— for eager)."""
+    return [(r.params["mode"], r.median_s * 1e6, "—" if r.params["mode"] == "eager" else
+             f"{r.metrics.get('compile_s', 0.0):.1f}") for r in records]
+
+
+def overhead_headers() -> list[str]:
+    return [t("lesson04.mode"), t("lesson04.us_per_call"), t("lesson04.compile_s")]
+
+
+def overhead_verdicts(records: list, device_type: str, bigger: float | None = None,
+                      factor: int = 8) -> list[tuple[str, dict]]:
+    """The overhead-bound regime, from this run: µs per operator call; `bigger` (seconds for a batch
+    `factor` times larger) shows that more work hardly costs more time; what compiling gained; and
+    CUDA Graphs' gain on a GPU — or, on a CPU, that they were not measured here and why."""
+    by = {r.params["mode"]: r for r in records}
+    eager = by.get("eager")
+    out = []
+    if eager is not None:
+        out.append(("lesson04.v.overhead_per_call", {"us": eager.metrics["us_per_launch"],
+                                                     "launches": eager.metrics["launches"],
+                                                     "total": eager.median_s * 1e6}))
+        if bigger:
+            ratio = bigger / eager.median_s
+            key = "lesson04.v.overhead_bound" if ratio < 2 else "lesson04.v.overhead_not_bound"
+            out.append((key, {"factor": factor, "ratio": ratio}))
+    if eager is not None and "compile" in by:
+        out.append(("lesson04.v.overhead_compile", {"ratio": eager.median_s / by["compile"].median_s,
+                                                    "compile_s": by["compile"].metrics.get("compile_s", 0.0)}))
+    if "reduce-overhead" in by and "compile" in by:
+        out.append(("lesson04.v.graphs_gain", {"ratio": by["compile"].median_s / by["reduce-overhead"].median_s,
+                                               "eager_ratio": eager.median_s / by["reduce-overhead"].median_s
+                                               if eager else 0.0}))
+    elif device_type != "cuda":
+        out.append(("lesson04.v.graphs_not_here", {"device": device_type}))
+    return out

@@ -39,6 +39,7 @@ def test_compare_verdict_follows_which_step_was_shorter(monkeypatch):
     (0.11, 2, "lesson05b.v_threads_overlap"),   # 0.11 / 0.06 = 1.83× of an ideal 2×
     (0.066, 2, "lesson05b.v_threads_gil"),      # 1.1×: the threads took turns
     (0.066, 1, "lesson05b.v_threads_overlap"),  # one core: 1.1× is all one core allows (ideal 1×)
+    (0.006, 2, "lesson05b.v_threads_slower"),   # 0.1×: threads cost more than they saved (measured in ci)
 ])
 def test_thread_verdict_compares_with_the_cores_there_are(monkeypatch, serial_fb, cores, key):
     monkeypatch.setattr(P, "cores", lambda: cores)
@@ -74,13 +75,17 @@ def test_no_sync_verdict_and_summary():
     assert P.accumulation_verdict(P.accumulation_summary(results))[0] == "lesson05b.v_no_sync_none"
 
 
-def test_sweep_rows_take_the_slowest_rank():
-    row = {"bucket_cap_mb": 1.0, "step_s": 0.01, "buckets": 3, "hidden_share": 0.5, "events": [],
-           "compute_end_s": 0.005, "backward_s": 0.007}
-    rows = P.sweep_rows([{"rows": [row]}, {"rows": [{**row, "step_s": 0.012}]}])
-    assert rows[0]["step_s"] == 0.012
-    key, values = P.sweep_verdicts(rows)[0]
-    assert key == "lesson05b.v_buckets" and values["best_ms"] == pytest.approx(12.0)
+def test_sweep_rows_take_the_slowest_rank_and_the_verdict_compares_small_with_large():
+    small = {"bucket_cap_mb": 0.25, "step_s": 0.010, "buckets": 6, "hidden_share": 0.5, "events": [],
+             "compute_end_s": 0.005, "backward_s": 0.007}
+    large = {**small, "bucket_cap_mb": 25.0, "step_s": 0.011, "buckets": 1, "hidden_share": 0.0}
+    rows = P.sweep_rows([{"rows": [small, large]}, {"rows": [{**small, "step_s": 0.012}, large]}])
+    assert [r["step_s"] for r in rows] == [0.012, 0.011]  # rank 1 was slower with small buckets
+    (key, values), (overlap_key, overlap) = P.sweep_verdicts(rows)
+    assert key == "lesson05b.v_buckets_large" and values["small_ms"] == pytest.approx(12.0)
+    assert overlap_key == "lesson05b.v_overlap" and overlap["n"] == 6 and overlap["hidden"] == 0.5
+    rows[0]["step_s"] = 0.009
+    assert P.sweep_verdicts(rows)[0][0] == "lesson05b.v_buckets_small"
 
 
 def test_reference_says_no_gpu_results_when_there_are_none(tmp_path, monkeypatch):

@@ -50,6 +50,12 @@ MESSAGES = {
         "en": "The {n} threads ran the replicas' forward + backward only {speedup:.2f}× faster than one thread doing them one after another (ideal about {n}× on {cores} cores): "
               "every layer's Python part takes turns under the one GIL, and with small matmuls that is a large share of the time.",
     },
+    "lesson05b.v_threads_slower": {
+        "bn": "{n}টি থ্রেড রেপ্লিকাগুলোর ফরওয়ার্ড + ব্যাকওয়ার্ড একসাথে চালাতে গিয়ে একটি থ্রেডে পর পর চালানোর চেয়েও {slower:.1f} গুণ বেশি সময় নিয়েছে: "
+              "প্রতি ধাপে নতুন থ্রেড চালু করা আর একটিমাত্র GIL হাতবদলের খরচ এই ছোট গুণগুলোর চেয়ে বড়।",
+        "en": "Running the replicas' forward + backward in {n} threads at once took {slower:.1f}× longer than one thread doing them one after another: "
+              "starting new threads every step and handing the one GIL back and forth cost more than these small matmuls.",
+    },
     "lesson05b.v_oversubscribed": {
         "bn": "সতর্কতা: {n}টি প্রসেস/থ্রেড কিন্তু কোর {cores}টি — তারা কোর ভাগাভাগি করছে, তাই দুই পদ্ধতিই এখানে ধীর।",
         "en": "Note: {n} processes/threads but only {cores} cores — they share cores, so both ways are slowed down here.",
@@ -74,9 +80,13 @@ MESSAGES = {
     "lesson05b.tl_x": {"bn": "ব্যাকওয়ার্ড শুরুর পর সময় (ms)", "en": "time since backward started (ms)"},
     "lesson05b.tl_title": {"bn": "এক ধাপ, bucket_cap_mb={cap:g}: {hidden:.0%} যোগাযোগ গণনার আড়ালে",
                            "en": "one step, bucket_cap_mb={cap:g}: {hidden:.0%} of communication hidden"},
-    "lesson05b.v_buckets": {
-        "bn": "সবচেয়ে দ্রুত ছিল bucket_cap_mb={best_mb:g} ({best_n}টি বাকেট): এক ধাপ {best_ms:.1f} ms; {one_mb:g} MB-তে ({one_n}টি বাকেট) {one_ms:.1f} ms।",
-        "en": "Fastest was bucket_cap_mb={best_mb:g} ({best_n} buckets): {best_ms:.1f} ms per step; with {one_mb:g} MB ({one_n} buckets) {one_ms:.1f} ms.",
+    "lesson05b.v_buckets_small": {
+        "bn": "ছোট বাকেট এখানে জিতেছে: bucket_cap_mb={small_mb:g} ({small_n}টি বাকেট) এক ধাপ {small_ms:.1f} ms, {large_mb:g} MB-তে ({large_n}টি বাকেট) {large_ms:.1f} ms — আগে পাঠানো শুরু করার লাভ বাড়তি বার্তার লেটেন্সির চেয়ে বেশি।",
+        "en": "Small buckets win here: bucket_cap_mb={small_mb:g} ({small_n} buckets) takes {small_ms:.1f} ms per step, {large_mb:g} MB ({large_n} buckets) {large_ms:.1f} ms — starting to send early gains more than the extra messages' latency costs.",
+    },
+    "lesson05b.v_buckets_large": {
+        "bn": "বড় বাকেট এখানে জিতেছে: {large_mb:g} MB-তে ({large_n}টি বাকেট) এক ধাপ {large_ms:.1f} ms, bucket_cap_mb={small_mb:g}-এ ({small_n}টি বাকেট) {small_ms:.1f} ms — প্রতিটি বাড়তি বার্তার লেটেন্সি আগে শুরু করার লাভের চেয়ে বেশি খেয়েছে।",
+        "en": "Large buckets win here: {large_mb:g} MB ({large_n} buckets) takes {large_ms:.1f} ms per step, bucket_cap_mb={small_mb:g} ({small_n} buckets) {small_ms:.1f} ms — each extra message's latency cost more than starting early gained.",
     },
     "lesson05b.v_overlap": {
         "bn": "bucket_cap_mb={cap:g}-এ ({n}টি বাকেট) অল-রিডিউসের সময়ের {hidden:.0%} কেটেছে ব্যাকওয়ার্ড যখন আগের লেয়ারের গ্রেডিয়েন্ট গুনছিল — এটুকু যোগাযোগ গণনার আড়ালে লুকিয়েছে।",

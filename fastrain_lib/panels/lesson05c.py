@@ -39,7 +39,7 @@ def tp_runs(processes: int, width: int, widths=None) -> list[dict]:
 
 
 def schedule_runs(processes: int, width: int, micro_list=(4,), which=schedules.SCHEDULES) -> list[list[dict]]:
-    cfg = {"width": width, "batch": 16 * max(micro_list), "steps": config.by_mode(ci=3, lab=5)}
+    cfg = {"width": width, "batch": config.by_mode(ci=16, lab=64) * max(micro_list), "steps": config.by_mode(ci=3, lab=5)}
     return launch(schedules.schedules_worker, processes, args=(tuple(micro_list), tuple(which), cfg),
                   threads=1, timeout_s=300)
 

@@ -57,3 +57,40 @@ def test_1f1b_with_too_few_micro_batches_says_so(panel):
 def test_the_dashboard_finds_the_panel():
     assert "lesson05c" in dashboard.panel_modules()
     assert not isinstance(dashboard.panel_modules()["lesson05c"], Exception)
+
+
+def _zero_row(strategy, measured, formula, payload, step_s=0.01):
+    return {"strategy": strategy, "params_bytes": measured, "grads_bytes": 0, "optim_bytes": 0,
+            "formula": {"total": formula}, "payload": payload, "step_s": step_s}
+
+
+def test_zero_verdicts_state_the_measured_numbers():
+    rows = [_zero_row("ddp", 1000, 1000, 200), _zero_row("zero3", 260, 250, 300, 0.03)]
+    (k1, v1), (k2, v2), (k3, v3) = P.zero_verdicts(rows)
+    assert (k1, v1["diff"]) == ("lesson05c.v_zero_bytes", 0.0)
+    assert k2 == "lesson05c.v_zero_bytes" and v2["diff"] == pytest.approx(0.04)
+    assert k3 == "lesson05c.v_zero_comm" and v3["ratio"] == 1.5 and v3["z3_ms"] == pytest.approx(30)
+
+
+def test_schedule_verdicts_follow_the_measurement():
+    def row(name, idle, alive, rule):
+        return {"schedule": name, "micro_batches": 4, "idle": idle, "formula": 0.2, "alive": alive,
+                "alive_rule": rule, "activation_bytes": [2048, 1024], "stages": 2}
+
+    near = P.schedule_verdicts([row("gpipe", 0.25, [4, 4], [4, 4]), row("1f1b", 0.22, [2, 1], [2, 1])])
+    assert [k for k, _ in near] == ["lesson05c.v_sched_alive", "lesson05c.v_sched_alive",
+                                    "lesson05c.v_sched_idle"]
+    far = P.schedule_verdicts([row("gpipe", 0.7, [4, 4], [4, 4]), row("1f1b", 0.6, [3, 1], [2, 1])])
+    assert [k for k, _ in far] == ["lesson05c.v_sched_alive", "lesson05c.v_sched_alive_off",
+                                   "lesson05c.v_sched_idle_overhead"]
+
+
+def test_cost_and_sweep_verdicts():
+    assert P.cost_verdict([])[0] == "lesson05c.v_cost_missing"
+    assert P.cost_verdict([("ddp", 1, 2, 2.5, 1.25), ("zero3", 1, 3, 4.5, 1.5)])[0] == "lesson05c.v_cost_close"
+    key, values = P.cost_verdict([("ddp", 1, 2, 2.5, 1.25), ("zero3", 1, 3, 30, 10.0)])
+    assert (key, values["name"], values["high"]) == ("lesson05c.v_cost_far", "zero3", 10.0)
+    assert P.sweep_verdict([{"width": 64, "comm_share": 0.8}, {"width": 1024, "comm_share": 0.1}])[0] == \
+        "lesson05c.v_sweep_falls"
+    assert P.sweep_verdict([{"width": 64, "comm_share": 0.5}, {"width": 1024, "comm_share": 0.6}])[0] == \
+        "lesson05c.v_sweep_flat"

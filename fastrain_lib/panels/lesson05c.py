@@ -140,7 +140,7 @@ def comm_bars(ax, rows: list[dict]) -> None:
     ax.set_xticks(list(xs), [plots.label(f"lesson05c.short_{r['strategy']}") for r in rows])
     ax.set_ylabel(plots.label("lesson05c.payload_mb"))
     ax.set_title(plots.label("lesson05c.comm_title"))
-    ax.legend(fontsize="small")
+    ax.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.01, 1.0))  # beside the bars, not over them
 
 
 def zero_figure(rows: list[dict]):

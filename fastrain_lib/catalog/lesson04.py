@@ -257,6 +257,10 @@ MESSAGES = {
         "bn": "ফল torch.softmax(x, dim=-1)-এর সাথে মেলেনি (ক্ষেত্র: {case}, সবচেয়ে বড় পার্থক্য {diff:.3g})। ধাপগুলো দেখো: মাস্কসহ সারি পড়া (other=-inf), max বিয়োগ, exp, যোগফল দিয়ে ভাগ, মাস্কসহ লেখা।",
         "en": "The result does not match torch.softmax(x, dim=-1) (case: {case}, largest difference {diff:.3g}). Check the steps: load the row with a mask (other=-inf), subtract the max, exp, divide by the sum, store with the mask.",
     },
+    "lesson04.tsm_no_timing": {
+        "bn": "এখানে সময় মাপা হলো না: GPU নেই, আর ইন্টারপ্রেটারে মাপা সময়ের কোনো মানে নেই। GPU-তে এই সেল তোমার kernel আর torch.softmax-এর সময় আর GB/s পাশাপাশি দেখায়।",
+        "en": "No timing here: there is no GPU, and times measured in the interpreter mean nothing. On a GPU this cell shows your kernel's and torch.softmax's time and GB/s side by side.",
+    },
     "lesson04.tsm_ok": {
         "bn": "ঠিক! তোমার Triton kernel সব ক্ষেত্রে torch.softmax-এর সাথে মিলেছে: বিজোড় দৈর্ঘ্যের সারি, বড় মান, আর চওড়া টেনসরের টুকরো।",
         "en": "Correct! Your Triton kernel matches torch.softmax in every case: rows of odd length, large values, and a slice of a wider tensor.",

@@ -157,3 +157,23 @@ def test_jit_restores_the_environment():
 
     tk.jit(kernel)
     assert os.environ.get("TRITON_INTERPRET") == before
+
+
+def test_library_helpers_work_in_the_interpreter_and_are_put_back():
+    """tl.max / tl.sum are @jit functions decorated when triton was imported (here after a torch.compile,
+    without TRITON_INTERPRET): tk.jit lets an interpreted kernel call them, then restores Triton."""
+    from triton.runtime.jit import JITFunction
+
+    original = JITFunction.__call__
+    x = bench.fresh_random(3, 10, device=_device())
+    torch.testing.assert_close(tk.softmax(x), torch.softmax(x, -1))
+    assert JITFunction.__call__ is original
+    if tk.interpreted():  # a kernel that fails inside the launch leaves Triton as it was too
+        import triton.language as tl
+
+        def failing(x_ptr, BLOCK: tl.constexpr):
+            tl.static_assert(BLOCK < 0, "this kernel always fails")
+
+        with pytest.raises(Exception, match="always fails"):
+            tk.jit(failing)[(1,)](x, BLOCK=4)
+        assert JITFunction.__call__ is original

@@ -124,3 +124,36 @@ def test_dataparallel_and_ddp_in_real_processes():
     # one bucket here (a 2-layer MLP is far below 25 MB): its bytes are all the gradients
     assert ddp[0]["buckets_per_step"] == 1 and ddp[0]["allreduce_bytes_per_step"] == ddp[0]["param_bytes"]
     assert 0.0 < D.serial_share(dp["phases"]) < 1.0
+
+
+class _CpuDataParallel:
+    """nn.DataParallel's four methods done on the CPU (torch's own refuse CPU tensors): lets the
+    GPU path's step — the code that runs the real nn.DataParallel — run here."""
+
+    def __init__(self, module, n):
+        self.module, self.device_ids, self.output_device, self.n = module, list(range(n)), 0, n
+
+    def scatter(self, inputs, kwargs, ids):
+        return [(piece,) for piece in inputs[0].chunk(len(ids))], [{} for _ in ids]
+
+    def replicate(self, module, ids):
+        return [module] * len(ids)  # shared weights: each piece's gradient lands on device 0's
+
+    def parallel_apply(self, replicas, inputs, kwargs):
+        return [m(*i, **k) for m, i, k in zip(replicas, inputs, kwargs)]
+
+    def gather(self, outputs, device):
+        return torch.cat(outputs)
+
+
+def test_the_gpu_path_step_gives_one_process_gradient_and_times_every_phase():
+    model, x, y = _problem(batch=24)
+    reference, _, _ = _problem(batch=24)
+    F.cross_entropy(reference(x), y).backward()
+    runner = D.TorchDataParallelSteps.__new__(D.TorchDataParallelSteps)
+    runner.device, runner.dp, runner.module = torch.device("cpu"), _CpuDataParallel(model, 3), model
+    runner.bytes = {"scatter": 0, "replicate": 0, "gather": 0, "reduce_grads": 0}
+    loss, phases = runner.step(x, y)
+    assert set(phases) == set(D.PHASES) and phases["reduce_grads"] == 0.0  # inside backward on GPUs
+    assert torch.allclose(D.gradient_vector(model), D.gradient_vector(reference), rtol=1e-5, atol=1e-7)
+    assert runner.bytes["scatter"] == 2 * 8 * 16 * 4 and runner.bytes["gather"] == 2 * 8 * 10 * 4

@@ -122,3 +122,26 @@ def test_the_panel_runs_once_in_real_processes_and_shows_its_measurement(monkeyp
     assert outcome.rows[0][2] == pytest.approx(cost_model.predict_step_s("ddp", dp["piece_s"], dp["param_bytes"], fit) * 1e3)
     assert len(outcome.rows) == 5 and outcome.records[0].params["panel"] == "lesson05b"
     assert "GPU" in outcome.note
+
+
+def test_comm_values_take_the_slowest_rank_and_the_models_formulas():
+    f = cost_model.Fit(50e-6, 1e-9, 2)
+    sizes = [{"numel": 250_000, "torch_s": 0.0011, "ring_s": 0.0030, "naive_s": 0.0020},
+             {"numel": 250_000, "torch_s": 0.0012, "ring_s": 0.0031, "naive_s": 0.0025}]
+    values = P.comm_values([{"sizes": [s]} for s in sizes], f)
+    assert values["kb"] == pytest.approx(1000.0) and values["p"] == 2
+    assert values["gloo_meas"] == pytest.approx(1.2) and values["ps_meas"] == pytest.approx(2.5)
+    assert values["gloo_pred"] == pytest.approx(f.allreduce_s(1_000_000) * 1e3)
+    assert values["ps_pred"] == pytest.approx(2 * (50e-6 + 1e-3) * 1e3)  # 2(p−1) full-size messages
+    headers, rows = P.comm_table(values)
+    assert len(headers) == 3 and len(rows) == 3 and rows[2][1:] == (values["ps_pred"], values["ps_meas"])
+
+
+def test_reference_table_lists_gpu_runs_only(tmp_path):
+    assert P.reference_table(tmp_path)[1] == []
+    gpu = {"gpu_name": "NVIDIA H100 80GB HBM3", "gpu_count": 8, "date": "2026-12-01T09:00:00", "mode": "full"}
+    bench.save_records([bench.Record("dp x4", 0.02, params={"panel": "lesson05b", "device": "cuda:0",
+                                                            "strategy": "dp", "processes": 4}, meta=gpu)],
+                       tmp_path / "gpu.json")
+    rows = P.reference_table(tmp_path)[1]
+    assert len(rows) == 1 and rows[0][1:] == ("dp", 4, pytest.approx(20.0)) and "H100" in rows[0][0]

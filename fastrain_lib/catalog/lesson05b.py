@@ -34,9 +34,11 @@ MESSAGES = {
     },
     "lesson05b.v_dp_faster": {
         "bn": "এই মাপে DataParallel ({n}টি থ্রেড) এক ধাপে {dp_ms:.1f} ms, DDP ({n}টি প্রসেস) {ddp_ms:.1f} ms: এবার DataParallel এগিয়ে ({ratio:.2f})। "
-              "কাজ এত ছোট যে DDP-র অল-রিডিউস গণনার চেয়ে বেশি খায়; তবুও DataParallel-এর ধাপের {share:.0%} শুধু ডিভাইস 0-এর পর্বে — মডেল বড় হলে এটাই আগে আটকায়।",
+              "একটি DDP প্রসেস একা থাকলে নিজের ভাগের গণনা করে {piece_ms:.1f} ms-এ, অথচ তার ধাপ লাগল {ddp_ms:.1f} ms: বাকিটা অল-রিডিউস আর অপেক্ষা — অন্য প্রসেসের জন্য, "
+              "বা {cores}টি কোরের ব্যস্ত মেশিনে একটি কোরের জন্য (অংশ ৩-এর মডেল দুটো আলাদা করে)। তবুও DataParallel-এর ধাপের {share:.0%} শুধু ডিভাইস 0-এর পর্বে — ডিভাইস বাড়ালে এটাই আগে আটকায়।",
         "en": "Measured here: DataParallel ({n} threads) takes {dp_ms:.1f} ms per step, DDP ({n} processes) {ddp_ms:.1f} ms: DataParallel is ahead this time ({ratio:.2f}). "
-              "The work is so small that DDP's all-reduce costs more than the compute; still, {share:.0%} of DataParallel's step is in device-0-only phases — with a bigger model that is what stalls first.",
+              "Alone, one DDP process computes its share in {piece_ms:.1f} ms, yet its step took {ddp_ms:.1f} ms: the rest is the all-reduce and waiting — for the other process, "
+              "or for a core on this busy {cores}-core machine (section 3's model tells the two apart). Still, {share:.0%} of DataParallel's step is in device-0-only phases — with more devices that is what stalls first.",
     },
     "lesson05b.v_threads_overlap": {
         "bn": "{n}টি থ্রেড রেপ্লিকাগুলোর ফরওয়ার্ড + ব্যাকওয়ার্ড একটি থ্রেডে পর পর চালানোর চেয়ে {speedup:.2f}× দ্রুত চালিয়েছে ({cores}টি কোরে আদর্শ প্রায় {n}×): "
@@ -136,6 +138,17 @@ MESSAGES = {
               "প্রসেসগুলো কোর আর মেমরি ভাগাভাগি করে একে অপরকে ধীর করেছে, আর অল-রিডিউস গণনার সাথে CPU ভাগ করেছে — মডেল এগুলো জানে না।",
         "en": "The model's prediction: compute {compute_ms:.1f} ms + all-reduce {comm_ms:.1f} ms = {pred_ms:.1f} ms; measured {meas_ms:.1f} ms ({error:.0%} more): "
               "the processes slowed each other down sharing cores and memory, and the all-reduce shared the CPU with the compute — the model knows none of this.",
+    },
+    "lesson05b.col_method": {"bn": "পদ্ধতি", "en": "method"},
+    "lesson05b.col_run": {"bn": "রান", "en": "run"},
+    "lesson05b.comm_gloo": {"bn": "gloo-র dist.all_reduce", "en": "gloo's dist.all_reduce"},
+    "lesson05b.comm_ring": {"bn": "আমাদের Python রিং (পাঠ ০৫)", "en": "our Python ring (lesson 05)"},
+    "lesson05b.comm_ps": {"bn": "একটি কেন্দ্রীয় প্যারামিটার সার্ভার (পাঠ ০৫)", "en": "one central parameter server (lesson 05)"},
+    "lesson05b.v_comm": {
+        "bn": "{p}টি প্রসেসে {kb:.0f} KB: gloo-র অল-রিডিউস মাপা {gloo_meas:.3f} ms (মডেল {gloo_pred:.3f}); আমাদের Python রিং মাপা {ring_meas:.3f} ms (মডেল {ring_pred:.3f}) — "
+              "বাড়তিটুকু প্রতিটি ধাপের Python খরচ, যা gloo-র α-তে নেই; একটি কেন্দ্রীয় সার্ভার মাপা {ps_meas:.3f} ms (মডেল {ps_pred:.3f})।",
+        "en": "{kb:.0f} KB on {p} processes: gloo's all-reduce measured {gloo_meas:.3f} ms (model {gloo_pred:.3f}); our Python ring measured {ring_meas:.3f} ms (model {ring_pred:.3f}) — "
+              "the extra is each step's Python cost, which gloo's α does not contain; one central server measured {ps_meas:.3f} ms (model {ps_pred:.3f}).",
     },
     "lesson05b.strategy_dp": {"bn": "DataParallel (থ্রেড)", "en": "DataParallel (threads)"},
     "lesson05b.strategy_ddp": {"bn": "DDP", "en": "DDP"},

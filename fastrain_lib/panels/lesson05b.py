@@ -13,7 +13,7 @@ import os
 import ipywidgets as widgets
 
 from .. import bench, config, plots, reference
-from ..distributed import cost_model, dataparallel, launch, overlap
+from ..distributed import cost_model, dataparallel, launch, overlap, ring
 from ..i18n import t
 from ..widgets import ExperimentPanel, Outcome
 
@@ -187,6 +187,7 @@ def compare_verdicts(dp: dict, ddp: list[dict]) -> list[tuple[str, dict]]:
     dp_s, ddp_s = dp["step_s"], dataparallel.ddp_step_s(ddp)
     n = dp["replicas"]
     values = {"n": n, "dp_ms": dp_s * 1e3, "ddp_ms": ddp_s * 1e3, "single_ms": dp["single_s"] * 1e3,
+              "piece_ms": dp.get("piece_s", 0.0) * 1e3, "cores": cores(),
               "share": dataparallel.serial_share(dp["phases"]),
               "ratio": dp_s / ddp_s if ddp_s > 0 else float("inf")}
     out = [("lesson05b.v_ddp_faster" if ddp_s < dp_s else "lesson05b.v_dp_faster", values)]
@@ -366,6 +367,43 @@ def held_out_verdict(fit: cost_model.Fit, nbytes: int, measured_s: float) -> tup
     return ("lesson05b.v_held_out_ok" if error <= 0.5 else "lesson05b.v_held_out_off",
             {"kb": nbytes / 1e3, "pred_ms": predicted * 1e3, "meas_ms": measured_s * 1e3, "error": error,
              "p": fit.world_size, "alpha_us": fit.alpha_s * 1e6, "gbs": fit.bandwidth_bytes_per_s / 1e9})
+
+
+def comm_run(processes: int, nbytes: int) -> list[dict]:
+    """gloo's all-reduce, lesson 05's Python ring and its central parameter server (ring.compare_worker),
+    each timed on a tensor of `nbytes` in `processes` real processes (cached)."""
+    numel = max(1, int(nbytes) // cost_model.FLOAT_BYTES)
+    return _cached(("ring", processes, numel),
+                   lambda: launch(ring.compare_worker, processes, args=([numel], config.by_mode(ci=5, lab=9)),
+                                  threads=1, timeout_s=300))
+
+
+def comm_values(results: list[dict], fit: cost_model.Fit) -> dict:
+    """Predicted and measured ms (the slowest rank) of the three ways of summing gradients."""
+    rows = [r["sizes"][0] for r in results]
+    p, nbytes = len(results), rows[0]["numel"] * cost_model.FLOAT_BYTES
+    predicted = {"gloo": fit.allreduce_s(nbytes, p), "ring": fit.allreduce_s(nbytes, p),
+                 "ps": cost_model.comm_s("ps", nbytes, fit, world_size=p)}
+    measured = {"gloo": max(r["torch_s"] for r in rows), "ring": max(r["ring_s"] for r in rows),
+                "ps": max(r["naive_s"] for r in rows)}
+    values = {"p": p, "kb": nbytes / 1e3}
+    for k, seconds in predicted.items():
+        values[f"{k}_pred"], values[f"{k}_meas"] = seconds * 1e3, measured[k] * 1e3
+    return values
+
+
+def comm_table(values: dict) -> tuple[list[str], list[tuple]]:
+    headers = [t("lesson05b.col_method"), t("lesson05b.col_predicted_ms"), t("lesson05b.col_measured_ms")]
+    rows = [(t(f"lesson05b.comm_{k}"), values[f"{k}_pred"], values[f"{k}_meas"]) for k in ("gloo", "ring", "ps")]
+    return headers, rows
+
+
+def reference_table(folder=None) -> tuple[list[str], list[tuple]]:
+    """Rows of this lesson's GPU measurements in reference/ (none today): run, strategy, devices, ms."""
+    headers = [t("lesson05b.col_run"), t("lesson05b.col_strategy"), t("lesson05b.processes"), t("lesson05b.col_step_ms")]
+    rows = [(run.label, r.params.get("strategy", "?"), r.params.get("processes", "?"), r.median_s * 1e3)
+            for run, records in reference_runs(folder) for r in records]
+    return headers, rows
 
 
 # ---------------------------------------------------------------- the panel

@@ -27,6 +27,7 @@ from fastrain_lib.checks import (
     lesson03,
     lesson04,
     lesson05,
+    lesson05c,
     lesson06,
     lesson07,
     ranks,
@@ -121,10 +122,12 @@ CHECKS = [
     (lesson03.check_underflow_share, {}, FAST),
     (lesson04.check_foreach_adam, {}, FAST), (lesson04.check_launch_counts, {}, FAST),
     (lesson04.check_layer_norm, {}, FAST), (lesson04.check_launch_prediction, {}, FAST),
+    (lesson04.check_triton_softmax, {}, FAST), (lesson04.check_graph_breaks, {}, FAST),
     (lesson05.check_scatter_reduce, {"timeout_s": 20.0}, SLOW), (lesson05.check_bubble_fraction, {}, FAST),
     (lesson05.check_idle_share, {"events": TIMELINE}, FAST),
     (lesson05.check_average_gradients, {"timeout_s": 20.0}, SLOW),
     (lesson05.check_train_ddp, {"timeout_s": 20.0}, SLOW),
+    (lesson05c.check_zero_memory, {}, FAST), (lesson05c.check_column_row_mlp, {"timeout_s": 20.0}, SLOW),
     (lesson06.check_async_update, {}, FAST), (lesson06.check_may_start, {}, FAST),
     (lesson06.check_epoch_times, {}, FAST),
     (lesson07.check_mfu, {}, FAST), (lesson07.check_strip_dangling, {}, FAST),
@@ -160,6 +163,6 @@ def test_every_exercise_check_is_covered():
     called = set()
     for path in Path(__file__).resolve().parents[1].glob("solutions/*.ipynb"):
         for cell in json.loads(path.read_text(encoding="utf-8"))["cells"]:
-            called |= set(re.findall(r"lesson0\d\.check_\w+", "".join(cell["source"])))
+            called |= set(re.findall(r"lesson0\d[a-z]?\.check_\w+", "".join(cell["source"])))
     covered = {f"{c.__module__.rsplit('.', 1)[-1]}.{c.__name__}" for c, _, _ in CHECKS}
     assert called and called <= covered, called - covered

@@ -40,7 +40,7 @@ def test_there_are_lessons():
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=IDS)
 def test_file_name_is_ascii_and_numbered(path):
     assert path.name.isascii()
-    assert re.fullmatch(r"\d\d_[a-z0-9_]+\.ipynb", path.name), path.name
+    assert re.fullmatch(r"\d\d[a-z]?_[a-z0-9_]+\.ipynb", path.name), path.name
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=IDS)

@@ -122,6 +122,12 @@ def test_the_panel_runs_once_in_real_processes_and_shows_its_measurement(monkeyp
     assert outcome.rows[0][2] == pytest.approx(cost_model.predict_step_s("ddp", dp["piece_s"], dp["param_bytes"], fit) * 1e3)
     assert len(outcome.rows) == 5 and outcome.records[0].params["panel"] == "lesson05b"
     assert "GPU" in outcome.note
+    zero = P.zero_rows(cfg)  # lesson 05c's measurements, when its module is there
+    if zero is not None:
+        zero3 = outcome.rows[3]
+        assert isinstance(zero3[1], float) and zero3[3] < outcome.rows[0][3]  # ZeRO-3 holds less per rank than DDP
+    else:
+        assert all(row[1] == "—" for row in outcome.rows[1:])  # predictions only, said so
 
 
 def test_comm_values_take_the_slowest_rank_and_the_models_formulas():

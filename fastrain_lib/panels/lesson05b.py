@@ -13,7 +13,7 @@ import os
 import ipywidgets as widgets
 
 from .. import bench, config, plots, reference
-from ..distributed import cost_model, dataparallel, launch, overlap, ring
+from ..distributed import WorkerError, cost_model, dataparallel, launch, overlap, ring
 from ..i18n import t
 from ..widgets import ExperimentPanel, Outcome
 
@@ -134,7 +134,7 @@ def zero_rows(cfg: dict) -> list[dict] | None:
                           lambda: launch(zero.zero_worker, cfg["replicas"], args=(strategies, zcfg), threads=1,
                                          timeout_s=300))
         return zero.table(results)
-    except (AttributeError, TypeError, KeyError):
+    except (AttributeError, TypeError, KeyError, WorkerError):  # lesson 05c's module, not ours: say "no measurement"
         return None
 
 
@@ -441,10 +441,17 @@ def experiment(strategy: str, processes: int, width: int, bucket_mb: float) -> O
                t("lesson05b.col_mem_mb"), t("lesson05b.col_moved_mb")]
     rows = [(t(f"lesson05b.strategy_{strategy}"), step * 1e3, predicted * 1e3 if strategy == "ddp" else "—",
              max(memory), moved)]
+    zero_measured = {r["strategy"]: r for r in (zero_rows(cfg) or [])}
     for s in ("zero1", "zero2", "zero3", "ps"):
-        rows.append((t(f"lesson05b.strategy_{s}") + " " + t("lesson05b.prediction_only"),
-                     "—", cost_model.predict_step_s(s, dp["piece_s"], pb, fit) * 1e3, "—",
-                     cost_model.bytes_sent_per_rank(s, pb, processes) / 1e6))
+        predicted_ms = cost_model.predict_step_s(s, dp["piece_s"], pb, fit) * 1e3
+        z = zero_measured.get(s)
+        if z is not None:  # measured by lesson 05c's module on the same MLP and global batch
+            rows.append((t(f"lesson05b.strategy_{s}"), z["step_s"] * 1e3, predicted_ms,
+                         (z["params_bytes"] + z["grads_bytes"] + z["optim_bytes"]) / 1e6,
+                         z["payload"] * (processes - 1) / processes / 1e6))
+        else:
+            rows.append((t(f"lesson05b.strategy_{s}") + " " + t("lesson05b.prediction_only"), "—", predicted_ms, "—",
+                         cost_model.bytes_sent_per_rank(s, pb, processes) / 1e6))
     record = bench.Record(name=f"{strategy} x{processes} width {width}", median_s=step,
                           params={"panel": REFERENCE_PANEL, "strategy": strategy, "processes": processes,
                                   "width": width, "bucket_cap_mb": bucket_mb, "kind": dp["kind"],

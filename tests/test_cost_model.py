@@ -99,6 +99,27 @@ def test_predictions_follow_the_strategies_communication():
         C.predict_step_s("horovod", compute, n, f)
 
 
+def test_counted_collectives_cost_what_the_formulas_say():
+    f = C.Fit(alpha_s=40e-6, beta_s_per_byte=2e-9, world_size=4)
+    n = 2_000_000
+    # one all-reduce of n bytes (payload counts it twice) = the ring all-reduce
+    assert C.collectives_s({"all_reduce": {"count": 1, "payload": 2 * n}}, f) == pytest.approx(f.allreduce_s(n))
+    # ZeRO-3 cut into 5 layers: 10 all-gathers + 5 reduce-scatters of n/5 each = comm_s with 5 messages
+    counts = {"all_gather": {"count": 10, "payload": 2 * n}, "reduce_scatter": {"count": 5, "payload": n},
+              "total_payload": 3 * n}
+    assert C.collectives_s(counts, f) == pytest.approx(C.comm_s("zero3", n, f, messages=5))
+    # 8 tensors sent separately pay 8 start-ups: more than one call with the same bytes
+    many = {"all_reduce": {"count": 8, "payload": 2 * n}}
+    assert C.collectives_s(many, f) - f.allreduce_s(n) == pytest.approx(7 * 6 * 40e-6)
+    assert C.collectives_s({"all_reduce": {"count": 1, "payload": 2 * n}}, f, world_size=1) == 0.0
+
+
+def test_combine_takes_the_slowest_rank_per_round_then_median_or_min():
+    results = [{"times": [[1.0, 5.0, 2.0]]}, {"times": [[1.5, 4.0, 1.0]]}]  # rounds: max = 1.5, 5.0, 2.0
+    assert C.combine(results, [4096]) == [(4096, 2.0)]
+    assert C.combine(results, [4096], "min") == [(4096, 1.5)]
+
+
 def test_calls_per_repeat_is_the_same_for_every_rank_and_bounded():
     assert C.calls_per_repeat(4) == 16 and C.calls_per_repeat(16_777_216) == 1
     assert all(1 <= C.calls_per_repeat(n) <= 16 for n in (1, 1000, 10**5, 10**9))
@@ -106,17 +127,25 @@ def test_calls_per_repeat_is_the_same_for_every_rank_and_bounded():
 
 def test_real_allreduce_fit_predicts_a_held_out_size():
     """Fit α, β on 4 sizes measured in 2 real gloo processes; the formula must predict a 5th,
-    unmeasured size within a factor of 2 (a shared 2-core machine is noisy; on a quiet one the
-    error is ~10–30 %), and every fitted point within a factor of 2 as well."""
+    unmeasured size within a factor of 2, and every fitted point within a factor of 2 as well.
+
+    Each size's time is the fastest of 15 interleaved rounds: other tests share this 2-core
+    machine, and a burst of their load once made one size's median 4× the next larger size's.
+    Up to 3 measurements: one quiet one must satisfy the model (a model 3× off fails all three;
+    on a quiet machine the first attempt's error is ~10–30 %)."""
     held = 262_144
-    points = C.measure_allreduce(2, [4_096, 65_536, 1_048_576, 4_194_304, held], repeats=7, timeout_s=120)
-    assert L.pids_alive(L.LAST_PIDS) == [] and live_children() == []
-    measured_held = dict(points)[held]
-    f = C.fit([pt for pt in points if pt[0] != held], 2)
-    assert f.alpha_s > 0 and f.beta_s_per_byte > 0
-    predicted = f.allreduce_s(held)
-    assert 0.5 < predicted / measured_held < 2.0, (predicted, measured_held, f)
-    assert all(e < 1.0 for e in f.relative_errors())
+    tries = []
+    for _ in range(3):
+        points = C.measure_allreduce(2, [4_096, 65_536, held, 1_048_576, 4_194_304], repeats=15, timeout_s=120,
+                                     statistic="min")
+        assert L.pids_alive(L.LAST_PIDS) == [] and live_children() == []
+        f = C.fit([pt for pt in points if pt[0] != held], 2)
+        assert f.alpha_s > 0 and f.beta_s_per_byte > 0 and not math.isnan(f.bandwidth_bytes_per_s)
+        ratio = f.allreduce_s(held) / dict(points)[held]
+        tries.append((round(ratio, 2), [round(e, 2) for e in f.relative_errors()]))
+        if 0.5 < ratio < 2.0 and all(e < 1.0 for e in f.relative_errors()):
+            break
+    else:
+        pytest.fail(f"held-out prediction ÷ measurement, fit errors, per try: {tries}")
     # time grows with size: the biggest message takes longer than the smallest
-    assert points[3][1] > points[0][1]
-    assert not math.isnan(f.bandwidth_bytes_per_s)
+    assert points[-1][1] > points[0][1]

@@ -151,3 +151,11 @@ def test_reference_table_lists_gpu_runs_only(tmp_path):
                        tmp_path / "gpu.json")
     rows = P.reference_table(tmp_path)[1]
     assert len(rows) == 1 and rows[0][1:] == ("dp", 4, pytest.approx(20.0)) and "H100" in rows[0][0]
+
+
+def test_zero_verdict_names_the_stage_furthest_from_the_model():
+    assert P.zero_verdict({}, {}) is None
+    key, values = P.zero_verdict({"zero1": 0.013, "zero3": 0.026}, {"zero1": 0.0032, "zero3": 0.0027})
+    assert key == "lesson05b.v_zero_under" and "ZeRO-3" in values["stage"] and values["ratio"] == pytest.approx(26 / 2.7)
+    assert P.zero_verdict({"zero2": 0.002}, {"zero2": 0.004})[0] == "lesson05b.v_zero_over"
+    assert P.zero_verdict({"zero2": 0.0041}, {"zero2": 0.004})[0] == "lesson05b.v_zero_close"

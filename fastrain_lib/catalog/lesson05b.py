@@ -150,6 +150,20 @@ MESSAGES = {
         "en": "{kb:.0f} KB on {p} processes: gloo's all-reduce measured {gloo_meas:.3f} ms (model {gloo_pred:.3f}); our Python ring measured {ring_meas:.3f} ms (model {ring_pred:.3f}) — "
               "the extra is each step's Python cost, which gloo's α does not contain; one central server measured {ps_meas:.3f} ms (model {ps_pred:.3f}).",
     },
+    "lesson05b.v_zero_under": {
+        "bn": "মডেল থেকে সবচেয়ে দূরে {stage}: মাপা {meas_ms:.1f} ms, মডেল (গণনা + গোনা কলগুলোর যোগাযোগ) {pred_ms:.1f} ms — মাপা {ratio:.1f} গুণ। "
+              "মডেল শুধু বার্তার সময় গোনে; প্রতিটি কলের Python আর টুকরো-জোড়ার (shard) হিসাবের খরচ, আর কোর ভাগাভাগি তার বাইরে।",
+        "en": "Furthest from the model is {stage}: measured {meas_ms:.1f} ms, model (compute + the counted calls' communication) {pred_ms:.1f} ms — {ratio:.1f}× the model. "
+              "The model counts only the messages' time; each call's Python and shard bookkeeping, and core sharing, are outside it.",
+    },
+    "lesson05b.v_zero_over": {
+        "bn": "মডেল থেকে সবচেয়ে দূরে {stage}: মাপা {meas_ms:.1f} ms, মডেল {pred_ms:.1f} ms — মাপা মডেলের মাত্র {ratio:.2f} গুণ: যোগাযোগের কিছুটা গণনার সাথে একসাথে চলেছে, যা মডেল ধরে না।",
+        "en": "Furthest from the model is {stage}: measured {meas_ms:.1f} ms, model {pred_ms:.1f} ms — only {ratio:.2f}× the model: part of the communication ran alongside compute, which the model does not count.",
+    },
+    "lesson05b.v_zero_close": {
+        "bn": "ZeRO-র সব স্টেজ মডেলের কাছাকাছি: সবচেয়ে দূরে {stage}, মাপা {meas_ms:.1f} ms বনাম মডেল {pred_ms:.1f} ms ({ratio:.2f} গুণ)।",
+        "en": "Every ZeRO stage is close to the model: the furthest, {stage}, measured {meas_ms:.1f} ms vs the model's {pred_ms:.1f} ms ({ratio:.2f}×).",
+    },
     "lesson05b.strategy_dp": {"bn": "DataParallel (থ্রেড)", "en": "DataParallel (threads)"},
     "lesson05b.strategy_ddp": {"bn": "DDP", "en": "DDP"},
     "lesson05b.strategy_zero1": {"bn": "ZeRO-1", "en": "ZeRO-1"},

@@ -127,45 +127,49 @@ def calls_per_repeat(nbytes: int, budget_bytes: int = 2_000_000, most: int = 16)
 
 
 def allreduce_worker(rank: int, world_size: int, sizes_bytes: list[int], repeats: int, warmup: int = 2) -> dict:
-    """For each size: `warmup` all-reduces, then `repeats` timings (after a barrier) of a few
-    back-to-back all-reduces of a float32 tensor; seconds per all-reduce."""
-    out = {"rank": rank, "times": []}
-    for nbytes in sizes_bytes:
-        numel = max(1, int(nbytes) // FLOAT_BYTES)
-        x = torch.randn(numel, generator=torch.Generator().manual_seed(rank))
-        calls = calls_per_repeat(numel * FLOAT_BYTES)
+    """`warmup` all-reduces of every size, then `repeats` rounds; in each round every size once
+    (after a barrier, a few back-to-back all-reduces of a float32 tensor, timed together), so a
+    burst of other load hits all sizes alike instead of one. Seconds per all-reduce."""
+    tensors = [torch.randn(max(1, int(n) // FLOAT_BYTES), generator=torch.Generator().manual_seed(rank))
+               for n in sizes_bytes]
+    calls = [calls_per_repeat(x.numel() * FLOAT_BYTES) for x in tensors]
+    for x in tensors:
         for _ in range(warmup):
             dist.all_reduce(x)
-        times = []
-        for _ in range(repeats):
+    times: list[list[float]] = [[] for _ in tensors]
+    for _ in range(repeats):
+        for i, x in enumerate(tensors):
             dist.barrier()
             start = time.perf_counter()
-            for _ in range(calls):
+            for _ in range(calls[i]):
                 dist.all_reduce(x)
-            times.append((time.perf_counter() - start) / calls)
-        out["times"].append(times)
-    return out
+            times[i].append((time.perf_counter() - start) / calls[i])
+    return {"rank": rank, "times": times}
 
 
-def combine(results: list[dict], sizes_bytes: list[int]) -> list[tuple[int, float]]:
-    """(bytes, seconds) per size: in each repeat the slowest rank (the collective ends when the
-    last rank has its sum), then the median over repeats."""
+def combine(results: list[dict], sizes_bytes: list[int], statistic: str = "median") -> list[tuple[int, float]]:
+    """(bytes, seconds) per size: in each round the slowest rank (the collective ends when the
+    last rank has its sum), then over the rounds the median (what a run typically costs) or the
+    minimum ("min": the cost when nothing else got in the way — steadier on a shared machine)."""
+    pick = {"median": statistics.median, "min": min}[statistic]
     points = []
     for i, nbytes in enumerate(sizes_bytes):
-        per_repeat = [max(r["times"][i][k] for r in results) for k in range(len(results[0]["times"][i]))]
-        points.append((max(1, int(nbytes) // FLOAT_BYTES) * FLOAT_BYTES, statistics.median(per_repeat)))
+        per_round = [max(r["times"][i][k] for r in results) for k in range(len(results[0]["times"][i]))]
+        points.append((max(1, int(nbytes) // FLOAT_BYTES) * FLOAT_BYTES, pick(per_round)))
     return points
 
 
 def measure_allreduce(world_size: int, sizes_bytes: list[int], *, repeats: int = 7, warmup: int = 2,
-                      backend: str | None = None, timeout_s: float = 120.0, threads: int = 1) -> list[tuple[int, float]]:
+                      backend: str | None = None, timeout_s: float = 120.0, threads: int = 1,
+                      statistic: str = "median") -> list[tuple[int, float]]:
     """Time dist.all_reduce of float32 tensors of each size in `world_size` real processes.
 
-    Returns [(nbytes, seconds)], one point per size (nbytes rounded down to whole float32s)."""
+    Returns [(nbytes, seconds)], one point per size (nbytes rounded down to whole float32s);
+    statistic: "median" (default) or "min" over the rounds (see combine)."""
     sizes = [int(s) for s in sizes_bytes]
     results = launch(allreduce_worker, world_size, args=(sizes, int(repeats), int(warmup)), backend=backend,
                      timeout_s=timeout_s, threads=threads)
-    return combine(results, sizes)
+    return combine(results, sizes, statistic)
 
 
 # ------------------------------------------------------------------ predictions
@@ -198,6 +202,30 @@ def comm_s(strategy: str, param_bytes: float, fit: Fit, *, world_size: int | Non
     if strategy == "zero3":
         return m * (2 * fit.allgather_s(piece, p) + fit.reduce_scatter_s(piece, p))
     return 2 * (p - 1) * m * fit.send_s(piece)  # ps
+
+
+def collectives_s(counts: dict, fit: Fit, *, world_size: int | None = None) -> float:
+    """Seconds for the collectives one step really called, as counted (e.g. by lesson 05c's
+    zero.CommCounter): {kind: {"count": calls, "payload": bytes}} with kinds all_reduce,
+    all_gather, reduce_scatter, broadcast, send, recv (other keys are ignored).
+
+    Every call pays its start-up: an all-reduce 2(p−1)·α, an all-gather / reduce-scatter /
+    broadcast (p−1)·α, a send/recv α. Bytes: payload (an all-reduce's counted twice, as the
+    Playbook counts it) × (p−1)/p × β on a ring; a send/recv moves its bytes once."""
+    p = fit.world_size if world_size is None else int(world_size)
+    if p < 2:
+        return 0.0
+    total = 0.0
+    for kind, info in counts.items():
+        if not isinstance(info, dict) or "count" not in info:
+            continue
+        calls, payload = float(info["count"]), float(info.get("payload", 0.0))
+        if kind in ("send", "recv"):
+            total += calls * fit.alpha_s + payload * fit.beta_s_per_byte
+            continue
+        messages = 2 * (p - 1) if kind == "all_reduce" else (p - 1)
+        total += calls * messages * fit.alpha_s + (p - 1) / p * payload * fit.beta_s_per_byte
+    return total
 
 
 def predict_step_s(strategy: str, compute_s: float, param_bytes: float, fit: Fit, *, world_size: int | None = None,

@@ -340,12 +340,17 @@ def _logspace(lo: float, hi: float, n: int) -> list[float]:
 
 
 def prediction_rows(compute_s: float, param_bytes: int, fit: cost_model.Fit, measured: dict[str, float] | None = None,
-                    messages: int = 1) -> list[tuple]:
-    """(strategy, predicted ms, measured ms or '—', bytes sent per rank) for every strategy."""
-    measured = measured or {}
+                    messages: int = 1, counts: dict[str, dict] | None = None) -> list[tuple]:
+    """(strategy, predicted ms, measured ms or '—', bytes sent per rank) for every strategy.
+
+    counts: {strategy: collectives counted in one step} where a measurement counted them (lesson
+    05c's zero module): then every call pays its own α (cost_model.collectives_s)."""
+    measured, counts = measured or {}, counts or {}
     rows = []
     for s in ("ddp", "zero1", "zero2", "zero3", "ps"):
         pred = cost_model.predict_step_s(s, compute_s, param_bytes, fit, messages=messages if s != "ps" else 1)
+        if isinstance(counts.get(s), dict):
+            pred = compute_s + cost_model.collectives_s(counts[s], fit)
         got = measured.get(s)
         rows.append((t(f"lesson05b.strategy_{s}"), pred * 1e3, got * 1e3 if got else "—",
                      f"{cost_model.bytes_sent_per_rank(s, param_bytes, fit.world_size) / 1e6:.2f} MB"))
@@ -359,6 +364,22 @@ def prediction_verdict(predicted_s: float, measured_s: float, compute_s: float, 
     if abs(error) <= 0.25:
         return "lesson05b.v_predict_close", values
     return ("lesson05b.v_predict_over" if error > 0 else "lesson05b.v_predict_under"), values
+
+
+def zero_verdict(measured_s: dict[str, float], predicted_s: dict[str, float]) -> tuple[str, dict] | None:
+    """(catalog key, values) for the ZeRO stage whose measurement is furthest from the model, or None."""
+    common = [s for s in ("zero1", "zero2", "zero3") if s in measured_s and s in predicted_s and predicted_s[s] > 0]
+    if not common:
+        return None
+    worst = max(common, key=lambda s: max(measured_s[s] / predicted_s[s], predicted_s[s] / measured_s[s]))
+    ratio = measured_s[worst] / predicted_s[worst]
+    values = {"stage": t(f"lesson05b.strategy_{worst}"), "meas_ms": measured_s[worst] * 1e3,
+              "pred_ms": predicted_s[worst] * 1e3, "ratio": ratio}
+    if ratio > 1.5:
+        return "lesson05b.v_zero_under", values
+    if ratio < 1 / 1.5:
+        return "lesson05b.v_zero_over", values
+    return "lesson05b.v_zero_close", values
 
 
 def held_out_verdict(fit: cost_model.Fit, nbytes: int, measured_s: float) -> tuple[str, dict]:
@@ -446,6 +467,8 @@ def experiment(strategy: str, processes: int, width: int, bucket_mb: float) -> O
         predicted_ms = cost_model.predict_step_s(s, dp["piece_s"], pb, fit) * 1e3
         z = zero_measured.get(s)
         if z is not None:  # measured by lesson 05c's module on the same MLP and global batch
+            if isinstance(z.get("comm"), dict):  # its collectives as counted: each call pays its α
+                predicted_ms = (dp["piece_s"] + cost_model.collectives_s(z["comm"], fit)) * 1e3
             rows.append((t(f"lesson05b.strategy_{s}"), z["step_s"] * 1e3, predicted_ms,
                          (z["params_bytes"] + z["grads_bytes"] + z["optim_bytes"]) / 1e6,
                          z["payload"] * (processes - 1) / processes / 1e6))

@@ -41,9 +41,12 @@ def test_timeline_is_causal_and_the_hidden_share_is_a_share(sweep):
             assert 0.0 <= e["ready"] <= e["done"] <= row["backward_s"] + 1e-3
         assert 0.0 <= row["hidden_share"] <= 1.0
     # one bucket is ready only when every gradient exists: nothing can hide behind compute
+    # (our gradient hook runs just after DDP's, so allow the few instructions — or a preemption on
+    # this shared 2-core machine — between the two: 2 ms)
     huge = sweep[0]["rows"][1]
-    assert huge["events"][0]["ready"] >= huge["compute_end_s"] - 1e-3
-    assert huge["hidden_share"] <= 0.2
+    event = huge["events"][0]
+    assert event["ready"] >= huge["compute_end_s"] - 2e-3
+    assert min(event["done"], huge["compute_end_s"]) - event["ready"] <= 2e-3
 
 
 def test_hidden_share_by_hand():

@@ -40,6 +40,7 @@ def test_compare_verdict_follows_which_step_was_shorter(monkeypatch):
     (0.066, 2, "lesson05b.v_threads_gil"),      # 1.1×: the threads took turns
     (0.066, 1, "lesson05b.v_threads_overlap"),  # one core: 1.1× is all one core allows (ideal 1×)
     (0.006, 2, "lesson05b.v_threads_slower"),   # 0.1×: threads cost more than they saved (measured in ci)
+    (0.059, 2, "lesson05b.v_threads_gil"),      # 0.98×: about the same as one thread, not "1.0× longer"
 ])
 def test_thread_verdict_compares_with_the_cores_there_are(monkeypatch, serial_fb, cores, key):
     monkeypatch.setattr(P, "cores", lambda: cores)
@@ -140,7 +141,10 @@ def test_comm_values_take_the_slowest_rank_and_the_models_formulas():
     assert values["gloo_pred"] == pytest.approx(f.allreduce_s(1_000_000) * 1e3)
     assert values["ps_pred"] == pytest.approx(2 * (50e-6 + 1e-3) * 1e3)  # 2(p−1) full-size messages
     headers, rows = P.comm_table(values)
-    assert len(headers) == 3 and len(rows) == 3 and rows[2][1:] == (values["ps_pred"], values["ps_meas"])
+    assert len(headers) == 3 and len(rows) == 3
+    assert P.comm_verdict(values)[0] == "lesson05b.v_comm_ring_slower"   # 3.1 ms > 1.2 ms
+    values["ring_meas"] = 1.0
+    assert P.comm_verdict(values)[0] == "lesson05b.v_comm_ring_not_slower" and rows[2][1:] == (values["ps_pred"], values["ps_meas"])
 
 
 def test_reference_table_lists_gpu_runs_only(tmp_path):

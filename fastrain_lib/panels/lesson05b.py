@@ -193,7 +193,7 @@ def compare_verdicts(dp: dict, ddp: list[dict]) -> list[tuple[str, dict]]:
     out = [("lesson05b.v_ddp_faster" if ddp_s < dp_s else "lesson05b.v_dp_faster", values)]
     speedup = dataparallel.thread_speedup(dp)
     if speedup is not None:
-        if speedup < 1.0:
+        if speedup < 0.9:
             key = "lesson05b.v_threads_slower"
         elif speedup >= 0.8 * min(n, cores()):
             key = "lesson05b.v_threads_overlap"
@@ -411,6 +411,12 @@ def comm_values(results: list[dict], fit: cost_model.Fit) -> dict:
     for k, seconds in predicted.items():
         values[f"{k}_pred"], values[f"{k}_meas"] = seconds * 1e3, measured[k] * 1e3
     return values
+
+
+def comm_verdict(values: dict) -> tuple[str, dict]:
+    """Whether our Python ring was slower than gloo's own all-reduce in this run (and so what to say)."""
+    key = "lesson05b.v_comm_ring_slower" if values["ring_meas"] > values["gloo_meas"] else "lesson05b.v_comm_ring_not_slower"
+    return key, values
 
 
 def comm_table(values: dict) -> tuple[list[str], list[tuple]]:

@@ -123,6 +123,12 @@ def test_the_panel_runs_once_in_real_processes_and_shows_its_measurement(monkeyp
     assert outcome.rows[0][2] == pytest.approx(cost_model.predict_step_s("ddp", dp["piece_s"], dp["param_bytes"], fit) * 1e3)
     assert len(outcome.rows) == 5 and outcome.records[0].params["panel"] == "lesson05b"
     assert "GPU" in outcome.note
+    # DataParallel from the same (cached) runs: device 0 holds the optimizer, bytes through device 0
+    dp_outcome = panel.run(strategy="dp")
+    assert panel.last_error is None and panel.runs == 2
+    assert dp_outcome.rows[0][1] == pytest.approx(dp["step_s"] * 1e3) and dp_outcome.rows[0][2] == "—"
+    assert dp_outcome.rows[0][3] == pytest.approx(sum(dp["memory"][0].values()) / 1e6)
+    assert dp_outcome.rows[0][4] == pytest.approx(sum(dp["bytes"].values()) / 1e6)
     zero = P.zero_rows(cfg)  # lesson 05c's measurements, when its module is there
     if zero is not None:
         zero3 = outcome.rows[3]

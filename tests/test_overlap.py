@@ -77,3 +77,14 @@ def test_no_sync_all_reduces_once_per_step_instead_of_k_times(accumulated):
         assert r["every"]["allreduces_per_step"] == k  # one bucket per backward
         assert r["no_sync"]["allreduces_per_step"] == 1
         assert r["every"]["bytes_per_step"] == pytest.approx(k * r["no_sync"]["bytes_per_step"])
+
+
+def test_no_sync_around_backward_only_still_all_reduces_every_time():
+    # the lesson's warning, measured: DDP decides in forward; the gradient is right, the saving is gone
+    cfg = {**CFG, "ways": ["backward_only_in_no_sync"]}
+    results = launch(O.accumulation, 2, args=(cfg,), threads=1, timeout_s=120)
+    assert L.pids_alive(L.LAST_PIDS) == []
+    big = torch.tensor(O.big_batch_gradient(CFG, 2))
+    for r in results:
+        assert r["backward_only_in_no_sync"]["allreduces_per_step"] == CFG["micro_batches"]
+        assert torch.allclose(torch.tensor(r["backward_only_in_no_sync"]["first_grad"]), big, rtol=1e-4, atol=1e-6)

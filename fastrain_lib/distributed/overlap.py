@@ -37,6 +37,7 @@ DEFAULTS = {
     "steps": 8,
     "warmup": 2,
     "micro_batches": 4,     # for accumulation()
+    "ways": ["every", "no_sync"],  # accumulation(); also "backward_only_in_no_sync", the classic mistake
     "seed": 0,
 }
 
@@ -153,13 +154,14 @@ def hidden_share(events: list[dict], compute_end: float) -> float:
 def accumulation(rank: int, world_size: int, cfg: dict) -> dict:
     """k = cfg['micro_batches'] micro-batches per optimizer step, two ways:
     'every': a plain backward each time (DDP all-reduces k times),
-    'no_sync': the first k−1 backwards inside ddp.no_sync() (one all-reduce, after the last).
+    'no_sync': the first k−1 forwards and backwards inside ddp.no_sync() (one all-reduce, after the last);
+    'backward_only_in_no_sync' (if asked for in cfg['ways']): only the backwards inside — the mistake.
     Returns the median seconds per optimizer step, all-reduces per step, and the first step's
     accumulated gradient of each way (they must equal one big batch's)."""
     cfg = make_cfg(**cfg)
     k = cfg["micro_batches"]
     out = {"rank": rank, "world_size": world_size, "micro_batches": k}
-    for way in ("every", "no_sync"):
+    for way in cfg["ways"]:
         model = _model(cfg)
         ddp = DDP(model)
         hook = Timeline()
@@ -176,7 +178,11 @@ def accumulation(rank: int, world_size: int, cfg: dict) -> dict:
                 quiet = way == "no_sync" and i < k - 1
                 with ddp.no_sync() if quiet else contextlib.nullcontext():
                     loss = F.cross_entropy(ddp(x), y) / k  # the mean over all k micro-batches
-                    loss.backward()
+                    if way == "backward_only_in_no_sync" and i < k - 1:
+                        with ddp.no_sync():  # too late: this forward already asked for a sync
+                            loss.backward()
+                    else:
+                        loss.backward()
             if first_grad is None:
                 first_grad = gradient_vector(model).tolist()
             optimizer.step()

@@ -298,3 +298,190 @@ def test_deprecated_api_in_a_comment_is_not_flagged():
         return good_step(model, optimizer, scaler, inputs, targets, device, dtype)
 
     assert lesson03.check_amp_step(commented).ok
+
+
+# ----------------------------------------------------------------- gradient accumulation (issue 18)
+
+def _accum(model, optimizer, scaler, mbs, max_norm, device, dtype, *, unscale_each=False, clip_first=False,
+           update=True, divide=True, zero_in_loop=False, step_each=False, update_each=False, opt_step=False):
+    """A family of accumulation steps: the keyword flags switch on one typical mistake each."""
+    optimizer.zero_grad(set_to_none=True)
+    losses = []
+    for x, y in mbs:
+        if zero_in_loop:
+            optimizer.zero_grad(set_to_none=True)
+        with torch.amp.autocast(device, dtype=dtype):
+            loss = F.cross_entropy(model(x), y)
+            if divide:
+                loss = loss / len(mbs)
+        scaler.scale(loss).backward()
+        losses.append(loss.detach())
+        if unscale_each:
+            scaler.unscale_(optimizer)
+        if update_each:
+            scaler.update()
+        if step_each:
+            scaler.step(optimizer)
+    if not unscale_each and not clip_first:
+        scaler.unscale_(optimizer)
+    torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)
+    if opt_step:
+        optimizer.step()
+    elif not step_each:
+        scaler.step(optimizer)
+    if update and not update_each:
+        scaler.update()
+    return sum(losses) / (1 if divide else len(mbs))
+
+
+def accum_ok(*a):
+    return _accum(*a)
+
+
+def accum_zero_after_step(model, optimizer, scaler, mbs, max_norm, device, dtype):
+    """Valid: zero_grad after the step, torch.autocast, loss * (1/k), the loss returned as a float."""
+    k = len(mbs)
+    total = 0.0
+    for x, y in mbs:
+        with torch.autocast(device_type=device, dtype=dtype):
+            loss = F.cross_entropy(model(x), y) * (1.0 / k)
+        scaler.scale(loss).backward()
+        total += loss.item()
+    scaler.unscale_(optimizer)
+    torch.nn.utils.clip_grad_norm_(list(model.parameters()), max_norm=max_norm)
+    scaler.step(optimizer)
+    scaler.update()
+    optimizer.zero_grad()
+    return total
+
+
+def accum_one_backward(model, optimizer, scaler, mbs, max_norm, device, dtype):
+    """Valid (more memory, same result): all micro-batch losses first, one backward of their mean."""
+    optimizer.zero_grad()
+    with torch.amp.autocast(device, dtype=dtype):
+        loss = sum(F.cross_entropy(model(x), y) for x, y in mbs) / len(mbs)
+    scaler.scale(loss).backward()
+    scaler.unscale_(optimizer)
+    torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)
+    scaler.step(optimizer)
+    scaler.update()
+    return loss
+
+
+def accum_last_loss(*a):
+    _accum(*a)
+    return torch.tensor(0.123)
+
+
+CASES_ACCUM = [
+    right(C.check_accum_step, lesson03.reference_accum_step, "reference"),
+    right(C.check_accum_step, accum_ok, "solution"),
+    right(C.check_accum_step, accum_zero_after_step, "zero_grad after step, float loss"),
+    right(C.check_accum_step, accum_one_backward, "one backward of the mean"),
+    wrong(C.check_accum_step, lambda *a: _accum(*a, unscale_each=True), "unscale_per_micro_batch", "unscale each"),
+    wrong(C.check_accum_step, lambda *a: _accum(*a, unscale_each=True, update_each=True), "unscale_per_micro_batch",
+          "unscale and update each"),
+    wrong(C.check_accum_step, lambda *a: _accum(*a, clip_first=True), "clip_before_unscale", "clip before unscale"),
+    wrong(C.check_accum_step, lambda *a: _accum(*a, update=False), "missing_update", "no update"),
+    wrong(C.check_accum_step, lambda *a: _accum(*a, update_each=True), "update_per_micro_batch", "update each"),
+    wrong(C.check_accum_step, lambda *a: _accum(*a, divide=False), "not_averaged", "loss not divided by k"),
+    wrong(C.check_accum_step, lambda *a: _accum(*a, zero_in_loop=True), "zero_grad_in_loop", "zero_grad in loop"),
+    wrong(C.check_accum_step, lambda *a: _accum(*a, step_each=True), "stepped_per_micro_batch", "step each"),
+    wrong(C.check_accum_step, lambda *a: _accum(*a, opt_step=True), "no_scaler_step", "optimizer.step"),
+    wrong(C.check_accum_step, accum_last_loss, "wrong_loss", "wrong loss"),
+    wrong(C.check_accum_step, lambda *a: lesson03.reference_accum_step(*a) * len(a[3]), "summed_loss", "summed loss"),
+    wrong(C.check_accum_step, lambda *a: None, "not_done", "stub"),
+]
+
+# ----------------------------------------------------------------- memory of model + Adam (issue 18)
+
+BYTES = {"fp32": (4, 4, 8, 0), "amp": (2, 2, 8, 4)}
+KEYS = ("weights", "grads", "optimizer", "master")
+
+
+def mem_from(table):
+    def answer(n, precision):
+        parts = dict(zip(KEYS, (n * b for b in table[precision])))
+        parts["total"] = sum(parts.values())
+        return parts
+    return answer
+
+
+def mem_library(n, precision):
+    """Valid: the course's own formula, floats instead of ints."""
+    from fastrain_lib import memory
+    return {k: float(v) for k, v in memory.training_bytes(n, precision).items()}
+
+
+CASES_MEM = [
+    right(C.check_adam_bytes, lesson03.reference_adam_bytes, "reference"),
+    right(C.check_adam_bytes, mem_from(BYTES), "table"),
+    right(C.check_adam_bytes, mem_library, "memory.training_bytes as floats"),
+    wrong(C.check_adam_bytes, mem_from({"fp32": (4, 4, 0, 0), "amp": (2, 2, 0, 4)}), "no_optimizer_state", "no Adam"),
+    wrong(C.check_adam_bytes, mem_from({"fp32": (4, 4, 4, 0), "amp": (2, 2, 4, 4)}), "one_moment", "one moment"),
+    wrong(C.check_adam_bytes, mem_from({"fp32": (4, 4, 8, 0), "amp": (2, 2, 4, 0)}), "amp_halved_state", "amp halves"),
+    wrong(C.check_adam_bytes, mem_from({"fp32": (4, 4, 8, 0), "amp": (2, 2, 8, 0)}), "no_master", "no master"),
+    wrong(C.check_adam_bytes, mem_from({"fp32": (4, 4, 8, 4), "amp": (2, 2, 8, 4)}), "fp32_has_master", "fp32 master"),
+    wrong(C.check_adam_bytes, mem_from({"fp32": (32, 32, 64, 0), "amp": (16, 16, 64, 32)}), "bits_not_bytes", "bits"),
+    wrong(C.check_adam_bytes, lambda n, p: {k: v / 1e9 for k, v in lesson03.reference_adam_bytes(n, p).items()},
+          "gigabytes", "GB"),
+    wrong(C.check_adam_bytes, lambda n, p: {**lesson03.reference_adam_bytes(n, p), "total": 16}, "total_not_sum", "total"),
+    wrong(C.check_adam_bytes, lambda n, p: [16 * n], "not_a_dict", "a list"),
+    wrong(C.check_adam_bytes, mem_from({"fp32": (4, 4, 8, 0), "amp": (2, 6, 8, 4)}), "fp32_grads_variant", "fp32 grads"),
+]
+
+# ----------------------------------------------------------------- does it fit a T4? (issue 18)
+
+
+def fit_ok(n, act, mem):
+    return {p: 16 * n + act[p] <= mem for p in ("fp32", "amp")}
+
+
+def fit_via_library(n, act, mem):
+    """Valid: the course's formula and numpy bools."""
+    import numpy as np
+
+    from fastrain_lib import memory
+    return {p: np.bool_(memory.training_bytes(n, p)["total"] + act[p] <= mem) for p in ("amp", "fp32")}
+
+
+CASES_FIT = [
+    right(C.check_predict_fit, lesson03.reference_predict_fit, "reference"),
+    right(C.check_predict_fit, fit_ok, "16 bytes per parameter"),
+    right(C.check_predict_fit, fit_via_library, "memory.training_bytes, numpy bools"),
+    wrong(C.check_predict_fit, lambda n, a, m: {p: 16 * n <= m for p in ("fp32", "amp")}, "ignored_activations", "no act"),
+    wrong(C.check_predict_fit, lambda n, a, m: {"fp32": 16 * n + a["fp32"] <= m, "amp": 8 * n + a["amp"] <= m},
+          "amp_halved_state", "amp halves state"),
+    wrong(C.check_predict_fit, lambda n, a, m: {p: 8 * n + a[p] <= m for p in ("fp32", "amp")}, "no_optimizer_state",
+          "no Adam"),
+    wrong(C.check_predict_fit, lambda n, a, m: {p: 16 * n + a["fp32"] <= m for p in ("fp32", "amp")}, "same_activations",
+          "fp32 activations for amp"),
+    wrong(C.check_predict_fit, lambda n, a, m: {p: (16 * n + a[p]) / 1e9 <= m for p in ("fp32", "amp")}, "always_fits",
+          "GB against bytes"),
+    wrong(C.check_predict_fit, lambda n, a, m: {p: "yes" for p in ("fp32", "amp")}, "not_bools", "strings"),
+    wrong(C.check_predict_fit, lambda n, a, m: {"fp32": False, "amp": True}, "wrong_prediction", "always the T4 answer"),
+]
+
+test_case_new = table_test(CASES_ACCUM + CASES_MEM + CASES_FIT)
+test_coverage_new = coverage_test(CASES_ACCUM + CASES_MEM + CASES_FIT,
+                                  [C.check_accum_step, C.check_adam_bytes, C.check_predict_fit])
+
+
+def test_new_checks_never_raise():
+    """The same hostile answers as tests/test_checks_never_raise.py, for the three new checks."""
+    from hypothesis import HealthCheck, given, settings
+    from test_checks_never_raise import answers
+
+    from fastrain_lib.checks import CheckResult
+
+    def make(chk):
+        @settings(max_examples=6, deadline=None, derandomize=True, database=None,
+                  suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much])
+        @given(answer=answers)
+        def never_raises(answer):
+            result = chk(answer)
+            assert isinstance(result, CheckResult) and result.message.strip() and isinstance(result.ok, bool)
+        return never_raises
+
+    for chk in (C.check_accum_step, C.check_adam_bytes, C.check_predict_fit):
+        make(chk)()

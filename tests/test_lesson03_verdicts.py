@@ -176,3 +176,73 @@ def test_safe_scale_range_on_real_gradients_matches_the_shares():
         for k, u, o in zip(ks, under, over):
             if values["lo"] <= k <= values["hi"]:
                 assert u == 0 and o == 0
+
+
+# ----------------------------------------------------------------- memory, accumulation, fp32 regions (issue 18)
+
+def test_memory_verdicts_follow_the_measured_bytes():
+    n = 1000
+    same = {"fp32": {"total": 16 * n + 16}, "autocast": {"total": 16 * n + 16}, "amp": {"total": 16 * n + 16}}
+    out = lesson03.memory_verdicts(same, n, {"fp32": 40 * n, "bf16": 4 * n})
+    keys = [k for k, _ in out]
+    assert keys == ["lesson03.v.mem_per_param", "lesson03.v.mem_same_state", "lesson03.v.mem_act_bigger",
+                    "lesson03.v.mem_state_bigger"]
+    assert "16.02" in out[0][1]["rows"]
+    halved = dict(same, amp={"total": 8 * n})  # a layout that really halved the state must not be called "the same"
+    assert lesson03.memory_verdicts(halved, n, {})[1][0] == "lesson03.v.mem_state_differs"
+
+
+def test_memory_verdict_on_a_real_measurement():
+    import torch
+    from torch.nn import functional as F
+
+    from fastrain_lib import memory
+    from fastrain_lib.models import SimpleNN, count_parameters
+
+    measured = {}
+    for layout in ("fp32", "amp"):
+        model = SimpleNN(hidden=16)
+        if layout == "amp":
+            model = model.to(torch.bfloat16)
+            opt = memory.MasterWeightsAdam(model)
+        else:
+            opt = torch.optim.Adam(model.parameters())
+        x = torch.rand(4, 1, 28, 28, dtype=next(model.parameters()).dtype)
+        F.cross_entropy(model(x).float(), torch.zeros(4, dtype=torch.long)).backward()
+        opt.step()
+        measured[layout] = memory.measured_bytes(model, opt)
+    out = lesson03.memory_verdicts(measured, count_parameters(model), {})
+    assert out[1][0] == "lesson03.v.mem_same_state"
+
+
+def test_accumulation_verdict():
+    assert lesson03.accumulation_verdict(1e-9, 0.1, "unscale_() has already been called")[0][0] == "lesson03.v.accum_equal"
+    out = lesson03.accumulation_verdict(0.05, 0.1, None)
+    assert [k for k, _ in out] == ["lesson03.v.accum_differs", "lesson03.v.accum_unscale_twice_silent"]
+
+
+def test_multi_optimizer_verdict_names_who_skipped():
+    key, values = lesson03.multi_optimizer_verdict({"opt_fc1": False, "opt_fc2": True}, 1024.0, 512.0)
+    assert key == "lesson03.v.multi_opt" and values["skipped"] == "opt_fc1" and values["stepped"] == "opt_fc2"
+
+
+def test_fp32_region_verdicts_on_this_machine_match_the_rows():
+    from fastrain_lib import precision
+
+    rows = precision.fp32_region_rows("cpu", ("fp16", "bf16"))
+    by = {(r["how"], r["mode"]): r for r in rows}
+    # the fp32 region and custom_fwd compute the same thing, and stay finite
+    for mode in ("fp16", "bf16"):
+        assert by[("enabled=False", mode)]["finite"] and by[("custom_fwd", mode)]["finite"]
+        assert abs(by[("enabled=False", mode)]["loss"] - by[("custom_fwd", mode)]["loss"]) < 1e-5
+    out = dict((v["mode"], k) for k, v in lesson03.fp32_region_verdicts(rows, "cpu"))
+    fp16_inside = by[("autocast", "fp16")]
+    assert out["fp16"] == ("lesson03.v.fp32_broke" if not fp16_inside["finite"] else out["fp16"])
+    if fp16_inside["exp_dtype"] == "float16":  # CPU autocast leaves exp in fp16: exp(30) overflows
+        assert out["fp16"] == "lesson03.v.fp32_broke"
+
+
+def test_fp32_region_verdict_when_autocast_lifts_exp_to_fp32():
+    rows = [{"how": "autocast", "mode": "fp16", "exp_dtype": "float32", "finite": True, "error": 1e-5},
+            {"how": "enabled=False", "mode": "fp16", "exp_dtype": "float32", "finite": True, "error": 1e-5}]
+    assert lesson03.fp32_region_verdicts(rows, "cuda")[0][0] == "lesson03.v.fp32_autocast_ok"

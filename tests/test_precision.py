@@ -156,3 +156,23 @@ def test_lesson03_panel_runs_and_changes_with_its_controls(monkeypatch):
     assert [row[0] for row in second.rows] == ["bf16"] and panel.runs == 2
     assert panel.run(modes=()) is None and isinstance(panel.last_error, ValueError)
     plt.close("all")
+
+
+def test_naive_loss_overflows_in_fp16_and_the_fp32_function_does_not():
+    h, w, y = precision.large_logits()
+    logits = h @ w.T
+    assert logits.abs().max() > 20  # large logits, as promised
+    ref = torch.nn.functional.cross_entropy(logits.double(), y).item()
+    assert abs(precision.naive_cross_entropy(logits, y).item() - ref) < 1e-4
+    assert not torch.isfinite(precision.naive_cross_entropy(logits.half(), y))  # exp(30) = inf in fp16
+    fn = precision.fp32_cross_entropy("cpu")
+    lg = logits.half().requires_grad_()
+    with torch.autocast("cpu", dtype=torch.float16):
+        loss = fn.apply(lg, y)
+    assert loss.dtype == torch.float32 and abs(loss.item() - ref) < 1e-2
+    loss.backward()
+    # its hand-written backward is the softmax-minus-one-hot gradient of cross_entropy
+    lf = logits.half().float().requires_grad_()
+    torch.nn.functional.cross_entropy(lf, y).backward()
+    assert lg.grad.dtype == torch.float16
+    assert torch.allclose(lg.grad.float(), lf.grad, atol=1e-3)

@@ -231,3 +231,60 @@ def safe_scale_range(ks: list[int], underflow_pct: list[float], overflow_pct: li
     if not best:
         return "lesson03.v.scale_no_safe_range", {}
     return "lesson03.v.scale_safe_range", {"lo": best[0], "hi": best[-1]}
+
+
+# ----------------------------------------------------------------- memory, accumulation, fp32 regions (issue 18)
+
+def memory_verdicts(measured: dict[str, dict], n_params: int, activation_bytes: dict[str, int]) -> list[tuple[str, dict]]:
+    """measured: layout name -> memory.measured_bytes(...) after one step; activation_bytes: mode ->
+    bytes saved for backward at this batch. Says how many bytes per parameter each layout really
+    took, and whether activations or the per-parameter state are the bigger part here."""
+    out = []
+    per = {name: parts["total"] / max(1, n_params) for name, parts in measured.items()}
+    spread = max(per.values()) - min(per.values())
+    out.append(("lesson03.v.mem_per_param", {"rows": ", ".join(f"{k} {v:.2f}" for k, v in per.items()),
+                                             "same": "yes" if spread < 0.5 else "no"}))
+    key = "lesson03.v.mem_same_state" if spread < 0.5 else "lesson03.v.mem_state_differs"
+    out.append((key, {"spread": spread}))
+    state = min(parts["total"] for parts in measured.values())
+    for mode, act in activation_bytes.items():
+        k = "lesson03.v.mem_act_bigger" if act > state else "lesson03.v.mem_state_bigger"
+        out.append((k, {"mode": mode, "act_mib": act / 2**20, "state_mib": state / 2**20, "ratio": act / max(1, state)}))
+    return out
+
+
+def accumulation_verdict(max_diff: float, grad_scale: float, error_text: str | None) -> list[tuple[str, dict]]:
+    """Accumulated gradients vs one big batch, and what a second unscale_ in one step did."""
+    key = "lesson03.v.accum_equal" if max_diff <= 1e-3 * max(grad_scale, 1e-12) else "lesson03.v.accum_differs"
+    out = [(key, {"diff": max_diff, "scale": grad_scale})]
+    if error_text:
+        out.append(("lesson03.v.accum_unscale_twice", {"error": error_text}))
+    else:
+        out.append(("lesson03.v.accum_unscale_twice_silent", {}))
+    return out
+
+
+def multi_optimizer_verdict(changed: dict[str, bool], scale_before: float, scale_after: float) -> tuple[str, dict]:
+    """Two optimizers, one GradScaler, an inf in the first one's gradients: who stepped."""
+    skipped = [name for name, moved in changed.items() if not moved]
+    stepped = [name for name, moved in changed.items() if moved]
+    return ("lesson03.v.multi_opt", {"skipped": ", ".join(skipped) or "—", "stepped": ", ".join(stepped) or "—",
+                                     "before": scale_before, "after": scale_after})
+
+
+def fp32_region_verdicts(rows: list[dict], device_type: str) -> list[tuple[str, dict]]:
+    """From precision.fp32_region_rows measured here: where the hand-written loss broke or lost
+    accuracy inside autocast, and what the fp32 region changed."""
+    out = []
+    for mode in sorted({r["mode"] for r in rows if r["how"] == "autocast"}):
+        inside = next(r for r in rows if r["mode"] == mode and r["how"] == "autocast")
+        region = next(r for r in rows if r["mode"] == mode and r["how"] == "enabled=False")
+        values = {"mode": mode, "device": device_type, "exp": inside["exp_dtype"], "err": inside["error"],
+                  "fixed": region["error"]}
+        if not inside["finite"]:
+            out.append(("lesson03.v.fp32_broke", values))
+        elif inside["exp_dtype"] != "float32" and inside["error"] > 10 * region["error"]:
+            out.append(("lesson03.v.fp32_less_accurate", values))
+        else:
+            out.append(("lesson03.v.fp32_autocast_ok", values))
+    return out

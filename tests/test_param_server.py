@@ -1,0 +1,117 @@
+"""The RPC parameter server: its weights are exactly what the applied gradients imply, every
+gradient was computed where the log says (so the staleness is real), sync = plain SGD on the
+union batch, a dead worker gives a clear Bengali error fast, and no process survives."""
+
+import time
+
+import pytest
+import torch
+from _processes import live_children
+
+from fastrain_lib import async_sgd as A
+from fastrain_lib.distributed import launcher
+from fastrain_lib.distributed import param_server as PS
+
+
+@pytest.fixture(scope="module")
+def problem():
+    return A.make_problem("blobs", 600, n_eval=200)
+
+
+def _no_survivors(result_pids):
+    assert launcher.pids_alive(result_pids) == []
+    assert live_children() == []
+
+
+def _theta_at(result, problem, version):
+    """The server's weights after `version` updates, rebuilt from the recorded gradients (async)."""
+    theta = problem.initial_theta()
+    for _, _, _, grad in result.recorded[:version]:
+        theta = theta - result.config["lr"] * grad
+    return theta
+
+
+def test_async_server_weights_and_staleness_are_true(problem):
+    cfg = PS.PSConfig(mode="async", workers=2, steps=25, lr=0.1, straggler_ms=4, record=True, snapshot_every=5)
+    r = PS.run(cfg, problem)
+    assert r.gradients == r.updates == 50 and len(r.recorded) == 50
+    # 1. the final weights are exactly theta_0 - lr*g_1 - lr*g_2 - ... in arrival order
+    assert torch.equal(PS.replay(r, problem), r.theta)
+    # 2. each gradient really was computed at the weights of the version its worker had read:
+    #    recompute it there from the recorded batch; the staleness in the log is then true
+    for k in (0, 7, 23, 49):
+        worker, version_read, index, grad = r.recorded[k]
+        theta_read = _theta_at(r, problem, version_read)
+        expected = problem.grad(theta_read, (problem.x[index], problem.y[index]))
+        assert torch.allclose(grad, expected, atol=1e-6)
+        assert r.staleness[k] == k - version_read  # gradient k went into version k
+    # 3. snapshots are the server's weights at those versions, and the loss went down
+    assert r.snapshot_versions[:3] == [0, 5, 10]
+    assert r.losses[0] == pytest.approx(problem.evaluate(problem.initial_theta())[0])
+    assert r.final_loss < r.losses[0]
+    assert r.throughput == pytest.approx(50 / r.train_time_s)
+    assert sorted(r.workers_of) == [0] * 25 + [1] * 25
+    _no_survivors(r.pids)
+
+
+def test_one_worker_is_plain_sgd_with_staleness_zero(problem):
+    r = PS.run(PS.PSConfig(mode="async", workers=1, steps=20, lr=0.1, seed=3), problem)
+    assert r.staleness == [0] * 20
+    generator = torch.Generator().manual_seed(3 * 1000 + 0)
+    shard = torch.arange(0, len(problem.x), 1)
+    theta = problem.initial_theta()
+    for _ in range(20):
+        index = shard[torch.randint(len(shard), (32,), generator=generator)]
+        theta = theta - 0.1 * problem.grad(theta, (problem.x[index], problem.y[index]))
+    assert torch.allclose(r.theta, theta, atol=1e-6)
+    _no_survivors(r.pids)
+
+
+def test_sync_server_is_sgd_on_the_union_batch_and_the_straggler_sets_the_pace(problem):
+    cfg = PS.PSConfig(mode="sync", workers=2, steps=12, lr=0.05, straggler_ms=30, record=True)
+    r = PS.run(cfg, problem)
+    assert r.staleness == [0] * 24 and r.updates == 12
+    assert torch.equal(PS.replay(r, problem), r.theta)
+    # the same batches in one process: one step per round with the SUM of both gradients
+    gens = [torch.Generator().manual_seed(w) for w in range(2)]
+    shards = [torch.arange(w, len(problem.x), 2) for w in range(2)]
+    theta = problem.initial_theta()
+    for _ in range(12):
+        idx = [shards[w][torch.randint(len(shards[w]), (32,), generator=gens[w])] for w in range(2)]
+        theta = theta - 0.05 * sum(problem.grad(theta, (problem.x[i], problem.y[i])) for i in idx)
+    assert torch.allclose(r.theta, theta, atol=1e-6)
+    # every round waited for the 30 ms straggler: at least 12 x 30 ms of training
+    assert r.train_time_s >= 11 * 0.030
+    fast = r.per_worker[0]
+    assert fast["push_s"] > 0.5 * 11 * 0.030  # the fast worker spent it waiting inside push
+    _no_survivors(r.pids)
+
+
+def test_a_dead_worker_is_a_clear_bengali_error_not_a_hang(problem):
+    cfg = PS.PSConfig(mode="sync", workers=2, steps=50, fail_worker=1, fail_after=3, timeout_s=60)
+    start = time.monotonic()
+    with pytest.raises(PS.ParameterServerError) as info:
+        PS.run(cfg, problem)
+    assert time.monotonic() - start < 40  # the launcher notices the death; nobody waits 60 s
+    err = info.value
+    assert err.kind == "died" and err.worker == 1
+    assert "কর্মী 1" in str(err) and "মারা গেছে" in str(err)
+    _no_survivors(PS.LAST_PIDS)
+
+
+def test_simulator_twin_and_tables(problem):
+    r = PS.run(PS.PSConfig(mode="async", workers=2, steps=15, straggler_ms=10), problem)
+    sim_cfg = PS.simulator_config(r)
+    assert sim_cfg.workers == 2 and sim_cfg.mode == "async" and sim_cfg.gradients == 30
+    assert max(sim_cfg.speeds) == 1.0 and sim_cfg.speeds[1] < sim_cfg.speeds[0]  # the straggler is slower
+    headers, rows = PS.table([r])
+    assert len(rows[0]) == len(headers) and rows[0][1] == 30
+    _, times = PS.time_table([r])
+    assert [row[1] for row in times] == [0, 1] and times[1][4] >= 9.0  # about 10 ms of delay per step
+    _no_survivors(r.pids)
+
+
+def test_bad_settings():
+    for cfg in (PS.PSConfig(mode="sometimes"), PS.PSConfig(workers=0), PS.PSConfig(lr=0)):
+        with pytest.raises(ValueError):
+            cfg.check()

@@ -237,9 +237,13 @@ def test_fp32_region_verdicts_on_this_machine_match_the_rows():
         assert abs(by[("enabled=False", mode)]["loss"] - by[("custom_fwd", mode)]["loss"]) < 1e-5
     out = dict((v["mode"], k) for k, v in lesson03.fp32_region_verdicts(rows, "cpu"))
     fp16_inside = by[("autocast", "fp16")]
-    assert out["fp16"] == ("lesson03.v.fp32_broke" if not fp16_inside["finite"] else out["fp16"])
     if fp16_inside["exp_dtype"] == "float16":  # CPU autocast leaves exp in fp16: exp(30) overflows
-        assert out["fp16"] == "lesson03.v.fp32_broke"
+        assert not fp16_inside["finite"] and out["fp16"] == "lesson03.v.fp32_broke"
+    else:  # an autocast that lifts exp to fp32 (CUDA's list) keeps the loss finite
+        assert fp16_inside["finite"] and out["fp16"] == "lesson03.v.fp32_autocast_ok"
+    bf16_inside = by[("autocast", "bf16")]
+    if bf16_inside["exp_dtype"] == "bfloat16":  # finite (fp32's range) but less accurate than the fp32 region
+        assert bf16_inside["finite"] and out["bf16"] == "lesson03.v.fp32_less_accurate"
 
 
 def test_fp32_region_verdict_when_autocast_lifts_exp_to_fp32():

@@ -205,6 +205,34 @@ def peak(device="cpu", precision: str = "fp32") -> Peak:
     return measured_peak(device.type, precision)
 
 
+def devices_used(processes: int, f: Facts, tensors_on_cuda: bool = True) -> int:
+    """How many devices `processes` local processes really compute on: the number of one-device
+    peaks that add up to the peak their combined MFU divides by.
+
+    - CUDA (tensors on the GPU): each rank takes GPU `rank % count` (device_for_rank), so the
+      processes use min(processes, GPUs) distinct GPUs. Two processes on one GPU share its
+      tensor cores: they add no peak (1 GPU × 2 processes → 1; 2 × 2 → 2; 8 GPUs × 4 → 4).
+    - CPU: 1, whatever the number of processes. The CPU peak (measured_peak) is a matmul that
+      already used the machine's cores (torch's threads, one per physical core), and the
+      processes share those same cores (threads_for gives each cores // processes threads): a
+      second process brings no new arithmetic units, only a share of the old ones.
+    - MPS: 1 (one Apple GPU). CUDA with CPU-resident tensors counts as the CPU."""
+    n = max(1, int(processes))
+    return len({device_for_rank(rank, tensors_on_cuda, f) for rank in range(min(n, max(f.count, 1)))})
+
+
+def peak_for_processes(pk: Peak, processes: int, f: Facts, tensors_on_cuda: bool = True) -> Peak:
+    """`pk` (one device's peak) for a run in `processes` local processes: × devices_used.
+
+    The label says "× N" where more than one device counts, so the number shown and the
+    denominator of the MFU agree. An unknown peak stays unknown."""
+    n = devices_used(processes, f, tensors_on_cuda)
+    if n == 1 or pk.flops is None:
+        return pk
+    return Peak(pk.flops * n, None if pk.bandwidth is None else pk.bandwidth * n, pk.kind, f"{pk.label} × {n}",
+                pk.source)
+
+
 @functools.lru_cache(maxsize=16)
 def measured_peak(device_type: str, precision: str = "fp32") -> Peak:
     """The best matmul FLOP/s measured here now (fp32, and `precision`'s format if fp16/bf16)."""

@@ -95,3 +95,26 @@ def test_threads_per_rank_follows_the_hardware_policy():
     from fastrain_lib import hardware
 
     assert L.threads_per_rank(2) == hardware.threads_for(2) >= 1
+
+
+def test_forkserver_start_method_gives_fresh_processes_and_the_same_guarantees():
+    """The exercise checks' fast path (checks/ranks.py) goes through this same launcher."""
+    try:
+        first = launch(L.whoami, 2, timeout_s=60, start_method="forkserver", preload=("torch", "torch.distributed"))
+        again = launch(L.whoami, 2, timeout_s=60, start_method="forkserver")
+        assert [r["rank"] for r in first] == [0, 1] and all(r["sum_of_ranks"] == 1.0 for r in first)
+        assert not {r["pid"] for r in first} & {r["pid"] for r in again}  # every call: new processes
+        _assert_no_survivors_of_the_job()
+        with pytest.raises(WorkerError) as info:
+            launch(L.fail_on, 2, args=(1,), timeout_s=60, start_method="forkserver")
+        assert info.value.kind == "error" and info.value.rank == 1 and "shape mismatch" in str(info.value)
+        _assert_no_survivors_of_the_job()
+    finally:
+        L.stop_forkserver()
+    assert live_children() == []  # the helper itself is gone too
+    with pytest.raises(ValueError, match="start_method"):
+        launch(L.whoami, 2, start_method="fork")  # forking a kernel that runs threads can deadlock
+
+
+def _assert_no_survivors_of_the_job():
+    assert L.LAST_PIDS and L.pids_alive(L.LAST_PIDS) == []

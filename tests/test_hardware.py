@@ -332,3 +332,41 @@ def test_a_simulated_mac_gets_its_name_and_only_the_proved_format(monkeypatch):
         assert hardware.precision_here("mps") == "fp16"
     finally:
         hardware._facts_cached.cache_clear()
+
+
+# --- the peak of a multi-process run: devices really used, not processes --------------------------------
+H100 = "NVIDIA H100 80GB HBM3"
+PEAK_TABLE = [
+    # (what the machine has, processes, devices whose peaks add up)
+    ("1 GPU", gpu(H100, (9, 0), 80, count=1), 2, 1),  # two processes share one GPU's tensor cores
+    ("2 GPUs", gpu(H100, (9, 0), 80, count=2), 2, 2),
+    ("8 GPUs", gpu(H100, (9, 0), 80, count=8), 4, 4),  # four processes use four of the eight
+    ("2 GPUs, 3 procs", gpu(H100, (9, 0), 80, count=2), 3, 2),
+    ("8 GPUs, 1 proc", gpu(H100, (9, 0), 80, count=8), 1, 1),
+    ("CPU", Facts("cpu", "AMD EPYC 7B13", physical_cores=2), 2, 1),  # the processes share the measured cores
+    ("CPU, 4 procs on 2 cores", Facts("cpu", "AMD EPYC 7B13", physical_cores=2), 4, 1),
+    ("CPU, 64 cores", Facts("cpu", "AMD EPYC 9654", physical_cores=64), 8, 1),
+    ("Mac", Facts("mps", "Apple MPS", count=1), 2, 1),
+]
+
+
+@pytest.mark.parametrize("case,f,procs,devices", PEAK_TABLE, ids=[row[0] for row in PEAK_TABLE])
+def test_a_multi_process_peak_counts_devices_used_not_processes(case, f, procs, devices):
+    assert hardware.devices_used(procs, f) == devices
+    # the same GPUs that device_for_rank hands out: the peak can never count a GPU no rank uses
+    assert devices == len({hardware.device_for_rank(r, True, f) for r in range(procs)})
+    one = hardware.Peak(989e12 if f.device_type == "cuda" else 3e11, 3.35e12, "datasheet", "one", "src")
+    pk = hardware.peak_for_processes(one, procs, f)
+    assert pk.flops == pytest.approx(one.flops * devices) and pk.bandwidth == pytest.approx(one.bandwidth * devices)
+    assert (pk.label == "one") == (devices == 1) and (f"× {devices}" in pk.label) == (devices > 1)
+    # an MFU from this peak: 2 processes on 1 GPU at 40% of that GPU stay 40%, not 20%
+    achieved = 0.4 * one.flops * devices
+    assert hardware.mfu(achieved, pk) == pytest.approx(0.4)
+
+
+def test_cuda_workers_with_cpu_tensors_and_unknown_peaks():
+    eight = gpu(H100, (9, 0), 80, count=8)
+    assert hardware.devices_used(4, eight, tensors_on_cuda=False) == 1  # gloo workers on the CPU
+    assert hardware.devices_used(0, eight) == 1  # nonsense counts as one process
+    unknown = hardware.Peak(None, None, "unknown", "?", "")
+    assert hardware.peak_for_processes(unknown, 4, eight) is unknown

@@ -368,6 +368,21 @@ def accum_one_backward(model, optimizer, scaler, mbs, max_norm, device, dtype):
     return loss
 
 
+def accum_concatenated(model, optimizer, scaler, mbs, max_norm, device, dtype):
+    """Valid (no memory saved, same step): the micro-batches concatenated into one forward."""
+    optimizer.zero_grad()
+    x = torch.cat([x for x, _ in mbs])
+    y = torch.cat([y for _, y in mbs])
+    with torch.amp.autocast(device, dtype=dtype):
+        loss = F.cross_entropy(model(x), y)
+    scaler.scale(loss).backward()
+    scaler.unscale_(optimizer)
+    torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)
+    scaler.step(optimizer)
+    scaler.update()
+    return loss
+
+
 def accum_last_loss(*a):
     _accum(*a)
     return torch.tensor(0.123)
@@ -378,6 +393,7 @@ CASES_ACCUM = [
     right(C.check_accum_step, accum_ok, "solution"),
     right(C.check_accum_step, accum_zero_after_step, "zero_grad after step, float loss"),
     right(C.check_accum_step, accum_one_backward, "one backward of the mean"),
+    right(C.check_accum_step, accum_concatenated, "one concatenated forward"),
     wrong(C.check_accum_step, lambda *a: _accum(*a, unscale_each=True), "unscale_per_micro_batch", "unscale each"),
     wrong(C.check_accum_step, lambda *a: _accum(*a, unscale_each=True, update_each=True), "unscale_per_micro_batch",
           "unscale and update each"),

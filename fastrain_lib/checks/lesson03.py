@@ -451,7 +451,7 @@ def _diagnose_accum(after, config) -> CheckResult:
     return failed("wrong_update", "lesson03.check.accum_wrong_update")
 
 
-def _spy_problems(spy, k: int) -> CheckResult | None:
+def _spy_problems(spy, forwards: int) -> CheckResult | None:
     if spy.count("unscale_") > 1:
         return failed("unscale_per_micro_batch", "lesson03.check.accum_unscale_per_micro_batch")
     if spy.count("step") == 0:
@@ -460,7 +460,7 @@ def _spy_problems(spy, k: int) -> CheckResult | None:
         return failed("stepped_per_micro_batch", "lesson03.check.accum_stepped_per_micro_batch")
     if spy.count("update") == 0:
         return failed("missing_update", "lesson03.check.missing_update")
-    if spy.count("update") > 1 or spy.calls.index("update") < spy.calls.index("step") or min(spy.at_update) < k:
+    if spy.count("update") > 1 or spy.calls.index("update") < spy.calls.index("step") or min(spy.at_update) < forwards:
         return failed("update_per_micro_batch", "lesson03.check.accum_update_per_micro_batch")
     return None
 
@@ -510,7 +510,7 @@ def check_accum_step(accum_step) -> CheckResult:
                 if "_scale is None" in text:
                     return failed("not_scaled", "lesson03.check.not_scaled")
                 return problem
-            bad = _spy_problems(scaler_spy, k)
+            bad = _spy_problems(scaler_spy, len(spy.forward_dtypes))
             if bad is None:
                 bad = _common_problems(accum_step, spy, caught, dtype)
             if bad is not None:  # (a failed CheckResult is falsy: never chain them with `or`)

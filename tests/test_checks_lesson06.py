@@ -120,3 +120,66 @@ def test_simulated_epoch_times_are_exact_here():
 
 def test_some_case_does_not_divide_evenly():
     assert any(n % len(ts) for ts, n in C.EPOCH_CASES)
+
+
+# ---- check 4: local SGD communication (issue 17) ---------------------------------------------
+
+def comm_ceil(steps, h):
+    rounds = math.ceil(steps / h)
+    return rounds, 1 - rounds / steps
+
+
+def comm_negative_floor(steps, h):
+    """Valid: -(-a // b) is ceil for integers; saved from the kept share; numpy floats."""
+    rounds = -(-steps // h)
+    return np.int64(rounds), np.float64((steps - rounds) / steps)
+
+
+def comm_loop(steps, h):
+    """Valid: counts like the worker does, returns a list."""
+    count = sum(1 for s in range(steps) if (s + 1) % h == 0 or s + 1 == steps)
+    return [count, 1.0 - count / steps]
+
+
+COMM = [
+    right(C.check_local_sgd_comm, comm_ceil, "ceil"),
+    right(C.check_local_sgd_comm, comm_negative_floor, "negative floor division"),
+    right(C.check_local_sgd_comm, comm_loop, "loop like the worker"),
+    wrong(C.check_local_sgd_comm, lambda s, h: (s // h, 1 - (s // h) / s), "floor", "floor: misses the last average"),
+    wrong(C.check_local_sgd_comm, lambda s, h: (s / h, 1 - 1 / h), "not_int", "a fraction of an all-reduce"),
+    wrong(C.check_local_sgd_comm, lambda s, h: (s * h, 0.0), "times", "steps times H"),
+    wrong(C.check_local_sgd_comm, lambda s, h: (math.ceil(s / h), math.ceil(s / h) / s), "saved_inverted",
+          "share kept instead of saved"),
+    wrong(C.check_local_sgd_comm, lambda s, h: (math.ceil(s / h), 1 - 1 / h), "saved_1_over_h", "1 - 1/H"),
+    wrong(C.check_local_sgd_comm, lambda s, h: (math.ceil(s / h) + 1, 0.5), "rounds_wrong", "one too many"),
+    wrong(C.check_local_sgd_comm, lambda s, h: math.ceil(s / h), "wrong_type", "only the rounds"),
+    wrong(C.check_local_sgd_comm, lambda s, h: None, "not_done", "the stub"),
+]
+
+test_comm_case = table_test(COMM)
+test_comm_coverage = coverage_test(COMM, [C.check_local_sgd_comm])
+
+
+def test_comm_rule_is_what_the_real_workers_counted():
+    # the check's reference is the rule the real processes use; tests/test_local_sgd.py counts
+    # the all-reduces in real gloo processes and finds the same numbers
+    from fastrain_lib.distributed import local_sgd
+    for steps, h in C.COMM_CASES:
+        assert C.counted_rounds(steps, h) == local_sgd.rounds(steps, h) == math.ceil(steps / h)
+
+
+def test_comm_check_never_raises_on_hostile_answers():
+    class Boom:
+        def __iter__(self):
+            raise ValueError("boom")
+
+        def __len__(self):
+            raise ValueError("boom")
+
+    def exits(*a):
+        raise SystemExit(3)
+
+    for answer in (lambda s, h: Boom(), lambda s, h: ("a", "b"), lambda s, h: (float("nan"), 0.5), exits,
+                   lambda s, h: 1 / 0, "not a function", lambda s, h: torch.tensor([8.0, 0.7333333])):
+        result = C.check_local_sgd_comm(answer)
+        assert not result and result.message.strip()

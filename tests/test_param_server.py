@@ -34,7 +34,7 @@ def _theta_at(result, problem, version):
 def test_async_server_weights_and_staleness_are_true(problem):
     cfg = PS.PSConfig(mode="async", workers=2, steps=25, lr=0.1, straggler_ms=4, record=True, snapshot_every=5)
     r = PS.run(cfg, problem)
-    assert r.gradients == r.updates == 50 and len(r.recorded) == 50
+    assert r.gradients == r.updates == 50 and len(r.recorded) == 50  # the budget: workers * steps
     # 1. the final weights are exactly theta_0 - lr*g_1 - lr*g_2 - ... in arrival order
     assert torch.equal(PS.replay(r, problem), r.theta)
     # 2. each gradient really was computed at the weights of the version its worker had read:
@@ -50,7 +50,9 @@ def test_async_server_weights_and_staleness_are_true(problem):
     assert r.losses[0] == pytest.approx(problem.evaluate(problem.initial_theta())[0])
     assert r.final_loss < r.losses[0]
     assert r.throughput == pytest.approx(50 / r.train_time_s)
-    assert sorted(r.workers_of) == [0] * 25 + [1] * 25
+    fast, slow = r.workers_of.count(0), r.workers_of.count(1)
+    assert fast + slow == 50 and fast > slow  # nobody waits for the straggler: the fast worker pushes more
+    assert [p["pushes"] for p in r.per_worker][1] >= slow
     _no_survivors(r.pids)
 
 
@@ -102,7 +104,7 @@ def test_a_dead_worker_is_a_clear_bengali_error_not_a_hang(problem):
 def test_simulator_twin_and_tables(problem):
     r = PS.run(PS.PSConfig(mode="async", workers=2, steps=15, straggler_ms=10), problem)
     sim_cfg = PS.simulator_config(r)
-    assert sim_cfg.workers == 2 and sim_cfg.mode == "async" and sim_cfg.gradients == 30
+    assert sim_cfg.workers == 2 and sim_cfg.mode == "async" and sim_cfg.gradients == 30 == r.gradients
     assert max(sim_cfg.speeds) == 1.0 and sim_cfg.speeds[1] < sim_cfg.speeds[0]  # the straggler is slower
     headers, rows = PS.table([r])
     assert len(rows[0]) == len(headers) and rows[0][1] == 30

@@ -4,6 +4,8 @@
                        to the current parameters), also run inside the simulator on a seed
 2. check_may_start     the stale-synchronous (SSP) start rule, also run in the simulator
 3. check_epoch_times   sync vs async time per epoch by hand, compared with the simulator
+4. check_local_sgd_comm  all-reduces of local SGD with period H, and the share saved against
+                       H = 1, compared with the rule the real worker (distributed/local_sgd.py) uses
 """
 
 from __future__ import annotations
@@ -221,3 +223,51 @@ def check_epoch_times(epoch_times) -> CheckResult:
     step_times, n = EPOCH_CASES[0]
     true_sync, true_async = simulated_epoch_times(step_times, n)
     return passed("lesson06.check.epoch_ok", sync=true_sync, asyn=true_async, speedup=true_sync / true_async)
+
+
+# ---------------------------------------------------------------------------------------- 4
+
+# (steps, H): multiples of H and not (the last, short period is averaged too), H = 1, H > steps
+COMM_CASES = [(30, 4), (100, 10), (30, 7), (10, 1), (7, 8), (12, 5), (1000, 64)]
+
+
+def counted_rounds(steps: int, period: int) -> int:
+    """What the real worker counts: one all-reduce after every step where averages_after says so."""
+    from ..distributed import local_sgd
+
+    return sum(local_sgd.averages_after(step, steps, period) for step in range(steps))
+
+
+@check
+def check_local_sgd_comm(comm) -> CheckResult:
+    """`comm(steps, H)` -> (rounds, saved): the all-reduces of local SGD with averaging every H
+    steps (and once at the end), and the share of communication saved against H = 1."""
+    for steps, period in COMM_CASES:
+        answer, error = call_student(comm, steps, period)
+        if error is not None:
+            return error
+        pair = _pair(answer)
+        if pair is None:
+            return failed("wrong_type", "l06real.check.type", got=describe(answer))
+        rounds, saved = pair
+        expected = counted_rounds(steps, period)
+        if not math.isclose(rounds, expected, abs_tol=1e-9):
+            if math.isclose(rounds, steps // period, abs_tol=1e-9):
+                return failed("floor", "l06real.check.floor", steps=steps, h=period)
+            if math.isclose(rounds, steps / period, abs_tol=1e-9):
+                return failed("not_int", "l06real.check.not_int")
+            if math.isclose(rounds, steps * period, abs_tol=1e-9):
+                return failed("times", "l06real.check.times")
+            return failed("rounds_wrong", "l06real.check.rounds_wrong", steps=steps, h=period, expected=expected,
+                          got=describe(rounds))
+        true_saved = 1 - expected / steps
+        if not math.isclose(saved, true_saved, abs_tol=1e-6):
+            if math.isclose(saved, expected / steps, abs_tol=1e-6):
+                return failed("saved_inverted", "l06real.check.saved_inverted")
+            if math.isclose(saved, 1 - 1 / period, abs_tol=1e-6):
+                return failed("saved_1_over_h", "l06real.check.saved_1_over_h")
+            return failed("saved_wrong", "l06real.check.saved_wrong", steps=steps, h=period, rounds=expected,
+                          expected=true_saved)
+    steps, period = COMM_CASES[2]
+    rounds = counted_rounds(steps, period)
+    return passed("l06real.check.ok", steps=steps, h=period, rounds=rounds, saved=1 - rounds / steps)

@@ -21,7 +21,8 @@ in the simulator):
          the slowest worker sets the pace.
 
 A straggler: worker W-1 sleeps `straggler_ms` after computing each gradient (a slow or busy
-machine). Asynchronous workers do not wait for it; synchronous ones do.
+machine). Asynchronous workers do not wait for it (the run ends after workers * steps
+gradients in total, however they were shared out); synchronous ones do (steps rounds).
 
 Safety (a notebook must never hang): RPC calls have a timeout; the server waits for its
 workers at most `timeout_s`; launch() stops every process when one dies and raises a
@@ -57,7 +58,7 @@ def worker_name(w: int) -> str:
 class PSConfig:
     mode: str = "async"  # async | sync
     workers: int = 2
-    steps: int = 100  # gradients each worker pushes
+    steps: int = 100  # async: workers * steps gradients in total (fast workers push more); sync: steps rounds
     batch_size: int = 32
     lr: float = 0.05
     straggler_ms: float = 0.0  # extra sleep per step of the last worker
@@ -102,6 +103,7 @@ class _Server:
         self.recorded: list[tuple] = []  # (worker, version read, batch index, gradient), record=True
         self.pending: dict[int, torch.Tensor] = {}  # sync: this round's gradients by worker
         self.finished: set[int] = set()
+        self.late = 0  # async: gradients that arrived after the budget was used up (not applied)
         self.done = threading.Event()
 
     def now(self) -> float:
@@ -119,15 +121,24 @@ class _Server:
         if self.version % self.cfg.snapshot_every == 0:
             self.snapshots.append((self.now(), self.version, self.theta.clone()))
 
-    def push(self, worker: int, version_read: int, grad: torch.Tensor, index) -> int:
-        """Apply (async) or collect (sync) one gradient; returns the version it went into."""
+    def push(self, worker: int, version_read: int, grad: torch.Tensor, index) -> bool:
+        """Apply (async) or collect (sync) one gradient; returns True when the worker should stop.
+
+        Async: the run ends after workers * steps gradients IN TOTAL (as in the simulator), so
+        fast workers push more than a straggler; a gradient arriving after that is not applied.
+        Sync: every worker pushes `steps` times; the run ends after `steps` rounds."""
         with self.lock:
-            if self.cfg.record:
-                self.recorded.append((worker, version_read, index, grad.clone()))
             if self.cfg.mode == "async":
+                if self.version >= self.cfg.workers * self.cfg.steps:
+                    self.late += 1
+                    return True
+                if self.cfg.record:
+                    self.recorded.append((worker, version_read, index, grad.clone()))
                 self.log.append((self.now(), worker, version_read, self.version))
                 self._apply(grad)
-                return self.version
+                return self.version >= self.cfg.workers * self.cfg.steps
+            if self.cfg.record:
+                self.recorded.append((worker, version_read, index, grad.clone()))
             round_version = self.version
             self.pending[worker] = grad
             self.log.append((self.now(), worker, version_read, round_version))
@@ -136,7 +147,7 @@ class _Server:
                 self.pending = {}
                 self._apply(total)
                 self.lock.notify_all()
-                return self.version
+                return self.version >= self.cfg.steps
             deadline = time.monotonic() + self.cfg.rpc_timeout_s
             while self.version == round_version:  # wait for the slowest worker of this round
                 left = deadline - time.monotonic()
@@ -144,7 +155,7 @@ class _Server:
                     raise TimeoutError(t("ps.sync_timeout", seconds=self.cfg.rpc_timeout_s,
                                          missing=sorted(set(range(self.cfg.workers)) - set(self.pending))))
                 self.lock.wait(timeout=min(left, 1.0))
-            return self.version
+            return self.version >= self.cfg.steps
 
     def finish(self, worker: int) -> None:
         with self.lock:
@@ -194,7 +205,7 @@ def process(rank: int, world_size: int, cfg: PSConfig, problem, rpc_port: int) -
                 # numpy, not tensors: a tensor sent through the result queue is shared memory that
                 # vanishes with this process (the parent could not read it any more)
                 out = {"log": list(_STATE.log), "snapshots": [(s, v, th.numpy()) for s, v, th in _STATE.snapshots],
-                       "theta": _STATE.theta.numpy(), "version": _STATE.version,
+                       "theta": _STATE.theta.numpy(), "version": _STATE.version, "late": _STATE.late,
                        "recorded": [(w, v, None if i is None else i.numpy(), g.numpy()) for w, v, i, g in _STATE.recorded],
                        "train_time_s": _STATE.log[-1][0] if _STATE.log else 0.0}
         finally:
@@ -214,7 +225,8 @@ def _work(w: int, cfg: PSConfig, problem) -> dict:
     shard = torch.arange(w, len(problem.x), cfg.workers)  # every W-th sample: disjoint shards
     straggler = w == cfg.workers - 1 and cfg.straggler_ms > 0
     pull_s = compute_s = delay_s = push_s = 0.0
-    for step in range(cfg.steps):
+    pushes, stop = 0, False
+    while not stop:  # until the server says the budget is used up
         t0 = time.perf_counter()
         theta, version = rpc.rpc_sync(SERVER, _pull)
         t1 = time.perf_counter()
@@ -224,13 +236,14 @@ def _work(w: int, cfg: PSConfig, problem) -> dict:
         if straggler:
             time.sleep(cfg.straggler_ms / 1000)
         t3 = time.perf_counter()
-        rpc.rpc_sync(SERVER, _push, args=(w, version, grad, index if cfg.record else None))
+        stop = rpc.rpc_sync(SERVER, _push, args=(w, version, grad, index if cfg.record else None))
         t4 = time.perf_counter()
+        pushes += 1
         pull_s, compute_s, delay_s, push_s = pull_s + t1 - t0, compute_s + t2 - t1, delay_s + t3 - t2, push_s + t4 - t3
-        if cfg.fail_worker == w and step + 1 >= cfg.fail_after:
+        if cfg.fail_worker == w and pushes >= cfg.fail_after:
             os._exit(3)  # a crash: no exception, no goodbye (tests)
     rpc.rpc_sync(SERVER, _finish, args=(w,))
-    return {"worker": w, "pushes": cfg.steps, "pull_s": pull_s, "compute_s": compute_s, "delay_s": delay_s,
+    return {"worker": w, "pushes": pushes, "pull_s": pull_s, "compute_s": compute_s, "delay_s": delay_s,
             "push_s": push_s, "pid": os.getpid()}
 
 
@@ -253,6 +266,7 @@ class PSResult:
     accuracies: list[float]
     theta: torch.Tensor
     updates: int  # server versions (async: = gradients; sync: rounds)
+    late: int = 0  # async: gradients that arrived after the budget (not applied)
     recorded: list = field(default_factory=list)
     pids: list[int] = field(default_factory=list)
 
@@ -312,7 +326,7 @@ def run(cfg: PSConfig, problem) -> PSResult:
         train_time_s=server["train_time_s"], startup_s=max(0.0, wall - server["train_time_s"]),
         per_worker=outs[1:], snapshot_s=[s for s, _, _ in snaps], snapshot_versions=[v for _, v, _ in snaps],
         losses=list(losses), accuracies=list(accs), theta=server["theta"], updates=server["version"],
-        recorded=server["recorded"], pids=list(LAST_PIDS))
+        recorded=server["recorded"], pids=list(LAST_PIDS), late=server["late"])
 
 
 def _explain(exc: WorkerError, cfg: PSConfig) -> ParameterServerError:

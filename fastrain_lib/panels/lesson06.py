@@ -156,3 +156,105 @@ def hogwild_verdicts(results: list) -> list[tuple[str, dict]]:
         key = "lesson06.v_hogwild_faster" if speedup >= 1.1 else "lesson06.v_hogwild_not_faster"
         out.append((key, {"speedup": speedup, "w": free[0].workers}))
     return out
+
+
+# ---------------------------------------------------------------- real processes: RPC parameter server, local SGD
+
+def ps_pair(problem, workers: int, straggler_ms: float, steps: int, lr: float = 0.05):
+    """The same straggler under an asynchronous and a synchronous RPC parameter server (real
+    processes), and the simulator's twin of the asynchronous run (same measured speeds)."""
+    from ..distributed import param_server as PS
+
+    runs = [PS.run(PS.PSConfig(mode=mode, workers=workers, steps=steps, straggler_ms=straggler_ms, lr=lr,
+                               snapshot_every=max(1, steps * workers // 20)), problem)
+            for mode in ("async", "sync")]
+    twin = async_sgd.simulate(problem, PS.simulator_config(runs[0]))
+    return runs[0], runs[1], twin
+
+
+def ps_verdicts(asyn, sync, twin) -> list[tuple[str, dict]]:
+    """Throughput and staleness of the two real servers; how close the simulator came."""
+    slow = asyn.config["workers"] - 1
+    out = [("l06real.v_ps", {"delay": asyn.config["straggler_ms"], "a_tp": asyn.throughput, "s_tp": sync.throughput,
+                             "ratio": asyn.throughput / sync.throughput if sync.throughput else float("nan"),
+                             "stale": asyn.mean_staleness(), "slow": asyn.mean_staleness(slow),
+                             "a_loss": asyn.final_loss, "s_loss": sync.final_loss})]
+    sim = sum(twin.staleness) / max(1, len(twin.staleness))
+    real = asyn.mean_staleness()
+    close = abs(sim - real) <= max(0.25, 0.25 * max(sim, real))
+    out.append(("l06real.v_sim", {"sim": sim, "real": real,
+                                  "agree": t("l06real.agree" if close else "l06real.disagree")}))
+    return out
+
+
+def local_verdicts(runs: dict, period: int) -> list[tuple[str, dict]]:
+    """Local SGD with period H against H = 1: communication saved, loss reached, time."""
+    one, mine = runs[1], runs[period]
+    return [("l06real.v_local", {"h": period, "rounds": mine.rounds, "rounds1": one.rounds,
+                                 "saved": 1 - mine.rounds / one.rounds, "loss": mine.final_loss,
+                                 "loss1": one.final_loss, "diff": mine.final_loss - one.final_loss,
+                                 "wall": mine.wall_s, "wall1": one.wall_s})]
+
+
+REAL_STEPS = {"ci": 15, "lab": 60, "full": 300}  # gradients per worker (async: workers * steps in total)
+LOCAL_STEPS = {"ci": 24, "lab": 120, "full": 600}  # local SGD steps per worker
+_REAL_CACHE: dict = {}
+
+
+def real_runs(workers: int = 2, straggler_ms: float = 10.0, periods=(1, 8)):
+    """(async PS, sync PS, simulator twin, {H: local SGD run}) for these settings, measured once per
+    session: the notebook's cells and the panel's first run (same defaults) share one measurement."""
+    from ..distributed import local_sgd as L
+
+    key = (config.mode(), workers, float(straggler_ms), tuple(sorted(set(periods))))
+    if key not in _REAL_CACHE:
+        steps, local_steps = config.by_mode(**REAL_STEPS), config.by_mode(**LOCAL_STEPS)
+        asyn, sync, twin = ps_pair(problem(), workers, straggler_ms, steps)
+        local = L.run(L.LocalSGDConfig(workers=workers, steps=local_steps, periods=key[3]), problem())
+        _REAL_CACHE[key] = (asyn, sync, twin, local)
+    return _REAL_CACHE[key]
+
+
+def real_experiment(workers: int, straggler_ms: float, period: int) -> Outcome:
+    """Panel 2: the RPC parameter server (async vs sync, one straggler) and local SGD (H vs 1)."""
+    from ..distributed import param_server as PS
+
+    steps, local_steps = config.by_mode(**REAL_STEPS), config.by_mode(**LOCAL_STEPS)
+    asyn, sync, twin, local = real_runs(workers, straggler_ms, (1, 8, period))
+    fig, axes = plots.new_figure(ncols=3)
+    PS.plot_staleness(axes[0], asyn, twin)
+    PS.plot_losses(axes[1], [asyn, sync])
+    for h, r in sorted(local.items()):
+        axes[2].plot([max(c, 0.8) for c in r.comms], r.losses, marker=".", label=f"H = {h}")
+    axes[2].set_xscale("log")
+    axes[2].set_xlabel(plots.label("localsgd.allreduces"))
+    axes[2].set_ylabel(plots.label("async.eval_loss"))
+    axes[2].set_title(plots.label("localsgd.title_comm"))
+    axes[2].legend(fontsize="small")
+    headers, rows = PS.table([asyn, sync])
+    records = [bench.Record(name=f"param_server/{r.config['mode']}", median_s=r.train_time_s / max(1, r.gradients),
+                            params={"workers": workers, "straggler_ms": straggler_ms, "steps": steps},
+                            metrics={"throughput": r.throughput, "mean_staleness": r.mean_staleness(),
+                                     "final_loss": r.final_loss}, meta=bench.meta()) for r in (asyn, sync)]
+    records += [bench.Record(name="local_sgd", median_s=r.wall_s, params={"workers": workers, "period": h,
+                                                                         "steps": local_steps},
+                             metrics={"rounds": r.rounds, "final_loss": r.final_loss, "comm_s": r.comm_s},
+                             meta=bench.meta()) for h, r in local.items() if h in (1, period)]
+    local = {h: r for h, r in local.items() if h in (1, period)}
+    lines = [t(k, **v) for k, v in ps_verdicts(asyn, sync, twin) + local_verdicts(local, period)]
+    note = t("l06real.note", workers=workers, steps=steps, local_steps=local_steps) + " " + " ".join(lines)
+    return Outcome(figure=fig, headers=headers, rows=rows, records=records, note=note)
+
+
+def make_real() -> ExperimentPanel:
+    return ExperimentPanel(
+        t("l06real.panel_title"),
+        {
+            "workers": widgets.IntSlider(value=2, min=1, max=4, description=t("l06real.workers")),
+            "straggler_ms": widgets.FloatSlider(value=10.0, min=0.0, max=50.0, step=5.0,
+                                                description=t("l06real.delay")),
+            "period": widgets.Dropdown(options=[1, 2, 4, 8, 16, 32], value=8, description=t("l06real.period")),
+        },
+        real_experiment,
+        name="lesson06_real_processes",
+    )

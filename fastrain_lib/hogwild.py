@@ -209,6 +209,15 @@ def train(workers: int = 2, *, lock: bool | str = False, total_steps: int = 400,
 def _collect(processes, reports, go, model, problem, timeout_s, eval_every_s, start) -> dict:
     """Wait until every worker is ready, say "go", evaluate the shared model while they
     train, and gather their reports. Raises (in Bengali) on a worker error or a timeout."""
+    # The parent's evaluations run beside the workers: one thread, or on a busy 2-core machine an
+    # OpenMP team waits for a descheduled thread (async_sgd.one_thread; hardware.threads_for)
+    from .async_sgd import one_thread
+
+    with one_thread():
+        return _collect_loop(processes, reports, go, model, problem, timeout_s, eval_every_s, start)
+
+
+def _collect_loop(processes, reports, go, model, problem, timeout_s, eval_every_s, start) -> dict:
     deadline = start + timeout_s
     ready, finished = set(), {}
     t0 = None

@@ -24,7 +24,6 @@ lesson gives every run a fresh folder (new_run_dir) and resumes only on purpose.
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 import itertools
 import json
@@ -99,6 +98,15 @@ Peak = hardware.Peak
 def peak_flops(device: str, precision: str = "fp32") -> Peak:
     """The peak this run's MFU divides by: hardware.peak, the course's single answer."""
     return hardware.peak(device, precision)
+
+
+def run_peak(device: str, precision: str, processes: int = 1) -> Peak:
+    """The peak of a run in `processes` processes: one device's peak × the devices they really
+    use (hardware.peak_for_processes: min(processes, GPUs) on CUDA; 1 on a CPU, whose measured
+    peak already used all its cores, which the processes share)."""
+    dev = torch.device(device)
+    return hardware.peak_for_processes(peak_flops(device, precision), processes, hardware.facts(dev),
+                                       tensors_on_cuda=dev.type == "cuda")
 
 
 def mfu(tokens_per_s: float, flops_per_token: float, peak) -> float:
@@ -342,7 +350,7 @@ def train_one(settings: dict, cfg: dict, *, seed: int = 0, progress: bool = Fals
     data = load_corpus()
     dev = torch.device(settings["device"])
     if dev.type == "cuda" and ddp_rank is not None:
-        dev = torch.device("cuda", ddp_rank % hardware.gpu_count())
+        dev = torch.device(hardware.device_for_rank(ddp_rank, True, hardware.facts(dev)))  # GPU rank % count
     model = build_model(data.vocab_size, cfg, settings["norm"], seed).to(dev)
     net = model
     if ddp_rank is not None:
@@ -420,9 +428,7 @@ def _finish(settings: dict, cfg: dict, out: dict, world_size: int) -> Result:
     compile_s = history.compile_s if times_now else None
     if history.resumed_from and settings.get("compile") and times_now:
         compile_s = times_now[0]  # compiled again in this session (its first step, timed alone), not the old one
-    peak = peak_flops(settings["device"], settings["precision"])
-    if device.type == "cuda" and peak.flops:  # each process has its own GPU: the peak grows with them
-        peak = dataclasses.replace(peak, flops=peak.flops * world_size)
+    peak = run_peak(settings["device"], settings["precision"], world_size)
     memory, memory_kind = out["memory"]
     return Result(settings=settings, steps=history.steps, losses=history.losses,
                   val_curve=[tuple(v) for v in out["log"]["val_curve"]],
@@ -619,4 +625,38 @@ def recipe_verdicts(effects: list[dict], f: hardware.Facts) -> list[tuple[str, d
         lines.append((key, e))
         if e["verdict"] == "slower" and e["switch"] in ("bf16", "fp16") and e["switch"] not in hardware.fast_formats(f):
             lines.append(("lesson07.why_no_fast_format", {"fmt": e["switch"], "device": f.name or f.device_type}))
+    return lines
+
+
+def compare_rows(results: dict[str, Result], base: str = "fp32") -> list[tuple]:
+    """The table under the comparison chart: each variant's settings, median step time, tokens/s
+    and speed-up over `base`, all measured in this call (the numbers the recipe is computed from)."""
+    ref = results.get(base)
+    rows = []
+    for name, r in results.items():
+        ratio = r.tokens_per_s / ref.tokens_per_s if ref and ref.tokens_per_s > 0 else math.nan
+        rows.append((name, f"{r.settings.get('precision')} + {r.settings.get('optimizer')}",
+                     f"{r.median_step_s * 1e3:.1f}", f"{r.tokens_per_s:,.0f}", f"×{ratio:.2f}"))
+    return rows
+
+
+def compare_headers() -> list[str]:
+    return [t("lesson07.cmp_switch"), t("lesson07.cmp_settings"), t("lesson07.step_ms"), t("lesson07.tokens_per_s"),
+            t("lesson07.cmp_speedup")]
+
+
+def recipe_steps(effects: list[dict], machine: str) -> list[tuple[str, dict]]:
+    """(catalog key, values) lines of the closing recipe of *this* machine, from switch_effects:
+    the switches that measurably helped, largest speed-up first, numbered; then those that did
+    not (slower, or within the noise) with their measured factor. Nothing here is typed in."""
+    winners = [e for e in effects if e["verdict"] == "faster"]
+    lines = [("lesson07.recipe_head", {"machine": machine})]
+    lines += [("lesson07.recipe_step", {**e, "n": n}) for n, e in enumerate(winners, 1)]
+    if not winners:
+        lines.append(("lesson07.recipe_nothing", {}))
+    rest = [e for e in effects if e["verdict"] != "faster"]
+    if rest:
+        why = {"slower": t("lesson07.recipe_slower"), "noise": t("lesson07.recipe_noise")}
+        names = ", ".join(f"{e['name']} ×{e['speedup']:.2f} ({why[e['verdict']]})" for e in rest)
+        lines.append(("lesson07.recipe_skip", {"names": names}))
     return lines

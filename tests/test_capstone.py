@@ -310,25 +310,49 @@ def test_recipe_says_nothing_helped_when_it_is_within_the_noise():
     assert keys == ["lesson07.verdict_none", "lesson07.verdict_noise"]  # never "best" for a coin toss
 
 
-@pytest.mark.slow
-def test_the_lesson_executed_twice_reports_two_fresh_measurements(tmp_path, monkeypatch):
-    """Issue 19, in the notebook itself: executed a second time, the capstone section must train
-    and measure again in a new folder, and show the first run's number only as an earlier run's,
-    with its date (it used to resume at the last step, train nothing, and show the old speed)."""
+def _compare_table(text: str) -> dict[str, tuple[float, float]]:
+    """{switch: (tokens/s, speed-up)} from the comparison table a lesson-07 cell showed."""
+    import html
     import re
 
-    import nbformat
+    table = re.search(r"<th>switch</th>.*?</table>", text, re.S)
+    assert table, text[-1500:]
+    rows = {}
+    for row in re.findall(r"<tr>(.*?)</tr>", table[0]):  # the match starts inside the header row
+        switch, _, _, tokens, speedup = [html.unescape(c) for c in re.findall(r"<td>(.*?)</td>", row)]
+        rows[switch] = (float(tokens.replace(",", "")), float(speedup.lstrip("×")))
+    return rows
+
+
+def _recipe(text: str) -> tuple[list[tuple[str, float, float, float]], dict[str, float]]:
+    """The closing recipe's numbered steps [(name, speed-up, tokens/s, baseline tokens/s)] and
+    the switches it leaves out {name: speed-up}, read from the printed verdict lines."""
+    import re
+
+    steps = [(m[1], float(m[2]), float(m[3].replace(",", "")), float(m[4].replace(",", "")))
+             for m in re.finditer(r"➤ \d+\) turn on (.+?): ([\d.]+)× \(([\d,]+) vs ([\d,]+) tokens/s\)", text)]
+    skipped = {}
+    skip = re.search(r"➤ No gain measured on this machine: (.*)\.$", text, re.M)
+    if skip:
+        skipped = {m[1]: float(m[2]) for m in re.finditer(r"(.+?) ×([\d.]+) \((?:slower|within the noise)\)(?:, |$)",
+                                                          skip[1])}
+    return steps, skipped
+
+
+@pytest.mark.slow
+def test_the_lesson_executed_twice_reports_two_fresh_measurements(tmp_path, monkeypatch):
+    """Issue 19, in the notebook itself, executed top to bottom twice in a row: the second run must
+    train and measure again in a new folder, show the first run's number only as an earlier
+    run's, with its date (it used to resume at the last step, train nothing, and show the old
+    speed), and close with a recipe computed from the speed-ups *that* run measured."""
+    import re
+
     from _nbrun import ROOT, execute
 
-    lesson = nbformat.read(ROOT / "notebooks" / "07_capstone_bengali_gpt.ipynb", as_version=4)
-    (end,) = [i for i, c in enumerate(lesson.cells) if "capstone.report_lines(result)" in c.source]
-    part = tmp_path / "capstone_training.ipynb"
-    nbformat.write(nbformat.v4.new_notebook(cells=lesson.cells[:end + 1], metadata=lesson.metadata), part)
     monkeypatch.setenv("FASTRAIN_DATA", str(tmp_path / "data"))  # checkpoints of these two runs only
-
     shown = []
     for _ in range(2):
-        cells, _ = execute(part, lang="en", mode="ci")
+        cells, _ = execute(ROOT / "notebooks" / "07_capstone_bengali_gpt.ipynb", lang="en", mode="ci")
         shown.append("\n".join(c.text for c in cells))
     first, second = shown
     folders = [re.search(r"this run's folder: (\S+)", text)[1] for text in shown]
@@ -344,6 +368,23 @@ def test_the_lesson_executed_twice_reports_two_fresh_measurements(tmp_path, monk
                         r"it measured ([\d,]+) tokens/s then", second)
     assert earlier, second[:3000]
     assert earlier[1] == Path(folders[0]).name and earlier[3] == speeds[0]  # the old number, labelled as old
+
+    # The closing recipe of each execution is computed from that execution's own comparison table.
+    names = {capstone.SWITCH_NAMES.get(k, k): k for k in ("fused", "bf16", "fp16", "compile")}
+    for text in shown:
+        table = _compare_table(text)
+        steps, skipped = _recipe(text)
+        assert "fp32" in table and table["fp32"][1] == 1.0
+        listed = [names[name] for name, *_ in steps] + [names[name] for name in skipped]
+        assert sorted(listed) == sorted(set(table) - {"fp32"})  # every measured switch, each once
+        assert [s for _, s, _, _ in steps] == sorted((s for _, s, _, _ in steps), reverse=True)  # largest first
+        for name, speedup, tokens, base in steps:
+            assert tokens == table[names[name]][0] and base == table["fp32"][0]
+            assert speedup == pytest.approx(table[names[name]][1], abs=0.011) and speedup >= 1
+        for name, speedup in skipped.items():
+            assert speedup == pytest.approx(table[names[name]][1], abs=0.011)
+        if not steps:
+            assert "keep fp32 + for-loop" in text
 
 
 def test_compare_times_every_step_on_its_own():
@@ -372,3 +413,61 @@ def test_the_curve_at_step_k_is_the_model_after_step_k(tiny_run):
     assert tiny_run.val_curve[1][0] == 3
     assert tiny_run.val_curve[1][1] == pytest.approx(three.val_curve[-1][1], abs=1e-5)
     assert tiny_run.samples[0][1] == three.samples[-1][1]
+
+
+def test_closing_recipe_is_the_measured_order(monkeypatch):
+    monkeypatch.setenv("FASTRAIN_LANG", "en")  # the skipped switches' reasons are words of the session's language
+    # a CPU like the one issue 19 ran on: fused helped (×2.0), compile a little (×1.25), bf16 slowed (×0.78)
+    results = {"fp32": _result([12, 10, 10, 10, 10, 10]), "bf16": _result([14, 12.8, 12.8, 12.9, 12.8, 12.8]),
+               "fused": _result([9, 5, 5, 5.1, 5, 5]), "compile": _result([30, 8, 8, 8.1, 8, 8])}
+    effects = capstone.switch_effects(results)
+    lines = capstone.recipe_steps(effects, "AMD EPYC 7B13 (cpu)")
+    assert [k for k, _ in lines] == ["lesson07.recipe_head", "lesson07.recipe_step", "lesson07.recipe_step",
+                                     "lesson07.recipe_skip"]
+    text = [t(k, lang="en", **v) for k, v in lines]
+    assert "AMD EPYC 7B13 (cpu)" in text[0]
+    assert text[1].startswith("1) turn on fused AdamW: 2.00×") and text[2].startswith("2) turn on torch.compile: 1.25×")
+    assert text[3] == "No gain measured on this machine: bf16 (AMP) ×0.78 (slower)."
+    # the same switches, measured the other way round on another machine: the recipe follows the numbers
+    flipped = {"fp32": results["fp32"], "bf16": _result([6, 4, 4, 4.1, 4, 4]), "fused": _result([10, 9.9, 10.1, 10, 10.2, 9.8])}
+    lines = capstone.recipe_steps(capstone.switch_effects(flipped), "Xeon 8480+ (cpu)")
+    text = [t(k, lang="en", **v) for k, v in lines]
+    assert text[1].startswith("1) turn on bf16 (AMP): 2.50×") and "fused AdamW ×" in text[2] and "within the noise" in text[2]
+    # nothing beyond the noise: no step is recommended
+    noisy = {"fp32": _result([10, 9, 11, 10, 12, 8]), "fused": _result([10, 9.8, 10.4, 9, 11.5, 10])}
+    keys = [k for k, _ in capstone.recipe_steps(capstone.switch_effects(noisy), "x")]
+    assert keys == ["lesson07.recipe_head", "lesson07.recipe_nothing", "lesson07.recipe_skip"]
+
+
+def test_compare_rows_show_what_the_recipe_is_computed_from():
+    results = {"fp32": _result([10, 10, 10], tokens_per_step=2048), "fused": _result([8, 8, 8], tokens_per_step=2048)}
+    results["fp32"].settings = {"precision": "fp32", "optimizer": "forloop"}
+    results["fused"].settings = {"precision": "fp32", "optimizer": "fused"}
+    rows = capstone.compare_rows(results)
+    assert rows == [("fp32", "fp32 + forloop", "10.0", "204,800", "×1.00"), ("fused", "fp32 + fused", "8.0", "256,000", "×1.25")]
+    assert len(capstone.compare_headers()) == len(rows[0])
+
+
+# (GPUs on the machine, DDP processes) -> how many GPUs' peaks the MFU divides by
+MULTI_PEAKS = [(1, 2, 1), (2, 2, 2), (8, 4, 4), (2, 4, 2)]
+
+
+@pytest.mark.parametrize("gpus,procs,used", MULTI_PEAKS)
+def test_a_ddp_run_divides_by_the_gpus_it_really_used(monkeypatch, gpus, procs, used):
+    """2 processes sharing one GPU used to get twice its peak: a halved MFU."""
+    facts = hardware.Facts("cuda", "NVIDIA H100 80GB HBM3", (9, 0), gpus, 80 * 2**30, nccl=True)
+    monkeypatch.setattr(hardware, "facts", lambda device=None: facts)
+    cfg = capstone.sizes()
+    out = {"history": {"device": "cuda", "precision": "bf16", "losses": [3.0] * 4, "step_times_s": [0.02, 0.01, 0.01, 0.01]},
+           "log": {"val_curve": [], "samples": []}, "flops_per_token": 6e9, "params": 10**9, "memory": (None, "cuda_peak")}
+    settings = {"device": "cuda", "precision": "bf16", "grad_accum": 1, "processes": procs}
+    r = capstone._finish(settings, cfg, out, world_size=procs)
+    assert r.peak.flops == pytest.approx(used * 989.5e12)
+    assert r.mfu == pytest.approx(r.tokens_per_s * 6e9 / (used * 989.5e12))
+    assert ("× " in r.peak.label) == (used > 1)
+
+
+def test_a_ddp_run_on_a_cpu_divides_by_the_machine_peak_once():
+    """CPU processes share the cores the measured peak already used: × 1, whatever the processes."""
+    one = capstone.run_peak("cpu", "fp32", 1)
+    assert capstone.run_peak("cpu", "fp32", 2) is one and capstone.run_peak("cpu", "fp32", 4) is one

@@ -15,11 +15,47 @@ def mfu_ok(tokens_per_s, flops_per_token, peak_flops):
     return tokens_per_s * flops_per_token / peak_flops
 
 
+JOINERS = ("\u200d", "\u200c")  # ZWJ, ZWNJ
+
+
 def is_mark(ch):
     return unicodedata.category(ch) in ("Mn", "Mc")
 
 
+def is_mark_or_joiner(ch):
+    return is_mark(ch) or ch in JOINERS
+
+
 def strip_ok(text):
+    """The solution: marks and the two joiners, dropped when nothing they can attach to is kept before them."""
+    out = ""
+    for ch in text:
+        prev = out[-1:]
+        if is_mark_or_joiner(ch) and not (prev.isalpha() or (prev and is_mark_or_joiner(prev))):
+            continue
+        out += ch
+    return out
+
+
+def strip_list_category(text):
+    """Valid: a list of kept characters, letters by Unicode category (L*), joiners named by code point."""
+    kept = []
+    for ch in text:
+        if unicodedata.category(ch)[0] == "M" or ord(ch) in (0x200D, 0x200C):
+            before = kept[-1] if kept else ""
+            if not before or not (unicodedata.category(before)[0] in "LM" or before in JOINERS):
+                continue
+        kept.append(ch)
+    return "".join(kept)
+
+
+def strip_reference(text):
+    """Valid too: the library's reference."""
+    return C.reference_strip_dangling(text)
+
+
+def strip_old_rule(text):
+    """The rule as the exercise used to state it: Mn/Mc only. Drops the hasanta of র‍্য (র + ZWJ + ্ + য)."""
     out = ""
     for ch in text:
         prev = out[-1:]
@@ -29,21 +65,25 @@ def strip_ok(text):
     return out
 
 
-def strip_list_category(text):
-    """Valid: a list of kept characters, letters by Unicode category (L*)."""
+def strip_category_only(text):
+    """Marks by category, a list of kept characters: the same mistake, written differently."""
     kept = []
     for ch in text:
-        if unicodedata.category(ch)[0] == "M":
-            before = kept[-1] if kept else ""
-            if not before or unicodedata.category(before)[0] not in "LM":
-                continue
+        if unicodedata.category(ch)[0] == "M" and not (kept and unicodedata.category(kept[-1])[0] in "LM"):
+            continue
         kept.append(ch)
     return "".join(kept)
 
 
-def strip_joiners_as_marks(text):
-    """Valid too: treats ZWJ/ZWNJ like marks (keeps the hasanta in র‍্য)."""
-    return C.reference_strip_dangling(text, joiners_are_marks=True)
+def strip_joiner_as_letter(text):
+    """Lets a mark follow a joiner but never drops a joiner: a ZWJ after a space keeps the hasanta after it dangling."""
+    out = ""
+    for ch in text:
+        prev = out[-1:]
+        if is_mark(ch) and not (prev.isalpha() or (prev and is_mark(prev)) or (prev and prev in JOINERS)):
+            continue
+        out += ch
+    return out
 
 
 def strip_original_prev(text):
@@ -94,7 +134,10 @@ CASES = [
     wrong(C.check_mfu, lambda t, f, p: None, "not_done", "stub"),
     right(C.check_strip_dangling, strip_ok, "solution"),
     right(C.check_strip_dangling, strip_list_category, "categories + list"),
-    right(C.check_strip_dangling, strip_joiners_as_marks, "joiners as marks"),
+    right(C.check_strip_dangling, strip_reference, "reference"),
+    wrong(C.check_strip_dangling, strip_old_rule, "joiner_dropped", "Mn/Mc only: র‍্য loses its hasanta"),
+    wrong(C.check_strip_dangling, strip_category_only, "joiner_dropped", "category M only, list"),
+    wrong(C.check_strip_dangling, strip_joiner_as_letter, "joiner_left", "joiner kept after a space"),
     wrong(C.check_strip_dangling, lambda s: "".join(ch for ch in s if not is_mark(ch)), "removes_attached", "all"),
     wrong(C.check_strip_dangling, lambda s: s.replace(" \u09cd", " "), "start_left", "hasanta after space"),
     wrong(C.check_strip_dangling, lambda s: s[1:] if s and is_mark(s[0]) else s, "after_space_left", "start"),
@@ -114,4 +157,28 @@ test_coverage = coverage_test(CASES, [C.check_mfu, C.check_strip_dangling])
 def test_the_strings_hold_the_awkward_cases():
     texts = "".join(t for t, _ in C.DANGLING_CASES)
     assert any(is_mark(a) and is_mark(b) for a, b in itertools.pairwise(texts))  # two marks in a row
-    assert any(ch.isdigit() for ch in texts) and "\u200c" in texts and "\u200d" in "".join(C.JOINER_CASES)
+    assert any(ch.isdigit() for ch in texts)
+    joined = "".join(t for t, _ in C.JOINER_CASES)
+    assert "\u200d" in joined and "\u200c" in joined
+
+
+# Real words, as Bengali keyboards (and the course's own text) write them: র‍্য is র + ZWJ + ্ + য.
+REAL_WORDS = ["র\u200d্যাব", "র\u200d্যাঙ্ক", "র\u200d্যাম", "ক্র", "ট্র্যাক", "ক্ষমতা", "উদ্\u200cযাপন", "কার্য"]
+
+
+def test_real_words_survive_the_rule_whole():
+    for word in REAL_WORDS:
+        assert unicodedata.is_normalized("NFC", word)
+        assert C.reference_strip_dangling(word) == word, word
+        assert C.reference_strip_dangling("ি" + word + " ্") == word + " "  # only the dangling marks go
+    assert "\u09cd" not in C.reference_strip_dangling("র\u200d্যাব", joiners_are_marks=False)  # the old rule's bug
+
+
+def test_the_joiner_message_names_zwj_and_its_code_point():
+    result = C.check_strip_dangling(strip_old_rule)
+    assert not result.ok and result.code == "joiner_dropped"
+    from fastrain_lib.i18n import t
+
+    for lang in ("bn", "en"):
+        text = t("checks07.joiner_dropped", lang=lang, text="'x'", got="'y'", expected="'z'")
+        assert "ZWJ" in text and "U+200D" in text and "U+200C" in text

@@ -99,3 +99,13 @@ def test_prompt_and_word_share(built):
     words = built.words()
     assert corpus.word_share("কোর্স মেশিন", words) == 1.0
     assert corpus.word_share("ঙঙঙ ৯ৎ", words) == 0.0
+
+
+def test_tidy_and_graphemes_keep_real_words_with_joiners_whole():
+    # র‍্যাব, র‍্যাঙ্ক, র‍্যাম: র + ZWJ (U+200D) + ্ + য; উদ্‌যাপন: ্ + ZWNJ (U+200C); ক্র, ট্র্যাক: no joiner
+    for word in ["র\u200d্যাব", "র\u200d্যাঙ্ক", "র\u200d্যাম", "উদ্\u200cযাপন", "ক্র", "ট্র্যাক"]:
+        assert corpus.tidy(word) == word and corpus.tidy("ি " + word) == " " + word
+        assert "".join(corpus.graphemes(word)) == word
+        assert all(not corpus.is_mark(g[0]) for g in corpus.graphemes(word))
+    assert corpus.graphemes("র\u200d্যাব") == ["র\u200d্যা", "ব"]  # র‍্যা is one cluster
+    assert corpus.tidy("কাজ \u200d্যা") == "কাজ যা"  # a ZWJ after a space dangles, and the hasanta after it

@@ -163,6 +163,14 @@ MESSAGES.update({
         "bn": "'{text}'-এর উত্তর '{expected}' হওয়ার কথা, পেয়েছি '{got}'। স্পেস বা যতিচিহ্নের (।) পরের চিহ্নও ঝুলন্ত: আগের অক্ষরটি বাংলা বর্ণ বা চিহ্ন কিনা দেখো।",
         "en": "For '{text}' the answer should be '{expected}', got '{got}'. A mark after a space or punctuation (।) dangles too: check whether the previous character is a Bengali letter or mark.",
     },
+    "checks07.joiner_dropped": {
+        "bn": "{text}-এর হসন্তটি তুমি বাদ দিয়েছ (পেয়েছি {got}, হওয়ার কথা {expected})। র‍্য-তে র-এর পরে একটি অদৃশ্য অক্ষর থাকে, ZWJ (zero width joiner, U+200D), তারপর হসন্ত: র + U+200D + ্ + য। ZWJ আর ZWNJ (U+200C) বর্ণ নয়, unicodedata.category-তে এরা 'Cf'; এদের চিহ্নের মতো ধরো: ZWJ-এর পরের হসন্ত জোড়া লাগানো, ঝুলন্ত নয়।",
+        "en": "You removed the hasanta of {text} (got {got}, expected {expected}). In র‍্য an invisible character follows র: ZWJ (zero width joiner, U+200D), then the hasanta: র + U+200D + ্ + য. ZWJ and ZWNJ (U+200C) are not letters, their unicodedata.category is 'Cf'; treat them like marks: a hasanta after a ZWJ is attached, not dangling.",
+    },
+    "checks07.joiner_left": {
+        "bn": "{text}-এর উত্তর {expected} হওয়ার কথা, পেয়েছি {got}। লেখার শুরুতে বা স্পেসের পরে থাকা ZWJ (U+200D) বা ZWNJ (U+200C)-ও ঝুলন্ত: জোড়ার মতো কিছু নেই, আর তার পরের হসন্ত ফাঁকা বৃত্তে আঁকা হয়। যোজককেও চিহ্নের মতো বাদ দাও।",
+        "en": "For {text} the answer should be {expected}, got {got}. A ZWJ (U+200D) or ZWNJ (U+200C) at the start or after a space dangles too: there is nothing to join, and a hasanta after it is drawn on a dotted circle. Drop a joiner like a mark.",
+    },
 })
 MESSAGES.update({
     # lesson 07: the recipe of this machine, computed from this run's measurements (# VERDICT)
@@ -194,4 +202,28 @@ MESSAGES.update({
         "bn": "reference/-এ এখনও কোনো GPU-তে মাপা ফল নেই, তাই এখানে GPU-র কোনো সংখ্যা দেখানো হলো না। GPU-র রেসিপি নিচে উৎসসহ লেখা; নিজের GPU-তে `python -m benchmarks` চালিয়ে ফল যোগ করা যায় (reference/README.md)।",
         "en": "reference/ holds no results measured on a GPU yet, so no GPU numbers are shown here. The GPU recipe below is stated with its sources; run `python -m benchmarks` on a GPU to add results (reference/README.md).",
     },
+})
+MESSAGES.update({
+    # lesson 07: the comparison table and the closing recipe, both from this run's measurements
+    "lesson07.cmp_switch": {"bn": "সুইচ", "en": "switch"},
+    "lesson07.cmp_settings": {"bn": "প্রিসিশন + অপটিমাইজার", "en": "precision + optimizer"},
+    "lesson07.cmp_speedup": {"bn": "fp32-এর তুলনায় গতিবৃদ্ধি", "en": "speed-up over fp32"},
+    "lesson07.recipe_head": {
+        "bn": "এই মেশিনের রেসিপি ({machine}), ওপরের তুলনায় এইমাত্র মাপা গতিবৃদ্ধি থেকে, বড় লাভ আগে:",
+        "en": "The recipe of this machine ({machine}), from the speed-ups just measured above, largest first:",
+    },
+    "lesson07.recipe_step": {
+        "bn": "{n}) {name} চালু করো: {speedup:.2f}× ({tokens:,.0f} বনাম {base:,.0f} টোকেন/সেকেন্ড)",
+        "en": "{n}) turn on {name}: {speedup:.2f}× ({tokens:,.0f} vs {base:,.0f} tokens/s)",
+    },
+    "lesson07.recipe_nothing": {
+        "bn": "এখানে কোনো সুইচ মাপের ওঠানামার বাইরে গতি বাড়ায়নি: fp32 + for-loop-ই রাখো, বড় মডেলে বা বেশি ধাপে আবার মাপো।",
+        "en": "No switch raised the speed beyond the noise here: keep fp32 + for-loop, and measure again with a larger model or more steps.",
+    },
+    "lesson07.recipe_skip": {
+        "bn": "এই মেশিনে চালু করে লাভ দেখা যায়নি: {names}।",
+        "en": "No gain measured on this machine: {names}.",
+    },
+    "lesson07.recipe_slower": {"bn": "ধীর করল", "en": "slower"},
+    "lesson07.recipe_noise": {"bn": "মাপের ওঠানামার মধ্যে", "en": "within the noise"},
 })

@@ -303,3 +303,342 @@ def accuracy(model: nn.Module, loader, device: torch.device) -> float:
         total += targets.shape[0]
     model.train()
     return correct / max(total, 1)
+
+
+# ---------------------------------------------------------------- pinning every batch: what it costs, what it saves
+
+PIN_STEPS = ("pageable .to", "pin_memory()", "pin_memory() + .to(non_blocking)", "pinned .to(non_blocking)")
+
+
+def pin_cost(numel: int, device: str | torch.device | None = None, **kwargs) -> list[bench.Record]:
+    """Per batch of `numel` float32 numbers: what pinning costs and what it saves.
+
+    With a CUDA GPU, four records (names in PIN_STEPS), each the time for one batch:
+      'pageable .to'                     x.to(gpu): the driver copies through its own pinned buffer
+      'pin_memory()'                     x.pin_memory() alone: page-locked memory + one host copy (the cost)
+      'pin_memory() + .to(non_blocking)' both, every batch, on the training loop's path
+      'pinned .to(non_blocking)'         the copy when the batch is already pinned (pinned once, before)
+    Without CUDA nothing can be pinned. One record measures what pin_memory() must do at the
+    least here: a host-to-host copy of the same bytes ('host copy': metrics['gbs'])."""
+    device = gpu_device() if device is None else hardware.check_device(device)
+    src = bench.fresh_random(numel, seed=1)
+    nbytes = numel * src.element_size()
+    params = {"numel": numel, "bytes": nbytes}
+    if device is None or device.type != "cuda":
+        dst = torch.empty_like(src)
+        record = bench.measure(lambda: dst.copy_(src), "host copy", params={**params, "device": "cpu"}, **kwargs)
+        record.metrics["gbs"] = record.per_second(nbytes) / 1e9
+        record.metrics["ms"] = record.median_s * 1e3
+        return [record]
+    pinned = src.pin_memory()
+    work = {
+        PIN_STEPS[0]: lambda: src.to(device),
+        PIN_STEPS[1]: lambda: src.pin_memory(),
+        PIN_STEPS[2]: lambda: src.pin_memory().to(device, non_blocking=True),
+        PIN_STEPS[3]: lambda: pinned.to(device, non_blocking=True),
+    }
+    records = []
+    for name, fn in work.items():  # Timer synchronises the GPU, so non_blocking copies count in full
+        record = bench.measure(fn, name, params={**params, "device": str(device)}, **kwargs)
+        record.metrics["gbs"] = record.per_second(nbytes) / 1e9
+        record.metrics["ms"] = record.median_s * 1e3
+        records.append(record)
+    return records
+
+
+def pin_verdict(records: list[bench.Record]) -> tuple[str, dict]:
+    """(catalog key, values) for pin_cost's records: does pinning every batch pay here?"""
+    by_name = {r.name: r for r in records}
+    if "host copy" in by_name:
+        r = by_name["host copy"]
+        return "transfer.verdict_pin_cpu", {"mb": r.params["bytes"] / 1e6, "ms": r.metrics["ms"],
+                                             "gbs": r.metrics["gbs"]}
+    pageable, pin_only, both, pinned = (by_name[n].metrics["ms"] for n in PIN_STEPS)
+    values = {"mb": records[0].params["bytes"] / 1e6, "pageable": pageable, "pin": pin_only, "both": both,
+              "pinned": pinned, "saved": pageable - pinned}
+    return ("transfer.verdict_pin_loses" if both > pageable else "transfer.verdict_pin_wins"), values
+
+
+# ---------------------------------------------------------------- reading a non_blocking device->host copy too early
+
+
+def early_read(device: str | torch.device, numel: int = 1 << 22, busy: int = 8) -> dict:
+    """A GPU copies a result to the CPU with non_blocking=True; the CPU reads it at once.
+
+    The GPU is first given `busy` large matmuls, so the copy waits in the queue behind them.
+    .to("cpu", non_blocking=True) returns before the copy has happened: the host tensor
+    holds whatever its memory held (often zeros). Reading after hardware.synchronize is right.
+    Returns {'expected', 'early' (first values read at once), 'late' (after synchronizing),
+    'early_ok', 'late_ok'}. Needs a CUDA GPU."""
+    device = hardware.check_device(device)
+    if device.type != "cuda":
+        raise RuntimeError(t("transfer.needs_gpu"))
+    a = bench.fresh_random(4096, 4096, device=device, seed=2) / 64
+    result = torch.full((numel,), 7.0, device=device)
+    hardware.synchronize(device)
+    for _ in range(busy):
+        a = torch.tanh(a @ a)  # queued: the GPU is busy for a while
+    result.add_(a[0, 0] * 0 + 1)  # the value depends on the queued work: 8.0 once it has run
+    host = result.to("cpu", non_blocking=True)  # returns at once; the copy waits in the queue
+    early = host[:4].clone()  # read NOW, before synchronizing: the copy may not have happened
+    hardware.synchronize(device)
+    late = host[:4].clone()
+    expected = torch.full((4,), 8.0)
+    return {"expected": expected.tolist(), "early": early.tolist(), "late": late.tolist(),
+            "early_ok": torch.equal(early, expected), "late_ok": torch.equal(late, expected)}
+
+
+def simulated_early_read(delay_s: float = 0.05, numel: int = 4) -> dict:
+    """The same mistake WITHOUT a GPU, simulated: a helper thread plays the copy engine and
+    writes the result `delay_s` later; the main thread reads at once, then after waiting.
+    This is a simulation on the CPU (a thread, not a GPU); it shows the logic, not GPU timings."""
+    import threading
+
+    host = torch.zeros(numel)  # like fresh pinned memory: it holds whatever was there
+    done = threading.Event()
+
+    def copy_engine():
+        time.sleep(delay_s)
+        host.fill_(8.0)
+        done.set()
+
+    threading.Thread(target=copy_engine, daemon=True).start()
+    early = host.clone()  # read at once
+    done.wait(timeout=10)  # the simulation's "synchronize"
+    late = host.clone()
+    expected = torch.full((numel,), 8.0)
+    return {"expected": expected.tolist(), "early": early.tolist(), "late": late.tolist(),
+            "early_ok": torch.equal(early, expected), "late_ok": torch.equal(late, expected)}
+
+
+# ---------------------------------------------------------------- overlapping copies with compute (a second stream)
+
+
+def overlap_model(copy_s: float, compute_s: float, batches: int) -> dict:
+    """Time for `batches` batches, each copied (copy_s) then computed on (compute_s):
+
+    serial      every copy waits for the previous compute: batches · (copy + compute)
+    overlapped  the next batch's copy runs on a second stream while this one computes:
+                copy + (batches - 1) · max(copy, compute) + compute
+    A pure formula (no measurement): the picture the GPU measurement is checked against."""
+    serial = batches * (copy_s + compute_s)
+    overlapped = copy_s + (batches - 1) * max(copy_s, compute_s) + compute_s if batches else 0.0
+    return {"serial_s": serial, "overlapped_s": overlapped, "speedup": serial / overlapped if overlapped else 1.0}
+
+
+def overlap_timeline(copy_s: float, compute_s: float, batches: int, overlapped: bool) -> list[tuple]:
+    """(lane, batch, start_s, end_s) bars for the two lanes 'copy' and 'compute' of the model above."""
+    bars, copy_free, compute_free = [], 0.0, 0.0
+    for b in range(batches):
+        start = copy_free if overlapped else max(copy_free, compute_free)
+        copy_end = start + copy_s
+        bars.append(("copy", b, start, copy_end))
+        compute_start = max(copy_end, compute_free)
+        compute_free = compute_start + compute_s
+        bars.append(("compute", b, compute_start, compute_free))
+        copy_free = copy_end
+    return bars
+
+
+def plot_overlap(copy_s: float, compute_s: float, batches: int, title: str = ""):
+    """Two timelines (serial above, overlapped below) of the model: a labelled picture, not a measurement."""
+    from . import plots
+
+    fig, axes = plots.new_figure(nrows=2, sharex=True)
+    colors = {"copy": "#e69f00", "compute": "#0072b2"}
+    for ax, overlapped in zip(axes, (False, True)):
+        for lane, b, start, end in overlap_timeline(copy_s, compute_s, batches, overlapped):
+            y = 1 if lane == "copy" else 0
+            ax.barh(y, (end - start) * 1e3, left=start * 1e3, color=colors[lane], edgecolor="white")
+            ax.text((start + end) / 2 * 1e3, y, str(b + 1), ha="center", va="center", color="white", fontsize=9)
+        ax.set_yticks([0, 1], [plots.label("transfer.lane_compute"), plots.label("transfer.lane_copy")])
+        total = overlap_model(copy_s, compute_s, batches)["overlapped_s" if overlapped else "serial_s"]
+        ax.set_title(plots.label("transfer.timeline_overlapped" if overlapped else "transfer.timeline_serial",
+                                 ms=total * 1e3), fontsize=11)
+    axes[-1].set_xlabel(plots.label("transfer.time_ms"))
+    if title:
+        fig.suptitle(title)
+    return fig
+
+
+def overlap_measure(device: str | torch.device, batches: int = 8, numel: int = 1 << 24, matmul_n: int = 2048,
+                    **kwargs) -> list[bench.Record]:
+    """On a CUDA GPU: `batches` pinned batches copied to the GPU and computed on (a matmul each),
+    serial (copy and compute on one stream) vs overlapped (copies on a second stream, one
+    batch ahead). Uses the device-generic torch.Stream API; the compute stream waits for each
+    copy (wait_stream) before using it. Two records; needs a CUDA GPU."""
+    device = hardware.check_device(device)
+    if device.type != "cuda":
+        raise RuntimeError(t("transfer.needs_gpu"))
+    hosts = [bench.fresh_random(numel, seed=i).pin_memory() for i in range(batches)]
+    weight = bench.fresh_random(matmul_n, matmul_n, device=device, seed=99)
+    side = torch.Stream(device=device)
+    main = torch.accelerator.current_stream(device)
+
+    def compute(x):
+        return (x[: matmul_n * matmul_n].view(matmul_n, matmul_n) @ weight).sum()
+
+    def serial():
+        return [compute(h.to(device, non_blocking=True)) for h in hosts]
+
+    def overlapped():
+        out = []
+        with side:
+            nxt = hosts[0].to(device, non_blocking=True)
+        for i in range(batches):
+            main.wait_stream(side)  # this batch's copy must be done before computing on it
+            current = nxt
+            current.record_stream(main)  # the memory is used on the main stream too
+            if i + 1 < batches:
+                with side:  # the next copy runs beside this compute
+                    nxt = hosts[i + 1].to(device, non_blocking=True)
+            out.append(compute(current))
+        return out
+
+    records = []
+    for name, fn in (("copy+compute serial", serial), ("copy+compute overlapped", overlapped)):
+        record = bench.measure(fn, name, params={"device": str(device), "batches": batches, "numel": numel,
+                                                 "matmul_n": matmul_n}, **kwargs)
+        record.metrics["ms"] = record.median_s * 1e3
+        records.append(record)
+    return records
+
+
+# ---------------------------------------------------------------- is the input pipeline the bottleneck?
+
+
+class Decoded(Augmented):
+    """Augmented, with `rounds` extra blur passes per sample standing for decoding (JPEG, audio):
+    per-sample CPU work that cannot be skipped, only moved off the training process. Each
+    sample is marked in the profiler as 'fastrain::load_sample', so a profile shows which
+    process loaded it (DataLoader workers are other processes: their samples do not appear)."""
+
+    def __init__(self, base: Dataset, rounds: int = 4, **kwargs):
+        super().__init__(base, **kwargs)
+        self.rounds = rounds
+
+    def __getitem__(self, index: int):
+        with torch.profiler.record_function(LOAD_SAMPLE):
+            image, label = super().__getitem__(index)
+            kernel = torch.full((1, 1, 3, 3), 1 / 9)
+            for _ in range(self.rounds):  # a 3x3 blur, then back to the sharp image's range
+                image = torch.nn.functional.conv2d(image.unsqueeze(0), kernel, padding=1).squeeze(0)
+            return image.clamp(0, 1), label
+
+
+LOAD_SAMPLE = "fastrain::load_sample"
+NEXT_BATCH = "enumerate(DataLoader)#"  # the DataLoader marks each next() with this prefix
+
+
+def wait_vs_compute(loader, model: nn.Module, optimizer, device: str | torch.device = "cpu",
+                    max_steps: int | None = None) -> dict:
+    """Time a training loop in two parts per step: waiting for the next batch (the input
+    pipeline) and the step itself (to(device), forward, backward, optimizer step, synchronized).
+
+    Returns {'wait_s', 'step_s' (lists, one per step, the first step left out: workers starting),
+    'startup_s', 'wait_share' (waiting ÷ total), 'steps_per_s'}."""
+    device = hardware.check_device(device)
+    criterion = nn.CrossEntropyLoss()
+    waits, steps = [], []
+    iterator = iter(loader)
+    start = time.perf_counter()
+    startup = None
+    count = 0
+    while max_steps is None or count < max_steps:
+        t0 = time.perf_counter()
+        try:
+            inputs, targets = next(iterator)
+        except StopIteration:
+            break
+        t1 = time.perf_counter()
+        inputs, targets = inputs.to(device), targets.to(device)
+        optimizer.zero_grad()
+        criterion(model(inputs), targets).backward()
+        optimizer.step()
+        synchronize(device)
+        t2 = time.perf_counter()
+        count += 1
+        if startup is None:
+            startup = t2 - start
+            continue
+        waits.append(t1 - t0)
+        steps.append(t2 - t1)
+    del iterator  # the worker processes end here
+    total = sum(waits) + sum(steps)
+    return {"wait_s": waits, "step_s": steps, "startup_s": startup or float("nan"),
+            "wait_share": sum(waits) / total if total else float("nan"),
+            "steps_per_s": len(steps) / total if total else float("nan")}
+
+
+@dataclass
+class LoopProfile:
+    """What torch.profiler saw in this process while a training loop ran.
+
+    item_calls      reads of one number to the CPU (aten::_local_scalar_dense: .item(), int(t), float(t))
+    ops             top-level aten operator calls (each a kernel launch on a GPU)
+    samples_here    samples loaded in this process (LOAD_SAMPLE marks); 0 when workers load them
+    data_s          seconds inside the DataLoader's next() (waiting for or making the batch)
+    total_s         seconds of the whole profiled call
+    table           (name, calls, total ms) rows, the busiest first"""
+
+    item_calls: int
+    ops: int
+    samples_here: int
+    data_s: float
+    total_s: float
+    table: list
+
+    @property
+    def data_share(self) -> float:
+        return self.data_s / self.total_s if self.total_s > 0 else float("nan")
+
+
+def profile_loop(fn, *args, rows: int = 12, **kwargs) -> tuple[object, LoopProfile]:
+    """Run fn(*args, **kwargs) once under torch.profiler (CPU activity; on a GPU the kernels'
+    launches still show as aten ops). Returns (fn's result, LoopProfile)."""
+    import os
+    from collections import defaultdict
+
+    from torch.profiler import ProfilerActivity, profile
+
+    os.environ.setdefault("KINETO_LOG_LEVEL", "6")  # keep Kineto's start/stop lines off the notebook
+    start = time.perf_counter()
+    with profile(activities=[ProfilerActivity.CPU]) as prof:
+        result = fn(*args, **kwargs)
+    total = time.perf_counter() - start
+    items = ops = samples = 0
+    data_us = 0.0
+    counts: dict[str, int] = defaultdict(int)
+    times: dict[str, float] = defaultdict(float)
+    for event in prof.events():
+        name = event.name
+        if name == LOAD_SAMPLE or name.startswith(NEXT_BATCH):
+            if name == LOAD_SAMPLE:
+                samples += 1
+                label = name
+            else:
+                data_us += event.cpu_time_total
+                label = "DataLoader next()"
+            counts[label] += 1
+            times[label] += event.cpu_time_total / 1e3
+            continue
+        if _loading(event):
+            continue  # making the batch: counted as samples and data time, not as the step's ops
+        if name == "aten::_local_scalar_dense":
+            items += 1
+        if name.startswith("aten::") and (event.cpu_parent is None or not event.cpu_parent.name.startswith("aten::")):
+            ops += 1
+            counts[name] += 1
+            times[name] += event.cpu_time_total / 1e3
+    table = sorted(((n, counts[n], times[n]) for n in counts), key=lambda row: -row[2])[:rows]
+    return result, LoopProfile(items, ops, samples, data_us / 1e6, total, table)
+
+
+def _loading(event) -> bool:
+    """True for an op run while making a batch (inside a DataLoader next() or a sample's load)."""
+    parent = event.cpu_parent
+    while parent is not None:
+        if parent.name == LOAD_SAMPLE or parent.name.startswith(NEXT_BATCH):
+            return True
+        parent = parent.cpu_parent
+    return False

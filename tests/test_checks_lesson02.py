@@ -1,8 +1,14 @@
 """Lesson 02's checks pass the reference solutions and reject typical wrong answers."""
 
+import math
+import statistics
+
+import pytest
 import torch
 from checkcases import coverage_test, right, table_test, wrong
+from torch.utils.data import DataLoader
 
+from fastrain_lib import noise
 from fastrain_lib.checks import lesson02
 from fastrain_lib.checks import lesson02 as C
 
@@ -319,3 +325,176 @@ CASES = [
 test_case = table_test(CASES)
 test_coverage = coverage_test(CASES, [C.check_to_device, C.check_train_epoch, C.check_throughput,
                                       C.check_batch_answer])
+
+
+# ------------------------------------------------------------------ task 4: diagnosing a slow loop
+
+
+def fast_one_worker(model, optimizer, dataset, batch_size, steps):
+    """Valid, written differently: one worker, the losses stacked, count_nonzero, no break."""
+    loader = DataLoader(dataset, batch_size=batch_size, num_workers=1, persistent_workers=False)
+    losses, hits, seen = [], [], 0
+    for images, labels in loader:
+        if len(losses) == steps:
+            break
+        optimizer.zero_grad(set_to_none=True)
+        outputs = model(images)
+        loss = torch.nn.functional.cross_entropy(outputs, labels)
+        loss.backward()
+        optimizer.step()
+        losses.append(loss.detach())
+        hits.append(torch.count_nonzero(outputs.argmax(1) == labels))
+        seen += len(labels)
+    return {"mean_loss": torch.stack(losses).mean(), "accuracy": torch.stack(hits).sum().item() / seen}
+
+
+def _variant(workers=0, item=False, python_loop=False, shuffle=False, accuracy_per_step=False, last_loss=False,
+             as_tuple=False):
+    """The slow loop with some of its problems fixed (or a new mistake added)."""
+    def loop(model, optimizer, dataset, batch_size, steps):
+        loader = DataLoader(dataset, batch_size=batch_size, shuffle=shuffle, num_workers=workers,
+                            generator=torch.Generator().manual_seed(0))
+        criterion = torch.nn.CrossEntropyLoss()
+        total, correct, seen = torch.zeros(()), torch.zeros((), dtype=torch.long), 0
+        python_total, python_correct = 0.0, 0
+        for step, (images, labels) in enumerate(loader):
+            if step == steps:
+                break
+            optimizer.zero_grad()
+            outputs = model(images)
+            loss = criterion(outputs, labels)
+            loss.backward()
+            optimizer.step()
+            if item:
+                python_total += loss.item()
+            total = loss.detach() if last_loss else total + loss.detach()
+            if python_loop:
+                for guess, label in zip(outputs.argmax(dim=1), labels):
+                    python_correct += int(guess == label)
+            else:
+                correct += (outputs.argmax(dim=1) == labels).sum()
+            seen += labels.shape[0]
+        mean_loss = python_total / steps if item else (total.item() if last_loss else total.item() / steps)
+        hits = python_correct if python_loop else correct.item()
+        result = {"mean_loss": mean_loss, "accuracy": hits / (steps if accuracy_per_step else seen)}
+        return (result["mean_loss"], result["accuracy"]) if as_tuple else result
+    return loop
+
+
+def decode_everything_first(model, optimizer, dataset, batch_size, steps):
+    """'Fixes' the data by decoding every sample up front — still in the training process."""
+    samples = [dataset[i] for i in range(batch_size * steps)]
+    images = torch.stack([s[0] for s in samples])
+    labels = torch.stack([s[1] for s in samples])
+    batches = list(zip(images.split(batch_size), labels.split(batch_size)))
+    return _variant()(model, optimizer, batches_dataset(batches), batch_size, steps)
+
+
+class batches_dataset(torch.utils.data.Dataset):
+    def __init__(self, batches):
+        self.items = [(x, y) for xs, ys in batches for x, y in zip(xs, ys)]
+
+    def __len__(self):
+        return len(self.items)
+
+    def __getitem__(self, i):
+        return self.items[i]
+
+
+DIAG_STEPS = 12  # enough steps for the profile rules; the timing uses its own count
+DIAG_CASES = [
+    wrong(C.check_fast_loop, C.slow_train_steps, "python_loop", "the slow loop itself", steps=DIAG_STEPS),
+    wrong(C.check_fast_loop, _variant(workers=0), "data_in_main", "loop and item fixed, no workers", steps=DIAG_STEPS),
+    wrong(C.check_fast_loop, _variant(workers=2, item=True), "item_every_step", "item kept", steps=DIAG_STEPS),
+    wrong(C.check_fast_loop, _variant(workers=2, python_loop=True), "python_loop", "python loop kept",
+          steps=DIAG_STEPS),
+    wrong(C.check_fast_loop, _variant(workers=2, shuffle=True), "wrong_weights", "shuffled", steps=DIAG_STEPS),
+    wrong(C.check_fast_loop, _variant(workers=2, accuracy_per_step=True), "wrong_accuracy", "accuracy per step",
+          steps=DIAG_STEPS),
+    wrong(C.check_fast_loop, _variant(workers=2, last_loss=True), "wrong_loss", "last loss only", steps=DIAG_STEPS),
+    wrong(C.check_fast_loop, _variant(workers=2, as_tuple=True), "wrong_result", "a tuple", steps=DIAG_STEPS),
+    wrong(C.check_fast_loop, decode_everything_first, "data_in_main", "decode all first", steps=DIAG_STEPS),
+    wrong(C.check_fast_loop, None, "not_done", "None"),
+]
+DIAG_RIGHT = [
+    right(C.check_fast_loop, C.fast_train_steps, "solution"),
+    right(C.check_fast_loop, fast_one_worker, "one worker, stacked losses"),
+]
+
+test_diag_case = table_test(DIAG_CASES)
+test_diag_coverage = coverage_test(DIAG_CASES + DIAG_RIGHT, [C.check_fast_loop])
+
+
+@pytest.mark.parametrize("case", DIAG_RIGHT)
+def test_a_valid_fix_is_never_rejected(case):
+    """A valid fix gets ✅ — or, when the machine was busy while timing, the ⚠️ that says so
+    (never a ❌). Which one depends on the load now; both are checked for what they must say."""
+    result = case.check(case.answer)
+    assert result.code in ("ok", "noisy"), result.message
+    if result.code == "noisy":
+        assert isinstance(result, C.Unsure) and str(result).startswith("⚠️") and not result
+    else:
+        assert result and "ঠিক আছে" in result.message
+
+
+def _info(verdict):
+    info = {"cores": 2, "threads": 2, "other_cores": 1.5 if verdict == "noisy" else 0.0, "steal_cores": 0.0,
+            "spread": 0.05, "repeats": 3, "cores_free": 0.5 if verdict == "noisy" else 2.0}
+    info["verdict"], info["reasons"] = noise.verdict(info)
+    assert info["verdict"] == verdict
+    return info
+
+
+@pytest.mark.parametrize("speedup, verdict, code", [
+    (1.05, "noisy", "noisy"),  # too slow on a busy machine: cannot tell, says so
+    (1.05, "quiet", "not_faster"),  # too slow on a quiet machine: really not faster
+    (1.8, "noisy", "ok"),  # fast enough even on a busy machine
+    (1.8, "quiet", "ok"),
+])
+def test_the_timing_verdict_follows_the_noise(monkeypatch, speedup, verdict, code):
+    monkeypatch.setattr(C, "_speedup", lambda fn, steps, rounds=3: (speedup, _info(verdict), [speedup] * 3))
+    result = C.check_fast_loop(C.fast_train_steps, steps=DIAG_STEPS)
+    assert result.code == code, result.message
+    if code == "noisy":
+        assert isinstance(result, C.Unsure) and not result and str(result).startswith("⚠️")
+        assert noise.sentence(_info("noisy")) in result.message  # what was wrong with the machine, and what to do
+        assert "❌" not in str(result) and "❌" not in result._repr_html_()
+    if code == "not_faster":
+        assert "1.05" in result.message and "1.25" in result.message
+
+
+def test_a_real_background_load_gives_the_warning_not_a_cross():
+    """Two busy processes on the cores (noise.hog) while the speed-up is measured: the window
+    is judged noisy, so a slow-looking measurement can only end in ⚠️, never in ❌."""
+    before = torch.get_num_threads()
+    torch.set_num_threads(1)  # as check_fast_loop does
+    try:
+        with noise.hog(2):
+            speedup, info, ratios = C._speedup(C.fast_train_steps, DIAG_STEPS, rounds=2)
+    finally:
+        torch.set_num_threads(before)
+    assert info["verdict"] == "noisy" and "load" in info["reasons"], info
+    assert len(ratios) == 2 and speedup == statistics.median(ratios)
+
+
+def test_the_timer_counts_steady_steps_only():
+    stamps = [0.0, 1.0, 1.1, 1.2, 1.3, 1.4, 1.5]  # a slow first step (workers starting), then 0.1 s a step
+    assert C.steady_steps_per_s(stamps, skip=1) == pytest.approx(10.0)
+    assert C.steady_steps_per_s(stamps, skip=0) == pytest.approx(6 / 1.5)
+    assert math.isnan(C.steady_steps_per_s([1.0]))
+
+
+def test_the_profile_sees_the_three_problems():
+    from fastrain_lib import transfer
+
+    steps = 6
+    model, optimizer = C.diagnose_model()
+    _, slow = transfer.profile_loop(C.slow_train_steps, model, optimizer, C.diagnose_dataset(steps), C.DIAG_BATCH,
+                                    steps)
+    model, optimizer = C.diagnose_model()
+    _, fast = transfer.profile_loop(C.fast_train_steps, model, optimizer, C.diagnose_dataset(steps), C.DIAG_BATCH,
+                                    steps)
+    assert slow.samples_here >= steps * C.DIAG_BATCH and fast.samples_here == 0  # (+1 batch fetched before the break)
+    assert slow.item_calls >= steps * (C.DIAG_BATCH + 1) and fast.item_calls <= 3  # the two totals at the end (+ the DataLoader seed)
+    assert slow.ops - fast.ops >= steps * C.DIAG_BATCH  # at least one extra op per sample
+    assert len(optimizer.stamps) == steps

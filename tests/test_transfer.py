@@ -1,5 +1,6 @@
 """fastrain_lib.transfer: copy costs, .item() synchronisation, DataLoader throughput, the training loop."""
 
+import itertools
 import json
 
 import pytest
@@ -120,3 +121,147 @@ def test_lesson02_panel_runs_and_changes_with_its_controls(monkeypatch):
     assert first.figure.axes[0].get_title() != second.figure.axes[0].get_title()
     assert second.records[0].params["num_workers"] == 1
     assert len(lesson02.HISTORY) == 2
+
+
+# ------------------------------------------------------------------ pinning per batch, early reads, streams
+
+
+@pytest.mark.skipif(torch.cuda.is_available(), reason="CPU-only behaviour")
+def test_pin_cost_without_a_gpu_measures_the_host_copy_only():
+    (record,) = transfer.pin_cost(1 << 16, min_run_time=0.01)
+    assert record.name == "host copy" and record.params["bytes"] == 4 << 16
+    assert record.metrics["gbs"] == pytest.approx((4 << 16) / record.median_s / 1e9)
+    assert record.metrics["ms"] == pytest.approx(record.median_s * 1e3)
+    key, values = transfer.pin_verdict([record])
+    assert key == "transfer.verdict_pin_cpu" and values["mb"] == pytest.approx(0.262144)
+
+
+def _pin_records(pageable, pin, both, pinned):
+    return [bench.Record(name=n, median_s=ms / 1e3, params={"bytes": 8_000_000}, metrics={"ms": ms})
+            for n, ms in zip(transfer.PIN_STEPS, (pageable, pin, both, pinned))]
+
+
+def test_pin_verdict_compares_pinning_every_batch_with_a_plain_copy():
+    key, values = transfer.pin_verdict(_pin_records(pageable=1.0, pin=0.9, both=1.6, pinned=0.7))
+    assert key == "transfer.verdict_pin_loses" and values["saved"] == pytest.approx(0.3) and values["mb"] == 8.0
+    key, values = transfer.pin_verdict(_pin_records(pageable=2.0, pin=0.4, both=1.5, pinned=1.1))
+    assert key == "transfer.verdict_pin_wins" and values["both"] == 1.5
+
+
+def test_simulated_early_read_is_wrong_before_waiting_and_right_after():
+    result = transfer.simulated_early_read(delay_s=0.05)
+    assert result["early"] == [0.0] * 4 and not result["early_ok"]
+    assert result["late"] == result["expected"] == [8.0] * 4 and result["late_ok"]
+
+
+def test_gpu_only_parts_say_so_on_a_cpu():
+    with pytest.raises(RuntimeError, match="GPU"):
+        transfer.early_read("cpu")
+    with pytest.raises(RuntimeError, match="GPU"):
+        transfer.overlap_measure("cpu")
+
+
+@needs_cuda
+def test_early_read_and_overlap_on_a_gpu():
+    result = transfer.early_read("cuda")
+    assert result["late_ok"]  # after synchronizing the values are right, whatever the early read saw
+    serial, overlapped = transfer.overlap_measure("cuda", batches=4, numel=1 << 22, matmul_n=1024)
+    assert serial.params == overlapped.params and overlapped.median_s < 1.05 * serial.median_s
+    records = transfer.pin_cost(1 << 20)
+    assert [r.name for r in records] == list(transfer.PIN_STEPS)
+
+
+@pytest.mark.parametrize("copy_s, compute_s, batches", [(4e-3, 5e-3, 6), (2e-3, 2e-3, 3), (1e-3, 6e-3, 1)])
+def test_overlap_model_and_its_timeline_agree(copy_s, compute_s, batches):
+    model = transfer.overlap_model(copy_s, compute_s, batches)
+    assert model["serial_s"] == pytest.approx(batches * (copy_s + compute_s))
+    assert model["overlapped_s"] == pytest.approx(copy_s + (batches - 1) * max(copy_s, compute_s) + compute_s)
+    for overlapped, total in ((False, model["serial_s"]), (True, model["overlapped_s"])):
+        bars = transfer.overlap_timeline(copy_s, compute_s, batches, overlapped)
+        assert max(end for *_, end in bars) == pytest.approx(total)
+        for lane in ("copy", "compute"):  # one lane does one thing at a time
+            spans = sorted((s, e) for name, _, s, e in bars if name == lane)
+            assert all(a[1] <= b[0] + 1e-12 for a, b in itertools.pairwise(spans))
+        copies = {b: e for name, b, _, e in bars if name == "copy"}
+        assert all(s >= copies[b] - 1e-12 for name, b, s, _ in bars if name == "compute")  # data first
+
+
+def test_equal_copy_and_compute_gain_the_most():
+    assert transfer.overlap_model(1.0, 1.0, 9)["speedup"] == pytest.approx(18 / 10)
+    assert transfer.overlap_model(1.0, 9.0, 9)["speedup"] < transfer.overlap_model(1.0, 1.0, 9)["speedup"]
+
+
+def test_plot_overlap_draws_both_timelines():
+    fig = transfer.plot_overlap(4e-3, 5e-3, 3)
+    assert len(fig.axes) == 2
+    widths = sorted({round(p.get_width(), 6) for p in fig.axes[0].patches})
+    assert widths == [4.0, 5.0]  # the bars are the model's copy and compute times, in ms
+
+
+# ------------------------------------------------------------------ is the input pipeline the bottleneck?
+
+
+class SlowSamples(torch.utils.data.Dataset):
+    """Each sample takes `delay` seconds to make (a stand-in for decoding)."""
+
+    def __init__(self, n=64, delay=0.004):
+        self.n, self.delay = n, delay
+
+    def __len__(self):
+        return self.n
+
+    def __getitem__(self, i):
+        import time
+
+        time.sleep(self.delay)
+        return torch.full((1, 28, 28), i / self.n), torch.tensor(i % 10)
+
+
+def test_wait_vs_compute_sees_a_slow_input_pipeline():
+    torch.manual_seed(0)
+    model = SimpleNN(hidden=16)
+    loader = transfer.make_loader(SlowSamples(), batch_size=8, shuffle=False)
+    result = transfer.wait_vs_compute(loader, model, torch.optim.SGD(model.parameters(), lr=0.1), "cpu")
+    assert len(result["wait_s"]) == len(result["step_s"]) == 7  # 8 batches, the first left out
+    assert all(w >= 8 * 0.004 * 0.9 for w in result["wait_s"])  # 8 samples, 4 ms each
+    assert result["wait_share"] > 0.5
+    total = sum(result["wait_s"]) + sum(result["step_s"])
+    assert result["steps_per_s"] == pytest.approx(7 / total)
+
+
+def test_decoded_is_deterministic_and_marks_every_sample():
+    from torch.profiler import ProfilerActivity, profile
+
+    decoded = transfer.Decoded(tiny_digits(4), rounds=2)
+    with profile(activities=[ProfilerActivity.CPU]) as prof:
+        first = decoded[1][0]
+    assert torch.equal(first, decoded[1][0]) and 0 <= first.min() and first.max() <= 1
+    assert not torch.equal(first, transfer.Augmented(tiny_digits(4))[1][0])  # the blur changed it
+    assert sum(e.name == transfer.LOAD_SAMPLE for e in prof.events()) == 1
+
+
+def test_profile_loop_counts_what_the_function_did():
+    def work(n_items, n_adds):
+        x = torch.ones(3)
+        for _ in range(n_adds):
+            x = x + 1
+        return [x.sum().item() for _ in range(n_items)]
+
+    result, prof = transfer.profile_loop(work, 5, 3)
+    assert result == [12.0] * 5
+    assert prof.item_calls == 5
+    assert prof.ops >= 3 + 5 + 5 and {n: c for n, c, _ in prof.table}["aten::add"] == 3
+    assert prof.samples_here == 0 and prof.data_s == 0.0
+
+
+@pytest.mark.parametrize("num_workers, samples_here", [(0, 24), (1, 0)])
+def test_profile_loop_sees_where_samples_are_loaded(num_workers, samples_here):
+    loader = transfer.make_loader(transfer.Decoded(tiny_digits(24), rounds=1), batch_size=8,
+                                  num_workers=num_workers, shuffle=False)
+    model = SimpleNN(hidden=8)
+    _, prof = transfer.profile_loop(transfer.wait_vs_compute, loader, model,
+                                    torch.optim.SGD(model.parameters(), lr=0.1), "cpu")
+    assert prof.samples_here == samples_here
+    assert prof.data_s > 0 and 0 < prof.data_share < 1
+    names = [n for n, _, _ in prof.table]
+    assert "DataLoader next()" in names and (transfer.LOAD_SAMPLE in names) == (num_workers == 0)

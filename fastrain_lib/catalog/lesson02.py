@@ -314,4 +314,182 @@ MESSAGES = {
         "bn": "batch {batch:5d}: {rate:10.0f} নমুনা/সেকেন্ড",
         "en": "batch {batch:5d}: {rate:10.0f} samples/s",
     },
+    # checks/lesson02: task 4, diagnosing a slow loop
+    "lesson02.check.diag.wrong_result": {
+        "bn": "ফাংশনটি {{'mean_loss': ..., 'accuracy': ...}} এই দুটি key-সহ একটি dict ফেরত দেবে; পাওয়া গেল {got}।",
+        "en": "The function must return a dict with the keys 'mean_loss' and 'accuracy'; got {got}.",
+    },
+    "lesson02.check.diag.wrong_weights": {
+        "bn": "{steps}টি ধাপের পরে মডেলের ওজন ধীর লুপের ওজনের সাথে মেলেনি। গতি বাড়াতে গিয়ে প্রশিক্ষণ বদলানো চলবে না: "
+              "shuffle=False রাখো (একই ক্রমে একই batch), batch_size আর steps যা দেওয়া হয়েছে তা-ই, প্রতি ধাপে "
+              "zero_grad → forward → loss → backward → step একবার করে।",
+        "en": "After {steps} steps the model's weights differ from the slow loop's. Making it faster must not change the "
+              "training: keep shuffle=False (the same batches in the same order), the given batch_size and steps, and "
+              "zero_grad → forward → loss → backward → step once per step.",
+    },
+    "lesson02.check.diag.wrong_loss": {
+        "bn": "mean_loss মেলেনি: পাওয়া গেল {got}, হওয়ার কথা {want}। প্রতি ধাপের loss (loss.detach()) যোগ করে শেষে steps দিয়ে ভাগ করো।",
+        "en": "mean_loss does not match: got {got}, expected {want}. Add every step's loss (loss.detach()) and divide by steps at the end.",
+    },
+    "lesson02.check.diag.wrong_accuracy": {
+        "bn": "accuracy মেলেনি: পাওয়া গেল {got}, হওয়ার কথা {want}। সঠিক অনুমানের মোট সংখ্যা ÷ দেখা নমুনার মোট সংখ্যা — "
+              "(outputs.argmax(dim=1) == labels).sum() দিয়ে গোনো, শেষে একবার সংখ্যায় বদলাও।",
+        "en": "accuracy does not match: got {got}, expected {want}. Correct guesses ÷ samples seen — count with "
+              "(outputs.argmax(dim=1) == labels).sum() and turn it into a number once, at the end.",
+    },
+    "lesson02.check.diag.python_loop": {
+        "bn": "প্রোফাইলে প্রতি ধাপে {ops:.0f}টি অপারেশন, ঠিক করা লুপে যেখানে প্রায় {ref:.0f}টি: batch-এর প্রতিটি নমুনার "
+              "জন্য আলাদা ছোট অপারেশন চলছে (Python লুপে guess == label, int(...))। এটা ওভারহেড-সীমিত কাজ: "
+              "পুরো batch একসাথে তুলনা করো — (outputs.argmax(dim=1) == labels).sum() — একটি অপারেশনে।",
+        "en": "The profile shows {ops:.0f} ops per step where the fixed loop has about {ref:.0f}: a separate tiny op runs "
+              "for every sample of the batch (guess == label, int(...) in a Python loop). That is overhead-bound work: "
+              "compare the whole batch at once — (outputs.argmax(dim=1) == labels).sum() — in one op.",
+    },
+    "lesson02.check.diag.item_every_step": {
+        "bn": "প্রোফাইলে aten::_local_scalar_dense {items} বার ({steps}টি ধাপে): প্রতি ধাপে একটি সংখ্যা CPU-তে পড়া হচ্ছে "
+              "(.item(), float(...) বা int(...))। GPU-তে প্রতিটি পড়া একটি সিঙ্ক্রোনাইজেশন। loss আর সঠিক উত্তরের সংখ্যা "
+              "টেনসরেই জমাও (loss.detach()), শেষে একবার .item()।",
+        "en": "The profile shows aten::_local_scalar_dense {items} times (in {steps} steps): a number is read to the CPU every "
+              "step (.item(), float(...) or int(...)). On a GPU each read is a synchronization. Keep the loss and the "
+              "correct count in tensors (loss.detach()) and call .item() once, at the end.",
+    },
+    "lesson02.check.diag.data_in_main": {
+        "bn": "প্রোফাইলে fastrain::load_sample {samples} বার: প্রতিটি নমুনা প্রশিক্ষণের প্রসেসেই ডিকোড হচ্ছে, আর সময়ের "
+              "{share:.0%} যাচ্ছে DataLoader-এর next()-এ। কাজটা বাদ দেওয়া যায় না, সরানো যায়: DataLoader-এ num_workers=1 বা 2 "
+              "দাও — তখন কর্মী প্রসেস পরের batch বানায়, প্রশিক্ষণ থামে না।",
+        "en": "The profile shows fastrain::load_sample {samples} times: every sample is decoded in the training process, and "
+              "{share:.0%} of the time goes into the DataLoader's next(). The work cannot be skipped, only moved: give the "
+              "DataLoader num_workers=1 or 2, so worker processes make the next batch while training goes on.",
+    },
+    "lesson02.check.diag.not_faster": {
+        "bn": "প্রোফাইলে তিনটি সমস্যাই আর নেই, কিন্তু মাপা steps/s বাড়েনি যথেষ্ট: ধীর লুপের {speedup:.2f} গুণ (অন্তত {need:.2f} গুণ "
+              "দরকার; প্রতি রাউন্ডে: {rounds})। মেশিন শান্ত ছিল, তাই মাপটি বিশ্বাসযোগ্য: num_workers কত দিয়েছ, আর লুপে "
+              "নতুন কোনো ধীর কাজ ঢুকেছে কিনা দেখো।",
+        "en": "None of the three problems is left in the profile, but the measured steps/s did not grow enough: {speedup:.2f}× "
+              "the slow loop (at least {need:.2f}× needed; per round: {rounds}). The machine was quiet, so the timing "
+              "stands: check your num_workers, and whether some new slow work entered the loop.",
+    },
+    "lesson02.check.diag.noisy": {
+        "bn": "প্রোফাইলে তিনটি সমস্যাই আর নেই ✔, কিন্তু গতি মাপার সময় মেশিন ব্যস্ত ছিল, তাই মাপা {speedup:.2f} গুণ (দরকার "
+              "{need:.2f}) দিয়ে কিছুই বলা যায় না — এটা ভুল নয়, অনিশ্চিত। অন্য ভারী কাজ থামিয়ে যাচাই সেলটি আবার চালাও।",
+        "en": "None of the three problems is left in the profile ✔, but the machine was busy while the speed was measured, so "
+              "the measured {speedup:.2f}× (needed {need:.2f}) decides nothing — not wrong, just unknown. Stop other heavy "
+              "work and run the check cell again.",
+    },
+    "lesson02.check.diag.correct": {
+        "bn": "ঠিক আছে: একই ওজন আর একই সংখ্যা, প্রোফাইলে তিনটি সমস্যার কোনোটি নেই, আর স্থির অবস্থায় steps/s ধীর লুপের {speedup:.2f} গুণ।",
+        "en": "Correct: the same weights and numbers, none of the three problems in the profile, and {speedup:.2f}× the slow "
+              "loop's steady steps/s.",
+    },
+    # transfer: pinning, early reads, overlap
+    "transfer.verdict_pin_cpu": {
+        "bn": "এই মেশিনে GPU নেই, তাই পিন করা যায় না; মাপা গেল খরচের দিকটা: pin_memory() অন্তত যে কপি করে — {mb:.1f} MB-এর "
+              "একটি হোস্ট→হোস্ট কপি — তাতে লাগে {ms:.2f} ms ({gbs:.1f} GB/s)। প্রতি batch-এ পিন করলে প্রতি batch-এ এই খরচ "
+              "প্রশিক্ষণের পথেই যোগ হয়; GPU-তে লাভটা (পেজেবল কপির তুলনায় কত কম সময়) এখানে মাপা যায় না।",
+        "en": "No GPU here, so nothing can be pinned; the cost side was measured: the copy pin_memory() makes at the least — a "
+              "host→host copy of {mb:.1f} MB — takes {ms:.2f} ms ({gbs:.1f} GB/s). Pinning every batch adds this cost to the "
+              "training loop's path for every batch; the saving on a GPU (how much faster than a pageable copy) cannot be measured here.",
+    },
+    "transfer.verdict_pin_loses": {
+        "bn": "{mb:.1f} MB-এর batch: সাধারণ .to() {pageable:.2f} ms; প্রতি batch-এ pin_memory() তারপর non_blocking কপি "
+              "{both:.2f} ms — পিন করা একা {pin:.2f} ms খায়, অথচ আগে থেকে পিন করা batch-এর কপিতে বাঁচে মাত্র {saved:.2f} ms। "
+              "তাই এখানে প্রতি batch-এ পিন করা লাভের চেয়ে বেশি খরচ করে; পিন করো প্রশিক্ষণের পথের বাইরে (DataLoader-এর pin_memory=True) বা একবার।",
+        "en": "{mb:.1f} MB batch: a plain .to() {pageable:.2f} ms; pin_memory() then a non_blocking copy every batch "
+              "{both:.2f} ms — pinning alone costs {pin:.2f} ms, while copying an already pinned batch saves only {saved:.2f} ms. "
+              "So here pinning every batch costs more than it saves; pin off the loop's path (DataLoader pin_memory=True) or once.",
+    },
+    "transfer.verdict_pin_wins": {
+        "bn": "{mb:.1f} MB-এর batch: সাধারণ .to() {pageable:.2f} ms; প্রতি batch-এ pin_memory() তারপর non_blocking কপি "
+              "{both:.2f} ms (পিন করা একা {pin:.2f} ms)। এই GPU-তে প্রতি batch-এ পিন করেও লাভ হলো; পিন করা batch-এর কপি নিজে "
+              "{pinned:.2f} ms, অর্থাৎ পিন প্রশিক্ষণের পথের বাইরে সরালে লাভ আরও বেশি।",
+        "en": "{mb:.1f} MB batch: a plain .to() {pageable:.2f} ms; pin_memory() then a non_blocking copy every batch "
+              "{both:.2f} ms (pinning alone {pin:.2f} ms). On this GPU pinning every batch still paid; the copy of a pinned "
+              "batch itself takes {pinned:.2f} ms, so moving the pinning off the loop's path gains more.",
+    },
+    "transfer.lane_copy": {"bn": "কপি", "en": "copy"},
+    "transfer.lane_compute": {"bn": "গণনা", "en": "compute"},
+    "transfer.time_ms": {"bn": "সময় (মিলিসেকেন্ড)", "en": "time (ms)"},
+    "transfer.timeline_serial": {
+        "bn": "এক স্ট্রিমে: কপি আর গণনা পালা করে — মোট {ms:.1f} ms (মডেল, মাপা নয়)",
+        "en": "one stream: copy and compute take turns — {ms:.1f} ms in all (model, not measured)",
+    },
+    "transfer.timeline_overlapped": {
+        "bn": "দ্বিতীয় স্ট্রিমে কপি: পরের batch-এর কপি এই batch-এর গণনার পাশাপাশি — মোট {ms:.1f} ms (মডেল, মাপা নয়)",
+        "en": "copies on a second stream: the next batch's copy beside this batch's compute — {ms:.1f} ms in all (model, not measured)",
+    },
+    # lesson 02 notebook: new sections
+    "lesson02.verdict_early_gpu": {
+        "bn": "{device}-এ: সিঙ্ক্রোনাইজ করার আগে পড়া মান {early} — {early_word}; সিঙ্ক্রোনাইজ করার পরে {late} — {late_word} (হওয়ার কথা {expected})।",
+        "en": "On {device}: read before synchronizing {early} — {early_word}; after synchronizing {late} — {late_word} (expected {expected}).",
+    },
+    "lesson02.verdict_early_sim": {
+        "bn": "সিমুলেশন (GPU নয়, একটি থ্রেড কপির কাজ করছে): সাথে সাথে পড়া মান {early} — {early_word}; অপেক্ষার পরে {late} — {late_word} (হওয়ার কথা {expected})।",
+        "en": "Simulation (not a GPU; a thread plays the copy): read at once {early} — {early_word}; after waiting {late} — {late_word} (expected {expected}).",
+    },
+    "lesson02.value_right": {"bn": "ঠিক", "en": "right"},
+    "lesson02.value_wrong": {"bn": "ভুল", "en": "wrong"},
+    "lesson02.verdict_overlap_gpu": {
+        "bn": "{device}-এ {batches}টি batch: এক স্ট্রিমে {serial:.1f} ms, দ্বিতীয় স্ট্রিমে কপিসহ {overlapped:.1f} ms — {ratio:.2f} গুণ দ্রুত।",
+        "en": "On {device}, {batches} batches: one stream {serial:.1f} ms, copies on a second stream {overlapped:.1f} ms — {ratio:.2f}× faster.",
+    },
+    "lesson02.overlap_model_line": {
+        "bn": "মডেল (মাপা নয়): কপি {copy_ms:.1f} ms, গণনা {compute_ms:.1f} ms, {batches}টি batch → এক স্ট্রিমে {serial:.1f} ms, "
+              "পাশাপাশি {overlapped:.1f} ms, সর্বোচ্চ {speedup:.2f} গুণ। লাভ সবচেয়ে বেশি যখন কপি আর গণনার সময় প্রায় সমান।",
+        "en": "Model (not measured): copy {copy_ms:.1f} ms, compute {compute_ms:.1f} ms, {batches} batches → one stream {serial:.1f} ms, "
+              "overlapped {overlapped:.1f} ms, at most {speedup:.2f}×. The gain is largest when copy and compute take about as long.",
+    },
+    "lesson02.verdict_bottleneck": {
+        "bn": "num_workers={workers}: প্রতি ধাপে গড়ে ডেটার অপেক্ষা {wait_ms:.2f} ms, ধাপ নিজে {step_ms:.2f} ms — সময়ের {share:.0%} "
+              "যায় ডেটার অপেক্ষায়; {rate:.0f} ধাপ/সেকেন্ড (কর্মী চালু হতে {startup:.2f} s, আলাদা)।",
+        "en": "num_workers={workers}: per step on average {wait_ms:.2f} ms waiting for data, {step_ms:.2f} ms for the step itself — "
+              "{share:.0%} of the time goes to waiting for data; {rate:.0f} steps/s (workers starting: {startup:.2f} s, apart).",
+    },
+    "lesson02.bottleneck_data": {
+        "bn": "num_workers=0-তে প্রশিক্ষণ বেশির ভাগ সময় ডেটার অপেক্ষায়: ইনপুট পাইপলাইনই বোতলের গলা (bottleneck)। "
+              "কর্মী দিয়ে সবচেয়ে ভালো হলো num_workers={best} — ডেটার অপেক্ষা {share:.0%}-এ নামল, গতি {ratio:.2f} গুণ।",
+        "en": "With num_workers=0 training spends most of its time waiting for data: the input pipeline is the bottleneck. "
+              "The best with workers was num_workers={best} — waiting fell to {share:.0%}, speed {ratio:.2f}×.",
+    },
+    "lesson02.bottleneck_step": {
+        "bn": "num_workers=0-তেও ডেটার অপেক্ষা সময়ের অর্ধেকের কম: এখানে ধাপ নিজেই বেশি সময় নেয়, ইনপুট পাইপলাইন বোতলের গলা নয়। "
+              "কর্মী দিয়ে সবচেয়ে ভালো num_workers={best}: গতি {ratio:.2f} গুণ।",
+        "en": "Even with num_workers=0 waiting for data is under half the time: the step itself takes longer here, the input "
+              "pipeline is not the bottleneck. Best with workers: num_workers={best}, speed {ratio:.2f}×.",
+    },
+    "lesson02.workers_noisy": {
+        "bn": "⚠ কর্মী প্রসেস আর প্রশিক্ষণ একই ২টি কোর ভাগ করছে; অন্য প্রোগ্রাম চললে এই মাপ সহজেই নড়ে — আবার চালিয়ে মিলিয়ে দেখো।",
+        "en": "⚠ The worker processes and training share the same cores; with other programs running these timings move easily — rerun and compare.",
+    },
+    "lesson02.profile_headers_name": {"bn": "নাম", "en": "name"},
+    "lesson02.profile_headers_calls": {"bn": "কল", "en": "calls"},
+    "lesson02.profile_headers_ms": {"bn": "মোট ms", "en": "total ms"},
+    "lesson02.profile_summary": {
+        "bn": "{steps}টি ধাপ: .item()-জাতীয় পড়া {items} বার, প্রতি ধাপে {ops:.0f}টি অপারেশন, এই প্রসেসে লোড হওয়া নমুনা {samples}টি, "
+              "সময়ের {share:.0%} DataLoader-এর next()-এ।",
+        "en": "{steps} steps: {items} .item()-style reads, {ops:.0f} ops per step, {samples} samples loaded in this process, "
+              "{share:.0%} of the time inside the DataLoader's next().",
+    },
+    "lesson02.what": {"bn": "কী মাপা হলো", "en": "what was measured"},
+    "lesson02.no_reference_pins": {
+        "bn": "reference/-এ এখনো কোনো GPU-তে মাপা পিন করার খরচ নেই; তাই লাভের দিকের সংখ্যা এখানে দেখানো যাচ্ছে না (GPU থাকলে ওপরের সেলই মাপে)।",
+        "en": "reference/ has no pinning costs measured on a GPU yet, so the saving side cannot be shown here (with a GPU the cell above measures it).",
+    },
+    "lesson02.overlap_needs_gpu": {
+        "bn": "এই মেশিনে CUDA GPU নেই, তাই দুই স্ট্রিমের আসল মাপ নেওয়া গেল না; ওপরের ছবিটি সূত্রের, মাপা নয়।",
+        "en": "No CUDA GPU on this machine, so the two-stream run could not be measured; the picture above is the formula's, not a measurement.",
+    },
+    "lesson02.wait_ms": {"bn": "ডেটার অপেক্ষা (ms/ধাপ)", "en": "waiting for data (ms/step)"},
+    "lesson02.step_ms": {"bn": "ধাপ নিজে (ms/ধাপ)", "en": "the step itself (ms/step)"},
+    "lesson02.wait_share": {"bn": "অপেক্ষার ভাগ", "en": "share waiting"},
+    "lesson02.steps_per_s": {"bn": "ধাপ/সেকেন্ড", "en": "steps/s"},
+    "lesson02.ms_per_step": {"bn": "প্রতি ধাপে সময় (ms)", "en": "time per step (ms)"},
+    "lesson02.pipeline_title": {
+        "bn": "ডেটার অপেক্ষা বনাম ধাপ, num_workers অনুযায়ী (এই মেশিনে মাপা)",
+        "en": "waiting for data vs the step, by num_workers (measured on this machine)",
+    },
+    # exercise 02, task 4
+    "lesson02.ex_profile_mine_first": {
+        "bn": "আগে fast_train_steps লেখো (এখনো কিছু ফেরত দেয় না)।",
+        "en": "Write fast_train_steps first (it returns nothing yet).",
+    },
 }

@@ -1,0 +1,121 @@
+"""fastrain_lib.regimes: the model's arithmetic, the counted work, and the three regimes as
+measured on this machine."""
+
+import math
+
+import pytest
+import torch
+
+from fastrain_lib import regimes
+from fastrain_lib.regimes import COMPUTE, MEMORY, OVERHEAD
+
+# a made-up machine: 5 µs per call, 100 GFLOP/s, 10 GB/s
+M = regimes.Machine("cpu", 5e-6, 100.0, 10.0)
+
+
+def test_times_are_calls_bytes_and_flops_over_the_limits():
+    parts = M.times(flops=2e9, bytes_moved=1e8, calls=4)
+    assert parts == pytest.approx({OVERHEAD: 20e-6, MEMORY: 0.01, COMPUTE: 0.02})
+    assert M.predicted_s(2e9, 1e8, 4) == pytest.approx(20e-6 + 0.02)
+    assert M.predicted_s(1e3, 1e8, 4) == pytest.approx(20e-6 + 0.01)  # memory is the larger of the two
+
+
+@pytest.mark.parametrize("flops, bytes_moved, calls, regime", [
+    (1e3, 1e3, 200, OVERHEAD),  # tiny work, many calls
+    (1e6, 1e9, 8, MEMORY),  # 0.1 s of bytes, 10 µs of FLOPs
+    (1e12, 1e8, 1, COMPUTE),  # 10 s of FLOPs, 10 ms of bytes
+    (1e3, 1e3, 1, OVERHEAD),  # one call of almost nothing is still overhead
+])
+def test_predict_picks_the_largest_term(flops, bytes_moved, calls, regime):
+    assert regimes.predict(M, flops, bytes_moved, calls) == regime
+
+
+def test_shares_sum_to_one_in_the_ratio_of_the_times():
+    shares = regimes.shares(M, 2e9, 1e8, 4)
+    assert sum(shares.values()) == pytest.approx(1.0)
+    assert shares[COMPUTE] / shares[MEMORY] == pytest.approx(2.0)
+
+
+def test_border_is_where_one_ops_bytes_take_as_long_as_its_overhead():
+    n = M.border_numel()
+    assert n == pytest.approx(5e-6 * 10e9 / 8)
+    assert M.times(n, 8 * n, 1)[MEMORY] == pytest.approx(M.times(n, 8 * n, 1)[OVERHEAD])
+
+
+@pytest.mark.parametrize("growth, gbs, gflops, regime", [
+    (1.05, 0.01, 0.01, OVERHEAD), (1.39, 0.9, 0.0, OVERHEAD), (1.41, 0.9, 0.01, MEMORY),
+    (2.0, 0.02, 0.85, COMPUTE), (2.3, 0.6, 0.001, MEMORY),
+])
+def test_observe_from_growth_then_the_nearer_limit(growth, gbs, gflops, regime):
+    assert regimes.observe(growth, gbs, gflops) == regime
+
+
+def test_workloads_count_their_work():
+    m = regimes.big_matmul(64)
+    assert (m.flops, m.bytes_moved, m.calls) == (2 * 64**3, 3 * 64**2 * 4, 1)
+    c = regimes.elementwise_chain(1000)
+    assert (c.flops, c.bytes_moved, c.calls) == (8 * 1000, 8 * 2 * 1000 * 4, 8)
+    tiny = regimes.tiny_ops(16, 200)
+    assert (tiny.flops, tiny.calls) == (16 * 200, 200)
+    for w in (m, c, tiny):
+        twice = regimes.doubled(w)
+        assert twice.kind == w.kind and twice.calls == w.calls
+        assert twice.flops / w.flops == pytest.approx(2.0, rel=0.02)  # n·2^(1/3) rounds a little
+
+
+def test_runners_do_the_work_they_count():
+    x_chain = regimes.runner(regimes.elementwise_chain(5), "cpu")()
+    assert x_chain.shape == (5,)
+    tiny = regimes.tiny_ops(3, 10)
+    out = regimes.runner(tiny, "cpu")()
+    assert out.shape == (3,)
+    mm = regimes.runner(regimes.big_matmul(8), "cpu")()
+    assert mm.shape == (8, 8) and mm.abs().sum() > 0  # never all zeros
+
+
+def test_chain_is_the_formula():
+    x = torch.linspace(-2, 2, 9)
+    y = x.clone()
+    for i in range(regimes.CHAIN // 2):
+        y = y * 0.5 if i % 2 else torch.relu(y)
+        y = y + 0.25
+    out = regimes._chain(x)
+    assert out is x and torch.equal(out, y)  # in place: the same tensor, the same numbers
+    assert torch.allclose(regimes._tiny_loop(torch.ones(2), 10), torch.full((2,), 1.0001**10))
+
+
+def test_the_three_examples_show_their_regimes_here():
+    """On this machine, measured: the tiny loop barely slows with twice the data; the chain and
+    the matmul take about twice as long with twice the work; the chain gets nearer the bandwidth
+    than the peak, the matmul nearer the peak. (Skipped when the machine was too busy to tell.)"""
+    mach = regimes.machine("cpu")
+    assert mach.overhead_s > 0 and mach.peak_gflops > 0 and mach.bandwidth_gbs > 0
+    findings = regimes.study_all(mach)
+    if mach.noisy or any(f.noisy for f in findings):
+        pytest.skip("the machine was busy: the regimes cannot be told apart reliably now")
+    by_kind = {f.workload.kind: f for f in findings}
+    assert by_kind[OVERHEAD].growth < regimes.GROWTH_LIMIT
+    assert by_kind[MEMORY].growth > regimes.GROWTH_LIMIT and by_kind[COMPUTE].growth > regimes.GROWTH_LIMIT
+    assert by_kind[MEMORY].gbs_share > by_kind[MEMORY].gflops_share
+    assert by_kind[COMPUTE].gflops_share > by_kind[COMPUTE].gbs_share
+    for f in findings:
+        assert f.observed == f.workload.kind, (f.workload.name, f.growth, f.gbs_share, f.gflops_share)
+        assert f.predicted == f.workload.kind, (f.workload.name, f.shares)
+
+
+def test_sweep_and_plot_show_the_measured_numbers():
+    mach = regimes.Machine("cpu", 4e-6, 50.0, 8.0)
+    sweep = regimes.elementwise_sweep("cpu", sizes=[16, 1024])
+    assert [r.params["numel"] for r in sweep] == [16, 1024]
+    assert all(r.metrics["us_per_call"] == pytest.approx(r.median_s * 1e6) for r in sweep)
+    w = regimes.tiny_ops(4, 5)
+    fake = regimes.Finding(w, sweep[0], sweep[1], OVERHEAD, OVERHEAD, 1.0, 0.0, 0.0,
+                           regimes.shares(mach, w.flops, w.bytes_moved, w.calls))
+    fig = regimes.plot(mach, sweep, [fake])
+    left, right = fig.axes[:2]
+    measured = left.lines[0].get_ydata()
+    assert list(measured) == [r.metrics["us_per_call"] for r in sweep]
+    model = left.lines[1].get_ydata()
+    assert model[0] == pytest.approx(mach.predicted_s(16, 128, 1) * 1e6)
+    heights = [p.get_height() for p in right.patches]
+    assert sum(heights) == pytest.approx(1.0) and math.isclose(heights[0], fake.shares[OVERHEAD])

@@ -78,3 +78,34 @@ def test_time_to_loss_and_the_hogwild_verdict():
     assert P.hogwild_verdicts([one, slow_two])[1][0] == "lesson06.v_hogwild_not_faster"
     _, rows = H.table([one, two])
     assert rows[0][5] == pytest.approx(H.time_to_loss(one, target), abs=1e-3)
+
+
+# ---- real processes (issue 17): the sentences are computed from the measured runs
+
+def _ps(mode, gradients, seconds, staleness, workers_of, loss):
+    from fastrain_lib.distributed import param_server as PS
+    return PS.PSResult(config={"mode": mode, "workers": 2, "straggler_ms": 10.0}, staleness=staleness,
+                       workers_of=workers_of, arrival_s=[], train_time_s=seconds, startup_s=1.0, per_worker=[],
+                       snapshot_s=[0.0], snapshot_versions=[0], losses=[2.0, loss], accuracies=[0.1, 0.5],
+                       theta=None, updates=gradients)
+
+
+def test_ps_verdicts_follow_the_measurement():
+    asyn = _ps("async", 6, 0.01, [0, 0, 1, 0, 0, 5], [0, 0, 0, 0, 0, 1], 1.5)
+    sync = _ps("sync", 6, 0.04, [0] * 6, [0, 1] * 3, 1.4)
+    twin = A.SimResult(config={}, times=[0], grads=[0], losses=[2.0], accuracies=[0.1], staleness=[0, 0, 1, 1, 0, 4],
+                       events=[])
+    (key, v), (key2, v2) = P.ps_verdicts(asyn, sync, twin)
+    assert key == "l06real.v_ps" and v["a_tp"] == pytest.approx(600) and v["s_tp"] == pytest.approx(150)
+    assert v["ratio"] == pytest.approx(4.0) and v["slow"] == pytest.approx(5.0) and v["stale"] == pytest.approx(1.0)
+    assert v2["sim"] == pytest.approx(1.0) and v2["agree"] == t("l06real.agree")
+    far = A.SimResult(config={}, times=[0], grads=[0], losses=[2.0], accuracies=[0.1], staleness=[3] * 6, events=[])
+    assert P.ps_verdicts(asyn, sync, far)[1][1]["agree"] == t("l06real.disagree")
+
+
+def test_local_verdict_follows_the_measurement():
+    from fastrain_lib.distributed.local_sgd import LocalSGDRun
+    runs = {h: LocalSGDRun(period=h, config={"steps": 24}, rounds=r, bytes_per_round=4, wall_s=w, compute_s=0.0,
+                           comm_s=0.0, losses=[2.0, loss]) for h, r, w, loss in ((1, 24, 0.08, 1.10), (8, 3, 0.02, 1.15))}
+    (key, v), = P.local_verdicts(runs, 8)
+    assert key == "l06real.v_local" and v["saved"] == pytest.approx(1 - 3 / 24) and v["diff"] == pytest.approx(0.05)

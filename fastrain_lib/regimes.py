@@ -19,7 +19,7 @@ Two ways to tell the regime, and this module does both:
 1. **Predict** from the machine's measured limits (`Machine`: overhead per call, peak
    GFLOP/s, bandwidth GB/s) and the operation's counted FLOPs, bytes and calls (`predict`).
 2. **Observe** without a model (`observe`): double the work and time it again. If the time
-   barely changes, the fixed cost dominates: overhead-bound. If it doubles, the work itself
+   barely changes (and neither limit is near), the fixed cost dominates: overhead-bound. If it doubles, the work itself
    dominates; then whichever limit the operation gets closer to (share of the bandwidth vs
    share of the peak) says memory-bound or compute-bound.
 
@@ -39,6 +39,8 @@ OVERHEAD, MEMORY, COMPUTE = "overhead", "memory", "compute"
 REGIMES = (OVERHEAD, MEMORY, COMPUTE)
 # Doubling the work: below this time ratio the fixed cost dominates (2.0 = all work, 1.0 = all overhead).
 GROWTH_LIMIT = 1.4
+# Reaching this share of the bandwidth or of the peak means the op is bound by that limit, not by overhead.
+NEAR_LIMIT = 0.25
 
 
 # ---------------------------------------------------------------- the machine's three limits
@@ -208,8 +210,11 @@ def examples(device: str = "cpu") -> list[Workload]:
 
 def observe(growth: float, gbs_share: float, gflops_share: float, limit: float = GROWTH_LIMIT) -> str:
     """The regime from measurements alone: `growth` = time with twice the work ÷ time before;
-    the shares = achieved GB/s ÷ bandwidth and achieved GFLOP/s ÷ peak."""
-    if growth < limit:
+    the shares = achieved GB/s ÷ bandwidth and achieved GFLOP/s ÷ peak.
+
+    An op that gets near one of the two limits (NEAR_LIMIT of it) is bound by that limit, whatever
+    one noisy growth ratio says; otherwise a time that barely grows with the work is overhead."""
+    if max(gbs_share, gflops_share) < NEAR_LIMIT and growth < limit:
         return OVERHEAD
     return MEMORY if gbs_share >= gflops_share else COMPUTE
 

@@ -7,11 +7,12 @@ as an empty box ("tofu"), although matplotlib's plots are fine (they use the bun
 - defines the bundled Noto Sans Bengali (regular 400 and bold 700, fonts/ beside this module)
   with @font-face, embedded as data URLs, so no server, extension or route is needed and it
   works the same in JupyterLab, Notebook 7 and Voilà;
-- adds that family at the END of the theme's font stacks (--jp-ui-font-family,
-  --jp-content-font-family, --jp-code-font-family). Latin text keeps the theme's fonts; a Bengali
-  letter finds no glyph in them and falls through to the course's font (unicode-range limits
-  the face to Bengali), so markdown, widget labels and buttons, tables, status lines, error
-  boxes and code comments are all drawn with it.
+- puts that family FIRST in the theme's font stacks (--jp-ui-font-family,
+  --jp-content-font-family, --jp-code-font-family). unicode-range limits the face to Bengali, so
+  Latin text still falls through to the theme's fonts, and every Bengali letter — markdown, widget
+  labels and buttons, tables, status lines, error boxes, code comments — is drawn with the course's
+  font. (With the family last, Chromium drew the Voilà dashboard's "কীভাবে চালাবে" heading in a
+  system font as empty boxes although the same font list on a canvas drew Bengali: issue 14.)
 
 The setup cell (setup_env.prepare) calls it, and so does the instructor dashboard's notebook.
 Colab draws each cell's output in its own frame: there the style reaches only the setup cell's
@@ -28,6 +29,10 @@ from pathlib import Path
 FONT_DIR = Path(__file__).with_name("fonts")
 FAMILY = "Noto Sans Bengali"
 FACES = {400: "NotoSansBengali-Regular.ttf", 700: "NotoSansBengali-Bold.ttf"}
+# The weights each face answers, as one continuous range: regular up to 549, bold from 550. Without
+# ranges a weight between the two (JupyterLab's headings are 500) is left to the browser's nearest-
+# weight rule, and Chromium drew such a heading as empty boxes in Voilà (issue 14).
+WEIGHT_RANGES = {400: "1 549", 700: "550 1000"}
 # The Bengali block, the dandas (shared with other Indic scripts), ZWNJ/ZWJ and the dotted circle
 # that shows a lone vowel sign: only these code points are drawn with the course's font.
 UNICODE_RANGE = "U+0980-09FF, U+0964-0965, U+200C-200D, U+25CC"
@@ -61,16 +66,16 @@ def font_face_css() -> str:
     for weight in sorted(FACES):
         mime, data = font_data(weight)
         fmt = "woff" if mime == "font/woff" else "truetype"
-        rules.append(f'@font-face {{ font-family: "{FAMILY}"; font-style: normal; font-weight: {weight}; '
+        rules.append(f'@font-face {{ font-family: "{FAMILY}"; font-style: normal; font-weight: {WEIGHT_RANGES[weight]}; '
                      f"font-display: block; unicode-range: {UNICODE_RANGE}; "
                      f'src: url(data:{mime};base64,{data}) format("{fmt}"); }}')
     return "\n".join(rules)
 
 
 def stack_css() -> str:
-    """The theme's font stacks with the course's font appended (JupyterLab, Notebook 7, Voilà),
+    """The theme's font stacks with the course's font first (JupyterLab, Notebook 7, Voilà),
     and the same for plain pages (Colab's output frames, nbconvert's HTML)."""
-    ui, code = f'{UI_STACK}, "{FAMILY}"', f'{CODE_STACK}, "{FAMILY}"'
+    ui, code = f'"{FAMILY}", {UI_STACK}', f'"{FAMILY}", {CODE_STACK}'
     return (f":root, body, .jp-ThemedContainer {{ --jp-ui-font-family: {ui}; --jp-content-font-family: {ui}; "
             f"--jp-code-font-family-default: {code}; --jp-code-font-family: {code}; }}\n"
             f".fastrain-panel, .fastrain-dashboard {{ font-family: var(--jp-ui-font-family, {ui}); }}\n"

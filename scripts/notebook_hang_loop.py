@@ -130,8 +130,8 @@ def results_markdown(rows: list[dict], command: str) -> str:
         "# Notebook hang loop: results",
         "",
         "Written by `scripts/notebook_hang_loop.py` (issue 14) from its run log; do not edit by hand.",
-        f"Each run: `jupyter nbconvert --to notebook --execute` of one lesson in ci mode, per-cell timeout, "
-        f"a wait of more than the stall limit between one cell's reply and the next cell's start counts as a hang.",
+        ("Each run: `jupyter nbconvert --to notebook --execute` of one lesson in ci mode, per-cell timeout; "
+         "a wait of more than the stall limit between one cell's reply and the next cell's start counts as a hang."),
         "",
         f"- runs: {len(rows)}, from {times[0] if times else '-'} to {times[-1] if times else '-'} (local time of the machine)",
         "- versions (ipykernel, nbclient, ipywidgets): " + "; ".join(", ".join(v) for v in versions),

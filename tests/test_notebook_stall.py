@@ -57,3 +57,25 @@ def test_panel_cells_run_back_to_back(monkeypatch, tmp_path):
     assert max(waits) < MAX_WAIT_S, f"the kernel waited {max(waits):.1f} s before starting a cell: {waits}"
     outputs = [o for cell in nb.cells[1:] for o in cell.outputs]
     assert any("application/vnd.jupyter.widget-view+json" in o.get("data", {}) for o in outputs)
+
+
+def test_hang_loop_record_counts_each_lesson():
+    """scripts/notebook_hang_loop.py's committed record: one row per lesson with its own counts,
+    the hang listed with its detail (a record that merged lessons or dropped hangs would lie)."""
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "scripts" / "notebook_hang_loop.py"
+    spec = importlib.util.spec_from_file_location("notebook_hang_loop", path)
+    loop = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(loop)
+    base = {"ipykernel": "7.4.0", "nbclient": "0.11.0", "ipywidgets": "8.1.9", "detail": "", "worst_gap_s": 0.1}
+    rows = [dict(base, notebook="00_a.ipynb", lang="bn", outcome="ok", wall_s=10.0, time="t1"),
+            dict(base, notebook="00_a.ipynb", lang="en", outcome="ok", wall_s=20.0, time="t2"),
+            dict(base, notebook="01_b.ipynb", lang="bn", outcome="hang", wall_s=200.0, time="t3",
+                 detail="CellTimeoutError | cell: panel.show()", worst_gap_s=0.0)]
+    text = loop.results_markdown(rows, "cmd")
+    assert "| 00_a.ipynb | 2 (1/1) | 2 | 0 | 0 | 15.0 | 20.0 | 0.10 |" in text
+    assert "| 01_b.ipynb | 1 (1/0) | 0 | 1 | 0 | 200.0 | 200.0 | 0.00 |" in text
+    assert "Total: 3 runs, 2 ok, 1 hang, 0 error." in text
+    assert "01_b.ipynb bn: hang after 200.0 s — CellTimeoutError | cell: panel.show()" in text

@@ -16,7 +16,8 @@ WORDS = "প্রশিক্ষণ দ্রুত করার বাংল�
 def _faces(css: str) -> list[tuple[int, TTFont, str]]:
     faces = []
     for rule in re.findall(r"@font-face \{(.*?)\}", css):
-        weight = int(re.search(r"font-weight: (\d+)", rule).group(1))
+        low, high = (int(w) for w in re.search(r"font-weight: (\d+) (\d+)", rule).groups())
+        weight = 400 if low <= 400 <= high else 700
         data = re.search(r"base64,([A-Za-z0-9+/=]+)\)", rule).group(1)
         faces.append((weight, TTFont(io.BytesIO(base64.b64decode(data))), rule))
     return faces
@@ -33,11 +34,23 @@ def test_style_embeds_regular_and_bold_faces_that_cover_bengali():
         assert f'font-family: "{webfont.FAMILY}"' in rule and "U+0980-09FF" in rule
 
 
-def test_course_family_is_last_in_every_stack():
+def test_weight_ranges_leave_no_gap():
+    """Every weight from 1 to 1000 is answered by exactly one face (headings are 500)."""
+    ranges = [tuple(int(w) for w in re.search(r"font-weight: (\d+) (\d+)", rule).groups())
+              for rule in re.findall(r"@font-face \{(.*?)\}", webfont.font_face_css())]
+    for weight in (1, 100, 400, 500, 549, 550, 600, 700, 900, 1000):
+        assert sum(low <= weight <= high for low, high in ranges) == 1, weight
+
+
+def test_course_family_is_first_in_every_stack():
+    """First, so a Bengali letter never reaches a system font (Chromium drew a Voilà heading in
+    one as boxes while the course font was last); unicode-range keeps Latin in the theme's fonts."""
     css = webfont.stack_css()
     for var in ("--jp-ui-font-family", "--jp-content-font-family", "--jp-code-font-family"):
         stack = re.search(rf"{var}: ([^;]+);", css).group(1)
-        assert stack.rstrip().endswith(f'"{webfont.FAMILY}"'), var  # Latin keeps the theme's fonts
+        assert stack.lstrip().startswith(f'"{webfont.FAMILY}",'), var
+        assert "sans-serif" in stack or "monospace" in stack  # the theme's fonts follow for Latin
+    assert "unicode-range: U+0980-09FF" in webfont.font_face_css()
 
 
 def test_inject_outside_ipython_does_nothing(capsys):

@@ -64,3 +64,20 @@ def test_gradient_density_sees_sparsity(problem):
     assert dense > 0.9  # every feature of a Gaussian blob is non-zero
     sparse = H.sparse_problem(n=200, features=5000, active=5)
     assert H.gradient_density(sparse) < 0.1
+
+
+def test_parent_evaluates_with_one_thread(problem, monkeypatch):
+    # beside busy workers a 2-thread OpenMP team in the parent waits for a descheduled thread
+    # (measured here at load ~6.5: Hogwild's training time 1.81 s with one thread, 3.17 s with two)
+    seen = []
+    real_loop = H._collect_loop
+
+    def spy(*args, **kwargs):
+        seen.append(torch.get_num_threads())
+        return real_loop(*args, **kwargs)
+
+    monkeypatch.setattr(H, "_collect_loop", spy)
+    before = torch.get_num_threads()
+    H.train(2, lock=False, total_steps=40, problem=problem, lr=0.1, timeout_s=120)
+    assert seen == [1] and torch.get_num_threads() == before
+    assert H.pids_alive(H.LAST_PIDS) == [] and live_children() == []

@@ -109,3 +109,26 @@ def test_local_verdict_follows_the_measurement():
                            comm_s=0.0, losses=[2.0, loss]) for h, r, w, loss in ((1, 24, 0.08, 1.10), (8, 3, 0.02, 1.15))}
     (key, v), = P.local_verdicts(runs, 8)
     assert key == "l06real.v_local" and v["saved"] == pytest.approx(1 - 3 / 24) and v["diff"] == pytest.approx(0.05)
+
+
+def test_real_panel_runs_once_and_shares_the_notebooks_measurement(monkeypatch):
+    # ci sizes; the notebook's cells and the panel's first run (same defaults) share one measurement
+    from _processes import live_children
+
+    from fastrain_lib.distributed import launcher
+    monkeypatch.setenv("FASTRAIN_MODE", "ci")
+    monkeypatch.setattr(P, "problem", lambda: A.make_problem("blobs", 400, n_eval=100))
+    P._REAL_CACHE.clear()
+    asyn, sync, twin, local = P.real_runs(2, 10.0, (1, 8))
+    calls = []
+    monkeypatch.setattr(P, "ps_pair", lambda *a, **k: calls.append(a))
+    panel = P.make_real()
+    outcome = panel.run()
+    assert calls == [] and panel.last_error is None  # served from the shared measurement, no new processes
+    names = [r.name for r in outcome.records]
+    assert names == ["param_server/async", "param_server/sync", "local_sgd", "local_sgd"]
+    assert outcome.records[0].metrics["throughput"] == asyn.throughput
+    assert [r.params["period"] for r in outcome.records[2:]] == [1, 8]
+    assert outcome.rows[0][1] == asyn.gradients == 2 * P.REAL_STEPS["ci"]
+    assert local[8].rounds == -(-P.LOCAL_STEPS["ci"] // 8) and sync.staleness == [0] * sync.gradients
+    assert launcher.pids_alive(launcher.LAST_PIDS) == [] and live_children() == []

@@ -299,7 +299,7 @@ def plot(mach: Machine, sweep: list[bench.Record], findings: list[Finding]):
     left.set_yscale("log")
     left.set_xlabel(plots.label("regimes.numel_axis"))
     left.set_ylabel(plots.label("regimes.us_axis"))
-    left.set_title(plots.label("regimes.sweep_title", device=mach.device))
+    left.set_title(plots.label("regimes.sweep_title", device=mach.device), fontsize=11)
     left.legend(fontsize=9)
 
     names = [f.workload.name for f in findings]
@@ -314,6 +314,6 @@ def plot(mach: Machine, sweep: list[bench.Record], findings: list[Finding]):
                        textcoords="offset points", xytext=(0, 4), ha="center", fontsize=9)
     right.set_ylim(0, 1.3)
     right.set_ylabel(plots.label("regimes.share_axis"))
-    right.set_title(plots.label("regimes.shares_title"))
-    right.legend(fontsize=9, loc="upper right")
+    right.set_title(plots.label("regimes.shares_title"), fontsize=11)
+    right.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.08), ncol=3)  # below: bars stay visible
     return fig

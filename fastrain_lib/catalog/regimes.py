@@ -14,13 +14,13 @@ MESSAGES = {
     "regimes.numel_axis": {"bn": "টেনসরের উপাদান সংখ্যা", "en": "tensor elements"},
     "regimes.us_axis": {"bn": "প্রতি কলে সময় (মাইক্রোসেকেন্ড)", "en": "time per call (µs)"},
     "regimes.sweep_title": {
-        "bn": "একটি এলিমেন্টওয়াইজ অপারেশন, আকার বাড়িয়ে ({device}, এই মেশিনে মাপা)",
-        "en": "one elementwise op of growing size ({device}, measured on this machine)",
+        "bn": "একটি এলিমেন্টওয়াইজ অপারেশন, আকার বাড়িয়ে\n({device}, এই মেশিনে মাপা)",
+        "en": "one elementwise op of growing size\n({device}, measured on this machine)",
     },
     "regimes.share_axis": {"bn": "মডেলের হিসাবে সময়ের ভাগ", "en": "share of the time (model)"},
     "regimes.shares_title": {
-        "bn": "তিনটি উদাহরণ: সময় কোথায় যায় (ওপরে: মেপে পাওয়া দশা, কাজ দ্বিগুণে সময় কত গুণ)",
-        "en": "three examples: where the time goes (above: observed regime, time ratio for twice the work)",
+        "bn": "তিনটি উদাহরণ: সময় কোথায় যায় (মডেল)\nওপরে: মেপে পাওয়া দশা, কাজ দ্বিগুণে সময় কত গুণ",
+        "en": "three examples: where the time goes (model)\nabove: observed regime, time ratio for twice the work",
     },
     "regimes.table_example": {"bn": "উদাহরণ", "en": "example"},
     "regimes.table_us": {"bn": "প্রতি কলে µs", "en": "µs per call"},

@@ -492,4 +492,10 @@ MESSAGES = {
         "bn": "আগে fast_train_steps লেখো (এখনো কিছু ফেরত দেয় না)।",
         "en": "Write fast_train_steps first (it returns nothing yet).",
     },
+    "lesson02.item_cpu_busy": {
+        "bn": "CPU-তে .item()-এর জন্য অপেক্ষার কিছু নেই (কাজ কলের ভেতরেই শেষ হয়), তাই এই পার্থক্য .item()-এর খরচ নয়: "
+              "মাপার সময় মেশিন সম্ভবত ব্যস্ত ছিল — আবার চালিয়ে মিলিয়ে দেখো। {why}",
+        "en": "On a CPU .item() has nothing to wait for (the work is done inside the call), so this difference is not "
+              ".item()'s cost: the machine was probably busy while measuring — rerun and compare. {why}",
+    },
 }

@@ -34,7 +34,9 @@ STYLE = """<style>
 .fastrain-dashboard { font-size: 130%; }
 .fastrain-dashboard .widget-label, .fastrain-dashboard .widget-button, .fastrain-dashboard select,
 .fastrain-dashboard .widget-toggle-button { font-size: 120%; }
-.fastrain-dashboard .lm-TabBar-tab { flex: 0 1 auto !important; min-width: 5em; max-width: 18em; font-size: 110%; }
+.fastrain-dashboard .lm-TabBar-content { flex-wrap: wrap; }
+.fastrain-dashboard .lm-TabBar-tab { flex: 0 0 auto !important; min-width: 5em; max-width: none; font-size: 110%; }
+.fastrain-dashboard .lm-TabBar { min-height: max-content; overflow: visible; }
 .fastrain-dashboard img { max-width: 100%; height: auto; }
 .fastrain-dashboard table.fastrain-table { font-size: 110%; }
 </style>"""

@@ -83,7 +83,10 @@ def stack_css() -> str:
             # Arial): give them the stack with the course's font too
             f".jupyter-widgets button, .jupyter-widgets select, .jupyter-widgets input, .jupyter-widgets textarea, "
             f".jupyter-widgets .lm-TabBar-tab, .jupyter-button, .widget-tab .lm-TabBar-tab "
-            f"{{ font-family: var(--jp-ui-font-family, {ui}); }}")
+            f"{{ font-family: var(--jp-ui-font-family, {ui}); }}\n"
+            # MathJax draws a letter it has no glyph for (Bengali in \text{…}) in an mjx-utext
+            # element whose inline style names its own fonts (MJXZERO, serif): no Bengali there
+            f'mjx-utext {{ font-family: "{FAMILY}", serif !important; }}')
 
 
 def style_html() -> str:

@@ -165,6 +165,54 @@ def lab_server(tmp_path_factory):
         _stop(proc, log)
 
 
+def _notebook7_schemas(tmp: Path) -> Path | None:
+    """Notebook 7 reads its settings schemas from JupyterLab's app dir; where `notebook` was
+    installed elsewhere (pip --target), its own schemas are beside the package instead: give the
+    server one folder with both. None when the defaults already hold them."""
+    import notebook
+    from jupyterlab.commands import get_app_dir
+
+    lab = Path(get_app_dir()) / "schemas"
+    own = Path(notebook.__file__).resolve().parents[1] / "share" / "jupyter" / "lab" / "schemas"
+    if not own.is_dir() or (lab / "@jupyter-notebook").exists():
+        return None
+    merged = tmp / "schemas"
+    merged.mkdir()
+    for folder in (lab, own):
+        for entry in folder.iterdir():
+            if not (merged / entry.name).exists():
+                (merged / entry.name).symlink_to(entry)
+    return merged
+
+
+@pytest.fixture(scope="session")
+def notebook7_server(tmp_path_factory):
+    """Plain Jupyter Notebook 7 (`jupyter notebook`) on 127.0.0.1: yields (base_url, token)."""
+    pytest.importorskip("notebook.app", reason="Jupyter Notebook 7 is not installed (pip install 'notebook>=7')")
+    tmp = tmp_path_factory.mktemp("nb7")
+    root = _course_copy(tmp)
+    settings = tmp / "app-settings"
+    settings.mkdir()
+    (settings / "overrides.json").write_text(json.dumps(LAB_OVERRIDES))
+    port, token = free_port(), secrets.token_hex(16)
+    cmd = [sys.executable, "-m", "notebook", "--no-browser", "--ServerApp.ip=127.0.0.1", f"--ServerApp.port={port}",
+           "--ServerApp.port_retries=0", f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={root}",
+           f"--JupyterNotebookApp.app_settings_dir={settings}",
+           f"--JupyterNotebookApp.user_settings_dir={tmp / 'user-settings'}",
+           f"--JupyterNotebookApp.workspaces_dir={tmp / 'workspaces'}", *_root_flag()]
+    schemas = _notebook7_schemas(tmp)
+    if schemas is not None:
+        cmd.append(f"--JupyterNotebookApp.schemas_dir={schemas}")
+    log = tmp / "notebook7.log"
+    proc = _start(cmd, _base_env(tmp), root, log)
+    try:
+        base = f"http://127.0.0.1:{port}"
+        _wait_http(f"{base}/api/status?token={token}", proc, log)
+        yield base, token
+    finally:
+        _stop(proc, log)
+
+
 @pytest.fixture(scope="session")
 def voila_server(tmp_path_factory):
     """Voilà serving the instructor dashboard on 127.0.0.1: yields the page URL (with token)."""
@@ -220,20 +268,26 @@ def screenshots() -> Path:
 
 # --- Is Bengali text DRAWN with the course's font? (issue 14) -------------------------------
 # The page's text can contain Bengali while the screen shows empty boxes ("tofu"): that happens
-# on every machine without a Bengali system font unless the page brings its own. So for real
-# Bengali words taken from the page, each in its element's own computed font (family, weight),
-# this draws the word on a canvas and compares the pixels with (a) the same word in the course's
-# font, loaded by the test itself from fastrain_lib/fonts/ as "FastrainProbe" (must be equal:
-# the page draws Bengali with the course's font, bold with the bold face), and (b) the same word
-# forced into a font without Bengali glyphs (monospace; must differ: no tofu). It also checks
-# the element's computed font-family and document.fonts.check() for the page's own face.
+# on every machine without a Bengali system font unless the page brings its own. So EVERY visible
+# element under the root that shows Bengali (a text node's parent, a dropdown's chosen option, an
+# input's value or placeholder) is checked, none is sampled away: its first Bengali word, in the
+# element's own computed font (style, weight, family), is drawn on a canvas and the pixels are
+# compared with (a) the same word in the course's font, loaded by the test itself from
+# fastrain_lib/fonts/ as "FastrainProbe" (must be equal: the page draws Bengali with the course's
+# font, bold with the bold face), and (b) the same word forced into a font without Bengali glyphs
+# (monospace) and into the element's font list without the course's family (both must differ: no
+# tofu). It also checks the element's computed font-family, document.fonts.check() for the
+# page's own face, and that the width the page itself laid the word out at is the course font's
+# width (the canvas alone missed a Voilà heading drawn as boxes). Elements that share font and word share one drawing (cache), so a whole lesson
+# page takes seconds.
 FONT_DIR = REPO / "fastrain_lib" / "fonts"
 COURSE_FAMILY = "Noto Sans Bengali"
 
-FONT_PROBE_JS = r"""async ([root, regular, bold, family, limit]) => {
+FONT_PROBE_JS = r"""async ([root, regular, bold, family]) => {
   const b64 = s => Uint8Array.from(atob(s), c => c.charCodeAt(0));
   if (!window.__fastrainProbe) {
-    for (const [data, weight] of [[regular, '400'], [bold, '700']]) {
+    // the same weight ranges as the page's faces should have: regular below 550, bold from 550
+    for (const [data, weight] of [[regular, '1 549'], [bold, '550 1000']]) {
       const face = new FontFace('FastrainProbe', b64(data), {weight});
       await face.load();
       document.fonts.add(face);
@@ -242,7 +296,7 @@ FONT_PROBE_JS = r"""async ([root, regular, bold, family, limit]) => {
   }
   await document.fonts.ready;
   const canvas = document.createElement('canvas');
-  canvas.width = 900; canvas.height = 90;
+  canvas.width = 1200; canvas.height = 90;
   const ctx = canvas.getContext('2d', {willReadFrequently: true});
   const draw = async (font, word) => {
     await document.fonts.load(font, word);
@@ -254,52 +308,85 @@ FONT_PROBE_JS = r"""async ([root, regular, bold, family, limit]) => {
   const differing = (a, b) => { let n = 0; for (let i = 3; i < a.length; i += 4) if (Math.abs(a[i] - b[i]) > 16) n++; return n; };
   const inked = a => { let n = 0; for (let i = 3; i < a.length; i += 4) if (a[i] > 16) n++; return n; };
   const kindOf = el => el.closest('.fastrain-error') ? 'error box'
+    : el.matches('select') ? 'dropdown'
+    : el.matches('input, textarea') ? 'text input'
     : el.closest('td, th') ? 'table cell'
     : el.closest('button, .jupyter-button, .lm-TabBar-tab') ? 'button/tab'
     : el.closest('.widget-label, .widget-label-basic, label, .widget-checkbox') ? 'widget label'
     : el.closest('.widget-html, .widget-html-content') ? 'panel status/html'
     : el.closest('.jp-MarkdownOutput, .jp-RenderedMarkdown') ? 'markdown'
     : el.closest('.cm-content, .jp-InputArea-editor') ? 'code'
+    : el.closest('.jp-OutputArea-output') ? 'output'
     : 'other';
-  const seen = new Map(), samples = [];
+  const visible = el => el.getClientRects().length > 0 && getComputedStyle(el).visibility !== 'hidden';
+  const bengali = /[\u0980-\u09FF][\u0980-\u09FF\u200C\u200D]*/;
+  const shown = [];  // [element, word, width the page laid the word out at (text nodes)]
   const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
   for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-    const m = node.textContent.match(/[\u0980-\u09FF\u200C\u200D]{2,}/);
+    const m = node.textContent.match(bengali);
     const el = node.parentElement;
-    if (!m || !el || !el.getClientRects().length) continue;
-    const kind = kindOf(el), style = getComputedStyle(el);
-    // a few samples of each kind, and of each look within it (h1 vs h2, bold, another font list)
-    const look = [kind, el.tagName, style.fontWeight, style.fontFamily].join('|');
-    if ((seen.get(kind) || 0) >= limit * 3 || (seen.get(look) || 0) >= limit) continue;
-    seen.set(kind, (seen.get(kind) || 0) + 1);
-    seen.set(look, (seen.get(look) || 0) + 1);
-    samples.push([el, kind, m[0]]);
+    // mjx-assistive-mml: MathJax's hidden copy of a formula for screen readers (clipped to 1 px)
+    if (!m || !el || el.closest('script, style, option, title, noscript, mjx-assistive-mml') || !visible(el)) continue;
+    const range = document.createRange();
+    range.setStart(node, m.index); range.setEnd(node, m.index + m[0].length);
+    const rects = range.getClientRects();
+    shown.push([el, m[0], rects.length === 1 && m[0].length <= 24 ? rects[0].width : null]);
   }
-  // A dropdown draws its chosen option itself (an <option> has no box of its own).
-  for (const select of root.querySelectorAll('select')) {
-    const m = ((select.selectedOptions[0] || {}).text || '').match(/[\u0980-\u09FF\u200C\u200D]{2,}/);
-    if (m && select.getClientRects().length && (seen.get('dropdown') || 0) < limit) {
-      seen.set('dropdown', (seen.get('dropdown') || 0) + 1);
-      samples.push([select, 'dropdown', m[0]]);
+  // A dropdown draws its chosen option itself (an <option> has no box of its own); a text box
+  // draws its value or, when empty, its placeholder.
+  for (const el of root.querySelectorAll('select, input, textarea')) {
+    const text = el.matches('select') ? ((el.selectedOptions[0] || {}).text || '') : (el.value || el.placeholder || '');
+    const m = text.match(bengali);
+    if (m && visible(el)) shown.push([el, m[0], null]);
+  }
+  const pageFaces = [...document.fonts].filter(f => f.family.replace(/["']/g, '') === family);
+  const pageFaceLoaded = pageFaces.some(f => f.status === 'loaded');
+  const groups = new Map();  // one drawing per (font, word)
+  // What the PAGE drew: a canvas draws with the element's font list afresh, but the page's own
+  // layout can still pick another font for the same text (a heading after the Voilà dashboard
+  // drew boxes while a canvas in its font drew Bengali). So the width the page laid the word out
+  // at must equal the course font's width for that word at the element's size and weight.
+  const measure = (style, word) => {
+    ctx.font = `${style.fontStyle} ${style.fontWeight} ${style.fontSize} FastrainProbe`;
+    return ctx.measureText(word).width;
+  };
+  for (const [el, fullWord, laidOut] of shown) {
+    const style = getComputedStyle(el);
+    const word = [...fullWord].slice(0, 24).join('');
+    const font = `${style.fontStyle} ${style.fontWeight} 40px ${style.fontFamily}`;
+    const key = font + '|' + word;
+    if (!groups.has(key)) groups.set(key, {word, style: style.fontStyle, weight: style.fontWeight,
+                                           fontFamily: style.fontFamily, kinds: new Set(), count: 0, where: [],
+                                           laidOutWrong: 0, wrongWhere: []});
+    const g = groups.get(key);
+    const kind = kindOf(el);
+    g.kinds.add(kind); g.count++;
+    if (laidOut !== null && style.letterSpacing === 'normal') {
+      const course = measure(style, fullWord);
+      if (Math.abs(laidOut - course) > Math.max(1, 0.03 * course)) {
+        g.laidOutWrong++;
+        if (g.wrongWhere.length < 3) g.wrongWhere.push(`${kind}: ${fullWord} laid out ${laidOut.toFixed(1)} px, `
+          + `course font ${course.toFixed(1)} px at ${style.fontWeight} ${style.fontSize}`);
+      }
     }
+    if (g.where.length < 3) g.where.push(`${kind}: <${el.tagName.toLowerCase()} class="${(el.className.baseVal ?? el.className) || ''}"> `
+                                         + (el.innerText || el.value || el.placeholder || '').trim().slice(0, 60));
   }
   const results = [];
-  for (const [el, kind, word] of samples) {
-    const style = getComputedStyle(el);
-    const weight = parseInt(style.fontWeight) >= 600 ? 700 : 400;
-    const drawn = await draw(`${weight} 40px ${style.fontFamily}`, word);
-    const course = await draw(`${weight} 40px FastrainProbe`, word);
+  for (const g of groups.values()) {
+    const prefix = `${g.style} ${g.weight} 40px `;
+    const drawn = await draw(prefix + g.fontFamily, g.word);
+    const course = await draw(prefix + 'FastrainProbe', g.word);
     // Two pictures of tofu: the word in a font without Bengali glyphs (monospace), and the word
     // in the element's own font list without the course's family (what the page would draw
     // without it; on a machine with no Bengali system font that is empty boxes).
-    const tofu = await draw(`${weight} 40px monospace`, word);
-    const without = style.fontFamily.split(',').filter(f => f.replace(/["']/g, '').trim() !== family).join(',');
-    const own = await draw(`${weight} 40px ${without || 'monospace'}`, word);
-    const pageFaces = [...document.fonts].filter(f => f.family.replace(/["']/g, '') === family);
-    results.push({kind, word, weight, fontFamily: style.fontFamily,
-      familyListed: style.fontFamily.includes(family),
-      pageFaceLoaded: pageFaces.some(f => f.status === 'loaded'),
-      fontsCheck: pageFaces.length > 0 && document.fonts.check(`${weight} 16px "${family}"`, word),
+    const tofu = await draw(prefix + 'monospace', g.word);
+    const without = g.fontFamily.split(',').filter(f => f.replace(/["']/g, '').trim() !== family).join(',');
+    const own = await draw(prefix + (without || 'monospace'), g.word);
+    results.push({kinds: [...g.kinds], count: g.count, where: g.where, word: g.word, weight: g.weight,
+      laidOutWrong: g.laidOutWrong, wrongWhere: g.wrongWhere,
+      fontFamily: g.fontFamily, familyListed: g.fontFamily.includes(family), pageFaceLoaded,
+      fontsCheck: pageFaces.length > 0 && document.fonts.check(`${g.style} ${g.weight} 16px "${family}"`, g.word),
       inked: inked(drawn), differsFromCourse: differing(drawn, course), differsFromTofu: Math.min(differing(drawn, tofu), differing(drawn, own))});
   }
   return results;
@@ -312,26 +399,34 @@ def _font_b64(name: str) -> str:
     return base64.b64encode((FONT_DIR / name).read_bytes()).decode("ascii")
 
 
-def check_bengali_drawn(page, root, where: str, *, min_kinds: tuple[str, ...] = (), limit: int = 2) -> list[dict]:
-    """Fail unless every sampled Bengali word under `root` (a Playwright locator) is drawn with
-    the course's font; returns the samples (kind, word, font-family, pixel counts)."""
+def drawn_with_course_font(r: dict) -> bool:
+    """The verdict on one drawing: the same pixels as the course's own face (a few anti-aliasing
+    pixels of slack), clearly different from tofu, the family listed in the computed style, the
+    page's face loaded and document.fonts.check() true."""
+    same_as_course = r["differsFromCourse"] <= max(8, r["inked"] // 200)
+    not_tofu = r["differsFromTofu"] > max(20, r["inked"] // 10)
+    return (same_as_course and not_tofu and r["familyListed"] and r["pageFaceLoaded"] and r["fontsCheck"]
+            and r["laidOutWrong"] == 0)
+
+
+def check_bengali_drawn(page, root, where: str, *, min_kinds: tuple[str, ...] = ()) -> list[dict]:
+    """Fail unless EVERY visible Bengali text under `root` (a Playwright locator) is drawn with
+    the course's font; returns one entry per distinct (font, word) drawing, with how many
+    elements drew it (count), their kinds and where they are."""
     results = page.evaluate(FONT_PROBE_JS, [root.element_handle(), _font_b64("NotoSansBengali-Regular.ttf"),
-                                            _font_b64("NotoSansBengali-Bold.ttf"), COURSE_FAMILY, limit])
+                                            _font_b64("NotoSansBengali-Bold.ttf"), COURSE_FAMILY])
     assert results, f"{where}: no visible Bengali text to check"
-    bad = []
-    for r in results:
-        # Same pixels as the course's own face (a few anti-aliasing pixels of slack), clearly
-        # different from tofu, the family listed in the computed style, the page's face loaded.
-        same_as_course = r["differsFromCourse"] <= max(8, r["inked"] // 200)
-        not_tofu = r["differsFromTofu"] > max(20, r["inked"] // 10)
-        if not (same_as_course and not_tofu and r["familyListed"] and r["pageFaceLoaded"] and r["fontsCheck"]):
-            bad.append(r)
-    kinds = {r["kind"] for r in results}
+    bad = [r for r in results if not drawn_with_course_font(r)]
+    kinds = {k for r in results for k in r["kinds"]}
     missing = [k for k in min_kinds if k not in kinds]
-    assert not bad, f"{where}: Bengali not drawn with {COURSE_FAMILY} (tofu or another font):\n" + "\n".join(
-        f"  {r['kind']}: {r['word']!r} weight {r['weight']} family [{r['fontFamily']}] listed={r['familyListed']} "
+    elements = sum(r["count"] for r in results)
+    assert not bad, (f"{where}: {sum(r['count'] for r in bad)} of {elements} visible Bengali text elements are not "
+                     f"drawn with {COURSE_FAMILY} (tofu or another font):\n" + "\n".join(
+        f"  {r['word']!r} weight {r['weight']} family [{r['fontFamily']}] listed={r['familyListed']} "
         f"page face loaded={r['pageFaceLoaded']} fonts.check={r['fontsCheck']} pixels differing from course font="
-        f"{r['differsFromCourse']}/{r['inked']} from tofu={r['differsFromTofu']}" for r in bad[:12])
+        f"{r['differsFromCourse']}/{r['inked']} from tofu={r['differsFromTofu']}; {r['count']} element(s), e.g. "
+        + " | ".join(r["where"]) + (f"; laid out in another font: {r['laidOutWrong']}, e.g. " + " | ".join(r["wrongWhere"])
+                                    if r["laidOutWrong"] else "") for r in bad[:12]))
     assert not missing, f"{where}: no Bengali {missing} found to check (found: {sorted(kinds)})"
     return results
 

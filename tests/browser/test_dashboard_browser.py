@@ -1,10 +1,11 @@
 """The instructor dashboard as `make demo` serves it: Voilà + Chromium, read from the back of a room.
 
-Open the page, check there is one tab per lesson panel and that Bengali is drawn with the
-course's font; visit every tab (a screenshot each, artifacts/screenshots/dashboard-NN.png) and
-check that no widget label is cut off with "…" and no table is clipped; press চালাও on another
-tab's panel and check the plot, its text size at the rendered size (>= 14 pt) and the table;
-then turn on the reference/ switch.
+Open the page, check there is one tab per lesson panel and that every visible Bengali text on
+the page (the notebook's markdown above and below the dashboard too) is drawn with the course's
+font; visit every tab (the same check on the whole page, a screenshot each,
+artifacts/screenshots/dashboard-NN.png) and check that no widget label is cut off with "…" and no
+table is clipped; press চালাও on another tab's panel and check the plot, its text size at the
+rendered size (>= 14 pt) and the table; then turn on the reference/ switch (its Bengali too).
 
 FASTRAIN_README_SCREENSHOTS=1 also writes docs/img/dashboard.png for README.bn.md.
 """
@@ -84,6 +85,11 @@ def test_dashboard_tabs_run_and_reference(voila_server, page, screenshots, benga
     tabs = board.locator(".lm-TabBar-tab")
     assert tabs.count() == len(PANEL_MODULES)
     assert not board.locator(".fastrain-error").count(), board.locator(".fastrain-error").first.inner_text()
+    # with one tab per lesson (10 and more), every tab's label is readable in full: the bar wraps
+    cut_tabs = board.locator(".lm-TabBar-tab").evaluate_all(
+        "tabs => tabs.filter(t => [t, ...t.querySelectorAll('*')].some(el => el.scrollWidth > el.clientWidth + 1))"
+        ".map(t => t.innerText.trim())")
+    assert not cut_tabs, f"tab labels cut off: {cut_tabs}"
     bengali_drawn(page, page.locator("body"), "dashboard", min_kinds=("markdown", "widget label", "button/tab",
                                                                      "table cell"))
 
@@ -92,6 +98,7 @@ def test_dashboard_tabs_run_and_reference(voila_server, page, screenshots, benga
         shown = board.locator(".fastrain-panel:visible")
         shown.wait_for()
         _check_layout(shown, f"tab {tabs.nth(i).inner_text()}")
+        bengali_drawn(page, page.locator("body"), f"dashboard, tab {tabs.nth(i).inner_text()}")
         page.screenshot(path=str(screenshots / f"dashboard-{i:02d}.png"))
 
     index = 1 if tabs.count() > 1 else 0  # another tab than the one that ran at start
@@ -125,3 +132,4 @@ def test_dashboard_tabs_run_and_reference(voila_server, page, screenshots, benga
     reference = panel.locator("xpath=..").locator(".fastrain-reference")
     reference.wait_for(state="visible")
     assert BENGALI.search(reference.inner_text()) or reference.locator("img").count()
+    bengali_drawn(page, page.locator("body"), "dashboard with reference/ results")

@@ -35,7 +35,7 @@ from pathlib import Path
 
 import torch
 
-from . import bench, config, hardware
+from . import bench, config, hardware, noise
 from . import corpus as corpus_mod
 from .i18n import t
 
@@ -143,6 +143,7 @@ class Result:
     measured_steps: int = 0  # steps trained in this call; 0 = nothing was measured now
     finished_earlier: str | None = None  # the date the run in checkpoint_dir had finished, when nothing was left
     run_dir: str | None = None
+    noise: dict = field(default_factory=dict)  # fastrain_lib.noise: other load on the machine while it ran
 
     @property
     def mfu_ok(self) -> bool:
@@ -163,7 +164,7 @@ class Result:
                      "peak_kind": self.peak.kind, "flops_per_token": self.flops_per_token,
                      "final_val_loss": self.val_curve[-1][1] if self.val_curve else None,
                      "memory_bytes": self.memory_bytes, "compile_s": self.compile_s, "params": self.params},
-            meta=bench.meta())
+            meta=bench.meta(), noise=dict(self.noise))
 
 
 def _quartiles(values):
@@ -561,9 +562,15 @@ def evidence_headers() -> list[str]:
 def compare(variants: dict[str, dict], steps: int | None = None, **common) -> dict[str, Result]:
     """Run the capstone briefly once per variant ({name: settings}) with the same sizes; every
     step timed on its own, so switch_effects can compare the spread of the step times."""
-    steps = steps or config.by_mode(ci=4, lab=30, full=100)
-    return {name: run(steps=steps, eval_every=steps, progress=False, time_window=1, **{**common, **settings})
-            for name, settings in variants.items()}
+    steps = steps or config.by_mode(ci=4, lab=60, full=100)
+    results = {}
+    for name, settings in variants.items():
+        with noise.Window() as window:  # other work on the machine while this variant ran
+            result = run(steps=steps, eval_every=steps, progress=False, time_window=1, **{**common, **settings})
+        spread, repeats = noise.from_times(result.step_times_s[1:])
+        result.noise = window.assess(threads=torch.get_num_threads(), spread=spread, repeats=repeats)
+        results[name] = result
+    return results
 
 
 def here_row(results: dict[str, Result]) -> tuple:
@@ -591,7 +598,10 @@ def switch_effects(results: dict[str, Result], base: str = "fp32") -> list[dict]
     """Each switch's measured effect against the baseline run, largest speed-up first.
 
     speedup = tokens/s with the switch ÷ tokens/s without it; verdict "faster"/"slower" only when
-    the interquartile ranges of the step times do not overlap, else "noise" (too close to call)."""
+    the interquartile ranges of the step times do not overlap, else "noise" (too close to call).
+    "busy" overrides both: other programs took cores while the switch's run or the baseline ran
+    (noise.Window, reason "load"), so the two were timed on different machines in effect — a
+    burst during one run makes any factor, 0.4× or 2.5×, and no verdict can be read from it."""
     ref = results[base]
     q_ref = _spread(ref.step_times_s)
     effects = []
@@ -600,9 +610,23 @@ def switch_effects(results: dict[str, Result], base: str = "fp32") -> list[dict]
             continue
         q = _spread(r.step_times_s)
         verdict = "faster" if q[2] < q_ref[0] else "slower" if q[0] > q_ref[2] else "noise"
+        busy = [info for info in (r.noise, ref.noise) if _busy(info)]
+        if busy:
+            verdict = "busy"
         effects.append({"switch": name, "name": SWITCH_NAMES.get(name, name), "speedup": r.tokens_per_s / ref.tokens_per_s,
-                        "verdict": verdict, "tokens": r.tokens_per_s, "base": ref.tokens_per_s})
+                        "verdict": verdict, "tokens": r.tokens_per_s, "base": ref.tokens_per_s,
+                        "other_cores": max((_other_cores(info) for info in busy), default=0.0),
+                        "cores": max((info.get("cores") or 0 for info in busy), default=0)})
     return sorted(effects, key=lambda e: -e["speedup"])
+
+
+def _busy(info: dict | None) -> bool:
+    """Other work needed cores that this run's threads were using (noise's "load" reason)."""
+    return bool(info) and "load" in info.get("reasons", ())
+
+
+def _other_cores(info: dict) -> float:
+    return (info.get("other_cores") or 0.0) + (info.get("steal_cores") or 0.0)
 
 
 def recipe_verdicts(effects: list[dict], f: hardware.Facts) -> list[tuple[str, dict]]:
@@ -610,16 +634,18 @@ def recipe_verdicts(effects: list[dict], f: hardware.Facts) -> list[tuple[str, d
     with its numbers; the others; and why a switch slowed training where a hardware fact says why."""
     lines = []
     winners = [e for e in effects if e["verdict"] == "faster"]
+    judged = [e for e in effects if e["verdict"] != "busy"]
     if winners:
         lines.append(("lesson07.verdict_best", winners[0]))
-    elif effects:
-        lines.append(("lesson07.verdict_none", effects[0]))
+    elif judged:
+        lines.append(("lesson07.verdict_none", judged[0]))
     for e in effects:
         if winners and e is winners[0]:
             continue
-        key = {"faster": "lesson07.verdict_also", "slower": "lesson07.verdict_slower"}.get(e["verdict"])
+        key = {"faster": "lesson07.verdict_also", "slower": "lesson07.verdict_slower",
+               "busy": "lesson07.verdict_busy"}.get(e["verdict"])
         if key is None:
-            if not winners and e is effects[0]:
+            if not winners and judged and e is judged[0]:
                 continue  # already said by verdict_none
             key = "lesson07.verdict_noise"
         lines.append((key, e))
@@ -648,15 +674,23 @@ def compare_headers() -> list[str]:
 def recipe_steps(effects: list[dict], machine: str) -> list[tuple[str, dict]]:
     """(catalog key, values) lines of the closing recipe of *this* machine, from switch_effects:
     the switches that measurably helped, largest speed-up first, numbered; then those that did
-    not (slower, or within the noise) with their measured factor. Nothing here is typed in."""
+    not (slower, or within the noise) with their measured factor; then those measured while the
+    machine was busy, which get no verdict at all: "keep fp32" is never said when a switch could
+    not be judged (under load, a ×2.5 gain was once called noise beside that advice). Nothing
+    here is typed in."""
     winners = [e for e in effects if e["verdict"] == "faster"]
+    busy = [e for e in effects if e["verdict"] == "busy"]
     lines = [("lesson07.recipe_head", {"machine": machine})]
     lines += [("lesson07.recipe_step", {**e, "n": n}) for n, e in enumerate(winners, 1)]
-    if not winners:
+    if not winners and not busy:
         lines.append(("lesson07.recipe_nothing", {}))
-    rest = [e for e in effects if e["verdict"] != "faster"]
+    rest = [e for e in effects if e["verdict"] in ("slower", "noise")]
     if rest:
         why = {"slower": t("lesson07.recipe_slower"), "noise": t("lesson07.recipe_noise")}
         names = ", ".join(f"{e['name']} ×{e['speedup']:.2f} ({why[e['verdict']]})" for e in rest)
         lines.append(("lesson07.recipe_skip", {"names": names}))
+    if busy:
+        names = ", ".join(f"{e['name']} ×{e['speedup']:.2f}" for e in busy)
+        worst = max(busy, key=lambda e: e["other_cores"])
+        lines.append(("lesson07.recipe_busy", {"names": names, "other": worst["other_cores"], "cores": worst["cores"]}))
     return lines

@@ -194,6 +194,10 @@ MESSAGES.update({
         "bn": "{name} এখানে প্রশিক্ষণ ধীর করল: {speedup:.2f}× ({tokens:,.0f} বনাম {base:,.0f} টোকেন/সেকেন্ড)। এই মেশিনে, এই মডেলে এটা চালু রাখার কারণ নেই।",
         "en": "{name} slowed training here: {speedup:.2f}× ({tokens:,.0f} vs {base:,.0f} tokens/s). On this machine, for this model, there is no reason to turn it on.",
     },
+    "lesson07.verdict_busy": {
+        "bn": "{name}: {speedup:.2f}× — মাপার সময় মেশিনে অন্য কাজ চলছিল ({cores}টি কোরের {other_cores:.1f}টি জুড়ে), তাই এই সংখ্যা থেকে লাভ বা ক্ষতি বলা যায় না। অন্য প্রোগ্রাম বন্ধ করে তুলনার ঘরটি আবার চালাও।",
+        "en": "{name}: {speedup:.2f}× — other work ran on the machine while this was measured ({other_cores:.1f} of its {cores} cores), so this number tells neither gain nor loss. Close other programs and run the comparison cell again.",
+    },
     "lesson07.why_no_fast_format": {
         "bn": "কারণ: {device}-এ {fmt}-এর হার্ডওয়্যার নেই (CPU-তে avx512_bf16 বা AMX, GPU-তে টেনসর কোর), তাই {fmt}-এর গণনা ধীর পথে চলে আর রূপান্তরের খরচ যোগ হয়।",
         "en": "Why: {device} has no hardware for {fmt} (avx512_bf16 or AMX on a CPU, tensor cores on a GPU), so {fmt} arithmetic takes a slow path and the conversions add cost.",
@@ -223,6 +227,10 @@ MESSAGES.update({
     "lesson07.recipe_skip": {
         "bn": "এই মেশিনে চালু করে লাভ দেখা যায়নি: {names}।",
         "en": "No gain measured on this machine: {names}.",
+    },
+    "lesson07.recipe_busy": {
+        "bn": "মাপার সময় মেশিন ব্যস্ত ছিল (অন্য কাজ {cores}টি কোরের {other:.1f}টি জুড়ে), তাই এগুলোর রায় দেওয়া গেল না: {names}। মেশিন ফাঁকা হলে তুলনার ঘরটি আবার চালাও।",
+        "en": "The machine was busy while these were measured (other work on {other:.1f} of its {cores} cores), so they get no verdict: {names}. Run the comparison cell again when the machine is quiet.",
     },
     "lesson07.recipe_slower": {"bn": "ধীর করল", "en": "slower"},
     "lesson07.recipe_noise": {"bn": "মাপের ওঠানামার মধ্যে", "en": "within the noise"},

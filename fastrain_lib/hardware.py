@@ -5,7 +5,7 @@ Two halves, kept apart on purpose:
   compute capability, GPU count, memory, CPU flags). Tests feed them real device
   descriptions (a Colab T4, an A100 SXM, an H100 PCIe, a Mac, CPUs with and without bf16)
   and check each choice: precision_for, fast_formats, amp_format, backend_for,
-  device_for_rank, threads_for, fits, peak.
+  gpu_per_process, device_for_rank, threads_for, fits, peak.
 - Detection (`facts(device)`) is the only code that asks torch.cuda / torch.backends.mps.
   Every other module asks this one; a test keeps it that way.
 
@@ -126,6 +126,15 @@ def backend_for(local_processes: int, tensors_on_cuda: bool, f: Facts) -> str:
     otherwise (gloo also reduces CUDA tensors, more slowly)."""
     own_gpu = f.device_type == "cuda" and f.count >= max(1, local_processes)
     return "nccl" if (tensors_on_cuda and own_gpu and f.nccl) else "gloo"
+
+
+def gpu_per_process(local_processes: int, f: Facts) -> bool:
+    """Should workers that run on either device (lesson 05c: ZeRO/FSDP, tensor parallel,
+    pipeline schedules) put their tensors on GPUs? Only when every local process has a GPU of
+    its own and NCCL is there — then they use NCCL. NCCL cannot run two processes on one GPU, so
+    with fewer GPUs than processes (one Colab T4, 2 processes) they stay on the CPU with gloo,
+    where every collective they use runs (checked in the tests)."""
+    return backend_for(local_processes, True, f) == "nccl"
 
 
 def device_for_rank(local_rank: int, tensors_on_cuda: bool, f: Facts) -> str:
@@ -429,6 +438,13 @@ def facts(device=None) -> Facts:
     device = torch.device(device) if device is not None else best_device()
     index = device.index if device.index is not None else 0
     return _facts_cached(device.type, index)
+
+
+def node_facts() -> Facts:
+    """The facts a process launcher decides from: this node's CUDA GPUs when there are any (NCCL
+    is possible only then), else its CPU. An MPS Mac counts as its CPU here: MPS has no backend
+    for torch.distributed."""
+    return facts("cuda") if cuda_available() else facts("cpu")
 
 
 def device_name(device=None) -> str:

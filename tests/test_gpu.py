@@ -124,6 +124,26 @@ def test_ddp_over_nccl_with_one_process():
     assert all(math.isfinite(v) for v in result["losses"])
 
 
+def test_lesson05c_workers_train_on_the_gpus_over_nccl():
+    """ZeRO/FSDP, tensor parallelism and the pipeline schedules on this node's GPUs: one process
+    per GPU (up to 2), NCCL, every tensor on that rank's GPU, results equal to one process."""
+    from fastrain_lib.distributed import zero
+    from fastrain_lib.panels import lesson05c as P
+
+    n = min(2, torch.cuda.device_count())
+    assert P.on_gpus(n)
+    rows = zero.table(P.zero_runs(n, 64, ("ddp", "zero1", "zero2", "zero3"), depth=2))
+    assert {r["backend"] for r in rows} == {"nccl"} and {r["device"] for r in rows} == {"cuda:0"}
+    assert all(r["max_error"] < 1e-4 for r in rows), [r["max_error"] for r in rows]
+    assert all(r["params_bytes"] + r["grads_bytes"] + r["optim_bytes"] == r["formula"]["total"] for r in rows)
+    tp = P.tp_runs(n, 64)
+    assert [r["device"] for r in tp] == [f"cuda:{k}" for k in range(n)] and {r["backend"] for r in tp} == {"nccl"}
+    assert max(r["error"] for r in tp) < 1e-4 and max(r["grad_x_error"] for r in tp) < 1e-4
+    sched = P.schedule_runs(n, 64, (4,))
+    assert [r[0]["device"] for r in sched] == [f"cuda:{k}" for k in range(n)]
+    assert all(e["end"] >= e["start"] for r in sched for e in r[0]["events"])
+
+
 def test_torchrun_two_processes_on_one_gpu_fall_back_to_gloo(tmp_path):
     out = tmp_path / "out"
     torchrun = Path(sys.executable).parent / "torchrun"

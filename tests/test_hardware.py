@@ -166,6 +166,32 @@ def test_backend_table(gpus, procs, on_cuda):
             assert len(set(devices)) == procs  # NCCL: one GPU per process
 
 
+# Lesson 05c's workers (ZeRO/FSDP, tensor parallel, pipeline schedules): (machine, processes) ->
+# tensors on GPUs? Only with a GPU per process and NCCL; otherwise the CPU with gloo.
+GPU_PER_PROCESS = [
+    (gpu("Tesla T4", (7, 5), 15.8), 1, True),   # Colab: one process on its one GPU (NCCL, world of 1)
+    (gpu("Tesla T4", (7, 5), 15.8), 2, False),  # Colab, 2 processes: NCCL cannot share one GPU
+    (gpu("NVIDIA H200", (9, 0), 141), 2, False),
+    (gpu("NVIDIA A100-SXM4-80GB", (8, 0), 80, count=2), 2, True),
+    (gpu("NVIDIA A100-SXM4-80GB", (8, 0), 80, count=2), 3, False),
+    (gpu("NVIDIA H100 80GB HBM3", (9, 0), 80, count=8), 4, True),
+    (gpu("NVIDIA H100 80GB HBM3", (9, 0), 80, count=8), 8, True),
+    (gpu("NVIDIA H100 80GB HBM3", (9, 0), 80, count=8), 16, False),
+    (Facts("cuda", "NVIDIA GeForce RTX 4090", (8, 9), 2, 24 * GB, nccl=False), 2, False),  # Windows: no NCCL
+    (Facts("mps", "Apple MPS", count=1), 1, False),  # torch.distributed has no MPS backend
+    (Facts("cpu", "AMD EPYC 7B13", cpu_flags=EPYC_FLAGS, physical_cores=2), 2, False),
+]
+
+
+@pytest.mark.parametrize("f,procs,expected", GPU_PER_PROCESS, ids=lambda v: getattr(v, "name", str(v)))
+def test_gpu_per_process_table(f, procs, expected):
+    assert hardware.gpu_per_process(procs, f) is expected
+    # what the workers then get from launch: NCCL with one GPU each, or gloo on the CPU
+    assert hardware.backend_for(procs, expected, f) == ("nccl" if expected else "gloo")
+    devices = {hardware.device_for_rank(r, expected, f) for r in range(procs)}
+    assert devices == ({f"cuda:{r}" for r in range(procs)} if expected else {"cpu"})
+
+
 def test_no_nccl_build_means_gloo():
     f = Facts("cuda", "NVIDIA L4", (8, 9), 4, 24 * GB, nccl=False)  # e.g. Windows
     assert hardware.backend_for(2, True, f) == "gloo"

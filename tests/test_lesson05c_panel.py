@@ -5,7 +5,7 @@ micro-batches of each pipeline schedule — and leaves no process behind."""
 import pytest
 from _processes import live_children
 
-from fastrain_lib import dashboard
+from fastrain_lib import dashboard, hardware
 from fastrain_lib.distributed import launcher as L
 from fastrain_lib.distributed import zero
 from fastrain_lib.panels import lesson05c as P
@@ -94,3 +94,43 @@ def test_cost_and_sweep_verdicts():
         "lesson05c.v_sweep_falls"
     assert P.sweep_verdict([{"width": 64, "comm_share": 0.5}, {"width": 1024, "comm_share": 0.6}])[0] == \
         "lesson05c.v_sweep_flat"
+
+
+# --- where the workers' tensors live: GPUs over NCCL only with a GPU per process (issue 17) ---
+
+H100_NODE = hardware.Facts("cuda", "NVIDIA H100 80GB HBM3", (9, 0), 8, 80 * 2**30, nccl=True)
+COLAB_T4 = hardware.Facts("cuda", "Tesla T4", (7, 5), 1, 15 * 2**30, nccl=True)
+RUNS = [(P.zero_runs, (2, 64)), (P.tp_runs, (2, 64)), (P.schedule_runs, (2, 64))]
+
+
+@pytest.mark.parametrize("facts,processes,on_gpu", [(H100_NODE, 2, True), (H100_NODE, 8, True), (COLAB_T4, 2, False),
+                                                    (COLAB_T4, 1, True), (hardware.Facts("cpu", "x"), 2, False)])
+def test_each_run_asks_launch_for_gpu_tensors_exactly_when_every_process_has_a_gpu(monkeypatch, facts, processes,
+                                                                                  on_gpu):
+    """The panel's three runs pass tensors_on_cuda to launch from the machine's facts (launch then
+    picks NCCL); they used to keep every tensor on the CPU over gloo, even on an 8-GPU node."""
+    asked = []
+    monkeypatch.setattr(hardware, "node_facts", lambda: facts)
+    monkeypatch.setattr(P, "launch", lambda fn, n, **kw: asked.append((fn.__name__, n, kw["tensors_on_cuda"])) or [])
+    for run, (_, width) in RUNS:
+        run(processes, width)
+    assert [a[2] for a in asked] == [on_gpu] * 3 and {a[1] for a in asked} == {processes}
+    assert L.default_backend(processes, on_gpu) == ("nccl" if on_gpu else "gloo")
+
+
+@pytest.mark.parametrize("processes", [1, 2])
+def test_the_workers_report_the_device_and_backend_they_really_used(processes):
+    """On this CPU-only machine every rank trains on the CPU over gloo, and one process alone (the
+    path `make gpu-check` runs on a single GPU over NCCL) works for each worker too."""
+    results = P.zero_runs(processes, 32, ("ddp", "zero2", "zero3"), depth=2)
+    assert P.where_ran(results) == hardware.t("lesson05c.where_ran", n=processes, devices="cpu", backend="gloo")
+    zero_rows = zero.table(results)
+    assert {(r["device"], r["backend"]) for r in zero_rows} == {("cpu", "gloo")}
+    assert all(r["max_error"] < 1e-5 for r in zero_rows)
+    assert all(r["params_bytes"] + r["grads_bytes"] + r["optim_bytes"] == r["formula"]["total"] for r in zero_rows)
+    tp = P.tp_runs(processes, 32)
+    assert {(r["device"], r["backend"]) for r in tp} == {("cpu", "gloo")} and max(r["error"] for r in tp) < 1e-5
+    sched = P.schedule_runs(processes, 32, (2,), ("gpipe",))
+    assert {(r[0]["device"], r[0]["backend"]) for r in sched} == {("cpu", "gloo")}
+    assert [r[0]["stage"] for r in sched] == list(range(processes))
+    assert L.pids_alive(L.LAST_PIDS) == []

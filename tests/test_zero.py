@@ -112,4 +112,4 @@ def test_collectives_each_stage_sends(runs):
 
 def test_unknown_strategy_is_refused():
     with pytest.raises(ValueError):
-        zero._build("zero4", {**zero.DEFAULTS, **CFG}, 0, 1)
+        zero._build("zero4", {**zero.DEFAULTS, **CFG}, 0, 1, torch.device("cpu"))

@@ -2,6 +2,10 @@
 
 MESSAGES = {
     # --- strategies
+    "lesson05c.where_ran": {
+        "bn": "কর্মীরা চলেছে {n}টি প্রসেসে: টেনসর {devices}-এ, ব্যাকএন্ড {backend}।",
+        "en": "The workers ran in {n} processes: tensors on {devices}, backend {backend}.",
+    },
     "lesson05c.s_ddp": {"bn": "DDP (সব কিছু পূর্ণ)", "en": "DDP (everything full)"},
     "lesson05c.s_zero1": {"bn": "ZeRO-1 (এই কোর্সের লেখা)", "en": "ZeRO-1 (written in this course)"},
     "lesson05c.s_zero1_torch": {"bn": "ZeRO-1 (PyTorch-এর ZeroRedundancyOptimizer)",

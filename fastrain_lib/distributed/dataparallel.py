@@ -91,7 +91,7 @@ def plan(replicas: int, f: hardware.Facts) -> Plan:
 
 
 def facts_here() -> hardware.Facts:
-    return hardware.facts("cuda") if hardware.cuda_available() else hardware.facts("cpu")
+    return hardware.node_facts()
 
 
 def torch_pieces_on_cpu() -> dict[str, str]:

@@ -107,7 +107,7 @@ def local_rank() -> int:
 def rank_device(want_cuda: bool) -> torch.device:
     """Where this rank's tensors live (hardware.device_for_rank): its own GPU under NCCL, a shared
     GPU under gloo (2 processes on 1 GPU), the CPU for CPU workers or without a GPU."""
-    facts = hardware.facts("cuda") if hardware.cuda_available() else hardware.facts("cpu")
+    facts = hardware.node_facts()
     device = torch.device(hardware.device_for_rank(local_rank(), want_cuda, facts))
     if device.type == "cuda":
         hardware.use_gpu(device.index)
@@ -247,7 +247,7 @@ def main(argv=None) -> dict:
     args = _parse(argv)
     want_cuda = args.device == "cuda" or (args.device == "auto" and hardware.cuda_available())
     local_procs = int(os.environ.get("LOCAL_WORLD_SIZE", "1"))
-    facts = hardware.facts("cuda") if hardware.cuda_available() else hardware.facts("cpu")
+    facts = hardware.node_facts()
     # NCCL only with a GPU per local process: on one T4, --nproc_per_node=2 runs over gloo.
     backend = hardware.backend_for(local_procs, want_cuda, facts)
     torch.set_num_threads(hardware.threads_for(local_procs))

@@ -66,8 +66,22 @@ def free_port() -> int:
 
 def default_backend(world_size: int, tensors_on_cuda: bool = False) -> str:
     """hardware.backend_for on this machine: NCCL only for CUDA tensors with a GPU per rank."""
-    facts = hardware.facts("cuda") if hardware.cuda_available() else hardware.facts("cpu")
+    facts = hardware.node_facts()
     return hardware.backend_for(world_size, tensors_on_cuda, facts)
+
+
+def group_device() -> torch.device:
+    """Where this rank's tensors go in the group it has joined: its own GPU when the group is
+    NCCL (launch or torchrun chose NCCL because every local process has a GPU and the worker
+    asked for CUDA tensors), the CPU under gloo. Workers that run on either device (lesson 05c's)
+    call this instead of hard-coding "cpu", so the same code trains on GPUs over NCCL."""
+    on_cuda = dist.is_initialized() and dist.get_backend() == "nccl"
+    facts = hardware.node_facts()
+    local = int(os.environ.get("LOCAL_RANK", dist.get_rank() if dist.is_initialized() else 0))
+    device = torch.device(hardware.device_for_rank(local, on_cuda, facts))
+    if device.type == "cuda":
+        hardware.use_gpu(device.index)
+    return device
 
 
 def threads_per_rank(world_size: int) -> int:

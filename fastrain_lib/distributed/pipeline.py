@@ -141,12 +141,14 @@ def clock_offset(rank: int, world_size: int, rounds: int = 10) -> float:
     return offset
 
 
-def _to_common_clock(timelines: list[list[dict]], starts: list[float]) -> None:
+def _to_common_clock(timelines: list[list[dict]], starts: list[float], device="cpu") -> None:
     """Shift every step's events from this rank's start to the earliest rank's start
-    (`starts`: this rank's step starts on rank 0's clock; one all-reduce MIN after training)."""
+    (`starts`: this rank's step starts on rank 0's clock; one all-reduce MIN after training;
+    `device`: where the group reduces, a GPU under NCCL)."""
     mine = torch.tensor(starts, dtype=torch.float64)
-    first = mine.clone()
+    first = mine.to(device, copy=True)  # a copy: all_reduce works in place
     dist.all_reduce(first, op=dist.ReduceOp.MIN)
+    first = first.cpu()
     for events, shift in zip(timelines, (mine - first).tolist()):
         for e in events:
             e["start"] += shift

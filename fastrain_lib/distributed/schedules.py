@@ -26,7 +26,9 @@ import torch
 import torch.distributed as dist
 import torch.nn.functional as F
 
+from .. import hardware
 from . import pipeline
+from .launcher import group_device
 
 SCHEDULES = ("gpipe", "1f1b")
 DEFAULTS = {"width": 256, "batch": 32, "steps": 3, "layers_per_stage": 2, "lr": 0.05, "seed": 0, "replicas": 1}
@@ -163,10 +165,12 @@ class _Holder:
         self.meter.remove(self.key)
 
 
-def _timed(fn, kind: str, stage: int, events: list, clock: dict, alive: dict):
+def _timed(fn, kind: str, stage: int, events: list, clock: dict, alive: dict, device=None):
     def wrapper(chunk_id, *args, **kwargs):
+        hardware.synchronize(device)
         start = time.perf_counter()
         out = fn(chunk_id, *args, **kwargs)
+        hardware.synchronize(device)  # on a GPU the chunk's kernels only end here
         end = time.perf_counter()
         events.append({"stage": stage, "kind": kind, "micro": chunk_id, "start": start - clock["t0"],
                        "end": end - clock["t0"]})
@@ -184,28 +188,32 @@ def run_schedule(schedule: str, rank: int, world_size: int, micro_batches: int, 
 
     cfg = {**DEFAULTS, **cfg, "micro_batches": micro_batches}
     stages, width = world_size, cfg["width"]
-    module = pipeline.stage_layers(stages, cfg, width)[rank]
+    device = group_device()  # the CPU under gloo, this rank's GPU under NCCL
+    module = pipeline.stage_layers(stages, cfg, width)[rank].to(device)
     optimizer = torch.optim.SGD(module.parameters(), lr=cfg["lr"])
-    stage = PipelineStage(module, rank, stages, torch.device("cpu"))
+    stage = PipelineStage(module, rank, stages, device)
     kind = {"gpipe": ScheduleGPipe, "1f1b": Schedule1F1B}[schedule]
     sched = kind(stage, n_microbatches=micro_batches, loss_fn=lambda out, y: F.cross_entropy(out, y))
     meter = ActivationMeter(module.parameters())
     events: list[dict] = []
     clock = {"t0": 0.0}
     alive = {"now": 0, "peak": 0}
-    stage.forward_one_chunk = _timed(stage.forward_one_chunk, "F", rank, events, clock, alive)
-    stage.backward_one_chunk = _timed(stage.backward_one_chunk, "B", rank, events, clock, alive)
+    stage.forward_one_chunk = _timed(stage.forward_one_chunk, "F", rank, events, clock, alive, device)
+    stage.backward_one_chunk = _timed(stage.backward_one_chunk, "B", rank, events, clock, alive, device)
     timelines, starts, peaks, held = [], [], [], []
     for step in range(cfg["steps"]):
-        x, y = pipeline.batch_for(step, 0, cfg, width)
+        x, y = (t.to(device) for t in pipeline.batch_for(step, 0, cfg, width))
         optimizer.zero_grad(set_to_none=True)
         events.clear()
         meter.start_step()
+        hardware.synchronize(device)
         dist.barrier()
         clock["t0"] = time.perf_counter()
         starts.append(clock["t0"])  # one machine: perf_counter is one clock for all processes
         with meter.hooks():
-            if rank == 0:
+            if stages == 1:  # one stage is both the first and the last
+                sched.step(x, target=y)
+            elif rank == 0:
                 sched.step(x)
             elif rank == stages - 1:
                 sched.step(target=y)
@@ -215,11 +223,12 @@ def run_schedule(schedule: str, rank: int, world_size: int, micro_batches: int, 
         timelines.append([dict(e) for e in events])
         peaks.append(meter.peak)
         held.append(meter.held_over)
-    pipeline._to_common_clock(timelines, starts)  # lesson 05's: every rank's events on one clock
+    pipeline._to_common_clock(timelines, starts, device)  # lesson 05's: every rank's events on one clock
     return {"schedule": schedule, "rank": rank, "stage": rank, "stages": stages, "micro_batches": micro_batches,
+            "device": str(device), "backend": dist.get_backend(),
             "all_events": timelines, "events": timelines[-1], "peak_alive": alive["peak"],
             "activation_peak_bytes": max(peaks[1:] or peaks), "held_over_bytes": max(held),
-            "params": [p.detach().numpy().copy() for p in module.parameters()]}
+            "params": [p.detach().cpu().numpy().copy() for p in module.parameters()]}
 
 
 def schedules_worker(rank: int, world_size: int, micro_list=(4,), schedules=SCHEDULES, cfg: dict | None = None) -> list:

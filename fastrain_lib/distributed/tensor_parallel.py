@@ -16,6 +16,9 @@ Two ways here, both on real processes:
 - `manual_forward`: the cut written out with one dist.all_reduce (what the exercise asks);
 - `parallelize_module` with ColwiseParallel / RowwiseParallel (DTensor, PyTorch's API),
   whose collectives torch's CommDebugMode counts.
+
+The tensors live where launcher.group_device() puts them: the CPU under gloo, each rank's own
+GPU under NCCL (the panel asks for GPUs when hardware.gpu_per_process says so).
 """
 
 from __future__ import annotations
@@ -29,6 +32,8 @@ import torch.distributed as dist
 import torch.nn.functional as F
 from torch import nn
 
+from .. import hardware
+from .launcher import group_device
 from .zero import CommCounter
 
 DEFAULTS = {"width": 256, "batch": 32, "seed": 0, "widths": (64, 256, 1024), "repeats": 5}
@@ -84,13 +89,15 @@ def _counts(mode) -> dict:
     return {str(k).split(".")[-1]: v for k, v in mode.get_comm_counts().items()}
 
 
-def _median_time(fn, repeats: int) -> float:
+def _median_time(fn, repeats: int, device=None) -> float:
     fn()  # warm-up
     times = []
     for _ in range(repeats):
+        hardware.synchronize(device)
         dist.barrier()
         start = time.perf_counter()
         fn()
+        hardware.synchronize(device)  # GPU work is only queued until here
         times.append(time.perf_counter() - start)
     return statistics.median(times)
 
@@ -102,10 +109,11 @@ def tp_worker(rank: int, world_size: int, cfg: dict | None = None) -> dict:
     from torch.distributed.tensor.debug import CommDebugMode
 
     cfg = {**DEFAULTS, **(cfg or {})}
-    mesh = init_device_mesh("cpu", (world_size,))
+    device = group_device()
+    mesh = init_device_mesh(device.type, (world_size,))
     width, batch = tp_width(cfg["width"], world_size), cfg["batch"]
-    full = make_mlp(width, cfg["seed"])
-    x = torch.randn(batch, width, generator=torch.Generator().manual_seed(cfg["seed"] + 1))
+    full = make_mlp(width, cfg["seed"]).to(device)
+    x = torch.randn(batch, width, generator=torch.Generator().manual_seed(cfg["seed"] + 1)).to(device)
     want = full(x).detach()
 
     tp = parallel_mlp(full, mesh)
@@ -121,7 +129,7 @@ def tp_worker(rank: int, world_size: int, cfg: dict | None = None) -> dict:
                                   full.down.bias.detach(), rank, world_size)
     local_up = tp.up.weight.to_local().shape
     result = {
-        "rank": rank, "world_size": world_size, "width": width,
+        "rank": rank, "world_size": world_size, "width": width, "device": str(device), "backend": dist.get_backend(),
         "forward_comms": _counts(forward_mode), "backward_comms": _counts(backward_mode),
         "error": (y.detach() - want).abs().max().item(),
         "grad_x_error": (xg.grad - x_ref.grad).abs().max().item(),
@@ -131,25 +139,26 @@ def tp_worker(rank: int, world_size: int, cfg: dict | None = None) -> dict:
         "sweep": [],
     }
     for w in cfg["widths"]:
-        result["sweep"].append(_sweep_point(tp_width(w, world_size), batch, rank, world_size, mesh, cfg))
+        result["sweep"].append(_sweep_point(tp_width(w, world_size), batch, rank, world_size, mesh, cfg, device))
     return result
 
 
-def _sweep_point(width: int, batch: int, rank: int, world_size: int, mesh, cfg: dict) -> dict:
+def _sweep_point(width: int, batch: int, rank: int, world_size: int, mesh, cfg: dict, device=None) -> dict:
     """At one width: the TP forward, its compute alone (my slices, no communication), the
     all-reduce alone (batch × width numbers), and the single-process forward."""
-    model = make_mlp(width, cfg["seed"])
-    x = torch.randn(batch, width)
+    device = device or torch.device("cpu")
+    model = make_mlp(width, cfg["seed"]).to(device)
+    x = torch.randn(batch, width, device=device)
     tp = parallel_mlp(model, mesh)
     cut = shard_rows(4 * width, rank, world_size)
     w1, b1 = model.up.weight.detach()[cut].clone(), model.up.bias.detach()[cut].clone()
     w2 = model.down.weight.detach()[:, cut].clone()
-    buffer = torch.randn(batch, width)
+    buffer = torch.randn(batch, width, device=device)
     with torch.no_grad():
-        tp_s = _median_time(lambda: tp(x), cfg["repeats"])
-        compute_s = _median_time(lambda: F.gelu(x @ w1.T + b1) @ w2.T, cfg["repeats"])
-        allreduce_s = _median_time(lambda: dist.all_reduce(buffer), cfg["repeats"])
-        single_s = _median_time(lambda: model(x), cfg["repeats"])
+        tp_s = _median_time(lambda: tp(x), cfg["repeats"], device)
+        compute_s = _median_time(lambda: F.gelu(x @ w1.T + b1) @ w2.T, cfg["repeats"], device)
+        allreduce_s = _median_time(lambda: dist.all_reduce(buffer), cfg["repeats"], device)
+        single_s = _median_time(lambda: model(x), cfg["repeats"], device)
     flops = 2 * batch * width * 4 * width * 2 / world_size  # two matmuls, my share
     return {"width": width, "tp_s": tp_s, "compute_s": compute_s, "allreduce_s": allreduce_s,
             "single_s": single_s, "flops_per_rank": flops, "allreduce_bytes": batch * width * 4,

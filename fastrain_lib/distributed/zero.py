@@ -16,7 +16,9 @@ Bytes per rank for Ψ parameters (the Ultra-Scale Playbook's accounting):
     fp32 Adam        (fp32):     4Ψ (weights)           + 4Ψ (grads) +  8Ψ (m, v)
 
 This module measures those bytes on REAL processes (gloo on a CPU; the same code on
-NCCL/GPUs through hardware.backend_for) and counts every collective each stage sends:
+NCCL/GPUs: the panel asks for GPU tensors when hardware.gpu_per_process says every process
+has a GPU of its own, and each rank takes launcher.group_device()) and counts every
+collective each stage sends:
 
     "ddp"         DistributedDataParallel + torch.optim.Adam                 (stage 0)
     "zero1"       written here: reduce-scatter grads, Adam on my 1/N, all-gather (stage 1)
@@ -48,6 +50,8 @@ import torch.distributed as dist
 import torch.nn.functional as F
 from torch.utils._python_dispatch import TorchDispatchMode
 
+from .. import hardware
+from .launcher import group_device
 from .model_split import mlp
 
 STRATEGIES = ("ddp", "zero1", "zero1_torch", "zero2", "zero3")
@@ -242,9 +246,9 @@ class ShardedAdam:
 
     def _scatter(self, index: int, free: bool) -> None:
         p, _piece, start, end, length = self.pieces[index]
-        full = torch.zeros(length * self.n)
+        full = p.new_zeros(length * self.n)  # on the parameter's device (a GPU under NCCL)
         full[:p.numel()] = p.grad.view(-1)
-        mine = torch.empty(length)
+        mine = p.new_empty(length)
         _reduce_scatter(mine, full)
         mine /= self.n  # sum -> mean, as DDP does
         if free:
@@ -268,9 +272,9 @@ class ShardedAdam:
             piece.grad = self.grad_pieces[i] if self.shard_grads else p.grad.view(-1)[start:end]
         self.adam.step()
         for p, piece, start, end, length in self.pieces:
-            mine = torch.zeros(length)
+            mine = p.new_zeros(length)
             mine[:end - start] = piece
-            full = torch.empty(length * self.n)
+            full = p.new_empty(length * self.n)
             _all_gather(full, mine)
             p.data.view(-1).copy_(full[:p.numel()])
         for _, piece, *_ in self.pieces:
@@ -312,30 +316,30 @@ def reference_params(cfg: dict) -> list[torch.Tensor]:
     return [p.detach().clone() for p in model.parameters()]
 
 
-def _ddp_model(model):
+def _ddp_model(model, device: torch.device):
     """DDP whose gradient all-reduce (one per bucket) goes through torch.distributed's Python
     API (PyTorch's own default hook), so that CommCounter sees it like every other collective."""
     from torch.distributed.algorithms.ddp_comm_hooks.default_hooks import allreduce_hook
     from torch.nn.parallel import DistributedDataParallel as DDP
 
-    wrapped = DDP(model)
+    wrapped = DDP(model, device_ids=[device.index] if device.type == "cuda" else None)
     wrapped.register_comm_hook(None, allreduce_hook)
     return wrapped
 
 
-def _build(strategy: str, cfg: dict, rank: int, world_size: int):
+def _build(strategy: str, cfg: dict, rank: int, world_size: int, device: torch.device):
     """(model to call, optimizer-like with zero_grad/step, grads(), state(), full_params())."""
-    model = make_model(cfg)
+    model = make_model(cfg).to(device)
     lr = cfg["lr"]
     if strategy == "ddp":
-        net = _ddp_model(model)
+        net = _ddp_model(model, device)
         opt = torch.optim.Adam(model.parameters(), lr=lr)
         return net, opt, lambda: [p.grad for p in model.parameters()], lambda: optimizer_state_tensors(opt), \
             lambda: list(model.parameters())
     if strategy == "zero1_torch":
         from torch.distributed.optim import ZeroRedundancyOptimizer
 
-        net = _ddp_model(model)
+        net = _ddp_model(model, device)
         opt = ZeroRedundancyOptimizer(model.parameters(), optimizer_class=torch.optim.Adam, lr=lr)
         return net, opt, lambda: [p.grad for p in model.parameters()], lambda: optimizer_state_tensors(opt.optim), \
             lambda: list(model.parameters())
@@ -346,7 +350,7 @@ def _build(strategy: str, cfg: dict, rank: int, world_size: int):
         from torch.distributed.device_mesh import init_device_mesh
         from torch.distributed.fsdp import fully_shard
 
-        mesh = init_device_mesh("cpu", (world_size,))  # our tensors live on the CPU (gloo)
+        mesh = init_device_mesh(device.type, (world_size,))  # "cpu" under gloo, "cuda" under NCCL
         for layer in model:
             if any(True for _ in layer.parameters()):
                 fully_shard(layer, mesh=mesh)  # one all-gather / reduce-scatter group per Linear
@@ -360,12 +364,13 @@ def _build(strategy: str, cfg: dict, rank: int, world_size: int):
 def run_strategy(strategy: str, rank: int, world_size: int, cfg: dict) -> dict:
     """Train cfg["steps"] steps with `strategy` on this rank; measure bytes, collectives, time."""
     counter = CommCounter()
-    net, opt, grads, state, full_params = _build(strategy, cfg, rank, world_size)
+    device = group_device()
+    net, opt, grads, state, full_params = _build(strategy, cfg, rank, world_size, device)
     n_params = sum(p.numel() for p in make_model(cfg).parameters())
     times, steps = [], cfg["steps"]
     for step in range(steps):
         x, y = global_batch(step, cfg)
-        x, y = my_rows(x, rank, world_size), my_rows(y, rank, world_size)
+        x, y = my_rows(x, rank, world_size).to(device), my_rows(y, rank, world_size).to(device)
         counting = step == steps - 1  # the last step is counted; the others are timed (counting slows ops)
         dist.barrier()
         start = time.perf_counter()
@@ -375,13 +380,15 @@ def run_strategy(strategy: str, rank: int, world_size: int, cfg: dict) -> dict:
             if counting:  # gradients as the optimizer finds them
                 grad_bytes = storage_bytes(grads())
             opt.step()
+        hardware.synchronize(device)  # a GPU step has only been queued until here
         if not counting:
             times.append(time.perf_counter() - start)
     params_now = [p for p in (net.module if hasattr(net, "module") else net).parameters()]
     reference = reference_params(cfg)
     full = full_params()
-    error = max((a.detach() - b).abs().max().item() for a, b in zip(full, reference))
+    error = max((a.detach().cpu() - b).abs().max().item() for a, b in zip(full, reference))
     return {"strategy": strategy, "stage": STAGE[strategy], "rank": rank, "world_size": world_size,
+            "device": str(device), "backend": dist.get_backend(),
             "n_params": n_params,
             "params_bytes": storage_bytes(params_now), "grads_bytes": grad_bytes,
             "optim_bytes": storage_bytes(state()),
@@ -406,6 +413,7 @@ def table(results: list[list[dict]], precision: str = "fp32") -> list[dict]:
         want = formula_bytes(n, first["stage"], w, precision)
         rows.append({
             "strategy": first["strategy"], "stage": first["stage"], "world_size": w, "n_params": n,
+            "device": first["device"], "backend": first["backend"],
             "params_bytes": max(r["params_bytes"] for r in ranks), "grads_bytes": max(r["grads_bytes"] for r in ranks),
             "optim_bytes": max(r["optim_bytes"] for r in ranks),
             "formula": want, "step_s": max(r["step_s"] for r in ranks),

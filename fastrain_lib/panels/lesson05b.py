@@ -12,7 +12,7 @@ import os
 
 import ipywidgets as widgets
 
-from .. import bench, config, plots, reference
+from .. import bench, config, hardware, plots, reference
 from ..distributed import WorkerError, cost_model, dataparallel, launch, overlap, ring
 from ..i18n import t
 from ..widgets import ExperimentPanel, Outcome
@@ -132,7 +132,8 @@ def zero_rows(cfg: dict) -> list[dict] | None:
         strategies = ("ddp", "zero1", "zero2", "zero3")
         results = _cached(("zero",) + _key({**zcfg, "p": cfg["replicas"]}),
                           lambda: launch(zero.zero_worker, cfg["replicas"], args=(strategies, zcfg), threads=1,
-                                         timeout_s=300))
+                                         timeout_s=300,
+                                         tensors_on_cuda=hardware.gpu_per_process(cfg["replicas"], hardware.node_facts())))
         return zero.table(results)
     except (AttributeError, TypeError, KeyError, WorkerError):  # lesson 05c's module, not ours: say "no measurement"
         return None

@@ -1,14 +1,15 @@
 """Lesson 05c's panel and pictures: ZeRO/FSDP memory per rank, tensor parallelism, GPipe vs 1F1B.
 
-Every number comes from real processes started with fastrain_lib.distributed.launch
-(gloo on a CPU; NCCL where hardware.backend_for chooses it).
+Every number comes from real processes started with fastrain_lib.distributed.launch: on
+GPUs over NCCL when every process has a GPU of its own (hardware.gpu_per_process), otherwise
+on the CPU over gloo.
 """
 
 from __future__ import annotations
 
 import ipywidgets as widgets
 
-from .. import bench, config, plots
+from .. import bench, config, hardware, plots
 from ..distributed import launch, schedules, tensor_parallel, zero
 from ..i18n import t
 from ..widgets import ExperimentPanel, Outcome
@@ -27,21 +28,36 @@ def strategy_label(strategy: str) -> str:
 # ---------------------------------------------------------------- running the workers
 
 
+def on_gpus(processes: int) -> bool:
+    """Whether the workers put their tensors on GPUs here (then launch picks NCCL)."""
+    return hardware.gpu_per_process(processes, hardware.node_facts())
+
+
+def where_ran(results: list) -> str:
+    """Where the workers really ran, from their own reports (results per rank: a dict, or a list
+    of dicts from one launch): the number of processes, the tensors' devices and the backend."""
+    ranks = [r[0] if isinstance(r, list) else r for r in results]
+    devices = ", ".join(sorted({r["device"] for r in ranks}))
+    return t("lesson05c.where_ran", n=len(ranks), devices=devices, backend=ranks[0]["backend"])
+
+
 def zero_runs(processes: int, width: int, strategies=zero.STRATEGIES, depth: int = 4) -> list[list[dict]]:
     """zero.zero_worker in `processes` real processes: [rank][strategy] results."""
     cfg = {"width": width, "depth": depth, "batch": 16 * processes, "steps": config.by_mode(ci=6, lab=10)}
-    return launch(zero.zero_worker, processes, args=(tuple(strategies), cfg), threads=1, timeout_s=300)
+    return launch(zero.zero_worker, processes, args=(tuple(strategies), cfg), threads=1, timeout_s=300,
+                  tensors_on_cuda=on_gpus(processes))
 
 
 def tp_runs(processes: int, width: int, widths=None) -> list[dict]:
     cfg = {"width": width, "widths": tuple(widths or (width,)), "repeats": config.by_mode(ci=3, lab=7)}
-    return launch(tensor_parallel.tp_worker, processes, args=(cfg,), threads=1, timeout_s=300)
+    return launch(tensor_parallel.tp_worker, processes, args=(cfg,), threads=1, timeout_s=300,
+                  tensors_on_cuda=on_gpus(processes))
 
 
 def schedule_runs(processes: int, width: int, micro_list=(4,), which=schedules.SCHEDULES) -> list[list[dict]]:
     cfg = {"width": width, "batch": config.by_mode(ci=16, lab=64) * max(micro_list), "steps": config.by_mode(ci=3, lab=5)}
     return launch(schedules.schedules_worker, processes, args=(tuple(micro_list), tuple(which), cfg),
-                  threads=1, timeout_s=300)
+                  threads=1, timeout_s=300, tensors_on_cuda=on_gpus(processes))
 
 
 # ---------------------------------------------------------------- verdicts (used by the notebook too)

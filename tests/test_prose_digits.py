@@ -101,3 +101,21 @@ def test_rule_is_stated_the_same_in_glossary_and_readme():
     readme = (ROOT / "README.bn.md").read_text(encoding="utf-8")
     assert RULE in glossary and RULE in readme
     assert "সংখ্যা পশ্চিমা অঙ্কে" not in readme + glossary  # the old, opposite rule
+
+
+# --- the library's messages are program output: Western digits, as the rule says ---------------
+# Except where the Bengali digits are the data itself (the Bengali-digits dataset, a lesson-07
+# check about digits in Bengali text).
+DIGITS_ARE_DATA = {"data.bengali_name", "data.mnist_missing", "checks.l07.digit_as_letter"}
+
+
+def test_library_messages_write_numbers_in_western_digits():
+    """A catalog message prints its numbers in Western digits ({threads} = 2); a literal Bengali digit
+    beside them ('2টি থ্রেডে ..., কিন্তু ১টি থ্রেডে') mixed both in one printed sentence."""
+    from fastrain_lib.i18n import CATALOG
+
+    bengali_digit = re.compile("[\u09e6-\u09ef]")
+    mixed = {key: texts["bn"] for key, texts in CATALOG.items()
+             if key not in DIGITS_ARE_DATA and bengali_digit.search(texts.get("bn", ""))}
+    assert not mixed, mixed
+    assert all(bengali_digit.search(CATALOG[key]["bn"]) for key in DIGITS_ARE_DATA)  # no stale exemption

@@ -28,7 +28,7 @@ MESSAGES = {
     "class.kind.precision": {"bn": "প্রিসিশন (AMP/bf16)", "en": "precision (AMP/bf16)"},
     "class.kind.fused": {"bn": "ফিউজড অপটিমাইজার", "en": "fused optimizer"},
     "class.kind.ddp": {"bn": "DDP প্রসেস", "en": "DDP processes"},
-    "class.speedup_axis": {"bn": "গতিবৃদ্ধি (speed-up) ×, ১-এর ডানে মানে দ্রুত", "en": "speed-up ×, right of 1 means faster"},
+    "class.speedup_axis": {"bn": "গতিবৃদ্ধি (speed-up) ×, 1-এর ডানে মানে দ্রুত", "en": "speed-up ×, right of 1 means faster"},
     "class.speedup_title": {"bn": "প্রতিটি মেশিনে গতিবৃদ্ধি (পুরো ক্লাসের মাপ)", "en": "Speed-up per machine (the whole class's measurements)"},
     "class.no_pairs": {
         "bn": "তুলনা করার মতো জোড়া নেই: একই পরীক্ষা দুই সেটিংয়ে (যেমন fp32 ও bf16) চালিয়ে দুটোই সংরক্ষণ করো",

@@ -43,7 +43,7 @@ MESSAGES = {
     "reference.unnamed": {"bn": "নাম-না-জানা মেশিন", "en": "unnamed machine"},
     "hw.mfu_unknown": {"bn": "অজানা", "en": "unknown"},
     "hw.mfu_impossible": {
-        "bn": "১০০%-এর বেশি — শীর্ষ গতি বা FLOP গণনায় ভুল, তাই দেখানো হলো না",
+        "bn": "100%-এর বেশি — শীর্ষ গতি বা FLOP গণনায় ভুল, তাই দেখানো হলো না",
         "en": "above 100% — the peak or the FLOP count is wrong, so it is not shown",
     },
     "hw.device_missing": {
@@ -52,7 +52,7 @@ MESSAGES = {
     },
     # plots
     "plots.old_matplotlib": {
-        "bn": "তোমার matplotlib {version} বাংলা যুক্তাক্ষর ঠিকমতো আঁকতে পারে না (৩.১১ বা নতুন লাগবে)। তাই প্লটের লেখা ইংরেজিতে দেখানো হবে। ঠিক করতে: pip install -U 'matplotlib>=3.11', তারপর কার্নেল রিস্টার্ট করো।",
+        "bn": "তোমার matplotlib {version} বাংলা যুক্তাক্ষর ঠিকমতো আঁকতে পারে না (3.11 বা নতুন লাগবে)। তাই প্লটের লেখা ইংরেজিতে দেখানো হবে। ঠিক করতে: pip install -U 'matplotlib>=3.11', তারপর কার্নেল রিস্টার্ট করো।",
         "en": "Your matplotlib {version} cannot shape Bengali conjuncts (3.11 or newer is needed), so plot text is drawn in English. To fix: pip install -U 'matplotlib>=3.11', then restart the kernel.",
     },
     # experiment panel

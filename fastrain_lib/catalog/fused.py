@@ -65,7 +65,7 @@ MESSAGES = {
         "en": "GPU found: the Triton kernel is compiled and runs as real GPU code.",
     },
     "triton.softmax_2d": {
-        "bn": "এই softmax একটি ২-মাত্রার টেনসর নেয় (সারি × কলাম), কিন্তু পেয়েছে {dims} মাত্রার। আগে x.reshape(-1, x.shape[-1]) করো।",
+        "bn": "এই softmax একটি 2-মাত্রার টেনসর নেয় (সারি × কলাম), কিন্তু পেয়েছে {dims} মাত্রার। আগে x.reshape(-1, x.shape[-1]) করো।",
         "en": "This softmax takes a 2-D tensor (rows × columns) but got {dims} dimensions. Reshape first: x.reshape(-1, x.shape[-1]).",
     },
     "triton.bad_shape": {

@@ -457,7 +457,7 @@ MESSAGES = {
               "pipeline is not the bottleneck. Best with workers: num_workers={best}, speed {ratio:.2f}×.",
     },
     "lesson02.workers_noisy": {
-        "bn": "⚠ কর্মী প্রসেস আর প্রশিক্ষণ একই ২টি কোর ভাগ করছে; অন্য প্রোগ্রাম চললে এই মাপ সহজেই নড়ে — আবার চালিয়ে মিলিয়ে দেখো।",
+        "bn": "⚠ কর্মী প্রসেস আর প্রশিক্ষণ একই কোরগুলো ভাগ করছে; অন্য প্রোগ্রাম চললে এই মাপ সহজেই নড়ে — আবার চালিয়ে মিলিয়ে দেখো।",
         "en": "⚠ The worker processes and training share the same cores; with other programs running these timings move easily — rerun and compare.",
     },
     "lesson02.profile_headers_name": {"bn": "নাম", "en": "name"},

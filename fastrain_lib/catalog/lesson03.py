@@ -41,7 +41,7 @@ MESSAGES = {
     # checks
     "lesson03.check.step_ok": {"bn": "ঠিক আছে! ধাপটি রেফারেন্সের সাথে মেলে, inf এলে ধাপ বাদ পড়ে আর স্কেল অর্ধেক হয়।", "en": "Correct! The step matches the reference; on inf the step is skipped and the scale halved."},
     "lesson03.check.deprecated_api": {
-        "bn": "torch.cuda.amp পুরোনো (deprecated) API — PyTorch ২.৪ থেকে FutureWarning দেয়, আর CUDA না থাকলে autocast বন্ধ করে দেয় (একটি UserWarning দিয়ে জানিয়ে), তাই CPU-তে ফরওয়ার্ড fp32-এই চলে। এর বদলে torch.amp.autocast(device, dtype=dtype) আর torch.amp.GradScaler(device) ব্যবহার করো।",
+        "bn": "torch.cuda.amp পুরোনো (deprecated) API — PyTorch 2.4 থেকে FutureWarning দেয়, আর CUDA না থাকলে autocast বন্ধ করে দেয় (একটি UserWarning দিয়ে জানিয়ে), তাই CPU-তে ফরওয়ার্ড fp32-এই চলে। এর বদলে torch.amp.autocast(device, dtype=dtype) আর torch.amp.GradScaler(device) ব্যবহার করো।",
         "en": "torch.cuda.amp is the deprecated API — it warns since PyTorch 2.4, and without CUDA it disables autocast (saying so in a UserWarning), so on a CPU the forward pass stays in fp32. Use torch.amp.autocast(device, dtype=dtype) and torch.amp.GradScaler(device) instead.",
     },
     "lesson03.check.backward_in_autocast": {
@@ -71,7 +71,7 @@ MESSAGES = {
     "lesson03.check.no_clip": {"bn": "গ্রেডিয়েন্ট ক্লিপ হয়নি। scaler.unscale_(optimizer)-এর পরে torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm) ডাকো।", "en": "The gradients were not clipped. Call torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm) after scaler.unscale_(optimizer)."},
     "lesson03.check.underflow_ok": {"bn": "ঠিক আছে! শূন্য নয় এমন মানগুলোর কত অংশ fp16-এ শূন্য হয়ে যায়, ঠিকঠাক গুনেছ।", "en": "Correct! You counted the share of nonzero values that become zero in fp16."},
     "lesson03.check.not_a_number": {"bn": "একটি সংখ্যা (float, 0 থেকে 1) ফেরত দাও, যেমন return share.item()।", "en": "Return a number (a float from 0 to 1), e.g. return share.item()."},
-    "lesson03.check.count_not_share": {"bn": "ফলাফল ১-এর বেশি: তুমি সংখ্যা গুনেছ, অংশ নয়। শূন্য-হয়ে-যাওয়া মানের সংখ্যাকে শূন্য নয় এমন মানের মোট সংখ্যা দিয়ে ভাগ করো।", "en": "The result is above 1: you counted, not took a share. Divide the number lost by the number of nonzero values."},
+    "lesson03.check.count_not_share": {"bn": "ফলাফল 1-এর বেশি: তুমি সংখ্যা গুনেছ, অংশ নয়। শূন্য-হয়ে-যাওয়া মানের সংখ্যাকে শূন্য নয় এমন মানের মোট সংখ্যা দিয়ে ভাগ করো।", "en": "The result is above 1: you counted, not took a share. Divide the number lost by the number of nonzero values."},
     "lesson03.check.counted_zeros": {"bn": "যেসব মান শুরু থেকেই শূন্য, সেগুলোও গুনেছ। আগে grad[grad != 0] দিয়ে শূন্যগুলো বাদ দাও — ওরা fp16-এর কারণে হারায়নি।", "en": "You also counted values that were zero to begin with. Drop them first with grad[grad != 0] — fp16 did not lose them."},
     "lesson03.check.normal_not_subnormal": {
         "bn": "ক্ষুদ্রতম নর্মাল (finfo.tiny ≈ 6.1e-5)-এর চেয়ে ছোট সবকিছুকে হারানো ধরেছ, কিন্তু fp16 তার নিচেও সাবনর্মাল সংখ্যা (≈ 6e-8 পর্যন্ত) রাখতে পারে। সবচেয়ে নিশ্চিত উপায়: সত্যিই fp16-এ রূপান্তর করে দেখো কোনগুলো শূন্য হলো: x.to(torch.float16) == 0।",
@@ -97,7 +97,7 @@ MESSAGES = {
     "lesson03.check.mem_ok": {"bn": "ঠিক আছে! সূত্র আর একটি ছোট মডেলে মাপা বাইট — দুটোর সাথেই মেলে।", "en": "Correct! It matches the formula and the bytes measured on a small model."},
     "lesson03.check.mem_not_a_dict": {"bn": "একটি dict ফেরত দাও, পাঁচটি চাবিসহ: 'weights', 'grads', 'optimizer', 'master', 'total' (মান বাইটে)। পেয়েছি: {got}", "en": "Return a dict with five keys: 'weights', 'grads', 'optimizer', 'master', 'total' (values in bytes). Got: {got}"},
     "lesson03.check.mem_total_not_sum": {"bn": "ভাগগুলো ঠিক, কিন্তু 'total' তাদের যোগফল নয়।", "en": "The parts are right, but 'total' is not their sum."},
-    "lesson03.check.mem_bits_not_bytes": {"bn": "সংখ্যাগুলো ৮ গুণ বড়: বিট গুনেছ, বাইট নয়। fp32 = 4 বাইট, fp16/bf16 = 2 বাইট।", "en": "The numbers are 8 times too large: you counted bits, not bytes. fp32 = 4 bytes, fp16/bf16 = 2 bytes."},
+    "lesson03.check.mem_bits_not_bytes": {"bn": "সংখ্যাগুলো 8 গুণ বড়: বিট গুনেছ, বাইট নয়। fp32 = 4 বাইট, fp16/bf16 = 2 বাইট।", "en": "The numbers are 8 times too large: you counted bits, not bytes. fp32 = 4 bytes, fp16/bf16 = 2 bytes."},
     "lesson03.check.mem_gigabytes": {"bn": "মানগুলো GB-তে দিয়েছ; বাইটে দাও (GB-তে দেখাতে চাইলে পরে 1e9 দিয়ে ভাগ কোরো)।", "en": "You gave GB; give bytes (divide by 1e9 only when you display them)."},
     "lesson03.check.mem_gibibytes": {"bn": "মানগুলো GiB-তে (2**30) দিয়েছ; বাইটে দাও।", "en": "You gave GiB (2**30); give bytes."},
     "lesson03.check.mem_no_optimizer_state": {"bn": "Adam-এর অবস্থা (state) বাদ পড়েছে: প্রতিটি প্যারামিটারের জন্য দুটি fp32 মোমেন্ট (গড় আর বর্গের গড়) = 8 বাইট।", "en": "Adam's state is missing: two fp32 moments per parameter (mean and mean of squares) = 8 bytes."},

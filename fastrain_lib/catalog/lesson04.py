@@ -124,7 +124,7 @@ MESSAGES = {
     "lesson04.ln_time": {"bn": "ফরওয়ার্ড+ব্যাকওয়ার্ড (ms)", "en": "forward+backward (ms)"},
     "lesson04.launches": {"bn": "লঞ্চ", "en": "launches"},
     "lesson04.first_call_s": {"bn": "প্রথম কল (সে.)", "en": "first call (s)"},
-    "lesson04.compile_line": {"bn": "কম্পাইল + প্রথম কল: ঠান্ডা ক্যাশে (প্রথমবারের মতো) {cold:.1f} সেকেন্ড, ভরা ক্যাশে {warm:.1f} সেকেন্ড; Inductor বানিয়েছে {kernels}টি kernel", "en": "compile + first call: {cold:.1f} s with a cold cache (as the first time), {warm:.1f} s with a warm cache; Inductor generated {kernels} kernel(s)"},
+    "lesson04.compile_line": {"bn": "কম্পাইল + প্রথম কল: ঠান্ডা ক্যাশে (প্রথমবারের মতো) {cold:.1f} সেকেন্ড, ভরা ক্যাশে {warm:.3f} সেকেন্ড; Inductor বানিয়েছে {kernels}টি kernel", "en": "compile + first call: {cold:.1f} s with a cold cache (as the first time), {warm:.3f} s with a warm cache; Inductor generated {kernels} kernel(s)"},
     "lesson04.result_ok": {"bn": "ফল ঠিক আছে: {ok}", "en": "result correct: {ok}"},
     "lesson04.triton_diff": {"bn": "সবচেয়ে বড় পার্থক্য: {error:.2e} → {verdict}", "en": "largest difference: {error:.2e} → {verdict}"},
     "lesson04.triton_match": {"bn": "মিলেছে ✓", "en": "matches ✓"},
@@ -162,8 +162,8 @@ MESSAGES = {
         "en": "Why: the gain grows with the number of tensors ({ratio1:.1f}× to {ratio:.1f}×) — the cost per call (Python and dispatch; launches on a GPU) dominates here.",
     },
     "lesson04.v.compile_break_even": {
-        "bn": "প্রতি কলে বাঁচে {saved:.3f} ms। ঠান্ডা ক্যাশে কম্পাইলের {cold:.1f} সেকেন্ড উঠে আসতে প্রায় {calls:,.0f} কল লাগবে; ভরা ক্যাশে ({warm:.1f} সেকেন্ড) প্রায় {warm_calls:,.0f} কল।",
-        "en": "Each call saves {saved:.3f} ms. Paying back the cold compile's {cold:.1f} s takes about {calls:,.0f} calls; with a warm cache ({warm:.1f} s) about {warm_calls:,.0f} calls.",
+        "bn": "প্রতি কলে বাঁচে {saved:.3f} ms। ঠান্ডা ক্যাশে কম্পাইলের {cold:.1f} সেকেন্ড উঠে আসতে প্রায় {calls:,.0f} কল লাগবে; ভরা ক্যাশে ({warm:.3f} সেকেন্ড) প্রায় {warm_calls:,.0f} কল।",
+        "en": "Each call saves {saved:.3f} ms. Paying back the cold compile's {cold:.1f} s takes about {calls:,.0f} calls; with a warm cache ({warm:.3f} s) about {warm_calls:,.0f} calls.",
     },
     "lesson04.v.compile_no_gain": {
         "bn": "এখানে কম্পাইল করা রূপ দ্রুত হয়নি ({compiled:.3f} বনাম eager {eager:.3f} ms): এত ছোট কাজে কম্পাইলের {cold:.1f} সেকেন্ড কখনো উঠে আসে না।",
@@ -196,7 +196,7 @@ MESSAGES = {
     "lesson04.prediction_not_int": {"bn": "{impl}-এর অনুমান একটি পূর্ণসংখ্যা (int) হবে, যেমন 100। তুমি লিখেছ: {got}", "en": "The guess for {impl} must be a whole number (int), e.g. 100. You wrote: {got}"},
     "lesson04.prediction_ok": {"bn": "অনুমান মিলেছে! {n}টি টেনসরে for-loop: {forloop}টি কল, foreach: {foreach}টি — এখনই মাপা।", "en": "Your guess matches! With {n} tensors, for-loop: {forloop} calls, foreach: {foreach} — measured just now."},
     "lesson04.prediction_off": {
-        "bn": "{impl}: তোমার অনুমান {guess}, মাপা {measured}। মাপা নিয়ম: ১টি টেনসরে {one}টি কল, প্রতি বাড়তি টেনসরে {per:g}টি করে।",
+        "bn": "{impl}: তোমার অনুমান {guess}, মাপা {measured}। মাপা নিয়ম: 1টি টেনসরে {one}টি কল, প্রতি বাড়তি টেনসরে {per:g}টি করে।",
         "en": "{impl}: you guessed {guess}, measured {measured}. The measured rule: {one} calls with 1 tensor, {per:g} more per extra tensor.",
     },
     "lesson04.prediction_foreach_constant": {
@@ -234,7 +234,7 @@ MESSAGES = {
         "en": "The result holds inf or nan although the inputs are small. Check the padding outside the mask (other=...) and the denominator: it is never zero when the padding is -inf and the row's maximum is subtracted.",
     },
     "lesson04.tsm_zero_padding": {
-        "bn": "সারির দৈর্ঘ্য ২-এর ঘাত না হলে ফল ভুল: মাস্কের বাইরের জায়গা 0 দিয়ে ভরেছ, তাই সেগুলোর exp(0 − max) যোগফলে ঢুকে যাচ্ছে। tl.load(..., mask=mask, other=-float('inf')) দাও: exp(-inf) = 0।",
+        "bn": "সারির দৈর্ঘ্য 2-এর ঘাত না হলে ফল ভুল: মাস্কের বাইরের জায়গা 0 দিয়ে ভরেছ, তাই সেগুলোর exp(0 − max) যোগফলে ঢুকে যাচ্ছে। tl.load(..., mask=mask, other=-float('inf')) দাও: exp(-inf) = 0।",
         "en": "Wrong when the row length is not a power of two: the padding outside the mask is 0, so exp(0 − max) of each padded slot enters the sum. Use tl.load(..., mask=mask, other=-float('inf')): exp(-inf) = 0.",
     },
     "lesson04.tsm_row_stride": {

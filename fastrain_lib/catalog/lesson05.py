@@ -25,7 +25,7 @@ MESSAGES = {
         "en": "Note: {procs} processes but only {cores} cores — the processes share cores, so no speed-up is possible here.",
     },
     # --- what one DDP step costs, and the verdict chosen from it (fastrain_lib.ddp_costs)
-    "lesson05.cost_compute": {"bn": "গণনা, ১টি প্রসেস (ms)", "en": "compute, 1 process (ms)"},
+    "lesson05.cost_compute": {"bn": "গণনা, 1টি প্রসেস (ms)", "en": "compute, 1 process (ms)"},
     "lesson05.cost_allreduce": {"bn": "অল-রিডিউস (ms)", "en": "all-reduce (ms)"},
     "lesson05.cost_step": {"bn": "মাপা ধাপ (ms)", "en": "measured step (ms)"},
     "lesson05.cost_title": {"bn": "এক ধাপের খরচ: গণনা বনাম অল-রিডিউস", "en": "one step's cost: compute vs all-reduce"},

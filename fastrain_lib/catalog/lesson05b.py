@@ -35,7 +35,7 @@ MESSAGES = {
     "lesson05b.v_dp_faster": {
         "bn": "এই মাপে DataParallel ({n}টি থ্রেড) এক ধাপে {dp_ms:.1f} ms, DDP ({n}টি প্রসেস) {ddp_ms:.1f} ms: এবার DataParallel এগিয়ে ({ratio:.2f})। "
               "একটি DDP প্রসেস একা থাকলে নিজের ভাগের গণনা করে {piece_ms:.1f} ms-এ, অথচ তার ধাপ লাগল {ddp_ms:.1f} ms: বাকিটা অল-রিডিউস আর অপেক্ষা — অন্য প্রসেসের জন্য, "
-              "বা {cores}টি কোরের ব্যস্ত মেশিনে একটি কোরের জন্য (অংশ ৩-এর মডেল দুটো আলাদা করে)। তবুও DataParallel-এর ধাপের {share:.0%} শুধু ডিভাইস 0-এর পর্বে — ডিভাইস বাড়ালে এটাই আগে আটকায়।",
+              "বা {cores}টি কোরের ব্যস্ত মেশিনে একটি কোরের জন্য (অংশ 3-এর মডেল দুটো আলাদা করে)। তবুও DataParallel-এর ধাপের {share:.0%} শুধু ডিভাইস 0-এর পর্বে — ডিভাইস বাড়ালে এটাই আগে আটকায়।",
         "en": "Measured here: DataParallel ({n} threads) takes {dp_ms:.1f} ms per step, DDP ({n} processes) {ddp_ms:.1f} ms: DataParallel is ahead this time ({ratio:.2f}). "
               "Alone, one DDP process computes its share in {piece_ms:.1f} ms, yet its step took {ddp_ms:.1f} ms: the rest is the all-reduce and waiting — for the other process, "
               "or for a core on this busy {cores}-core machine (section 3's model tells the two apart). Still, {share:.0%} of DataParallel's step is in device-0-only phases — with more devices that is what stalls first.",
@@ -142,8 +142,8 @@ MESSAGES = {
     "lesson05b.col_method": {"bn": "পদ্ধতি", "en": "method"},
     "lesson05b.col_run": {"bn": "রান", "en": "run"},
     "lesson05b.comm_gloo": {"bn": "gloo-র dist.all_reduce", "en": "gloo's dist.all_reduce"},
-    "lesson05b.comm_ring": {"bn": "আমাদের Python রিং (পাঠ ০৫)", "en": "our Python ring (lesson 05)"},
-    "lesson05b.comm_ps": {"bn": "একটি কেন্দ্রীয় প্যারামিটার সার্ভার (পাঠ ০৫)", "en": "one central parameter server (lesson 05)"},
+    "lesson05b.comm_ring": {"bn": "আমাদের Python রিং (পাঠ 05)", "en": "our Python ring (lesson 05)"},
+    "lesson05b.comm_ps": {"bn": "একটি কেন্দ্রীয় প্যারামিটার সার্ভার (পাঠ 05)", "en": "one central parameter server (lesson 05)"},
     "lesson05b.v_comm_ring_slower": {
         "bn": "{p}টি প্রসেসে {kb:.0f} KB: gloo-র অল-রিডিউস মাপা {gloo_meas:.3f} ms (মডেল {gloo_pred:.3f}); আমাদের Python রিং মাপা {ring_meas:.3f} ms (মডেল {ring_pred:.3f}) — "
               "বাড়তিটুকু প্রতিটি ধাপের Python খরচ, যা gloo-র α-তে নেই; একটি কেন্দ্রীয় সার্ভার মাপা {ps_meas:.3f} ms (মডেল {ps_pred:.3f})।",

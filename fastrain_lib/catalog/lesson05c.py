@@ -141,16 +141,16 @@ MESSAGES = {
         "bn": "Ψ = {n}, স্টেজ {stage}: অপটিমাইজারের ভাগে 8Ψ নিয়েছ — fp32 মূল ওজনের 4Ψ বাদ পড়েছে (মোট 12Ψ)।",
         "en": "Ψ = {n}, stage {stage}: you counted 8Ψ for the optimizer — the fp32 master weights' 4Ψ are missing (12Ψ in all)."},
     "lesson05c.check_zero_no_shard": {
-        "bn": "স্টেজ {stage}, N = {w}: তুমি সব সময় 16Ψ দিচ্ছ। স্টেজ ১ থেকে অপটিমাইজার অবস্থা N ভাগে ভাগ হয়।",
+        "bn": "স্টেজ {stage}, N = {w}: তুমি সব সময় 16Ψ দিচ্ছ। স্টেজ 1 থেকে অপটিমাইজার অবস্থা N ভাগে ভাগ হয়।",
         "en": "Stage {stage}, N = {w}: you always give 16Ψ. From stage 1 on the optimizer state is split N ways."},
     "lesson05c.check_zero_all_sharded": {
-        "bn": "স্টেজ {stage}: তুমি সব কিছু N দিয়ে ভাগ করেছ। স্টেজ ১ শুধু অপটিমাইজার অবস্থা, স্টেজ ২ তার সাথে "
-              "গ্রেডিয়েন্ট, স্টেজ ৩ তার সাথে ওজনও ভাগ করে।",
+        "bn": "স্টেজ {stage}: তুমি সব কিছু N দিয়ে ভাগ করেছ। স্টেজ 1 শুধু অপটিমাইজার অবস্থা, স্টেজ 2 তার সাথে "
+              "গ্রেডিয়েন্ট, স্টেজ 3 তার সাথে ওজনও ভাগ করে।",
         "en": "Stage {stage}: you divided everything by N. Stage 1 splits only the optimizer state, stage 2 also the "
               "gradients, stage 3 also the weights."},
     "lesson05c.check_zero_stage_shift": {
-        "bn": "স্টেজ {stage}: তোমার উত্তর পাশের স্টেজের সাথে মেলে। আবার দেখো: স্টেজ ১ = অপটিমাইজার/N, "
-              "স্টেজ ২ = + গ্রেডিয়েন্ট/N, স্টেজ ৩ = + ওজন/N।",
+        "bn": "স্টেজ {stage}: তোমার উত্তর পাশের স্টেজের সাথে মেলে। আবার দেখো: স্টেজ 1 = অপটিমাইজার/N, "
+              "স্টেজ 2 = + গ্রেডিয়েন্ট/N, স্টেজ 3 = + ওজন/N।",
         "en": "Stage {stage}: your answer matches the neighbouring stage. Recheck: stage 1 = optimizer/N, stage 2 = "
               "+ gradients/N, stage 3 = + weights/N."},
     "lesson05c.check_zero_units": {
@@ -164,7 +164,7 @@ MESSAGES = {
         "en": "Ψ = {n}, stage {stage}, N = {w}: got {got:.6g}, expected {want:.6g} bytes."},
     # --- checks: the column/row MLP
     "lesson05c.check_tp_ok": {
-        "bn": "ঠিক! ২টি আর ৩টি আসল প্রসেসে আউটপুট এক প্রসেসের MLP-এর সমান, একটিমাত্র অল-রিডিউস, আর প্রতিটি "
+        "bn": "ঠিক! 2টি আর 3টি আসল প্রসেসে আউটপুট এক প্রসেসের MLP-এর সমান, একটিমাত্র অল-রিডিউস, আর প্রতিটি "
               "র‍্যাঙ্ক শুধু নিজের ভাগের ওজন ছুঁয়েছে।",
         "en": "Right! In 2 and 3 real processes the output equals the single-process MLP, with one all-reduce, and "
               "each rank touched only its own block of the weights."},

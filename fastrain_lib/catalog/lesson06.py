@@ -49,11 +49,11 @@ MESSAGES = {
               "and staleness at most {ssp_max} (async: {async_max}).",
     },
     "lesson06.v_lr_row": {
-        "bn": "lr = {lr}: ১ জন কর্মী — শেষ লস {one}; {w} জন অ্যাসিঙ্ক্রোনাস কর্মী — {many}।",
+        "bn": "lr = {lr}: 1 জন কর্মী — শেষ লস {one}; {w} জন অ্যাসিঙ্ক্রোনাস কর্মী — {many}।",
         "en": "lr = {lr}: 1 worker — final loss {one}; {w} asynchronous workers — {many}.",
     },
     "lesson06.v_lr_diverged": {
-        "bn": "শেখার হার {lrs}-এ পুরোনো গ্রেডিয়েন্টের কর্মীরা বিচ্যুত হয়েছে, ১ জন কর্মী একই হারে হয়নি: পুরোনোত্বই তফাত।",
+        "bn": "শেখার হার {lrs}-এ পুরোনো গ্রেডিয়েন্টের কর্মীরা বিচ্যুত হয়েছে, 1 জন কর্মী একই হারে হয়নি: পুরোনোত্বই তফাত।",
         "en": "At learning rate {lrs} the workers with stale gradients diverged, while 1 worker at the same rate did not: staleness made the difference.",
     },
     "lesson06.v_lr_worse": {

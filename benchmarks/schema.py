@@ -83,9 +83,36 @@ def derived_problems(record: dict, ceilings: dict) -> list[str]:
         if value is not None and not (0 < value <= slack):
             found.append(f"{where}: {share} = {value:.3g} is outside (0, {slack}] of this run's measured ceiling")
     peaks = (ceilings or {}).get("matmul_gflops", {})
+    found += mfu_problems(where, params, metrics, peaks)
     fmt = params.get("format")
     if family == "matmul" and fmt in peaks and metrics.get("gflops", 0) > peaks[fmt] * (1 + 1e-9):
         found.append(f"{where}: {metrics['gflops']:.4g} GFLOP/s is above the run's {fmt} ceiling {peaks[fmt]:.4g}")
+    return found
+
+
+# A measured MFU peak must be the run's own matmul ceiling (the better of the record's format
+# and fp32, as hardware.peak picks), within this factor: both are measurements of one machine.
+MFU_PEAK_SLACK = 1.3
+
+
+def mfu_problems(where: str, params: dict, metrics: dict, peaks: dict) -> list[str]:
+    """A training record's MFU: tokens/s × FLOPs per token ÷ its peak, and, where that peak was
+    measured (a CPU), the peak must be what the same run measured with all its threads. A peak
+    timed on one thread (torch.utils.benchmark.Timer's default) made a 2-core CPU's MFU read 2×."""
+    found = []
+    mfu, peak = metrics.get("mfu"), metrics.get("peak_flops")
+    tokens, flops = metrics.get("tokens_per_s"), metrics.get("flops_per_token")
+    if mfu is None or not peak or not tokens or not flops:
+        return found
+    expected = tokens * flops / peak
+    if not _close(mfu, expected):
+        found.append(f"{where}: mfu {mfu:.4g} is not tokens_per_s × flops_per_token ÷ peak_flops = {expected:.4g}")
+    if metrics.get("peak_kind") == "measured":
+        fmt = params.get("precision", "fp32")
+        ceiling = max((peaks.get(k) or 0) for k in (fmt, "fp32")) * 1e9
+        if ceiling and not (1 / MFU_PEAK_SLACK <= peak / ceiling <= MFU_PEAK_SLACK):
+            found.append(f"{where}: its MFU divides by {peak / 1e9:.4g} GFLOP/s, but this run's measured matmul "
+                         f"ceiling is {ceiling / 1e9:.4g} GFLOP/s")
     return found
 
 

@@ -585,6 +585,7 @@ def here_row(results: dict[str, Result]) -> tuple:
 
 
 # --- the recipe of this machine: which switch helped here, beyond the noise -------------------------
+SMALL_MFU = 0.2  # below this share of the peak a step is bound by calls, not by arithmetic (lesson 04 uses the same)
 SWITCH_NAMES = {"bf16": "bf16 (AMP)", "fp16": "fp16 + GradScaler (AMP)", "fused": "fused AdamW",
                 "compile": "torch.compile"}
 
@@ -615,6 +616,7 @@ def switch_effects(results: dict[str, Result], base: str = "fp32") -> list[dict]
             verdict = "busy"
         effects.append({"switch": name, "name": SWITCH_NAMES.get(name, name), "speedup": r.tokens_per_s / ref.tokens_per_s,
                         "verdict": verdict, "tokens": r.tokens_per_s, "base": ref.tokens_per_s,
+                        "base_mfu": ref.mfu if ref.mfu_ok else None,
                         "other_cores": max((_other_cores(info) for info in busy), default=0.0),
                         "cores": max((info.get("cores") or 0 for info in busy), default=0)})
     return sorted(effects, key=lambda e: -e["speedup"])
@@ -634,23 +636,27 @@ def recipe_verdicts(effects: list[dict], f: hardware.Facts) -> list[tuple[str, d
     with its numbers; the others; and why a switch slowed training where a hardware fact says why."""
     lines = []
     winners = [e for e in effects if e["verdict"] == "faster"]
-    judged = [e for e in effects if e["verdict"] != "busy"]
+    close = [e for e in effects if e["verdict"] == "noise"]  # "the best, within the noise": never a slower one
     if winners:
         lines.append(("lesson07.verdict_best", winners[0]))
-    elif judged:
-        lines.append(("lesson07.verdict_none", judged[0]))
+    elif close:
+        lines.append(("lesson07.verdict_none", close[0]))
     for e in effects:
         if winners and e is winners[0]:
             continue
         key = {"faster": "lesson07.verdict_also", "slower": "lesson07.verdict_slower",
                "busy": "lesson07.verdict_busy"}.get(e["verdict"])
         if key is None:
-            if not winners and judged and e is judged[0]:
+            if not winners and close and e is close[0]:
                 continue  # already said by verdict_none
             key = "lesson07.verdict_noise"
         lines.append((key, e))
-        if e["verdict"] == "slower" and e["switch"] in ("bf16", "fp16") and e["switch"] not in hardware.fast_formats(f):
-            lines.append(("lesson07.why_no_fast_format", {"fmt": e["switch"], "device": f.name or f.device_type}))
+        if e["verdict"] == "slower" and e["switch"] in ("bf16", "fp16"):
+            if e["switch"] not in hardware.fast_formats(f):
+                lines.append(("lesson07.why_no_fast_format", {"fmt": e["switch"], "device": f.name or f.device_type}))
+            elif e.get("base_mfu") is not None and e["base_mfu"] < SMALL_MFU:
+                # the hardware has the format, yet the fp32 run used a sliver of the peak: calls, not multiplies
+                lines.append(("lesson07.why_overhead", {"fmt": e["switch"], "mfu": e["base_mfu"]}))
     return lines
 
 

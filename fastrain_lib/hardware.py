@@ -244,7 +244,8 @@ def peak_for_processes(pk: Peak, processes: int, f: Facts, tensors_on_cuda: bool
 
 @functools.lru_cache(maxsize=16)
 def measured_peak(device_type: str, precision: str = "fp32") -> Peak:
-    """The best matmul FLOP/s measured here now (fp32, and `precision`'s format if fp16/bf16)."""
+    """The best matmul FLOP/s measured here now (fp32, and `precision`'s format if fp16/bf16), with
+    all the threads torch uses now (the threads a training step of this process gets)."""
     import logging
 
     # torch.utils.benchmark imports cpp_extension, which logs a CUDA_HOME warning on CPU-only machines.
@@ -256,7 +257,8 @@ def measured_peak(device_type: str, precision: str = "fp32") -> Peak:
     for dtype in dtypes:
         for n in config.by_mode(ci=(256, 512), lab=(256, 512, 1024), full=(1024, 2048, 4096)):
             a = torch.randn(n, n, device=device_type).to(dtype)  # random: never time all-zero tensors
-            timer = tbench.Timer("a @ a", globals={"a": a})
+            # Timer runs on ONE thread unless told: the peak is what all of torch's threads reach
+            timer = tbench.Timer("a @ a", globals={"a": a}, num_threads=torch.get_num_threads())
             timer.timeit(1)  # warm up
             seconds = timer.blocked_autorange(min_run_time=0.2).median
             synchronize(device_type)

@@ -323,8 +323,8 @@ def test_measured_peak_takes_the_better_format(monkeypatch):
     import torch.utils.benchmark as tbench
 
     class FakeTimer:
-        def __init__(self, stmt, globals):
-            self.a = globals["a"]
+        def __init__(self, stmt, globals, num_threads=1):  # torch's Timer: ONE thread unless told
+            self.a, self.threads = globals["a"], num_threads
 
         def timeit(self, number):
             return None
@@ -332,7 +332,7 @@ def test_measured_peak_takes_the_better_format(monkeypatch):
         def blocked_autorange(self, min_run_time):
             n = self.a.shape[0]
             rate = 1e11 if self.a.dtype == torch.float32 else 2.5e10
-            return types.SimpleNamespace(median=2 * n**3 / rate)
+            return types.SimpleNamespace(median=2 * n**3 / (rate * self.threads / torch.get_num_threads()))
 
     monkeypatch.setattr(tbench, "Timer", FakeTimer)
     hardware.measured_peak.cache_clear()

@@ -294,8 +294,9 @@ def amp_verdicts(records: list, device_type: str, fast_formats) -> list[tuple[st
         out.append(("lesson04.v.amp_native_fast" if native else "lesson04.v.amp_emulated_fast", values))
     elif not native:
         out.append(("lesson04.v.amp_no_native", values))
-    elif mfu is not None and mfu < 0.2:
-        out.append(("lesson04.v.amp_overhead", values))
+    elif mfu is not None and mfu < 0.2:  # overhead-bound: the casts autocast adds are more calls, so slower
+        slower = factor < 1 - SAME_BAND
+        out.append(("lesson04.v.amp_overhead_slower" if slower else "lesson04.v.amp_overhead", {**values, "factor": factor}))
     else:
         out.append(("lesson04.v.amp_native_small", values))
     return out

@@ -41,6 +41,9 @@ def parse(argv: list[str]) -> argparse.Namespace:
                              "and exits 0; without it the suite exits 3. reference/ never gets a noisy run")
     parser.add_argument("--list", action="store_true", help="list the families and exit")
     parser.add_argument("--check", nargs="+", metavar="FILE", help="validate results files and exit")
+    parser.add_argument("--rederive-mfu", nargs="+", metavar="FILE",
+                        help="recompute the MFU of training records from the file's own ceiling and exit "
+                             "(for files whose peak was timed on one thread; see benchmarks/rederive.py)")
     parser.add_argument("--compare", nargs=2, metavar=("A", "B"),
                         help="print how two results files agree on every headline figure and exit")
     return parser.parse_args(argv)
@@ -92,6 +95,12 @@ def main(argv: list[str] | None = None) -> int:
         for path, found in bad.items():
             print(("✓ " if not found else "✗ ") + path + "".join(f"\n    - {p}" for p in found))
         return 1 if any(bad.values()) else 0
+    if args.rederive_mfu:
+        from .rederive import rederive_mfu
+
+        for path in args.rederive_mfu:
+            print(f"{path}: " + (", ".join(rederive_mfu(path)) or "nothing to re-derive"))
+        return 0
     if args.compare:
         return headlines.compare(*args.compare)
     command = command_line(argv)  # before --mode changes the environment

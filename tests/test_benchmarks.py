@@ -37,6 +37,60 @@ def test_reference_metrics_re_derive_from_median_and_stay_under_the_ceiling(path
                 assert 0 < r["metrics"][share] <= slack, (r["name"], share)
 
 
+@pytest.mark.parametrize("path", REFERENCE_FILES, ids=[p.name for p in REFERENCE_FILES])
+def test_reference_mfu_divides_by_the_runs_own_measured_ceiling(path):
+    """Every training record's MFU = tokens/s × FLOPs per token ÷ its peak, and a CPU's (measured)
+    peak is what the same run's matmul reached with all its threads: the capstone and DDP records
+    of all three files of 2026-12-01 morning divided by a one-thread peak (MFU 88% instead of 46%)."""
+    payload = json.loads(path.read_text(encoding="utf-8"))
+    peaks = payload["run"]["ceilings"]["matmul_gflops"]
+    training = [r for r in payload["records"] if r["metrics"].get("mfu") is not None and "peak_flops" in r["metrics"]]
+    assert training, "no record with an MFU: the capstone family did not run"
+    for r in training:
+        m = r["metrics"]
+        assert m["mfu"] == pytest.approx(m["tokens_per_s"] * m["flops_per_token"] / m["peak_flops"], rel=1e-9)
+        if m["peak_kind"] == "measured":
+            ceiling = max(peaks.get(r["params"].get("precision", "fp32")) or 0, peaks["fp32"]) * 1e9
+            assert 1 / schema.MFU_PEAK_SLACK <= m["peak_flops"] / ceiling <= schema.MFU_PEAK_SLACK, r["name"]
+        assert 0 < m["mfu"] <= 1, r["name"]
+
+
+def test_the_check_rejects_a_one_thread_peak_and_rederive_fixes_only_the_mfu(tmp_path):
+    """The morning's AMD EPYC file as committed then (peak 92.5 GFLOP/s on one thread, ceiling 178.8
+    with two): --check names its five training records; --rederive-mfu recomputes peak_flops and mfu
+    from the file's own ceiling, leaves every measurement alone and says so in run.rederived."""
+    import subprocess
+
+    from benchmarks import rederive
+
+    name = "cpu-amd-epyc-2c_20261201-0751_lab"
+    root = REFERENCE.parent
+    original = subprocess.run(["git", "show", f"8c1ff6a:reference/{name}.json"], cwd=root, capture_output=True,
+                              text=True)
+    if original.returncode != 0:
+        pytest.skip("no git history here (an sdist): the committed original cannot be read")
+    path = tmp_path / f"{name}.json"
+    path.write_text(original.stdout, encoding="utf-8")
+    (tmp_path / f"{name}.log").write_text((REFERENCE / f"{name}.log").read_text(encoding="utf-8"), encoding="utf-8")
+    flagged = [p for p in schema.problems(path) if "measured matmul ceiling" in p]
+    assert len(flagged) == 5 and all("92.51 GFLOP/s" in p or "88.3 GFLOP/s" in p or "91.83 GFLOP/s" in p
+                                     for p in flagged)
+    before = json.loads(path.read_text(encoding="utf-8"))
+    changed = rederive.rederive_mfu(path)
+    after = json.loads(path.read_text(encoding="utf-8"))
+    assert schema.problems(path) == []
+    assert changed == ["capstone fp32 fused x1", "capstone bf16 fused x1", "capstone fp16 fused x1", "ddp x1", "ddp x2"]
+    assert after["run"]["rederived"][0]["records"] == changed
+    for old, new in zip(before["records"], after["records"]):
+        assert old["median_s"] == new["median_s"] and old["times_s"] == new["times_s"]
+        touched = {k for k in old["metrics"] if old["metrics"][k] != new["metrics"][k]}
+        assert touched <= {"mfu", "peak_flops"} and (not touched or old["name"] in changed)
+    fp32 = next(r for r in after["records"] if r["name"] == "capstone fp32 fused x1")["metrics"]
+    assert fp32["mfu"] == pytest.approx(0.4567, abs=1e-4)  # was 0.8828
+    assert rederive.rederive_mfu(path) == []  # nothing left to do: a second call changes nothing
+    assert path.with_suffix(".json").read_text(encoding="utf-8") == json.dumps(after, ensure_ascii=False, indent=1)
+
+
 def test_reference_holds_only_suite_output():
     assert schema.stray_files(REFERENCE) == []
     assert (REFERENCE / "README.md").is_file()

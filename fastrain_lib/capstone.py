@@ -660,6 +660,56 @@ def recipe_verdicts(effects: list[dict], f: hardware.Facts) -> list[tuple[str, d
     return lines
 
 
+# --- why a switch slowed training here: measured with torch.profiler, not guessed ----------------------
+MATMUL_OPS = ("aten::mm", "aten::addmm", "aten::bmm", "aten::matmul")
+
+
+def op_times(settings: dict, steps: int | None = None, seed: int = 0) -> dict[str, float]:
+    """Milliseconds per training step of each top-level operator (torch.profiler, forward, backward
+    and optimizer) for a compare() variant's settings, on the same model sizes, after a warm-up."""
+    from . import train, transfer
+
+    steps = steps or config.by_mode(ci=2, lab=4, full=4)
+    data = load_corpus()
+    cfg = sizes(**settings.get("model", {}))
+    dev = torch.device(settings.get("device", "cpu"))
+    model = build_model(data.vocab_size, cfg, settings.get("norm", "torch"), seed).to(dev)
+    batches = device_batches(data, "train", cfg, seed=seed + 1, device=dev)
+
+    def steps_of_training():
+        train.train(model, batches, steps=steps, device=dev, precision=settings.get("precision", "fp32"),
+                    optimizer=_optimizer_factory(settings.get("optimizer", "forloop"), cfg["lr"]), progress=False,
+                    clip_grad=1.0, time_window=steps)
+
+    steps_of_training()  # warm-up: first calls, thread pools, the optimizer's state
+    _, profiled = transfer.profile_loop(steps_of_training, rows=10_000)
+    return {name: ms / steps for name, _calls, ms in profiled.table}
+
+
+def grown_op(before: dict[str, float], after: dict[str, float]) -> dict:
+    """The operator whose time per step grew most from `before` to `after`, and the matmuls' change."""
+    op = max(set(before) | set(after), key=lambda n: after.get(n, 0.0) - before.get(n, 0.0))
+    return {"op": op, "before_ms": before.get(op, 0.0), "after_ms": after.get(op, 0.0),
+            "total_before_ms": sum(before.values()), "total_after_ms": sum(after.values()),
+            "mm_before_ms": sum(before.get(n, 0.0) for n in MATMUL_OPS),
+            "mm_after_ms": sum(after.get(n, 0.0) for n in MATMUL_OPS)}
+
+
+def measured_whys(effects: list[dict], results: dict[str, Result], base: str = "fp32", profile=op_times) -> list:
+    """(catalog key, values) for each switch that measurably slowed training: which operator's time
+    grew most, profiled now on both variants (and what the matrix multiplies did meanwhile)."""
+    lines = []
+    slower = [e for e in effects if e["verdict"] == "slower"]
+    if not slower:
+        return lines
+    before = profile(results[base].settings)
+    for e in slower:
+        found = grown_op(before, profile(results[e["switch"]].settings))
+        key = "lesson07.why_op_grew_mm_faster" if found["mm_after_ms"] < found["mm_before_ms"] else "lesson07.why_op_grew"
+        lines.append((key, {"name": e["name"], **found}))
+    return lines
+
+
 def compare_rows(results: dict[str, Result], base: str = "fp32") -> list[tuple]:
     """The table under the comparison chart: each variant's settings, median step time, tokens/s
     and speed-up over `base`, all measured in this call (the numbers the recipe is computed from)."""

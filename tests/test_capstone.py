@@ -573,3 +573,56 @@ def test_a_ddp_run_on_a_cpu_divides_by_the_machine_peak_once():
     """CPU processes share the cores the measured peak already used: × 1, whatever the processes."""
     one = capstone.run_peak("cpu", "fp32", 1)
     assert capstone.run_peak("cpu", "fp32", 2) is one and capstone.run_peak("cpu", "fp32", 4) is one
+
+
+# --- why a switch slowed training: the profiler's answer, not a guess ---------------------------------
+FP32_OPS = {"aten::mm": 7.3, "aten::addmm": 2.9, "aten::_scaled_dot_product_flash_attention_for_cpu_backward": 2.3,
+            "aten::gelu_backward": 1.4}
+# measured on this machine (lab mode, Xeon with AMX): bf16 halves the matmuls, the CPU flash-attention
+# backward in bf16 takes 9x as long
+BF16_OPS = {"aten::mm": 3.7, "aten::addmm": 1.2, "aten::_scaled_dot_product_flash_attention_for_cpu_backward": 20.9,
+            "aten::gelu_backward": 1.1, "aten::copy_": 1.3}
+
+
+def test_grown_op_names_the_operator_that_grew_most():
+    found = capstone.grown_op(FP32_OPS, BF16_OPS)
+    assert found["op"] == "aten::_scaled_dot_product_flash_attention_for_cpu_backward"
+    assert (found["before_ms"], found["after_ms"]) == (2.3, 20.9)
+    assert found["mm_before_ms"] == pytest.approx(10.2) and found["mm_after_ms"] == pytest.approx(4.9)
+    assert found["total_after_ms"] == pytest.approx(sum(BF16_OPS.values()))
+    assert capstone.grown_op(FP32_OPS, {**FP32_OPS, "aten::copy_": 5.0})["op"] == "aten::copy_"  # a new op counts
+
+
+def test_measured_whys_profile_only_the_slower_switches(monkeypatch):
+    monkeypatch.setenv("FASTRAIN_LANG", "en")
+    results = {"fp32": _result([12, 10, 10, 10, 10, 10]), "bf16": _result([17, 16, 16.1, 16, 16.2, 16]),
+               "fused": _result([9, 5, 5, 5.1, 5, 5])}
+    for name, prec in (("fp32", "fp32"), ("bf16", "bf16"), ("fused", "fp32")):
+        results[name].settings = {"precision": prec}
+    profiled = []
+
+    def fake_profile(settings):
+        profiled.append(settings["precision"])
+        return BF16_OPS if settings["precision"] == "bf16" else FP32_OPS
+
+    lines = capstone.measured_whys(capstone.switch_effects(results), results, profile=fake_profile)
+    assert profiled == ["fp32", "bf16"]  # the baseline and the one slower switch; not fused (faster)
+    (key, values), = lines
+    assert key == "lesson07.why_op_grew_mm_faster"
+    text = t(key, lang="en", **values)
+    assert "bf16 (AMP)" in text and "10.20 to 4.90 ms" in text and "2.30 to 20.90 ms" in text
+    assert capstone.measured_whys(capstone.switch_effects({"fp32": results["fp32"], "fused": results["fused"]}),
+                                  results, profile=fake_profile) == []  # nothing slower: nothing profiled
+
+
+def test_op_times_profiles_real_training_steps():
+    """The real profile of a ci-sized step: the matmuls are there, every time is positive, and the
+    operators add up to no more than the step (the profiler's own overhead aside, within 3×)."""
+    settings = {"device": "cpu", "precision": "fp32", "optimizer": "forloop", "model": capstone.sizes()}
+    times = capstone.op_times({**settings, "model": {k: settings["model"][k] for k in
+                                                      ("n_layer", "n_head", "n_embd", "block_size", "batch_size")}})
+    assert set(capstone.MATMUL_OPS) & set(times) and all(v > 0 for v in times.values())
+    bf16 = capstone.op_times({**settings, "precision": "bf16", "model": {}})
+    assert set(bf16) & set(times) and bf16 != times  # the same operators, timed again under autocast
+    step = capstone.compare({"fp32": {"precision": "fp32", "optimizer": "forloop"}}, device="cpu")["fp32"]
+    assert sum(times.values()) < 3 * step.median_step_s * 1e3 * 4  # no runaway double counting

@@ -237,6 +237,26 @@ def ablation(device: str | torch.device | None = None, *, n_layer: int | None = 
     return records
 
 
+def stage_op_times(record: bench.Record, calls: int | None = None) -> dict[str, float]:
+    """Milliseconds per training step of each top-level operator (launches.op_ms_per_call) for the
+    stage `record` measured: the same model sizes, optimizer and precision, rebuilt and profiled now
+    (eager: a compiled stage's kernels are not profiled one by one on a CPU)."""
+    from .launches import op_ms_per_call
+
+    p = record.params
+    device = torch.device(p.get("device", "cpu"))
+    torch.manual_seed(0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # apex fallbacks are explained in the lesson
+        model = GPT(p["vocab_size"], p["block_size"], p["n_layer"], p["n_head"], p["n_embd"], norm=p["norm"]).to(device)
+        optimizer = make_optimizer(model.parameters(), p["optimizer"], lr=1e-3)
+    (x, y), = token_batches(1, p["batch_size"], p["block_size"], p["vocab_size"], device)
+    precision = p.get("precision", "fp32")
+    scaler = prec.make_scaler(device, precision) if precision == "fp16" else None
+    return op_ms_per_call(lambda: training_step(model, optimizer, x, y, precision=precision, scaler=scaler),
+                          calls or config.by_mode(ci=2, lab=4, full=4))
+
+
 def hardware_label(record: bench.Record) -> str:
     """A short name of the machine a record ran on: the GPU if it used one, else the CPU."""
     meta = record.meta or {}

@@ -585,7 +585,6 @@ def here_row(results: dict[str, Result]) -> tuple:
 
 
 # --- the recipe of this machine: which switch helped here, beyond the noise -------------------------
-SMALL_MFU = 0.2  # below this share of the peak a step is bound by calls, not by arithmetic (lesson 04 uses the same)
 SWITCH_NAMES = {"bf16": "bf16 (AMP)", "fp16": "fp16 + GradScaler (AMP)", "fused": "fused AdamW",
                 "compile": "torch.compile"}
 
@@ -616,7 +615,6 @@ def switch_effects(results: dict[str, Result], base: str = "fp32") -> list[dict]
             verdict = "busy"
         effects.append({"switch": name, "name": SWITCH_NAMES.get(name, name), "speedup": r.tokens_per_s / ref.tokens_per_s,
                         "verdict": verdict, "tokens": r.tokens_per_s, "base": ref.tokens_per_s,
-                        "base_mfu": ref.mfu if ref.mfu_ok else None,
                         "other_cores": max((_other_cores(info) for info in busy), default=0.0),
                         "cores": max((info.get("cores") or 0 for info in busy), default=0)})
     return sorted(effects, key=lambda e: -e["speedup"])
@@ -651,23 +649,16 @@ def recipe_verdicts(effects: list[dict], f: hardware.Facts) -> list[tuple[str, d
                 continue  # already said by verdict_none
             key = "lesson07.verdict_noise"
         lines.append((key, e))
-        if e["verdict"] == "slower" and e["switch"] in ("bf16", "fp16"):
-            if e["switch"] not in hardware.fast_formats(f):
-                lines.append(("lesson07.why_no_fast_format", {"fmt": e["switch"], "device": f.name or f.device_type}))
-            elif e.get("base_mfu") is not None and e["base_mfu"] < SMALL_MFU:
-                # the hardware has the format, yet the fp32 run used a sliver of the peak: calls, not multiplies
-                lines.append(("lesson07.why_overhead", {"fmt": e["switch"], "mfu": e["base_mfu"]}))
+        if e["verdict"] == "slower" and e["switch"] in ("bf16", "fp16") and e["switch"] not in hardware.fast_formats(f):
+            lines.append(("lesson07.why_no_fast_format", {"fmt": e["switch"], "device": f.name or f.device_type}))
     return lines
 
 
 # --- why a switch slowed training here: measured with torch.profiler, not guessed ----------------------
-MATMUL_OPS = ("aten::mm", "aten::addmm", "aten::bmm", "aten::matmul")
-
-
 def op_times(settings: dict, steps: int | None = None, seed: int = 0) -> dict[str, float]:
-    """Milliseconds per training step of each top-level operator (torch.profiler, forward, backward
-    and optimizer) for a compare() variant's settings, on the same model sizes, after a warm-up."""
-    from . import train, transfer
+    """Milliseconds per training step of each top-level operator (launches.op_ms_per_call: forward,
+    backward and optimizer) for a compare() variant's settings, on the same model sizes."""
+    from . import launches, train
 
     steps = steps or config.by_mode(ci=2, lab=4, full=4)
     data = load_corpus()
@@ -675,24 +666,13 @@ def op_times(settings: dict, steps: int | None = None, seed: int = 0) -> dict[st
     dev = torch.device(settings.get("device", "cpu"))
     model = build_model(data.vocab_size, cfg, settings.get("norm", "torch"), seed).to(dev)
     batches = device_batches(data, "train", cfg, seed=seed + 1, device=dev)
+    optimizer = _optimizer_factory(settings.get("optimizer", "forloop"), cfg["lr"])(model.parameters())  # one, kept
 
-    def steps_of_training():
-        train.train(model, batches, steps=steps, device=dev, precision=settings.get("precision", "fp32"),
-                    optimizer=_optimizer_factory(settings.get("optimizer", "forloop"), cfg["lr"]), progress=False,
-                    clip_grad=1.0, time_window=steps)
+    def one_step():
+        train.train(model, batches, steps=1, device=dev, precision=settings.get("precision", "fp32"),
+                    optimizer=optimizer, progress=False, clip_grad=1.0, time_window=1)
 
-    steps_of_training()  # warm-up: first calls, thread pools, the optimizer's state
-    _, profiled = transfer.profile_loop(steps_of_training, rows=10_000)
-    return {name: ms / steps for name, _calls, ms in profiled.table}
-
-
-def grown_op(before: dict[str, float], after: dict[str, float]) -> dict:
-    """The operator whose time per step grew most from `before` to `after`, and the matmuls' change."""
-    op = max(set(before) | set(after), key=lambda n: after.get(n, 0.0) - before.get(n, 0.0))
-    return {"op": op, "before_ms": before.get(op, 0.0), "after_ms": after.get(op, 0.0),
-            "total_before_ms": sum(before.values()), "total_after_ms": sum(after.values()),
-            "mm_before_ms": sum(before.get(n, 0.0) for n in MATMUL_OPS),
-            "mm_after_ms": sum(after.get(n, 0.0) for n in MATMUL_OPS)}
+    return launches.op_ms_per_call(one_step, steps)
 
 
 def measured_whys(effects: list[dict], results: dict[str, Result], base: str = "fp32", profile=op_times) -> list:
@@ -702,10 +682,12 @@ def measured_whys(effects: list[dict], results: dict[str, Result], base: str = "
     slower = [e for e in effects if e["verdict"] == "slower"]
     if not slower:
         return lines
+    from .launches import grown_op
+
     before = profile(results[base].settings)
     for e in slower:
         found = grown_op(before, profile(results[e["switch"]].settings))
-        key = "lesson07.why_op_grew_mm_faster" if found["mm_after_ms"] < found["mm_before_ms"] else "lesson07.why_op_grew"
+        key = "profile.why_op_grew_mm_faster" if found["mm_after_ms"] < found["mm_before_ms"] else "profile.why_op_grew"
         lines.append((key, {"name": e["name"], **found}))
     return lines
 

@@ -1,5 +1,5 @@
-"""How many kernels does a step launch? Counting with torch.profiler, and reading what
-torch.compile generated (lesson 04)."""
+"""How many kernels does a step launch, and where does its time go? Counting and timing with
+torch.profiler, and reading what torch.compile generated (lessons 04 and 07)."""
 
 from __future__ import annotations
 
@@ -68,6 +68,34 @@ def count_launches(fn, *, warmup: int = 1, cuda: bool | None = None) -> LaunchCo
             if parent is None or not parent.name.startswith("aten::"):
                 names[event.name] += 1
     return LaunchCount(ops=sum(names.values()), kernels=kernels if cuda else None, names=dict(names))
+
+
+MATMUL_OPS = ("aten::mm", "aten::addmm", "aten::bmm", "aten::matmul")
+
+
+def op_ms_per_call(fn, calls: int = 4) -> dict[str, float]:
+    """Milliseconds per call of fn() spent in each top-level operator (torch.profiler), after one
+    warm-up call (first calls, thread pools, an optimizer's state)."""
+    from .transfer import profile_loop
+
+    fn()
+
+    def several():
+        for _ in range(calls):
+            fn()
+
+    _, profiled = profile_loop(several, rows=10_000)
+    return {name: ms / calls for name, _calls, ms in profiled.table}
+
+
+def grown_op(before: dict[str, float], after: dict[str, float]) -> dict:
+    """The operator whose time grew most from `before` to `after` (op_ms_per_call results), with
+    both totals and what the matrix multiplies did meanwhile."""
+    op = max(set(before) | set(after), key=lambda n: after.get(n, 0.0) - before.get(n, 0.0))
+    return {"op": op, "before_ms": before.get(op, 0.0), "after_ms": after.get(op, 0.0),
+            "total_before_ms": sum(before.values()), "total_after_ms": sum(after.values()),
+            "mm_before_ms": sum(before.get(n, 0.0) for n in MATMUL_OPS),
+            "mm_after_ms": sum(after.get(n, 0.0) for n in MATMUL_OPS)}
 
 
 def optimizer_step_launches(impl: str, n_tensors: int, numel: int = 256, device="cpu",

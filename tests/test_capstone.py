@@ -320,19 +320,13 @@ def test_recipe_names_the_switch_that_helped_most_here():
     assert "lesson07.why_no_fast_format" not in [k for k, _ in capstone.recipe_verdicts(effects, CPU_AMX)]
 
 
-@pytest.mark.parametrize("facts,base_mfu,why", [(CPU_AMX, 0.04, "lesson07.why_overhead"), (CPU_AMX, 0.45, None),
-                                                (CPU_AMX, None, None), (CPU_NO_BF16, 0.04, "lesson07.why_no_fast_format")])
-def test_a_slower_amp_is_explained_from_the_facts_and_the_measured_mfu(facts, base_mfu, why):
-    """Measured here on a Xeon with AMX (lab mode): bf16 0.62x, with no sentence on why, while the
-    hardware has bf16. The fp32 run's MFU (a few %) says why: the step is bound by calls, not multiplies."""
+@pytest.mark.parametrize("facts,why", [(CPU_AMX, None), (CPU_NO_BF16, "lesson07.why_no_fast_format")])
+def test_a_slower_amp_gets_a_hardware_reason_only_from_the_hardware_facts(facts, why):
+    """A reason from facts only where a fact says it (no bf16 hardware); on a CPU with AMX the
+    measured reason comes from the profiler (measured_whys), never from a guess here."""
     results = {"fp32": _result([12, 10, 10, 10, 10, 10]), "bf16": _result([17, 16, 16.1, 16, 16.2, 16])}
-    results["fp32"].mfu = math.nan if base_mfu is None else base_mfu
-    lines = capstone.recipe_verdicts(capstone.switch_effects(results), facts)
-    keys = [k for k, _ in lines]
-    assert keys[0] == "lesson07.verdict_slower"
-    assert keys[1:] == ([why] if why else [])
-    if why == "lesson07.why_overhead":
-        assert "4.0%" in t(why, lang="en", **lines[1][1])
+    keys = [k for k, _ in capstone.recipe_verdicts(capstone.switch_effects(results), facts)]
+    assert keys == ["lesson07.verdict_slower"] + ([why] if why else [])
 
 
 def test_recipe_says_nothing_helped_when_it_is_within_the_noise():
@@ -585,12 +579,14 @@ BF16_OPS = {"aten::mm": 3.7, "aten::addmm": 1.2, "aten::_scaled_dot_product_flas
 
 
 def test_grown_op_names_the_operator_that_grew_most():
-    found = capstone.grown_op(FP32_OPS, BF16_OPS)
+    from fastrain_lib import launches
+
+    found = launches.grown_op(FP32_OPS, BF16_OPS)
     assert found["op"] == "aten::_scaled_dot_product_flash_attention_for_cpu_backward"
     assert (found["before_ms"], found["after_ms"]) == (2.3, 20.9)
     assert found["mm_before_ms"] == pytest.approx(10.2) and found["mm_after_ms"] == pytest.approx(4.9)
     assert found["total_after_ms"] == pytest.approx(sum(BF16_OPS.values()))
-    assert capstone.grown_op(FP32_OPS, {**FP32_OPS, "aten::copy_": 5.0})["op"] == "aten::copy_"  # a new op counts
+    assert launches.grown_op(FP32_OPS, {**FP32_OPS, "aten::copy_": 5.0})["op"] == "aten::copy_"  # a new op counts
 
 
 def test_measured_whys_profile_only_the_slower_switches(monkeypatch):
@@ -608,7 +604,7 @@ def test_measured_whys_profile_only_the_slower_switches(monkeypatch):
     lines = capstone.measured_whys(capstone.switch_effects(results), results, profile=fake_profile)
     assert profiled == ["fp32", "bf16"]  # the baseline and the one slower switch; not fused (faster)
     (key, values), = lines
-    assert key == "lesson07.why_op_grew_mm_faster"
+    assert key == "profile.why_op_grew_mm_faster"
     text = t(key, lang="en", **values)
     assert "bf16 (AMP)" in text and "10.20 to 4.90 ms" in text and "2.30 to 20.90 ms" in text
     assert capstone.measured_whys(capstone.switch_effects({"fp32": results["fp32"], "fused": results["fused"]}),
@@ -618,10 +614,12 @@ def test_measured_whys_profile_only_the_slower_switches(monkeypatch):
 def test_op_times_profiles_real_training_steps():
     """The real profile of a ci-sized step: the matmuls are there, every time is positive, and the
     operators add up to no more than the step (the profiler's own overhead aside, within 3×)."""
+    from fastrain_lib import launches
+
     settings = {"device": "cpu", "precision": "fp32", "optimizer": "forloop", "model": capstone.sizes()}
     times = capstone.op_times({**settings, "model": {k: settings["model"][k] for k in
                                                       ("n_layer", "n_head", "n_embd", "block_size", "batch_size")}})
-    assert set(capstone.MATMUL_OPS) & set(times) and all(v > 0 for v in times.values())
+    assert set(launches.MATMUL_OPS) & set(times) and all(v > 0 for v in times.values())
     bf16 = capstone.op_times({**settings, "precision": "bf16", "model": {}})
     assert set(bf16) & set(times) and bf16 != times  # the same operators, timed again under autocast
     step = capstone.compare({"fp32": {"precision": "fp32", "optimizer": "forloop"}}, device="cpu")["fp32"]

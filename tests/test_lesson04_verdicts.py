@@ -98,6 +98,37 @@ def test_amp_reason_follows_the_measurement_and_the_hardware_facts(facts, factor
         assert "do not change the total" not in text
 
 
+def test_a_slower_amp_stage_is_explained_by_the_profiler_not_a_guess():
+    """Measured here (lab, Xeon with AMX): the AMP stage 0.78x. The reason line comes from profiling
+    the stage before and the AMP stage: the operator that grew most, and the matmuls' change."""
+    before = {"aten::mm": 6.0, "aten::_scaled_dot_product_flash_attention_for_cpu_backward": 1.5, "aten::gelu": 0.5}
+    after = {"aten::mm": 3.1, "aten::_scaled_dot_product_flash_attention_for_cpu_backward": 9.0, "aten::gelu": 0.6}
+    profiled = []
+
+    def fake(record):
+        profiled.append(record.params["stage"])
+        return after if record.params["stage"] == "amp" else before
+
+    slower = _ablation({"fp32": 1.0, "amp": 1 / 0.78, "fused_adamw": 1.2})
+    (key, values), = lesson04.amp_measured_why(slower, profile=fake)
+    assert profiled == ["fp32", "amp"] and key == "profile.why_op_grew_mm_faster"
+    assert values["op"] == "aten::_scaled_dot_product_flash_attention_for_cpu_backward"
+    assert "6.00 to 3.10 ms" in hardware.t(key, lang="en", **values)
+    profiled.clear()
+    assert lesson04.amp_measured_why(_ablation({"fp32": 1.0, "amp": 0.5, "fused_adamw": 0.45}), profile=fake) == []
+    assert lesson04.amp_measured_why(_ablation({"fp32": 1.0, "amp": 1.02}), profile=fake) == []  # within ±5%
+    assert profiled == []  # nothing slower: nothing profiled
+
+
+def test_stage_op_times_profiles_the_stage_that_was_measured():
+    from fastrain_lib import ablation
+
+    records = ablation.ablation("cpu", stages=["fp32", "amp"], include_compile=False, steps=2, warmup=1)
+    fp32, amp = (ablation.stage_op_times(r, calls=2) for r in records)
+    assert {"aten::mm", "aten::addmm"} & set(fp32) and all(v > 0 for v in fp32.values())
+    assert set(fp32) & set(amp) and fp32 != amp
+
+
 def test_amp_on_a_t4_is_fp16_and_compared_with_the_tf32_stage_before_it():
     records = _ablation({"fp32": 1.0, "tf32": 1.0, "amp": 0.4}, precision="fp16")
     out = lesson04.amp_verdicts(records, "cuda", hardware.fast_formats(T4))

@@ -202,18 +202,6 @@ MESSAGES.update({
         "bn": "কারণ: {device}-এ {fmt}-এর হার্ডওয়্যার নেই (CPU-তে avx512_bf16 বা AMX, GPU-তে টেনসর কোর), তাই {fmt}-এর গণনা ধীর পথে চলে আর রূপান্তরের খরচ যোগ হয়।",
         "en": "Why: {device} has no hardware for {fmt} (avx512_bf16 or AMX on a CPU, tensor cores on a GPU), so {fmt} arithmetic takes a slow path and the conversions add cost.",
     },
-    "lesson07.why_overhead": {
-        "bn": "কারণ: এই মেশিনে {fmt}-এর হার্ডওয়্যার আছে, কিন্তু fp32 রানের MFU মাত্র {mfu:.1%} — এত ছোট মডেলের ধাপের সময় যায় গুণে নয়, Python আর অপারেটর ডাকায় (পাঠ 04-এর ওভারহেড-সীমিত দশা)। autocast প্রতিটি লেয়ারের আগে {fmt}-এ রূপান্তর যোগ করে, মানে আরও ডাক: তাই ধীর।",
-        "en": "Why: this machine has hardware for {fmt}, but the fp32 run's MFU is only {mfu:.1%} — a model this small spends its step time not on multiplies but on Python and operator calls (lesson 04's overhead-bound regime). autocast adds a cast to {fmt} before each layer, which means more calls: hence slower.",
-    },
-    "lesson07.why_op_grew": {
-        "bn": "কেন, torch.profiler দিয়ে এইমাত্র মাপা: {name}-এ সবচেয়ে বেশি বেড়েছে {op}-এর সময় — প্রতি ধাপে {before_ms:.2f} থেকে {after_ms:.2f} ms (সব অপারেটর মিলে {total_before_ms:.1f} থেকে {total_after_ms:.1f} ms)।",
-        "en": "Why, measured just now with torch.profiler: with {name} the operator that grew most is {op} — {before_ms:.2f} to {after_ms:.2f} ms per step (all operators together {total_before_ms:.1f} to {total_after_ms:.1f} ms).",
-    },
-    "lesson07.why_op_grew_mm_faster": {
-        "bn": "কেন, torch.profiler দিয়ে এইমাত্র মাপা: {name}-এ ম্যাট্রিক্স গুণ আসলে দ্রুত হয়েছে ({mm_before_ms:.2f} থেকে {mm_after_ms:.2f} ms প্রতি ধাপে), কিন্তু {op}-এর সময় বেড়েছে {before_ms:.2f} থেকে {after_ms:.2f} ms — সব অপারেটর মিলে {total_before_ms:.1f} থেকে {total_after_ms:.1f} ms। লাভটা খেয়ে ফেলে এই একটি অপারেটরের ধীর {name} পথ।",
-        "en": "Why, measured just now with torch.profiler: with {name} the matrix multiplies did get faster ({mm_before_ms:.2f} to {mm_after_ms:.2f} ms per step), but {op} grew from {before_ms:.2f} to {after_ms:.2f} ms — all operators together {total_before_ms:.1f} to {total_after_ms:.1f} ms. This one operator's slow {name} path eats the gain.",
-    },
     "lesson07.no_gpu_reference": {
         "bn": "reference/-এ এখনও কোনো GPU-তে মাপা ফল নেই, তাই এখানে GPU-র কোনো সংখ্যা দেখানো হলো না। GPU-র রেসিপি নিচে উৎসসহ লেখা; নিজের GPU-তে `python -m benchmarks` চালিয়ে ফল যোগ করা যায় (reference/README.md)।",
         "en": "reference/ holds no results measured on a GPU yet, so no GPU numbers are shown here. The GPU recipe below is stated with its sources; run `python -m benchmarks` on a GPU to add results (reference/README.md).",

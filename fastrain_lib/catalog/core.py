@@ -90,4 +90,13 @@ MESSAGES = {
         "bn": "ইনস্টল ব্যর্থ হয়েছে: {what}। ইন্টারনেট সংযোগ ও ডিস্কের জায়গা দেখো, তারপর আবার চালাও। বিস্তারিত লগ: {log}",
         "en": "Install failed: {what}. Check the internet connection and disk space, then run again. Full log: {log}",
     },
+    # why a change slowed a step, measured with torch.profiler (launches.grown_op; lessons 04 and 07)
+    "profile.why_op_grew": {
+        "bn": "কেন, torch.profiler দিয়ে এইমাত্র মাপা: {name}-এ সবচেয়ে বেশি বেড়েছে {op}-এর সময় — প্রতি ধাপে {before_ms:.2f} থেকে {after_ms:.2f} ms (সব অপারেটর মিলে {total_before_ms:.1f} থেকে {total_after_ms:.1f} ms)।",
+        "en": "Why, measured just now with torch.profiler: with {name} the operator that grew most is {op} — {before_ms:.2f} to {after_ms:.2f} ms per step (all operators together {total_before_ms:.1f} to {total_after_ms:.1f} ms).",
+    },
+    "profile.why_op_grew_mm_faster": {
+        "bn": "কেন, torch.profiler দিয়ে এইমাত্র মাপা: {name}-এ ম্যাট্রিক্স গুণ আসলে দ্রুত হয়েছে ({mm_before_ms:.2f} থেকে {mm_after_ms:.2f} ms প্রতি ধাপে), কিন্তু {op}-এর সময় বেড়েছে {before_ms:.2f} থেকে {after_ms:.2f} ms — সব অপারেটর মিলে {total_before_ms:.1f} থেকে {total_after_ms:.1f} ms। লাভটা খেয়ে ফেলে এই একটি অপারেটরের ধীর {name} পথ।",
+        "en": "Why, measured just now with torch.profiler: with {name} the matrix multiplies did get faster ({mm_before_ms:.2f} to {mm_after_ms:.2f} ms per step), but {op} grew from {before_ms:.2f} to {after_ms:.2f} ms — all operators together {total_before_ms:.1f} to {total_after_ms:.1f} ms. This one operator's slow {name} path eats the gain.",
+    },
 }

@@ -188,8 +188,8 @@ MESSAGES = {
         "en": "Why: this device runs {precision} in hardware, but the FP32 stage used only {mfu:.0%} of the peak — a model this small spends its time not on multiplies but on Python and operator calls, so faster multiplies do not change the total.",
     },
     "lesson04.v.amp_overhead_slower": {
-        "bn": "কেন: এই ডিভাইস {precision} হার্ডওয়্যারেই চালায়, কিন্তু FP32 ধাপ সর্বোচ্চ গতির মাত্র {mfu:.0%} ব্যবহার করেছে — এত ছোট মডেলের সময় যায় গুণে নয়, Python আর অপারেটর ডাকায়। autocast প্রতিটি লেয়ারের আগে ওজন আর ইনপুটকে {precision}-এ রূপান্তর (cast) করে, মানে আরও কিছু অপারেটর-ডাক; তাই এখানে ধাপ উল্টে ধীর হলো ({factor:.2f}×)।",
-        "en": "Why: this device runs {precision} in hardware, but the FP32 stage used only {mfu:.0%} of the peak — a model this small spends its time not on multiplies but on Python and operator calls. autocast casts weights and inputs to {precision} before each layer, which means more operator calls; so here the step got slower ({factor:.2f}×).",
+        "bn": "কেন: এই ডিভাইস {precision} হার্ডওয়্যারেই চালায়, আর FP32 ধাপ সর্বোচ্চ গতির মাত্র {mfu:.0%} ব্যবহার করেছে — তবু এখানে AMP ধাপ উল্টে ধীর হলো ({factor:.2f}×)। কোন অপারেটর সময় খেল, তা অনুমান নয়: পরের লাইনে torch.profiler-এর মাপ।",
+        "en": "Why: this device runs {precision} in hardware, and the FP32 stage used only {mfu:.0%} of the peak — yet here the AMP stage got slower ({factor:.2f}×). Which operator took the time is not a guess: the next line is torch.profiler's measurement.",
     },
     "lesson04.v.amp_native_small": {"bn": "কেন: এই ডিভাইস {precision} হার্ডওয়্যারেই চালায়, কিন্তু এত ছোট মডেলে রূপান্তরের খরচ আর অন্য কাজ লাভটা খেয়ে ফেলে।", "en": "Why: this device runs {precision} in hardware, but in a model this small the casts and other work eat the gain."},
     # exercise 04, task 2: the prediction, checked against a count measured now

@@ -302,6 +302,25 @@ def amp_verdicts(records: list, device_type: str, fast_formats) -> list[tuple[st
     return out
 
 
+def amp_measured_why(records: list, profile=None) -> list[tuple[str, dict]]:
+    """When the AMP stage measurably slowed the step: which operator's time grew most, profiled now
+    on the stage before it and on the AMP stage (torch.profiler), and what the matmuls did."""
+    from ..ablation import stage_op_times
+    from ..launches import grown_op
+
+    stages = [r.params.get("stage") for r in records]
+    if "amp" not in stages or stages.index("amp") == 0:
+        return []
+    i = stages.index("amp")
+    amp, before = records[i], records[i - 1]
+    if before.median_s / amp.median_s >= 1 - SAME_BAND:
+        return []
+    profile = profile or stage_op_times
+    found = grown_op(profile(before), profile(amp))
+    key = "profile.why_op_grew_mm_faster" if found["mm_after_ms"] < found["mm_before_ms"] else "profile.why_op_grew"
+    return [(key, {"name": f"AMP ({amp.params.get('precision', 'bf16')})", **found})]
+
+
 def compile_cold_and_warm(fn, *args):
     """(result, Inductor's code, cold seconds, warm seconds) for torch.compile(fn)(*args).
 

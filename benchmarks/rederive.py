@@ -36,8 +36,7 @@ def rederive_mfu(path: str | Path) -> list[str]:
         metrics, params = record.get("metrics", {}), record.get("params", {})
         if not schema.mfu_problems("", params, metrics, peaks):
             continue
-        fmt = params.get("precision", "fp32")
-        peak = max((peaks.get(k) or 0) for k in (fmt, "fp32")) * 1e9
+        peak = schema.training_peak_gflops(params, peaks) * 1e9
         metrics["peak_flops"] = peak
         metrics["mfu"] = metrics["tokens_per_s"] * metrics["flops_per_token"] / peak
         changed.append(record["name"])

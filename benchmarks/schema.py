@@ -95,6 +95,12 @@ def derived_problems(record: dict, ceilings: dict) -> list[str]:
 MFU_PEAK_SLACK = 1.3
 
 
+def training_peak_gflops(params: dict, peaks: dict) -> float:
+    """The run's measured matmul ceiling a training record's MFU divides by: the better of its
+    format's and fp32's (hardware.peak's rule; ceilings.peak_for says the same for the suite)."""
+    return max((peaks.get(k) or 0) for k in (params.get("precision", "fp32"), "fp32"))
+
+
 def mfu_problems(where: str, params: dict, metrics: dict, peaks: dict) -> list[str]:
     """A training record's MFU: tokens/s × FLOPs per token ÷ its peak, and, where that peak was
     measured (a CPU), the peak must be what the same run measured with all its threads. A peak
@@ -108,8 +114,7 @@ def mfu_problems(where: str, params: dict, metrics: dict, peaks: dict) -> list[s
     if not _close(mfu, expected):
         found.append(f"{where}: mfu {mfu:.4g} is not tokens_per_s × flops_per_token ÷ peak_flops = {expected:.4g}")
     if metrics.get("peak_kind") == "measured":
-        fmt = params.get("precision", "fp32")
-        ceiling = max((peaks.get(k) or 0) for k in (fmt, "fp32")) * 1e9
+        ceiling = training_peak_gflops(params, peaks) * 1e9
         if ceiling and not (1 / MFU_PEAK_SLACK <= peak / ceiling <= MFU_PEAK_SLACK):
             found.append(f"{where}: its MFU divides by {peak / 1e9:.4g} GFLOP/s, but this run's measured matmul "
                          f"ceiling is {ceiling / 1e9:.4g} GFLOP/s")

@@ -276,14 +276,22 @@ def compile_verdicts(*, cold_s: float, warm_s: float, eager_s: float, compiled_s
                                                "warm": warm_s, "warm_calls": warm_s / saved})]
 
 
+def _amp_and_before(records: list):
+    """(the ablation's AMP stage record, the stage record before it), or None without an AMP stage."""
+    stages = [r.params.get("stage") for r in records]
+    if "amp" not in stages or stages.index("amp") == 0:
+        return None
+    i = stages.index("amp")
+    return records[i], records[i - 1]
+
+
 def amp_verdicts(records: list, device_type: str, fast_formats) -> list[tuple[str, dict]]:
     """The ablation's AMP stage: its speed-up over the stage before it, and why — from the
     measurement and the hardware facts (does this device run the format natively?)."""
-    stages = [r.params.get("stage") for r in records]
-    if "amp" not in stages:
+    pair = _amp_and_before(records)
+    if pair is None:
         return []
-    i = stages.index("amp")
-    amp, before = records[i], records[i - 1]
+    amp, before = pair
     precision = amp.params.get("precision", "bf16")
     factor = before.median_s / amp.median_s
     out = [("lesson04.v.amp_factor", {"factor": factor, "precision": precision})]
@@ -308,11 +316,10 @@ def amp_measured_why(records: list, profile=None) -> list[tuple[str, dict]]:
     from ..ablation import stage_op_times
     from ..launches import grown_op
 
-    stages = [r.params.get("stage") for r in records]
-    if "amp" not in stages or stages.index("amp") == 0:
+    pair = _amp_and_before(records)
+    if pair is None:
         return []
-    i = stages.index("amp")
-    amp, before = records[i], records[i - 1]
+    amp, before = pair
     if before.median_s / amp.median_s >= 1 - SAME_BAND:
         return []
     profile = profile or stage_op_times

@@ -682,13 +682,11 @@ def measured_whys(effects: list[dict], results: dict[str, Result], base: str = "
     slower = [e for e in effects if e["verdict"] == "slower"]
     if not slower:
         return lines
-    from .launches import grown_op
+    from .launches import profile_pair, why_slower
 
-    before = profile(results[base].settings)
     for e in slower:
-        found = grown_op(before, profile(results[e["switch"]].settings))
-        key = "profile.why_op_grew_mm_faster" if found["mm_after_ms"] < found["mm_before_ms"] else "profile.why_op_grew"
-        lines.append((key, {"name": e["name"], **found}))
+        before, after = profile_pair(profile, results[base].settings, results[e["switch"]].settings)
+        lines.append(why_slower(before, after, e["name"]))
     return lines
 
 

@@ -98,6 +98,37 @@ def grown_op(before: dict[str, float], after: dict[str, float]) -> dict:
             "mm_after_ms": sum(after.get(n, 0.0) for n in MATMUL_OPS)}
 
 
+def profile_pair(profile, before, after, repeats: int = 2) -> tuple[dict, dict]:
+    """profile(before) and profile(after), interleaved `repeats` times, each operator's time the
+    least it took (op_ms_per_call dicts). A few profiled steps are noisy (measured here: the same
+    fp32 step gave 54 and 42 ms of operators in two calls); a burst of other work only adds time,
+    so the least of interleaved repeats is the fairest pair."""
+    runs = [(profile(before), profile(after)) for _ in range(repeats)]
+
+    def least(profiles):
+        names = set().union(*profiles)
+        return {n: min(p.get(n, 0.0) for p in profiles) for n in names}
+
+    return least([b for b, _ in runs]), least([a for _, a in runs])
+
+
+def why_slower(before: dict[str, float], after: dict[str, float], name: str) -> tuple[str, dict]:
+    """(catalog key, values): why a change (`name`) slowed a step, read from profiles of the step
+    without it (`before`) and with it (`after`). The sentence claims only what the profile shows:
+    - the operators' total did not grow: the profiler did not reproduce the slowdown (it lies
+      outside the operators, or the timing was disturbed) — never "this operator ate the gain";
+    - the matmuls got faster and one operator grew by more than they saved: that operator's slow
+      path eats the gain;
+    - otherwise: the operator that grew most, with both totals."""
+    found = {"name": name, **grown_op(before, after)}
+    if found["total_after_ms"] <= found["total_before_ms"]:
+        return "profile.not_reproduced", found
+    mm_saved = found["mm_before_ms"] - found["mm_after_ms"]
+    if mm_saved > 0 and found["after_ms"] - found["before_ms"] > mm_saved:
+        return "profile.why_op_grew_mm_faster", found
+    return "profile.why_op_grew", found
+
+
 def optimizer_step_launches(impl: str, n_tensors: int, numel: int = 256, device="cpu",
                             warmup: int = 1) -> LaunchCount:
     """Launches of one AdamW step (after a warm-up step) over `n_tensors` parameter tensors."""

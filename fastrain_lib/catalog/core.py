@@ -85,15 +85,18 @@ MESSAGES = {
         "en": "This GPU ({gpu}) has fp16 tensor cores but no fast bf16: use fp16 + GradScaler for mixed precision.",
     },
     "setup.bf16": {"bn": "এই GPU ({gpu}) দ্রুত bf16 চালায়: মিশ্র প্রিসিশনে bf16 প্রথম পছন্দ।", "en": "This GPU ({gpu}) runs bf16 fast: bf16 is the first choice for mixed precision."},
-    "setup.cpu_only": {"bn": "GPU নেই — সব পাঠ CPU-তে চলবে, শুধু সময় বেশি লাগবে। GPU-র ফল reference/ থেকে দেখানো হবে।", "en": "No GPU — every lesson runs on the CPU, only slower. GPU results are shown from reference/."},
     "install.failed": {
         "bn": "ইনস্টল ব্যর্থ হয়েছে: {what}। ইন্টারনেট সংযোগ ও ডিস্কের জায়গা দেখো, তারপর আবার চালাও। বিস্তারিত লগ: {log}",
         "en": "Install failed: {what}. Check the internet connection and disk space, then run again. Full log: {log}",
     },
-    # why a change slowed a step, measured with torch.profiler (launches.grown_op; lessons 04 and 07)
+    # why a change slowed a step, measured with torch.profiler (launches.why_slower; lessons 04 and 07)
     "profile.why_op_grew": {
         "bn": "কেন, torch.profiler দিয়ে এইমাত্র মাপা: {name}-এ সবচেয়ে বেশি বেড়েছে {op}-এর সময় — প্রতি ধাপে {before_ms:.2f} থেকে {after_ms:.2f} ms (সব অপারেটর মিলে {total_before_ms:.1f} থেকে {total_after_ms:.1f} ms)।",
         "en": "Why, measured just now with torch.profiler: with {name} the operator that grew most is {op} — {before_ms:.2f} to {after_ms:.2f} ms per step (all operators together {total_before_ms:.1f} to {total_after_ms:.1f} ms).",
+    },
+    "profile.not_reproduced": {
+        "bn": "কেন, torch.profiler দিয়ে এইমাত্র মাপা: প্রোফাইলে {name}-এর অপারেটরগুলো ধীর হয়নি — সব অপারেটর মিলে {total_before_ms:.1f} থেকে {total_after_ms:.1f} ms প্রতি ধাপে। তাই ধীরতা অপারেটরের ভেতরে নয় (Python, অপেক্ষা), নয়তো মাপার সময় মেশিনে অন্য কাজ ছিল: তুলনাটা আবার চালিয়ে দেখো।",
+        "en": "Why, measured just now with torch.profiler: in the profile {name}'s operators did not get slower — all operators together {total_before_ms:.1f} to {total_after_ms:.1f} ms per step. So the slowdown is not inside the operators (Python, waiting), or other work disturbed the timing: run the comparison again.",
     },
     "profile.why_op_grew_mm_faster": {
         "bn": "কেন, torch.profiler দিয়ে এইমাত্র মাপা: {name}-এ ম্যাট্রিক্স গুণ আসলে দ্রুত হয়েছে ({mm_before_ms:.2f} থেকে {mm_after_ms:.2f} ms প্রতি ধাপে), কিন্তু {op}-এর সময় বেড়েছে {before_ms:.2f} থেকে {after_ms:.2f} ms — সব অপারেটর মিলে {total_before_ms:.1f} থেকে {total_after_ms:.1f} ms। লাভটা খেয়ে ফেলে এই একটি অপারেটরের ধীর {name} পথ।",

@@ -314,7 +314,7 @@ def amp_measured_why(records: list, profile=None) -> list[tuple[str, dict]]:
     """When the AMP stage measurably slowed the step: which operator's time grew most, profiled now
     on the stage before it and on the AMP stage (torch.profiler), and what the matmuls did."""
     from ..ablation import stage_op_times
-    from ..launches import grown_op
+    from ..launches import profile_pair, why_slower
 
     pair = _amp_and_before(records)
     if pair is None:
@@ -323,9 +323,7 @@ def amp_measured_why(records: list, profile=None) -> list[tuple[str, dict]]:
     if before.median_s / amp.median_s >= 1 - SAME_BAND:
         return []
     profile = profile or stage_op_times
-    found = grown_op(profile(before), profile(amp))
-    key = "profile.why_op_grew_mm_faster" if found["mm_after_ms"] < found["mm_before_ms"] else "profile.why_op_grew"
-    return [(key, {"name": f"AMP ({amp.params.get('precision', 'bf16')})", **found})]
+    return [why_slower(*profile_pair(profile, before, amp), f"AMP ({amp.params.get('precision', 'bf16')})")]
 
 
 def compile_cold_and_warm(fn, *args):

@@ -17,12 +17,10 @@ from .common import Context
 
 def run(ctx: Context) -> list[bench.Record]:
     numel = ctx.size(ci=1 << 18, lab=1 << 24, full=1 << 28)
-    records = []
-    for kernel in bench.BANDWIDTH_KERNELS:
-        record = bench.copy_bandwidth(numel, device=ctx.device, kernel=kernel)
-        ctx.log(f"{kernel} on {ctx.device}, {numel} floats: {record.metrics['gbs']:.1f} GB/s "
+    records = bench.stream_bandwidth(numel, device=ctx.device)
+    for record in records:
+        ctx.log(f"{record.params['kernel']} on {ctx.device}, {numel} floats: {record.metrics['gbs']:.1f} GB/s "
                 f"[{record.noise.get('verdict')}]")
-        records.append(record)
     if ctx.on_gpu:
         for pinned in (False, True):
             src = bench.fresh_random(numel).pin_memory() if pinned else bench.fresh_random(numel)

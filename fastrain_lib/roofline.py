@@ -10,7 +10,8 @@ Left of the ridge point (I = peak / bandwidth) an operation is memory-bound, rig
 it compute-bound. Williams, Waterman & Patterson, "Roofline", CACM 52(4), 2009.
 
 Roofs come from three places, and the plot says which: measured here now
-(`measured_roof`), loaded from reference/ results (`reference_roofs`), or a vendor
+(`measured_roof`), loaded from one reference/ run each
+(`panels.lesson01.reference_roofs`, through `reference.roof`), or a vendor
 datasheet (`datasheet_roofs`, labelled "ডেটাশিট" with its source).
 """
 
@@ -89,14 +90,15 @@ def peak_sizes(device: str) -> tuple[int, int]:
 def measured_roof(device: str = "cpu", dtype: torch.dtype = torch.float32, label: str | None = None) -> Roof:
     """This machine's roof from its measured ceilings, as the benchmark suite measures them:
     the best GFLOP/s of matmuls up to the largest size (a single size can miss the peak:
-    too small and call overhead dominates), and the GB/s of a large copy. Each measurement
-    carries its noise verdict; roof.noisy says whether the machine was busy."""
+    too small and call overhead dominates), and the best GB/s of the four streaming kernels
+    over a large tensor (bench.stream_bandwidth: a copy alone reads low on many CPUs). Each
+    measurement carries its noise verdict; roof.noisy says whether the machine was busy."""
     n, numel = peak_sizes(device)
     matmuls = [bench.matmul(size, device=device, dtype=dtype) for size in (n // 2, n)]
-    cp = bench.copy_bandwidth(numel, device=device, dtype=dtype)
+    streams = bench.stream_bandwidth(numel, device=device, dtype=dtype)
     name = label or plots.label("roofline.measured", device=device)
     peak = max(m.metrics["gflops"] for m in matmuls)
-    return Roof(name, peak, cp.metrics["gbs"], "measured", matmuls + [cp])
+    return Roof(name, peak, max(r.metrics["gbs"] for r in streams), "measured", matmuls + streams)
 
 
 def datasheet_roofs(keys=("T4", "A100", "H100"), precision: str = "fp32") -> list[Roof]:
@@ -108,33 +110,6 @@ def datasheet_roofs(keys=("T4", "A100", "H100"), precision: str = "fp32") -> lis
         label = plots.label("roofline.datasheet", gpu=key, precision=precision, source=peak.source)
         roofs.append(Roof(label, tflops * 1000, peak.bandwidth_gbs, "datasheet"))
     return roofs
-
-
-def hardware_name(meta: dict) -> str:
-    """The name a record's hardware goes by on a plot: the GPU, else the CPU."""
-    return meta.get("gpu_name") or meta.get("cpu_name") or "?"
-
-
-def reference_roofs(folder=None) -> list[Roof]:
-    """Roofs from reference/*.json (benchmarks run on named hardware); [] when there are none.
-
-    For each machine: the best matmul GFLOP/s and the best copy GB/s recorded."""
-    folder = folder or config.reference_dir()
-    if folder is None:
-        return []
-    best: dict[str, dict] = {}
-    for path in sorted(folder.glob("*.json")):
-        try:
-            records = bench.load_records(path)
-        except ValueError:  # not a results file: skip, never crash a lesson
-            continue
-        for r in records:
-            name = hardware_name(r.meta)
-            entry = best.setdefault(name, {"gflops": 0.0, "gbs": 0.0, "date": r.meta.get("date", "")[:10]})
-            entry["gflops"] = max(entry["gflops"], r.metrics.get("gflops", 0.0))
-            entry["gbs"] = max(entry["gbs"], r.metrics.get("gbs", 0.0))
-    return [Roof(plots.label("common.reference", hardware=name, date=e["date"]), e["gflops"], e["gbs"], "reference")
-            for name, e in best.items() if e["gflops"] > 0 and e["gbs"] > 0]
 
 
 # ---------------------------------------------------------------- the plot

@@ -6,7 +6,8 @@ import math
 import pytest
 import torch
 
-from fastrain_lib import regimes
+from fastrain_lib import bench, regimes
+from fastrain_lib.i18n import t
 from fastrain_lib.regimes import COMPUTE, MEMORY, OVERHEAD
 
 # a made-up machine: 5 µs per call, 100 GFLOP/s, 10 GB/s
@@ -120,3 +121,43 @@ def test_sweep_and_plot_show_the_measured_numbers():
     assert model[0] == pytest.approx(mach.predicted_s(16, 128, 1) * 1e6)
     heights = [p.get_height() for p in right.patches]
     assert sum(heights) == pytest.approx(1.0) and math.isclose(heights[0], fake.shares[OVERHEAD])
+
+
+def test_the_chain_has_as_many_elements_as_the_bandwidth_measurement():
+    """Its share of the bandwidth compares data of the same size: at lab size the chain used to be
+    16 MB (in a 32 MB L3 cache) against a bandwidth measured over 64 MB, and read '669%'."""
+    from fastrain_lib import config, roofline
+
+    for mode in config.MODES:
+        with pytest.MonkeyPatch.context() as mp:
+            mp.setenv("FASTRAIN_MODE", mode)
+            for device in ("cpu", "cuda"):
+                assert regimes.example_sizes(device)[MEMORY] == roofline.peak_sizes(device)[1]
+
+
+def _finding(gbs_share: float, observed: str = MEMORY, kind: str = MEMORY) -> "regimes.Finding":
+    mach = regimes.Machine("cpu", 4e-6, 100.0, 30.0)
+    record = bench.Record("elementwise ×8", 0.01, metrics={"us_per_call": 1250.0, "gbs": 30.0 * gbs_share})
+    return regimes.Finding(regimes.elementwise_chain(2**20), record, record, MEMORY, observed, 2.0, gbs_share, 0.05,
+                           {}), mach
+
+
+@pytest.mark.parametrize("share, explained", [(0.6, False), (1.0, False), (1.05, False), (1.2, True), (6.69, True)])
+def test_a_share_above_the_bandwidth_is_explained(share, explained, monkeypatch):
+    monkeypatch.setenv("FASTRAIN_LANG", "en")
+    f, mach = _finding(share)
+    lines = regimes.finding_verdicts(f, mach)
+    keys = [k for k, _ in lines]
+    assert keys[0] == "regimes.verdict_example" and keys[-1] == "regimes.as_intended"
+    assert ("regimes.above_roof" in keys) == explained
+    text = " ".join(t(k, **v) for k, v in lines)
+    assert f"{share:.0%} of the bandwidth" in text
+    if explained:
+        assert "cache" in text and "cannot be beaten" in text and f"{30.0 * share:.1f} vs 30.0 GB/s" in text
+
+
+def test_an_example_that_missed_its_regime_says_so(monkeypatch):
+    monkeypatch.setenv("FASTRAIN_LANG", "en")
+    f, mach = _finding(0.1, observed=OVERHEAD)
+    (key, values), = [line for line in regimes.finding_verdicts(f, mach) if line[0] != "regimes.verdict_example"]
+    assert key == "regimes.not_as_intended" and values["observed"] == t("regimes.overhead")

@@ -115,7 +115,7 @@ MESSAGES = {
     "lesson04.median_ms": {"bn": "মধ্যমা সময় (ms)", "en": "median time (ms)"},
     "lesson04.effective_gbs": {"bn": "কার্যকর GB/s (ন্যূনতম বাইট ÷ সময়)", "en": "effective GB/s (minimum bytes ÷ time)"},
     "lesson04.moved_gbs": {"bn": "আসলে সরানো GB/s", "en": "GB/s actually moved"},
-    "lesson04.roof_line": {"bn": "এই মেশিনের মেমরি-ছাদ, এখনই মাপা (বড় কপি): {gbs:.3g} GB/s", "en": "this machine's memory roof, measured now (a large copy): {gbs:.3g} GB/s"},
+    "lesson04.roof_line": {"bn": "এই মেশিনের মেমরি-ছাদ, এখনই মাপা (বড় টেনসরে কপি, স্কেল, যোগ, যোগফলের সেরা): {gbs:.3g} GB/s", "en": "this machine's memory roof, measured now (the best of copy, scale, add and sum over a large tensor): {gbs:.3g} GB/s"},
     "lesson04.n_tensors_col": {"bn": "{n}টি টেনসর", "en": "{n} tensors"},
     "lesson04.foreach_names": {"bn": "foreach-এর কলগুলো, নাম ধরে: {names}", "en": "foreach's calls by name: {names}"},
     "lesson04.apex_missing": {"bn": "Apex FusedAdam এখানে নেই: {message}", "en": "Apex FusedAdam is not here: {message}"},

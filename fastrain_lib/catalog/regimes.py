@@ -43,6 +43,15 @@ MESSAGES = {
         "en": "{name}: {us:.1f} µs per call; twice the work took {growth:.2f}× the time; it reached {bw:.0%} of the "
               "bandwidth and {peak:.0%} of the peak. Observed regime: {observed}; the model predicts: {predicted}.",
     },
+    "regimes.above_roof": {
+        "bn": "এটি মাপা ব্যান্ডউইথের চেয়েও বেশি GB/s পেয়েছে ({gbs:.1f} বনাম {roof:.1f} GB/s)। সীমা ছাড়িয়ে যাওয়া যায় না, "
+              "তাই দুটি মাপের একটি ঠিক নয়: হয় এর ডেটার একটা অংশ এক অপারেশন থেকে পরেরটা পর্যন্ত ক্যাশে (cache) থেকে গেছে, "
+              "নয়তো দুই মাপের মাঝে মেমরির গতি বদলেছে (ভাগাভাগির মেশিনে বদলায়)। মাপা সীমাও একটা মাপ, নিখুঁত দেয়াল নয়।",
+        "en": "It moved more GB/s than the measured bandwidth ({gbs:.1f} vs {roof:.1f} GB/s). A limit cannot be beaten, "
+              "so one of the two measurements is off: part of its data stayed in the cache from one op to the next, or "
+              "the memory's speed changed between the two measurements (on a shared machine it does). A measured limit "
+              "is a measurement too, not an exact wall.",
+    },
     "regimes.as_intended": {
         "bn": "এটি ঠিক সেই দশা দেখাচ্ছে, যার উদাহরণ হিসেবে একে বাছা হয়েছিল ({intended})।",
         "en": "It shows exactly the regime it was chosen to show ({intended}).",

@@ -8,6 +8,7 @@ import types
 import pytest
 
 from fastrain_lib import bench, ddp_costs
+from fastrain_lib.i18n import t
 from fastrain_lib.distributed import launch, pipeline
 from fastrain_lib.distributed import launcher as L
 
@@ -150,3 +151,26 @@ def test_reference_ddp_runs_are_one_series_per_run_with_hardware_names(tmp_path)
     assert "NVIDIA H200" in runs[2]["label"] and "Intel Xeon" not in runs[2]["label"]
     assert not any("?" in r["label"] for r in runs)
     assert [r["on_gpu"] for r in runs] == [False, False, True]
+
+
+# (N, numbers, ring ms, server ms, dist.all_reduce ms, error): rows of the lesson's all-reduce table.
+# The N = 4 rows are this session's lab run on a 2-core AMD EPYC.
+AR_ROWS = [(2, 1000, 1.0, 0.5, 0.3, 0.0), (2, 1_000_000, 9.0, 8.0, 5.0, 0.0),
+           (4, 1000, 16.26, 1.20, 0.9, 0.0), (4, 1_000_000, 13.35, 12.49, 9.62, 0.0)]
+
+
+@pytest.mark.parametrize("ring_big, expected_big", [(13.35, "lesson05.v_ar_server_big"), (10.0, "lesson05.v_ar_ring")])
+def test_allreduce_verdicts_read_the_largest_n_and_give_the_reason_that_fits_the_size(ring_big, expected_big, monkeypatch):
+    from fastrain_lib.panels import lesson05
+
+    monkeypatch.setenv("FASTRAIN_LANG", "en")
+    rows = AR_ROWS[:-1] + [AR_ROWS[-1][:2] + (ring_big,) + AR_ROWS[-1][3:]]
+    (small_key, small), (big_key, big), (torch_key, torch_values) = lesson05.allreduce_verdicts(rows)
+    assert (small_key, small["n"], small["numel"]) == ("lesson05.v_ar_server", 4, 1000)  # latency: 6 messages vs 2
+    assert (big_key, big["numel"]) == (expected_big, 1_000_000)
+    text = t(big_key, **big)
+    assert f"{ring_big:.2f} ms" in text and "12.49 ms" in text
+    if big_key == "lesson05.v_ar_server_big":
+        # the reason for 4 MB is not latency: one machine has no separate links for the ring to use
+        assert "latency" not in text and "6 steps" in text and "share one machine's memory" in text
+    assert torch_key == "lesson05.v_ar_torch" and torch_values["torch_ms"] == 9.62

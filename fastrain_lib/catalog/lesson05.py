@@ -81,6 +81,14 @@ MESSAGES = {
         "bn": "N = {n}, {numel} সংখ্যা: সরল সার্ভার দ্রুত ছিল ({naive_ms:.2f} ms), রিং {ring_ms:.2f} ms — এখানে বার্তার সংখ্যা (লেটেন্সি) বাইটের চেয়ে বেশি গুরুত্বপূর্ণ।",
         "en": "N = {n}, {numel} numbers: the simple server was faster ({naive_ms:.2f} ms), the ring {ring_ms:.2f} ms — here the number of messages (latency) matters more than the bytes.",
     },
+    "lesson05.v_ar_server_big": {
+        "bn": "N = {n}, {numel} সংখ্যা: সরল সার্ভার দ্রুত ছিল ({naive_ms:.2f} ms), রিং {ring_ms:.2f} ms। রিংয়ের সুবিধা হলো কোনো একটি সংযোগে (link) "
+              "ডেটার 2(N−1)/N ভাগের বেশি যায় না — কিন্তু এখানে {n}টি প্রসেসই একই মেশিনের মেমরি ভাগ করে, বাইট ছড়িয়ে দেওয়ার মতো আলাদা সংযোগ নেই; "
+              "তাই রিংয়ের প্রতি প্রসেসে {steps}টি ধাপ সার্ভারের এক দফা পাঠানো-ফেরত পাওয়ার চেয়ে বেশি খরচ করে।",
+        "en": "N = {n}, {numel} numbers: the simple server was faster ({naive_ms:.2f} ms), the ring {ring_ms:.2f} ms. The ring's advantage is that no "
+              "single link carries more than 2(N−1)/N of the data — but here all {n} processes share one machine's memory, so there are no separate "
+              "links to spread the bytes over, and the ring's {steps} steps per process cost more than the server's one send and one receive.",
+    },
     "lesson05.v_ar_torch": {
         "bn": "N = {n}, {numel} সংখ্যা: gloo-র dist.all_reduce {torch_ms:.2f} ms, আমাদের Python-এ লেখা রিং {ring_ms:.2f} ms।",
         "en": "N = {n}, {numel} numbers: gloo's dist.all_reduce {torch_ms:.2f} ms, our ring written in Python {ring_ms:.2f} ms.",

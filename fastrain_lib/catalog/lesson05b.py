@@ -40,6 +40,14 @@ MESSAGES = {
               "Alone, one DDP process computes its share in {piece_ms:.1f} ms, yet its step took {ddp_ms:.1f} ms: the rest is the all-reduce and waiting — for the other process, "
               "or for a core on this busy {cores}-core machine (section 3's model tells the two apart). Still, {share:.0%} of DataParallel's step is in device-0-only phases — with more devices that is what stalls first.",
     },
+    "lesson05b.v_dp_faster_no_rest": {
+        "bn": "এই মাপে DataParallel ({n}টি থ্রেড) এক ধাপে {dp_ms:.1f} ms, DDP ({n}টি প্রসেস) {ddp_ms:.1f} ms: এবার DataParallel এগিয়ে ({ratio:.2f})। "
+              "একটি DDP প্রসেস একা নিজের ভাগের গণনায় নিল {piece_ms:.1f} ms — অল-রিডিউসসহ তার পুরো ধাপের ({ddp_ms:.1f} ms) চেয়ে কম নয়: এখানে অল-রিডিউসের আলাদা খরচ মাপে ধরা পড়েনি "
+              "(ব্যাকওয়ার্ডের আড়ালে চলেছে, বাকি ফারাকটা মাপের ওঠানামা)। তবুও DataParallel-এর ধাপের {share:.0%} শুধু ডিভাইস 0-এর পর্বে — ডিভাইস বাড়ালে এটাই আগে আটকায়।",
+        "en": "Measured here: DataParallel ({n} threads) takes {dp_ms:.1f} ms per step, DDP ({n} processes) {ddp_ms:.1f} ms: DataParallel is ahead this time ({ratio:.2f}). "
+              "One DDP process alone took {piece_ms:.1f} ms to compute its share — no less than its whole step with the all-reduce ({ddp_ms:.1f} ms): here the all-reduce cost nothing measurable "
+              "(it ran behind backward; the rest of the gap is run-to-run noise). Still, {share:.0%} of DataParallel's step is in device-0-only phases — with more devices that is what stalls first.",
+    },
     "lesson05b.v_threads_overlap": {
         "bn": "{n}টি থ্রেড রেপ্লিকাগুলোর ফরওয়ার্ড + ব্যাকওয়ার্ড একটি থ্রেডে পর পর চালানোর চেয়ে {speedup:.2f}× দ্রুত চালিয়েছে ({cores}টি কোরে আদর্শ প্রায় {n}×): "
               "বড় গুণগুলো C++-এ GIL ছেড়ে চলে, তাই থ্রেডগুলো সত্যিই একসাথে চলেছে।",
@@ -126,6 +134,14 @@ MESSAGES = {
     "lesson05b.v_predict_close": {
         "bn": "মডেলের অনুমান: DDP-র এক ধাপ = গণনা {compute_ms:.1f} ms + অল-রিডিউস {comm_ms:.1f} ms = {pred_ms:.1f} ms; মাপা {meas_ms:.1f} ms ({error:.0%} ফারাক) — মিলে গেছে।",
         "en": "The model's prediction: one DDP step = compute {compute_ms:.1f} ms + all-reduce {comm_ms:.1f} ms = {pred_ms:.1f} ms; measured {meas_ms:.1f} ms ({error:.0%} off) — it matches.",
+    },
+    "lesson05b.v_predict_below_compute": {
+        "bn": "মডেলের অনুমান: গণনা {compute_ms:.1f} ms + অল-রিডিউস {comm_ms:.1f} ms = {pred_ms:.1f} ms; মাপা {meas_ms:.1f} ms — একা মাপা গণনার চেয়েও কম। "
+              "অল-রিডিউস ব্যাকওয়ার্ডের আড়ালে চললে ধাপ বড়জোর গণনার সমান হতে পারে, তার নিচে নয়: তাই দুটি আলাদা রানের মাপ (একা গণনা, DDP-র ধাপ) "
+              "এখানে {gap:.0%} আলাদা — এটা এই মেশিনের মাপের ওঠানামা। আবার চালিয়ে দেখো।",
+        "en": "The model's prediction: compute {compute_ms:.1f} ms + all-reduce {comm_ms:.1f} ms = {pred_ms:.1f} ms; measured {meas_ms:.1f} ms — less than the compute measured alone. "
+              "Overlapping the all-reduce with backward can bring a step down to its compute, never below it: so the two separate runs (compute alone, the DDP step) "
+              "differ by {gap:.0%} here — this machine's run-to-run noise. Run it again.",
     },
     "lesson05b.v_predict_over": {
         "bn": "মডেলের অনুমান: গণনা {compute_ms:.1f} ms + অল-রিডিউস {comm_ms:.1f} ms = {pred_ms:.1f} ms; মাপা মাত্র {meas_ms:.1f} ms ({error:.0%} কম): "

@@ -367,10 +367,17 @@ def dp_worker(rank: int, world_size: int, cfg: dict) -> dict:
     # one device, the whole batch
     model, x, y = problem(cfg, device)
     single = _single_steps(model, torch.optim.Adam(model.parameters(), lr=cfg["lr"]), x, y, steps, warmup, device)
-    # one device, one replica's piece (what each DDP process computes)
+    # one device, one replica's piece: what each DDP process computes, with a DDP process's threads
+    # (launch gives each of n processes hardware.threads_for(n); this process has 1, so on a 4-core
+    # machine the piece would have taken about twice a rank's compute)
     model, x, y = problem(cfg, device)
-    piece = _single_steps(model, torch.optim.Adam(model.parameters(), lr=cfg["lr"]), x[: len(x) // n],
-                          y[: len(y) // n], steps, warmup, device)
+    threads_before = torch.get_num_threads()
+    torch.set_num_threads(hardware.threads_for(n))
+    try:
+        piece = _single_steps(model, torch.optim.Adam(model.parameters(), lr=cfg["lr"]), x[: len(x) // n],
+                              y[: len(y) // n], steps, warmup, device)
+    finally:
+        torch.set_num_threads(threads_before)
     serial_fb = _serial_replicas(model, x, y, n, steps, warmup) if how.kind == "threads" else None
 
     # DataParallel

@@ -366,6 +366,14 @@ def check_device(device: str | torch.device) -> torch.device:
     return device
 
 
+def usable_cores() -> int:
+    """The cores this process may use (a container or taskset may allow fewer than the machine has)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
 def _physical_cores() -> int:
     try:
         import psutil

@@ -265,3 +265,35 @@ def test_profile_loop_sees_where_samples_are_loaded(num_workers, samples_here):
     assert prof.data_s > 0 and 0 < prof.data_share < 1
     names = [n for n, _, _ in prof.table]
     assert "DataLoader next()" in names and (transfer.LOAD_SAMPLE in names) == (num_workers == 0)
+
+
+def _loop(step_ms: float, wait_ms: float, steps: int = 10) -> dict:
+    total = steps * (step_ms + wait_ms) / 1e3
+    return {"wait_s": [wait_ms / 1e3] * steps, "step_s": [step_ms / 1e3] * steps, "startup_s": 0.05,
+            "wait_share": wait_ms / (step_ms + wait_ms), "steps_per_s": steps / total}
+
+
+# Measured here (lab, 2-core AMD EPYC): no workers 14.09 ms waiting + 1.31 ms step; 1 worker 11.74 + 10.68;
+# 2 workers 6.76 + 13.63 — less waiting, yet 0.76x, because the workers took the step's cores.
+MEASURED_PIPELINE = {0: _loop(1.31, 14.09), 1: _loop(10.68, 11.74), 2: _loop(13.63, 6.76)}
+
+
+@pytest.mark.parametrize("pipeline, keys", [
+    (MEASURED_PIPELINE, ["lesson02.bottleneck_data", "lesson02.workers_took_cores"]),
+    # workers hid the waiting on idle cores: faster, nothing to explain
+    ({0: _loop(2.0, 8.0), 1: _loop(2.1, 3.0), 2: _loop(2.0, 0.5)}, ["lesson02.bottleneck_data"]),
+    # slower with the step unchanged: the cost of moving batches between processes
+    ({0: _loop(2.0, 3.0), 1: _loop(2.1, 3.5), 2: _loop(2.2, 4.0)}, ["lesson02.bottleneck_data", "lesson02.workers_cost_more"]),
+    ({0: _loop(8.0, 1.0), 2: _loop(8.0, 0.5)}, ["lesson02.bottleneck_step"]),
+])
+def test_pipeline_verdicts_say_why_workers_slowed_training(pipeline, keys, monkeypatch):
+    from fastrain_lib.i18n import t
+
+    monkeypatch.setenv("FASTRAIN_LANG", "en")
+    lines = transfer.pipeline_verdicts(pipeline, cores=2)
+    assert [k for k, _ in lines] == keys
+    best = lines[0][1]["best"]
+    assert pipeline[best]["steps_per_s"] == max(pipeline[w]["steps_per_s"] for w in pipeline if w > 0)
+    if "lesson02.workers_took_cores" in keys:
+        text = t(lines[1][0], **lines[1][1])
+        assert "1.31 ms to 13.63 ms" in text and "0.76×" in text and "same 2 cores" in text

@@ -450,6 +450,20 @@ MESSAGES = {
         "en": "With num_workers=0 training spends most of its time waiting for data: the input pipeline is the bottleneck. "
               "The best with workers was num_workers={best} — waiting fell to {share:.0%}, speed {ratio:.2f}×.",
     },
+    "lesson02.workers_took_cores": {
+        "bn": "তবু কর্মী দিয়ে প্রশিক্ষণ ধীর হলো ({ratio:.2f} গুণ): ধাপ নিজেই {step0_ms:.2f} ms থেকে বেড়ে {step_ms:.2f} ms হলো — "
+              "{best}টি কর্মী প্রসেস প্রশিক্ষণের ধাপের সাথে একই {cores}টি কোরে চলেছে, তাই অপেক্ষা কমার দাম দিতে হলো ধীর ধাপ দিয়ে। "
+              "খালি কোর থাকলে (বা GPU-তে প্রশিক্ষণ হলে) কর্মীরা সত্যিই অপেক্ষা লুকায়।",
+        "en": "Yet workers made training slower ({ratio:.2f}×): the step itself grew from {step0_ms:.2f} ms to {step_ms:.2f} ms — "
+              "the {best} worker processes ran on the same {cores} cores as the training step, so less waiting was paid for with a slower step. "
+              "With idle cores (or training on a GPU) workers really do hide the waiting.",
+    },
+    "lesson02.workers_cost_more": {
+        "bn": "তবু কর্মী দিয়ে প্রশিক্ষণ ধীর হলো ({ratio:.2f} গুণ), যদিও ধাপ নিজে প্রায় একই রইল ({step0_ms:.2f} → {step_ms:.2f} ms): "
+              "প্রসেসের মধ্যে ব্যাচ পাঠানোর খরচ কর্মীদের বাঁচানো সময়ের চেয়ে বেশি।",
+        "en": "Yet workers made training slower ({ratio:.2f}×), though the step itself stayed about the same ({step0_ms:.2f} → {step_ms:.2f} ms): "
+              "sending batches between processes cost more than the workers saved.",
+    },
     "lesson02.bottleneck_step": {
         "bn": "num_workers=0-তেও ডেটার অপেক্ষা সময়ের অর্ধেকের কম: এখানে ধাপ নিজেই বেশি সময় নেয়, ইনপুট পাইপলাইন বোতলের গলা নয়। "
               "কর্মী দিয়ে সবচেয়ে ভালো num_workers={best}: গতি {ratio:.2f} গুণ।",

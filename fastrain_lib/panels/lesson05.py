@@ -6,7 +6,6 @@ Every number comes from real processes started with fastrain_lib.distributed.lau
 
 from __future__ import annotations
 
-import os
 import statistics
 
 import ipywidgets as widgets
@@ -22,12 +21,7 @@ REFERENCE_FAMILIES = ("ddp",)
 COLORS = {"F": "#4C72B0", "B": "#DD8452", "A": "#55A868"}
 
 
-def cores() -> int:
-    """The cores this process may use (a container or taskset may allow fewer than the machine has)."""
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # not on Linux
-        return os.cpu_count() or 1
+cores = hardware.usable_cores
 
 
 def backends() -> list[str]:

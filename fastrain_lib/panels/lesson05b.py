@@ -8,7 +8,6 @@ setting, so the panel and the notebook's cells share one measurement.
 
 from __future__ import annotations
 
-import os
 
 import ipywidgets as widgets
 
@@ -24,11 +23,7 @@ PHASE_COLORS = {"scatter": "#8172B3", "replicate": "#C44E52", "forward": "#4C72B
                 "backward_allreduce": "#CCB974"}
 
 
-def cores() -> int:
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:
-        return os.cpu_count() or 1
+cores = hardware.usable_cores
 
 
 # ---------------------------------------------------------------- sizes by run mode

@@ -85,6 +85,26 @@ def test_schedule_verdicts_follow_the_measurement():
                                    "lesson05c.v_sched_idle_overhead"]
 
 
+@pytest.mark.parametrize("g, o, key, lower", [
+    (0.29, 0.19, "lesson05c.v_sched_idle_differ", "1F1B"),  # measured here (lab, M = 8, formula 11%)
+    (0.15, 0.24, "lesson05c.v_sched_idle_differ", "GPipe"),
+    (0.20, 0.22, "lesson05c.v_sched_idle", None),           # within 5 points: the same, as the formula says
+])
+def test_an_idle_difference_is_never_called_the_same_bubble(g, o, key, lower, monkeypatch):
+    monkeypatch.setenv("FASTRAIN_LANG", "en")
+
+    def row(name, idle):
+        return {"schedule": name, "micro_batches": 8, "idle": idle, "formula": 0.11, "alive": [1], "alive_rule": [1],
+                "activation_bytes": [1024], "stages": 2}
+
+    found, values = P.schedule_verdicts([row("gpipe", g), row("1f1b", o)])[-1]
+    assert found == key
+    text = P.t(found, **values)
+    assert f"GPipe {g:.0%}, 1F1B {o:.0%}" in text
+    if lower:
+        assert f"here {lower} idled less" in text and "does not shrink the bubble" not in text
+
+
 def test_cost_and_sweep_verdicts():
     assert P.cost_verdict([])[0] == "lesson05c.v_cost_missing"
     assert P.cost_verdict([("ddp", 1, 2, 2.5, 1.25), ("zero3", 1, 3, 4.5, 1.5)])[0] == "lesson05c.v_cost_close"

@@ -105,6 +105,14 @@ MESSAGES = {
               "মেমরি কমায় ({k}টি ধাপ, {cores}টি কোর)।",
         "en": "M = {m}: measured idle share GPipe {g:.0%}, 1F1B {o:.0%}; the formula gives {f:.0%} for both. 1F1B does "
               "not shrink the bubble, it shrinks memory ({k} stages, {cores} cores)."},
+    "lesson05c.v_sched_idle_differ": {
+        "bn": "M = {m}: মাপা অলস ভাগ GPipe {g:.0%}, 1F1B {o:.0%}; দুটির সূত্রই {f:.0%} — এখানে {lower} কম অলস ছিল। সূত্রের বাবল দুটিতে একই; "
+              "মাপের এই ফারাক আসে সূত্রের বাইরের খরচ থেকে (কখন কোন send/recv হয়, {cores}টি কোরে {k}টি প্রসেস)। "
+              "1F1B নিশ্চিতভাবে যা কমায় তা মেমরি (উপরের জীবিত মাইক্রো-ব্যাচ)।",
+        "en": "M = {m}: measured idle share GPipe {g:.0%}, 1F1B {o:.0%}; the formula gives {f:.0%} for both — here {lower} "
+              "idled less. The formula's bubble is the same for both; this difference comes from costs outside the formula "
+              "(when each send/recv happens, {k} processes on {cores} cores). What 1F1B surely shrinks is memory (the "
+              "micro-batches alive, above)."},
     "lesson05c.v_cost_close": {
         "bn": "খরচের মডেল: মাপা ধাপ পূর্বাভাসের {low:.2f} থেকে {high:.2f} গুণ — দুই গুণের মধ্যে। α আর β দিয়ে যোগাযোগের "
               "খরচ মোটামুটি আগেই বলা যায়; বাকি ফারাক আসে ধাপের অন্য কাজ আর ব্যস্ত কোর থেকে।",

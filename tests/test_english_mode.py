@@ -65,6 +65,17 @@ def verdict_problems(cells) -> list[str]:
     return problems
 
 
+# A dataclass's repr in a cell's output: a cell ended with an expression that returned one of the
+# library's results, and the student sees "Outcome(figure=<Figure ...>, headers=[...], ...)" (once 4 KB
+# of it in lesson 05) instead of a table or a sentence.
+RAW_REPR = re.compile(r"\b(Outcome|Record|Result|Finding|Roof|Machine|Facts|Workload|LaunchCount|LoopProfile|Fit)\((?=\w+=)")
+
+
+def repr_problems(cells) -> list[str]:
+    return [f"cell {cell.index} shows a raw repr: {match.group(0)}... ({cell.text[match.start():match.start() + 80]!r})"
+            for cell in cells for match in [RAW_REPR.search(cell.text)] if match]
+
+
 def bengali_problems(path, cells, widget_text: str) -> list[str]:
     problems = []
     allowed_here = rel(path) in BN_OUTPUT_ALLOWED
@@ -88,7 +99,7 @@ def bengali_problems(path, cells, widget_text: str) -> list[str]:
 
 def check_english_run(path):
     cells, widget_text = execute(path, lang="en", mode="ci")
-    problems = verdict_problems(cells) + bengali_problems(path, cells, widget_text)
+    problems = verdict_problems(cells) + bengali_problems(path, cells, widget_text) + repr_problems(cells)
     assert not problems, f"{rel(path)}:\n" + "\n".join(problems)
 
 
@@ -112,6 +123,14 @@ def test_a_silent_verdict_cell_is_caught():
     assert verdict_problems([ok]) == []
     assert len(verdict_problems([silent, indented])) == 2
     assert verdict_problems([_Cell("print(1)", stdout="")]) == []  # not a verdict cell
+
+
+def test_a_raw_repr_is_caught():
+    outcome = _Cell("panel.run()", text="Outcome(figure=<Figure size 640x480 with 1 Axes>, headers=['n'], rows=[(1,)])")
+    record = _Cell("r", text="Record(name='matmul 512', median_s=0.01, metrics={})")
+    assert len(repr_problems([outcome, record])) == 2
+    fine = _Cell("print(x)", text="Result (tokens/s): 45,499\nRecord(s) saved to results.json; Fit(α, β) above")
+    assert repr_problems([fine]) == []
 
 
 def test_bengali_output_is_caught_but_class_names_are_not():
@@ -156,7 +175,7 @@ NUMBERED_LESSONS = [p for p in LESSONS if re.match(r"0\d[a-z]?_", p.name)]
 @pytest.mark.parametrize("path", NUMBERED_LESSONS, ids=[p.name for p in NUMBERED_LESSONS])
 def test_verdicts_in_lab_mode(path):
     cells, _ = execute(path, lang="bn", mode="lab", cell_timeout=1800)
-    problems = verdict_problems(cells)
+    problems = verdict_problems(cells) + repr_problems(cells)
     assert not problems, f"{rel(path)} (lab mode):\n" + "\n".join(problems)
 
 

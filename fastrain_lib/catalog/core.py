@@ -95,7 +95,7 @@ MESSAGES = {
         "en": "Why, measured just now with torch.profiler: with {name} the operator that grew most is {op} — {before_ms:.2f} to {after_ms:.2f} ms per step (all operators together {total_before_ms:.1f} to {total_after_ms:.1f} ms).",
     },
     "profile.not_reproduced": {
-        "bn": "কেন, torch.profiler দিয়ে এইমাত্র মাপা: প্রোফাইলে {name}-এর অপারেটরগুলো ধীর হয়নি — সব অপারেটর মিলে {total_before_ms:.1f} থেকে {total_after_ms:.1f} ms প্রতি ধাপে। তাই ধীরতা অপারেটরের ভেতরে নয় (Python, অপেক্ষা), নয়তো মাপার সময় মেশিনে অন্য কাজ ছিল: তুলনাটা আবার চালিয়ে দেখো।",
+        "bn": "কেন, torch.profiler দিয়ে এইমাত্র মাপা: প্রোফাইলে {name}-এর অপারেটরগুলো ধীর হয়নি — সব অপারেটর মিলে {total_before_ms:.1f} থেকে {total_after_ms:.1f} ms প্রতি ধাপে। তাই ধীর হওয়ার কারণ অপারেটরগুলোর বাইরে (Python, অপেক্ষা), নয়তো মাপার সময় মেশিনে অন্য কাজ চলছিল: তুলনাটা আবার চালিয়ে দেখো।",
         "en": "Why, measured just now with torch.profiler: in the profile {name}'s operators did not get slower — all operators together {total_before_ms:.1f} to {total_after_ms:.1f} ms per step. So the slowdown is not inside the operators (Python, waiting), or other work disturbed the timing: run the comparison again.",
     },
     "profile.why_op_grew_mm_faster": {

@@ -43,6 +43,21 @@ def suggested_precision(gpu_name: str | None, bf16_fast: bool) -> str:
     return "bf16" if bf16_fast else "fp16"
 
 
+def _install(command: list[str], what: str, report: "SetupReport") -> bool:
+    """Run a pip command; on failure (no internet, full disk) say so in Bengali with the log's path
+    and go on: the lesson still runs, its plots fall back to English labels (plots.shaping_ok)."""
+    import tempfile
+
+    done = subprocess.run(command, capture_output=True, text=True)
+    if done.returncode == 0:
+        return True
+    with tempfile.NamedTemporaryFile("w", suffix=".log", prefix="fastrain-install-", delete=False,
+                                     encoding="utf-8") as log:
+        log.write(" ".join(command) + "\n\n" + done.stdout + "\n" + done.stderr)
+    report.messages.append(t("install.failed", what=what, log=log.name))
+    return False
+
+
 def prepare(*, dry_run: bool = False, colab: bool | None = None, loaded_matplotlib: str | None = None,
             installed_matplotlib: str | None = None, gpu: dict | None = None, quiet: bool = False) -> SetupReport:
     """Check and fix the environment of a lesson. Every argument but dry_run/quiet is for tests."""
@@ -58,9 +73,8 @@ def prepare(*, dry_run: bool = False, colab: bool | None = None, loaded_matplotl
         command = [sys.executable, "-m", "pip", "install", "-q", "-U", MATPLOTLIB_SPEC]
         report.commands.append(command)
         report.messages.append(t("setup.installing", what=MATPLOTLIB_SPEC))
-        if not dry_run:
-            subprocess.run(command, check=True)
-        installed = "3.11"
+        if dry_run or _install(command, MATPLOTLIB_SPEC, report):
+            installed = "3.11"
     if not plots.shaping_ok(loaded) and plots.shaping_ok(installed):
         # The new matplotlib is on disk, but the kernel still runs the old one it imported.
         report.restart_needed = True

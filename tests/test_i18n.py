@@ -1,5 +1,6 @@
 import re
 import unicodedata
+from pathlib import Path
 
 import pytest
 
@@ -52,3 +53,41 @@ def test_duplicate_keys_are_rejected(monkeypatch, tmp_path):
     monkeypatch.setattr(i18n._catalog_pkg, "__path__", [*i18n._catalog_pkg.__path__, str(tmp_path)])
     with pytest.raises(KeyError, match="defined twice"):
         i18n._load()
+
+
+# --- every message in the catalog is one a user can see -------------------------------------------
+# A message no code uses is not harmless: 'setup.cpu_only' kept promising "GPU results are shown from
+# reference/" after the lessons stopped saying it (reference/ had none), and 22 others had been
+# replaced by newer keys. Keys are found as quoted literals, or as the literal start of a key built
+# in code: f"regimes.{regime}" or "lesson05b.strategy_" + name.
+_QUOTED_KEY = re.compile(r"""["']([a-z0-9_]+\.[A-Za-z0-9_.]+)["']""")
+_KEY_PREFIX = re.compile(r"""f["']([a-z0-9_]+\.[A-Za-z0-9_.]*)\{|["']([a-z0-9_]+\.[A-Za-z0-9_.]*)["']\s*\+""")
+
+
+def unused_keys(keys, sources: list[str]) -> list[str]:
+    text = "\n".join(sources)
+    quoted = set(_QUOTED_KEY.findall(text))
+    prefixes = {a or b for a, b in _KEY_PREFIX.findall(text)}
+    return [k for k in keys if k not in quoted and not any(k.startswith(p) for p in prefixes)]
+
+
+def _product_sources() -> list[str]:
+    import nbformat
+
+    root = Path(__file__).resolve().parents[1]
+    sources = [p.read_text(encoding="utf-8") for folder in ("fastrain_lib", "benchmarks", "scripts")
+               for p in sorted((root / folder).rglob("*.py")) if "catalog" not in p.parts]
+    for folder in ("notebooks", "solutions", "exercises"):
+        for path in sorted((root / folder).glob("*.ipynb")):
+            sources += [c.source for c in nbformat.read(path, as_version=4).cells if c.cell_type == "code"]
+    return sources
+
+
+def test_the_unused_key_scan_itself():
+    sources = ['t("a.used", n=1)', 'plots.label(f"regimes.{kind}_short")', 'key = "lesson05b.strategy_" + name']
+    keys = ["a.used", "regimes.memory_short", "lesson05b.strategy_zero1", "a.forgotten", "regimes2.x"]
+    assert unused_keys(keys, sources) == ["a.forgotten", "regimes2.x"]
+
+
+def test_every_catalog_message_is_used_somewhere():
+    assert unused_keys(i18n.CATALOG, _product_sources()) == []

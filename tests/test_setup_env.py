@@ -9,6 +9,7 @@ import importlib.util
 import subprocess
 import sys
 import types
+from pathlib import Path
 
 import pytest
 
@@ -140,3 +141,21 @@ def test_the_setup_cell_does_not_install_outside_colab(not_colab, monkeypatch):
     exec(compile(authoring.setup_cell_source(), "<setup cell>", "exec"), namespace)  # noqa: S102
     assert calls == []
     assert namespace["setup"].commands == []
+
+
+def test_a_failed_install_is_said_in_bengali_and_the_lesson_goes_on(colab, monkeypatch):
+    """A real pip run that fails (a package that does not exist, as when Colab has no internet):
+    no traceback, no restart asked for, the Bengali message names what failed and a log holding
+    pip's own error; the setup still finishes with its 'ready' line."""
+    missing = "fastrain-no-such-package-for-tests==0.0.1"
+    monkeypatch.setattr(setup_env, "MATPLOTLIB_SPEC", missing)
+    report = setup_env.prepare(colab=True, loaded_matplotlib="3.8.0", installed_matplotlib="3.8.0", gpu=T4,
+                               quiet=True)
+    failed = [m for m in report.messages if m.startswith("ইনস্টল ব্যর্থ হয়েছে")]
+    assert len(failed) == 1 and missing in failed[0]
+    log = Path(failed[0].rsplit(" ", 1)[-1])
+    assert log.is_file() and missing in log.read_text(encoding="utf-8")
+    assert "ERROR" in log.read_text(encoding="utf-8")  # pip's own reason is kept for the student
+    assert not report.restart_needed  # nothing new on disk: a restart would not help
+    assert report.messages[-1].startswith("প্রস্তুত: fastrain_lib")
+    log.unlink()

@@ -33,11 +33,6 @@ MESSAGES.update({
         "bn": "একাধিক প্রসেসের (DDP) রানে এই পাঠে চেকপয়েন্ট রাখা হয় না। checkpoint_dir বাদ দাও, অথবা processes=1 নাও।",
         "en": "Multi-process (DDP) runs in this lesson do not keep checkpoints. Drop checkpoint_dir, or use processes=1.",
     },
-    "capstone.peak_datasheet": {"bn": "ডেটাশিট: {name} ({source})", "en": "datasheet: {name} ({source})"},
-    "capstone.peak_measured": {
-        "bn": "এই মেশিনে মাপা: সবচেয়ে দ্রুত {dtype} ম্যাট্রিক্স গুণ (bench.matmul)",
-        "en": "measured here: fastest {dtype} matrix multiply (bench.matmul)",
-    },
     "capstone.stopped": {
         "bn": "ধাপ {step}-এ প্রশিক্ষণ থামানো হলো, যেন Colab-এর সংযোগ কেটে গেছে। শেষ চেকপয়েন্ট থেকে আবার শুরু করা যাবে।",
         "en": "Training stopped at step {step}, as if Colab had disconnected. It can continue from the last checkpoint.",
@@ -56,10 +51,6 @@ MESSAGES.update({
     "capstone.earlier_unfinished": {
         "bn": "আগের একটি অসমাপ্ত রান পাওয়া গেছে (শুরু {date}, শেষ চেকপয়েন্ট ধাপ {step}-এ)। সেটাই চালিয়ে যেতে চাইলে RESUME_FOLDER = \"{folder}\" দাও।",
         "en": "An earlier unfinished run was found (started {date}, last checkpoint at step {step}). To continue it, set RESUME_FOLDER = \"{folder}\".",
-    },
-    "capstone.mfu_impossible": {
-        "bn": "⚠ 100%-এর বেশি — অসম্ভব: সর্বোচ্চ ক্ষমতার (peak) সংখ্যাটা ভুল, তাই MFU দেখানো হলো না",
-        "en": "⚠ above 100% — impossible: the peak figure is wrong, so no MFU is shown",
     },
     "capstone.report_nothing_new": {
         "bn": "এই ফোল্ডারের রানটি {date}-এ শেষ হয়েছিল ({steps} ধাপ)। এখন কোনো ধাপ চলেনি, তাই এখনকার কোনো গতি নেই। মাপতে হলে নতুন ফোল্ডারে নতুন রান শুরু করো।",
@@ -125,10 +116,6 @@ MESSAGES.update({
     "lesson07.no_reference": {
         "bn": "reference/ ফোল্ডারে এখনও কোনো ফল নেই। নিজের মেশিনে `python -m benchmarks` চালিয়ে যোগ করো (reference/README.md দেখো)।",
         "en": "reference/ holds no results yet. Add some by running `python -m benchmarks` on your machine (see reference/README.md).",
-    },
-    "lesson07.missing_part": {
-        "bn": "এই অংশটি চালানো গেল না, কারণ কোর্সের একটি অংশ এখনও নেই: {what}। বাকি পাঠ চলবে।",
-        "en": "This part could not run because a piece of the course is missing: {what}. The rest of the lesson still runs.",
     },
 })
 MESSAGES.update({

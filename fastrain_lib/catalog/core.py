@@ -4,8 +4,6 @@ MESSAGES = {
     "common.yes": {"bn": "হ্যাঁ", "en": "yes"},
     "common.no": {"bn": "না", "en": "no"},
     "common.device": {"bn": "ডিভাইস", "en": "device"},
-    "common.seconds": {"bn": "সেকেন্ড", "en": "seconds"},
-    "common.ms": {"bn": "সময় (মিলিসেকেন্ড)", "en": "time (ms)"},
     "common.median_ms": {"bn": "মধ্যমা সময় (মিলিসেকেন্ড)", "en": "median time (ms)"},
     "common.size": {"bn": "আকার", "en": "size"},
     "common.dtype": {"bn": "ডেটা টাইপ", "en": "dtype"},
@@ -71,8 +69,6 @@ MESSAGES = {
     "panel.saved": {"bn": "সংরক্ষিত: {path}", "en": "saved: {path}"},
     "panel.nothing_to_save": {"bn": "আগে একবার চালাও, তারপর সংরক্ষণ করো।", "en": "Run it once first, then save."},
     "progress.working": {"bn": "কাজ চলছে", "en": "working"},
-    "progress.training": {"bn": "প্রশিক্ষণ চলছে", "en": "training"},
-    "progress.measuring": {"bn": "মাপা হচ্ছে", "en": "measuring"},
     # setup cell / Colab
     "setup.ready": {"bn": "প্রস্তুত: fastrain_lib {version}, PyTorch {torch}, ডিভাইস: {devices}, মোড: {mode}", "en": "ready: fastrain_lib {version}, PyTorch {torch}, devices: {devices}, mode: {mode}"},
     "setup.installing": {"bn": "Colab-এ দরকারি প্যাকেজ ইনস্টল হচ্ছে: {what}", "en": "installing what Colab lacks: {what}"},

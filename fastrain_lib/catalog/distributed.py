@@ -31,10 +31,6 @@ MESSAGES = {
         "en": "Not finished within {seconds:.0f} s: ranks {ranks} were stuck (perhaps one waited forever for another). "
               "All processes were stopped. Raise timeout_s, or look for an endless loop or an unmatched send/recv.",
     },
-    "dist.synthetic_data": {
-        "bn": "বাংলা অঙ্কের ডেটাসেট পাওয়া যায়নি, তাই এলোমেলো (random) ছবি দিয়ে চালানো হলো।",
-        "en": "The Bengali digits dataset was not found, so random images were used.",
-    },
     "dist.torchrun_summary": {
         "bn": "{world} প্রসেসে DDP প্রশিক্ষণ শেষ: শেষ loss {loss:.4f}, {sps:.0f} নমুনা/সেকেন্ড, প্যারামিটার checksum {checksum:.6f}",
         "en": "DDP training on {world} processes done: final loss {loss:.4f}, {sps:.0f} samples/s, parameter checksum {checksum:.6f}",
@@ -50,10 +46,6 @@ MESSAGES = {
     "dist.pipeline_shape": {
         "bn": "পাইপলাইনে batch {batch}-কে {micro} মাইক্রো-ব্যাচে সমান ভাগ করা যায় না; batch যেন micro-batch সংখ্যার গুণিতক হয়।",
         "en": "The batch of {batch} cannot be split evenly into {micro} micro-batches; make the batch a multiple of it.",
-    },
-    "dist.ring_size": {
-        "bn": "রিং অল-রিডিউসে টেনসরের উপাদান ({numel}) প্রসেসের সংখ্যার ({world}) চেয়ে কম হতে পারবে না।",
-        "en": "For ring all-reduce the tensor needs at least as many elements ({numel}) as processes ({world}).",
     },
     "ddp.too_little_data": {
         "bn": "ডেটা খুব কম: {data_size}টি নমুনা {world_size}টি প্রসেসে ভাগ করলে প্রতি প্রসেসে একটি পূর্ণ batch ({batch_size}) হয় না। batch ছোট করো, প্রসেস কমাও, বা ডেটা বাড়াও।",

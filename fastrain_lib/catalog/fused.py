@@ -21,18 +21,6 @@ MESSAGES = {
         "bn": "Apex FusedLayerNorm এখানে চালানো যাচ্ছে না (fused_layer_norm_cuda এক্সটেনশন বিল্ড হয়নি)। তার বদলে nn.LayerNorm ব্যবহার হচ্ছে — CUDA-তে এটাও একটি fused কার্নেল, যা Apex থেকেই PyTorch-এ আনা হয়েছিল। Apex-এর অবস্থা: {status}",
         "en": "Apex FusedLayerNorm cannot run here (the fused_layer_norm_cuda extension is not built). Using nn.LayerNorm instead — on CUDA it is also one fused kernel, ported into PyTorch from Apex. Apex status: {status}",
     },
-    "fused.peak_datasheet": {
-        "bn": "ডেটাশিট (fp16/bf16 টেনসর কোর, ঘন): {source}",
-        "en": "datasheet (fp16/bf16 tensor cores, dense): {source}",
-    },
-    "fused.peak_measured": {
-        "bn": "এই মেশিনে মাপা: float32 ম্যাট্রিক্স গুণ {size}×{size}",
-        "en": "measured on this machine: float32 matrix multiply {size}×{size}",
-    },
-    "fused.peak_unknown": {
-        "bn": "এই GPU-র ডেটাশিট পিক জানা নেই, তাই MFU দেখানো যাচ্ছে না",
-        "en": "no datasheet peak known for this GPU, so no MFU",
-    },
     "fused.stage.fp32": {"bn": "FP32 (TF32 বন্ধ)", "en": "FP32 (TF32 off)"},
     "fused.stage.tf32": {"bn": "+ TF32", "en": "+ TF32"},
     "fused.stage.amp": {"bn": "+ AMP ({precision})", "en": "+ AMP ({precision})"},

@@ -39,7 +39,6 @@ MESSAGES = {
         "bn": "reference/ ফোল্ডারে এখনও অন্য হার্ডওয়্যারের মাপা ফল নেই, তাই শুধু এই মেশিন আর ডেটাশিটের সংখ্যা দেখানো হচ্ছে।",
         "en": "reference/ has no results from other hardware yet, so only this machine and datasheet figures are shown.",
     },
-    "lesson01.reference_found": {"bn": "reference/ থেকে {count}টি মেশিনের ফল যোগ করা হলো।", "en": "Added results of {count} machines from reference/."},
     # exercise checks (fastrain_lib.checks.lesson01)
     "lesson01.check.not_number": {
         "bn": "ফাংশনটি একটি সংখ্যা ফেরত দেওয়ার কথা, কিন্তু পাওয়া গেল {kind}। return দিয়ে একটি float বা int ফেরত দাও।",

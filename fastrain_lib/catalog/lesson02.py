@@ -35,7 +35,6 @@ MESSAGES = {
         "en": "No GPU here, so pin_memory=True does nothing (PyTorch ignores it).",
     },
     "transfer.epoch_s": {"bn": "প্রতি ইপকে সময় (সেকেন্ড)", "en": "time per epoch (s)"},
-    "transfer.epoch": {"bn": "ইপক", "en": "epoch"},
     "transfer.train_title": {"bn": "SimpleNN, বাংলা অঙ্ক: প্রতি ধাপের লস", "en": "SimpleNN, Bengali digits: loss per step"},
     # panels/lesson02
     "lesson02.panel_title": {
@@ -222,10 +221,6 @@ MESSAGES = {
         "bn": "ত্রুটির ধরন: {kind}",
         "en": "error category: {kind}",
     },
-    "lesson02.date": {
-        "bn": "তারিখ",
-        "en": "date",
-    },
     "lesson02.bytes": {
         "bn": "বাইট",
         "en": "bytes",
@@ -289,10 +284,6 @@ MESSAGES = {
     "lesson02.verdict_train_two": {
         "bn": "এখানে মাপা: একই লুপে প্রতি ইপক {cpu:.2f} সেকেন্ড CPU-তে, {gpu:.2f} সেকেন্ড {device}-এ — {device} {ratio:.1f} গুণ দ্রুত।",
         "en": "Measured here: the same loop takes {cpu:.2f} s per epoch on the CPU and {gpu:.2f} s on {device} — {device} is {ratio:.1f}× as fast.",
-    },
-    "lesson02.gpu_label": {
-        "bn": "GPU-র অংশ",
-        "en": "GPU part",
     },
     "lesson02.run": {
         "bn": "রেফারেন্স রান",

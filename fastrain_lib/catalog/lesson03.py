@@ -15,7 +15,6 @@ MESSAGES = {
     "lesson03.panel_fig_title": {"bn": "{device}-এ মাপা: batch {batch}, hidden {width}", "en": "measured on {device}: batch {batch}, hidden {width}"},
     "lesson03.pick_a_mode": {"bn": "অন্তত একটি প্রিসিশন মোড বেছে নাও।", "en": "Pick at least one precision mode."},
     "lesson03.unsupported_here": {"bn": "এই ডিভাইসে চলে না, বাদ দেওয়া হলো: {modes}", "en": "cannot run on this device, left out: {modes}"},
-    "lesson03.stacked_title": {"bn": "সব মোড একসাথে: সময়, মেমরি, লস", "en": "all modes together: time, memory, loss"},
     "lesson03.panel_note": {
         "bn": "সময় এই মেশিনে এখনই মাপা (প্রথম ধাপ বাদ দিয়ে মধ্যমা); অ্যাক্টিভেশন মেমরি saved_tensors_hooks দিয়ে গোনা বাইট — যেকোনো হার্ডওয়্যারে একই।",
         "en": "Times measured on this machine now (median, first step left out); activation memory is bytes counted with saved_tensors_hooks — the same on any hardware.",
@@ -34,7 +33,6 @@ MESSAGES = {
     "lesson03.scale": {"bn": "GradScaler-এর স্কেল", "en": "GradScaler's scale"},
     "lesson03.scaler_title": {"bn": "ইচ্ছে করে inf ঢোকানো: স্কেল অর্ধেক, ধাপ বাদ", "en": "an injected inf: scale halved, step skipped"},
     "lesson03.skipped_step": {"bn": "বাদ পড়া ধাপ", "en": "skipped step"},
-    "lesson03.injected": {"bn": "inf ঢোকানো হয়েছে", "en": "inf injected"},
     "lesson03.accuracy_title": {"bn": "একই ডেটা ও seed-এ প্রতিটি মোডের ফল", "en": "each mode on the same data and seed"},
     "lesson03.speed_title": {"bn": "প্রতি ধাপে সময়: {device}", "en": "time per step: {device}"},
     "lesson03.memory_title": {"bn": "ব্যাকওয়ার্ডের জন্য জমা রাখা বাইট", "en": "bytes saved for backward"},

@@ -242,10 +242,6 @@ MESSAGES = {
         "bn": "ঠিক হয়েছে! আসল টাইমলাইনে মাপা অলস ভাগ {measured:.0%}, সূত্র বলে {formula:.0%}।",
         "en": "Correct! The measured timeline is idle {measured:.0%}; the formula says {formula:.0%}.",
     },
-    "lesson05.check_avg_ok": {
-        "bn": "ঠিক হয়েছে! দুটি আসল প্রসেসেই গ্রেডিয়েন্ট এখন গড় — DDP ঠিক এটাই করে (তবে বাকেটে, ব্যাকওয়ার্ডের সাথে মিলিয়ে)।",
-        "en": "Correct! Both real processes now hold the mean gradient — what DDP does (in buckets, overlapped with backward).",
-    },
     "lesson05.check_avg_not_averaged": {
         "bn": "গ্রেডিয়েন্ট যোগ হয়েছে কিন্তু গড় হয়নি: all_reduce যোগফল দেয়, তারপর world_size ({world}) দিয়ে ভাগ করো। "
               "না করলে শেখার হার কার্যত {world} গুণ হয়ে যায়।",
@@ -259,12 +255,6 @@ MESSAGES = {
     "lesson05.check_avg_wrong": {
         "bn": "দুই প্রসেসে গ্রেডিয়েন্ট এক, কিন্তু গড়ের সমান নয়। all_reduce-এর পর ঠিক একবার world_size দিয়ে ভাগ করো।",
         "en": "The gradients agree but are not the mean. After all_reduce divide by world_size exactly once.",
-    },
-    "lesson05.check_ddp_no_sampler": {
-        "bn": "প্রতিটি র‍্যাঙ্ক প্রতি ইপকে {seen}টি নমুনা পড়েছে, ডেটাসেটে {n}টি: ডেটা ভাগ হয়নি। DataLoader-এ "
-              "DistributedSampler(dataset, num_replicas=world_size, rank=rank) দাও (তখন shuffle=True দেবে না)।",
-        "en": "Each rank read {seen} samples per epoch out of {n}: the data was not split. Give the DataLoader a "
-              "DistributedSampler(dataset, num_replicas=world_size, rank=rank) (and no shuffle=True).",
     },
     "lesson05.check_ddp_no_set_epoch": {
         "bn": "প্রতিটি ইপকে একই ক্রমে নমুনা এসেছে: প্রতি ইপকের শুরুতে sampler.set_epoch(epoch) ডাকো, নইলে এলোমেলো ক্রম বদলায় না।",
@@ -285,10 +275,6 @@ MESSAGES = {
     "lesson05.check_ddp_wrong": {
         "bn": "ওজন দুই র‍্যাঙ্কে এক, কিন্তু রেফারেন্স প্রশিক্ষণের সাথে মেলেনি। optimizer.zero_grad(), F.cross_entropy আর দেওয়া batch_size ব্যবহার করেছ তো?",
         "en": "The weights agree across ranks but not with the reference run. Did you use optimizer.zero_grad(), F.cross_entropy and the given batch_size?",
-    },
-    "lesson05.check_ddp_ok": {
-        "bn": "ঠিক হয়েছে! ডেটা ভাগ হয়েছে, প্রতি ইপকে নতুন ক্রম, দুই র‍্যাঙ্কে একই ওজন, আর চেকপয়েন্ট লিখেছে শুধু rank 0।",
-        "en": "Correct! The data is split, each epoch has a new order, both ranks hold the same weights, and only rank 0 wrote the checkpoint.",
     },
     "lesson05.nb_batch_line": {
         "bn": "{w} প্রসেস: প্রতি প্রসেসে batch {batch}, কার্যকর batch {global_batch}, শেখার হার {lr} (scale_lr দিলে হতো {scaled_lr})",

@@ -208,7 +208,6 @@ MESSAGES = {
     "lesson05b.col_mem_mb": {"bn": "সর্বোচ্চ মেমরি/র‍্যাঙ্ক (MB)", "en": "max memory/rank (MB)"},
     "lesson05b.col_moved_mb": {"bn": "প্রতি ধাপে পাঠানো (MB)", "en": "sent per step (MB)"},
     "lesson05b.col_measured_ms": {"bn": "মাপা (ms)", "en": "measured (ms)"},
-    "lesson05b.col_sent": {"bn": "প্রতি র‍্যাঙ্ক পাঠায়", "en": "sent per rank"},
     # --- exercise checks (fastrain_lib.checks.lesson05b)
     "lesson05b.check.mutated": {
         "bn": "তোমার ফাংশন ইনপুটের অভিধান/তালিকা বদলে দিয়েছে। মাপা সংখ্যা শুধু পড়ো, বদলিও না (যেমন pop() বা del ব্যবহার কোরো না)।",

@@ -266,8 +266,8 @@ MESSAGES = {
         "en": "{dataset} | image shape: {shape} | classes: {classes}",
     },
     "lesson02.verdict_loader": {
-        "bn": "এখানে মাপা: num_workers=0-তে {base:.0f} নমুনা/সেকেন্ড; সবচেয়ে দ্রুত {best_workers}টি কর্মীতে {best:.0f} নমুনা/সেকেন্ড ({ratio:.2f}×), কর্মী চালু হতে লেগেছে {startup:.2f} সেকেন্ড। এই মেশিনে {cores}টি কোর।",
-        "en": "Measured here: num_workers=0 gives {base:.0f} samples/s; the fastest, {best_workers} workers, {best:.0f} samples/s ({ratio:.2f}×), and starting the workers took {startup:.2f} s. This machine has {cores} cores.",
+        "bn": "এখানে মাপা: num_workers=0-তে {base:.0f} নমুনা/সেকেন্ড; কর্মী দিয়ে সবচেয়ে ভালো {best_workers}টি কর্মীতে: {best:.0f} নমুনা/সেকেন্ড (num_workers=0-এর {ratio:.2f}×), কর্মী চালু হতে লেগেছে {startup:.2f} সেকেন্ড। এই মেশিনে {cores}টি কোর।",
+        "en": "Measured here: num_workers=0 gives {base:.0f} samples/s; the best with workers, {best_workers} workers: {best:.0f} samples/s ({ratio:.2f}× num_workers=0's), and starting the workers took {startup:.2f} s. This machine has {cores} cores.",
     },
     "lesson02.workers_help": {
         "bn": "কর্মী প্রসেস এখানে লাভ দিয়েছে: ছবি বদলানোর কাজ প্রশিক্ষণের প্রসেস থেকে সরে গেছে আর ফাঁকা কোর কাজে লেগেছে।",

@@ -221,7 +221,14 @@ def test_wait_vs_compute_sees_a_slow_input_pipeline():
     torch.manual_seed(0)
     model = SimpleNN(hidden=16)
     loader = transfer.make_loader(SlowSamples(), batch_size=8, shuffle=False)
-    result = transfer.wait_vs_compute(loader, model, torch.optim.SGD(model.parameters(), lr=0.1), "cpu")
+    # One thread: beside CI's other worker, a 2-thread team waiting for a descheduled thread made this
+    # tiny step take longer than the 32 ms of loading (wait share 0.42), which is not what is tested here.
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)
+    try:
+        result = transfer.wait_vs_compute(loader, model, torch.optim.SGD(model.parameters(), lr=0.1), "cpu")
+    finally:
+        torch.set_num_threads(threads)
     assert len(result["wait_s"]) == len(result["step_s"]) == 7  # 8 batches, the first left out
     assert all(w >= 8 * 0.004 * 0.9 for w in result["wait_s"])  # 8 samples, 4 ms each
     assert result["wait_share"] > 0.5

@@ -30,7 +30,7 @@ $(STAMP): pyproject.toml
 	@$(PY) -m pip install -q -e ".[dev]" > $(LOG) 2>&1 || { tail -n 20 $(LOG); \
 	  echo "✗ ইনস্টল ব্যর্থ: pip install -e .[dev]। ইন্টারনেট ও ডিস্কের জায়গা দেখো, তারপর আবার make চালাও। পুরো লগ: $(LOG)"; \
 	  echo "✗ Install failed: pip install -e .[dev]. Check the internet connection and disk space, then run make again. Full log: $(LOG)"; exit 1; }
-	@$(PY) -m fastrain_lib.fontcheck || { \
+	@$(PY) -m fastrain_lib.ui.fontcheck || { \
 	  echo "✗ বাংলা ফন্ট matplotlib-এ নিবন্ধন করা যায়নি / the Bengali font could not be registered with matplotlib"; exit 1; }
 	@touch $(STAMP)
 	@echo "✓ প্রস্তুত / ready"

@@ -8,7 +8,7 @@
     python -m benchmarks --compare A.json B.json   # do two runs agree within 25% on every headline figure?
 
 Each run writes two files named after the hardware and the date:
-    <hardware>_<YYYYmmdd-HHMM>_<mode>.json   records (fastrain_lib.bench format) + run provenance
+    <hardware>_<YYYYmmdd-HHMM>_<mode>.json   records (fastrain_lib.measure.bench format) + run provenance
     <hardware>_<YYYYmmdd-HHMM>_<mode>.log    the raw log of the run
 `reference/` holds only such files of quiet runs (tests/test_benchmarks.py validates every one
 of them). Every record carries its noise verdict; a run with any noisy record is kept in

@@ -8,7 +8,7 @@ recompiles: measured straight after one warm-up step it once read 0.26× (92 ms/
 
 from __future__ import annotations
 
-from fastrain_lib import bench, hardware
+from fastrain_lib.measure import bench, hardware
 
 from . import ceilings, steps
 from .common import Context, Skip, need

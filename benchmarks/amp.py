@@ -4,7 +4,7 @@ rounds; speed-ups are against fp32 (TF32 off)."""
 
 from __future__ import annotations
 
-from fastrain_lib import bench
+from fastrain_lib.measure import bench
 
 from . import steps
 from .common import Context, Skip, need

@@ -1,5 +1,5 @@
 """The capstone Bengali GPT (lesson 07): tokens/s and MFU for a short run in fp32 and in each
-faster precision this device runs, with the fused optimizer (fastrain_lib.capstone).
+faster precision this device runs, with the fused optimizer (fastrain_lib.lessons.l07_capstone.capstone).
 
 Each run trains from scratch (no checkpoint folder), so every number is measured in this call;
 its MFU divides by hardware.peak and is logged as a flag, never a number, above 100%. The
@@ -7,7 +7,7 @@ full-mode batch is fitted to the device's memory (capstone.fit_batch)."""
 
 from __future__ import annotations
 
-from fastrain_lib import bench, noise
+from fastrain_lib.measure import bench, noise
 
 from .common import Context, need, with_window_noise
 

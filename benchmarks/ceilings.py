@@ -14,7 +14,7 @@ so share_of_peak is MFU against this machine's measured peak, not a datasheet fi
 
 from __future__ import annotations
 
-from fastrain_lib import bench
+from fastrain_lib.measure import bench
 
 
 def record_format(record: bench.Record) -> str | None:
@@ -68,7 +68,7 @@ def peak_for(record: bench.Record, ceilings: dict) -> float | None:
     A matmul record: the peak of its own format. A training step: the better of its
     format's peak and fp32's — autocast leaves much of a step in fp32, and a format without
     hardware support (bf16/fp16 on most CPUs) has a peak far below fp32's, which would make
-    the share exceed 100% (the same rule as fastrain_lib.hardware.peak)."""
+    the share exceed 100% (the same rule as fastrain_lib.measure.hardware.peak)."""
     peaks = ceilings.get("matmul_gflops", {})
     fmt = record_format(record)
     if record.params.get("family") == "matmul" or record.name.startswith("matmul"):

@@ -10,7 +10,8 @@ from dataclasses import dataclass, field
 
 import torch
 
-from fastrain_lib import bench, config, hardware, noise
+from fastrain_lib.measure import bench, hardware, noise
+from fastrain_lib.core import config
 
 
 class Skip(Exception):

@@ -6,7 +6,7 @@ apart from the step time."""
 
 from __future__ import annotations
 
-from fastrain_lib import bench
+from fastrain_lib.measure import bench
 
 from . import steps
 from .common import Context

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import os
 
-from fastrain_lib import bench, hardware, noise
+from fastrain_lib.measure import bench, hardware, noise
 
 from .common import Context, Skip, need, with_window_noise
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import statistics
 from collections.abc import Callable
 
-from fastrain_lib import bench, noise
+from fastrain_lib.measure import bench, noise
 
 
 def spread_of(values: list[float]) -> float | None:

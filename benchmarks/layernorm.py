@@ -4,7 +4,7 @@ nn.LayerNorm. The compiled variant is warmed up until nothing recompiles."""
 
 from __future__ import annotations
 
-from fastrain_lib import bench
+from fastrain_lib.measure import bench
 
 from . import interleave
 from .common import Context, need

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import torch
 
-from fastrain_lib import bench, precision
+from fastrain_lib.measure import bench
+from fastrain_lib.precision import amp as precision
 
 from .common import Context
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import torch
 
-from fastrain_lib import bench
+from fastrain_lib.measure import bench
 
 from . import interleave
 from .common import Context, need

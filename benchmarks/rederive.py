@@ -1,6 +1,6 @@
 """Re-derive the MFU of a results file's training records from the run's own measured ceiling.
 
-Why this exists: until 2026-12-01 fastrain_lib.hardware.measured_peak timed its matmul with
+Why this exists: until 2026-12-01 fastrain_lib.measure.hardware.measured_peak timed its matmul with
 torch.utils.benchmark.Timer's default of ONE thread, while training used every core, so the
 capstone and DDP records of CPU runs divided their FLOP rate by a one-core peak and their `mfu`
 read about 2× too high on 2 cores. The same file holds what the run measured with all its

@@ -2,7 +2,7 @@
 `python -m benchmarks --check FILE...` (run it before contributing a file to reference/).
 
 A file for reference/ must be a quiet run: every record carries its noise information
-(fastrain_lib.noise) and the run's verdict is "quiet". Its numbers must also agree with
+(fastrain_lib.measure.noise) and the run's verdict is "quiet". Its numbers must also agree with
 themselves: each rate is re-derived from the record's median time and checked against the
 ceilings measured in the same run, so a hand-edited or mislabelled number is caught.
 
@@ -19,7 +19,7 @@ from pathlib import Path
 
 from . import FAMILIES
 
-SCHEMA = 2  # fastrain_lib.bench.SCHEMA_VERSION of the files this validator accepts
+SCHEMA = 2  # fastrain_lib.measure.bench.SCHEMA_VERSION of the files this validator accepts
 NAME = re.compile(r"^[a-z0-9-]+_\d{8}-\d{4}_(ci|lab|full)\.json$")
 META_KEYS = {"os", "python", "torch", "cuda_version", "cpu_name", "cpu_cores", "devices", "mode", "date", "schema"}
 RUN_KEYS = {"suite_version", "command", "argv", "started", "duration_s", "device", "mode", "families", "meta", "log",

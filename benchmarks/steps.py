@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 import torch
 
-from fastrain_lib import bench, noise
+from fastrain_lib.measure import bench, noise
 
 from . import interleave
 from .common import Context, need, timed_calls
@@ -66,7 +66,7 @@ class Variant:
     step_s: float | None = None  # a warm step's time, from the warm-up
     scaler: object = None
     train_step: object = None  # fastrain_lib.fused.training_step
-    tf32_context: object = None  # fastrain_lib.precision.tf32
+    tf32_context: object = None  # fastrain_lib.precision.amp.tf32
     _next: int = 0
 
     def step(self) -> None:

@@ -64,13 +64,13 @@ def selected(only: str, skip: str) -> list[str]:
 
 def staging_dir() -> Path:
     """Where a run aimed at reference/ is written while it runs (and stays if it is noisy)."""
-    from fastrain_lib import config
+    from fastrain_lib.core import config
 
     return config.results_dir() / "benchmarks"
 
 
 def default_out() -> Path:
-    from fastrain_lib import config
+    from fastrain_lib.core import config
 
     return config.reference_dir() or (config.results_dir() / "benchmarks")
 
@@ -113,7 +113,7 @@ def main(argv: list[str] | None = None) -> int:
 def run_family(name: str, ctx) -> list:
     """One family's records, tagged with the family, each with noise information (records a
     family measured in its own loop get the window of the whole family)."""
-    from fastrain_lib import noise
+    from fastrain_lib.measure import noise
 
     from .common import tag, with_window_noise
 
@@ -128,8 +128,8 @@ def run_family(name: str, ctx) -> list:
 def _run(argv: list[str], args: argparse.Namespace, names: list[str], command: str) -> int:
     import torch
 
-    from fastrain_lib import bench, hardware, noise
-    from fastrain_lib.i18n import both
+    from fastrain_lib.measure import bench, hardware, noise
+    from fastrain_lib.core.i18n import both
 
     from . import ceilings
     from .common import Skip, make_context

@@ -30,7 +30,7 @@ from pathlib import Path
 
 import nbformat
 
-from . import config
+from fastrain_lib.core import config
 
 NOTEBOOK_DIRS = ("notebooks", "solutions", "exercises")
 BADGE_PREFIX = "[![Open In Colab]"
@@ -43,7 +43,7 @@ SETUP_CELL = '''# প্রস্তুতি (setup): Colab-এ fastrain_lib �
 import importlib.util, subprocess, sys
 if "google.colab" in sys.modules and importlib.util.find_spec("fastrain_lib") is None:
     subprocess.run([sys.executable, "-m", "pip", "install", "-q", "{pip_spec}"], check=True)
-from fastrain_lib.setup_env import prepare
+from fastrain_lib.core.setup_env import prepare
 setup = prepare()'''
 
 
@@ -109,16 +109,16 @@ def no_origin_message(root: Path, keeping: str | None = None) -> str:
     en = (f"This checkout ({root}) has no git remote called `origin`, so where the course lives on GitHub is unknown. "
           f"Add it first: {add} — ")
     if keeping:
-        return (bn + f"ততক্ষণ fastrain_lib/config.py-র {keeping} রাখা হলো।\n"
-                + en + f"keeping {keeping} from fastrain_lib/config.py for now.")
+        return (bn + f"ততক্ষণ fastrain_lib/core/config.py-র {keeping} রাখা হলো।\n"
+                + en + f"keeping {keeping} from fastrain_lib/core/config.py for now.")
     return bn + "তারপর আবার চালাও।\n" + en + "then run this again."
 
 
 def stored_slug(root: Path) -> str:
-    """REPO_SLUG as written in root's fastrain_lib/config.py (the one place it is stored)."""
-    match = _SLUG_LINE.search((root / "fastrain_lib" / "config.py").read_text(encoding="utf-8"))
+    """REPO_SLUG as written in root's fastrain_lib/core/config.py (the one place it is stored)."""
+    match = _SLUG_LINE.search((root / "fastrain_lib" / "core" / "config.py").read_text(encoding="utf-8"))
     if not match:
-        raise RepoError("fastrain_lib/config.py: no line REPO_SLUG = \"owner/name\"")
+        raise RepoError("fastrain_lib/core/config.py: no line REPO_SLUG = \"owner/name\"")
     return match.group("slug")
 
 
@@ -138,7 +138,7 @@ def repoint(root: Path, slug: str) -> list[Path]:
     if not re.fullmatch(r"[\w.-]+/[\w.-]+", slug):
         raise RepoError(f"{slug!r}: owner/name চাই / expected owner/name")
     changed = []
-    config_path = root / "fastrain_lib" / "config.py"
+    config_path = root / "fastrain_lib" / "core" / "config.py"
     text = config_path.read_text(encoding="utf-8")
     new_text = _SLUG_LINE.sub(f'REPO_SLUG = "{slug}"', text, count=1)
     if new_text != text:

@@ -26,7 +26,7 @@ from pathlib import Path
 
 import torch
 
-from .i18n import t
+from fastrain_lib.core.i18n import t
 
 PATTERN = re.compile(r"^ckpt-(\d{8})\.pt$")
 FORMAT = "fastrain-checkpoint-1"

@@ -33,8 +33,8 @@ from pathlib import Path
 
 import torch
 
-from . import config
-from .i18n import t
+from fastrain_lib.core import config
+from fastrain_lib.core.i18n import t
 
 BENGALI = (0x0980, 0x09FF)
 ZWNJ, ZWJ = "\u200c", "\u200d"  # some Bengali words need these joiners (র‍্যাঙ্ক); keep them
@@ -115,7 +115,7 @@ def notebook_prose(path: Path) -> str:
 
 def catalog_prose() -> str:
     """The Bengali side of every catalog message (placeholders such as {value} removed)."""
-    from .i18n import CATALOG
+    from fastrain_lib.core.i18n import CATALOG
 
     texts = [re.sub(r"\{[^}]*\}", " ", entry.get("bn", "")) for entry in CATALOG.values()]
     return "\n\n".join(texts)

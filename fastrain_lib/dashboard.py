@@ -3,7 +3,7 @@
     from fastrain_lib import dashboard
     dashboard.show()          # notebooks/99_instructor_dashboard.ipynb; `make demo` serves it with Voilà
 
-- One tab per lesson, found through fastrain_lib/panels/ (a new lesson appears by itself).
+- One tab per lesson, found through fastrain_lib/lessons/ (a new lesson appears by itself).
 - Presentation style for a projector: plot text 1.5× larger, the accessible colour cycle,
   larger widget text.
 - A switch shows results from reference/ (measured by the benchmark scripts on named
@@ -18,14 +18,15 @@ from __future__ import annotations
 
 import html
 import importlib
-import pkgutil
 
 import ipywidgets as w
 from IPython.display import HTML, display
 
-from . import class_results, config, noise, plots
-from .i18n import t
-from .widgets import html_table
+from fastrain_lib.ui import class_results, plots
+from fastrain_lib.core import config
+from fastrain_lib.measure import noise
+from fastrain_lib.core.i18n import t
+from fastrain_lib.ui.widgets import html_table
 
 SCALE = 1.5  # plot text size on a projector, relative to the notebooks
 MAX_REFERENCE_BARS = 12
@@ -43,16 +44,15 @@ STYLE = """<style>
 
 
 def panel_modules() -> dict[str, object]:
-    """{'lesson00': module or the exception that importing it raised} for every panel module."""
-    from . import panels
+    """{'lesson00': module or the exception that importing it raised} for every lesson's panel."""
+    from fastrain_lib import lessons
 
     found: dict[str, object] = {}
-    for info in sorted(pkgutil.iter_modules(panels.__path__), key=lambda m: m.name):
-        if info.name.startswith("lesson"):
-            try:
-                found[info.name] = importlib.import_module(f"{panels.__name__}.{info.name}")
-            except Exception as exc:  # noqa: BLE001 — one broken lesson must not take the whole demo down
-                found[info.name] = exc
+    for name, module in lessons.panel_names().items():
+        try:
+            found[name] = importlib.import_module(module)
+        except Exception as exc:  # noqa: BLE001 — one broken lesson must not take the whole demo down
+            found[name] = exc
     return found
 
 
@@ -147,7 +147,7 @@ class Dashboard:
 
         import matplotlib.pyplot as plt
 
-        from .widgets import figure_png
+        from fastrain_lib.ui.widgets import figure_png
 
         parts = []
         mine = records_for(self.reference.records, self.panels[lesson].name, self.modules[lesson])

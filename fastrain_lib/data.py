@@ -32,8 +32,8 @@ import torch
 import torch.nn.functional as F
 from torch.utils.data import DataLoader, Dataset
 
-from . import config
-from .i18n import t
+from fastrain_lib.core import config
+from fastrain_lib.core.i18n import t
 
 # Bump when the rendering changes: old cache files are then ignored, not reused.
 VERSION = 2

@@ -15,8 +15,8 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from .i18n import t
-from .layernorm import make_layernorm
+from fastrain_lib.core.i18n import t
+from fastrain_lib.fused.layernorm import make_layernorm
 
 
 class CausalSelfAttention(nn.Module):

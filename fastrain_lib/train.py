@@ -44,10 +44,11 @@ from dataclasses import asdict, dataclass, field
 import torch
 from torch.nn import functional as F
 
-from . import bench, checkpoint, hardware
-from . import precision as prec
-from .i18n import t
-from .progress import progress as _progress
+from fastrain_lib import checkpoint
+from fastrain_lib.measure import bench, hardware
+from fastrain_lib.precision import amp as prec
+from fastrain_lib.core.i18n import t
+from fastrain_lib.ui.progress import progress as _progress
 
 
 @dataclass

@@ -39,7 +39,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from fastrain_lib.i18n import t
+from fastrain_lib.core.i18n import t
 
 PY = sys.executable
 
@@ -199,7 +199,7 @@ def preflight(args, out: Path) -> tuple[Result, dict]:
     """The GPU and the tools; installs missing tools from --wheels."""
     import torch
 
-    from fastrain_lib import hardware
+    from fastrain_lib.measure import hardware
 
     info = {"torch": torch.__version__, "cuda": torch.version.cuda, "cuda_available": hardware.cuda_available()}
     needed = sorted({tool for s in STEPS for tool in s.tools})
@@ -278,7 +278,7 @@ def step_notebooks(args, budget: float, out: Path) -> Result:
     deadline = time.monotonic() + budget
     start = time.monotonic()
     outcome: dict[str, str] = {}
-    from fastrain_lib import hardware
+    from fastrain_lib.measure import hardware
 
     threads = hardware.threads_for(max(1, args.jobs))  # the kernels share the cores instead of fighting
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from fastrain_lib.checks import CheckResult
+from fastrain_lib.lessons.checking import CheckResult
 
 MIN_WRONG, MIN_RIGHT = 5, 2
 NOT_A_PATTERN = {"not_done", "crashed", "not_callable"}  # unfinished answers do not count as wrong ones

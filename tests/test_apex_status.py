@@ -4,7 +4,7 @@ import sys
 
 import pytest
 
-from fastrain_lib import fused
+from fastrain_lib.fused import apex
 
 
 @pytest.fixture
@@ -20,9 +20,9 @@ def test_not_installed(fake_site, monkeypatch):
 
     real = importlib.util.find_spec
     monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "apex" else real(name, *a))
-    status = fused.apex_status()
+    status = apex.apex_status()
     assert status.state == "missing" and not status.fused_adam
-    assert "fused=True" in fused.ApexStatus("missing", False, False).message
+    assert "fused=True" in apex.ApexStatus("missing", False, False).message
 
 
 def test_wrong_pypi_package(fake_site):
@@ -30,7 +30,7 @@ def test_wrong_pypi_package(fake_site):
     pkg = fake_site / "apex"
     pkg.mkdir()
     (pkg / "__init__.py").write_text("raise SyntaxError('python 2 code')\n")
-    status = fused.apex_status()
+    status = apex.apex_status()
     assert status.state == "wrong_package"
     assert "pip uninstall apex" in status.message
 
@@ -41,7 +41,7 @@ def test_nvidia_apex_without_extensions(fake_site):
         (pkg / sub).mkdir(parents=True)
         (pkg / sub / "__init__.py").write_text("")
     (pkg / "__init__.py").write_text("")
-    status = fused.apex_status()
+    status = apex.apex_status()
     assert status.state == "no_extensions"
     assert "APEX_CUDA_EXT=1" in status.message
 
@@ -54,6 +54,6 @@ def test_nvidia_apex_with_extensions(fake_site):
     (pkg / "__init__.py").write_text("")
     (fake_site / "amp_C.py").write_text("")
     (fake_site / "fused_layer_norm_cuda.py").write_text("")
-    status = fused.apex_status()
+    status = apex.apex_status()
     assert status.state == "ok" and status.fused_adam and status.fused_layer_norm
     assert "adam_w_mode=True" in status.message

@@ -9,7 +9,7 @@ matplotlib.use("Agg")
 import pytest
 import torch
 
-from fastrain_lib import async_sgd as A
+from fastrain_lib.async_sgd import simulator as A
 
 
 @pytest.fixture(scope="module")

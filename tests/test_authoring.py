@@ -1,7 +1,8 @@
 import nbformat
 import pytest
 
-from fastrain_lib import authoring, config
+from fastrain_lib import authoring
+from fastrain_lib.core import config
 
 
 def test_exercise_source_replaces_solution_with_todo_and_stub():
@@ -104,10 +105,10 @@ def _git(root, *args):
 
 def _course(root, slug):
     """A tiny course checkout: config.py, READMEs with links, one lesson and one solution."""
-    (root / "fastrain_lib").mkdir()
-    text = (ROOT / "fastrain_lib" / "config.py").read_text(encoding="utf-8")
+    (root / "fastrain_lib" / "core").mkdir(parents=True)
+    text = (ROOT / "fastrain_lib" / "core" / "config.py").read_text(encoding="utf-8")
     text = text.replace(f'REPO_SLUG = "{config.REPO_SLUG}"', f'REPO_SLUG = "{slug}"')
-    (root / "fastrain_lib" / "config.py").write_text(text, encoding="utf-8")
+    (root / "fastrain_lib" / "core" / "config.py").write_text(text, encoding="utf-8")
     (root / "README.bn.md").write_text(
         f"git clone https://github.com/{slug}.git && cd fastrain\n"
         "সমস্যা: https://github.com/pytorch/pytorch/issues/96755\n", encoding="utf-8")

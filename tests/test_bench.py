@@ -7,7 +7,7 @@ import time
 import pytest
 import torch
 
-from fastrain_lib import bench, hardware
+from fastrain_lib.measure import bench, hardware
 
 
 def test_measure_returns_median_and_spread():

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from benchmarks import FAMILIES, ceilings, headlines, interleave, schema, suite
-from fastrain_lib import bench, noise
+from fastrain_lib.measure import bench, noise
 
 REFERENCE = Path(__file__).resolve().parent.parent / "reference"
 REFERENCE_FILES = sorted(REFERENCE.glob("*.json"))
@@ -376,7 +376,7 @@ def test_process_families_run_in_ci_size(ctx, family):
 def test_ddp_never_calls_two_processes_on_one_gpu_scaling(ctx, monkeypatch):
     from benchmarks import ddp
     from benchmarks.common import Skip
-    from fastrain_lib import hardware
+    from fastrain_lib.measure import hardware
 
     ctx.device = "cuda"
     assert ddp.world_sizes(ctx, gpus=1) == [1]

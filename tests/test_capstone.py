@@ -8,8 +8,10 @@ from pathlib import Path
 import pytest
 import torch
 
-from fastrain_lib import bench, capstone, corpus, hardware
-from fastrain_lib.i18n import t
+from fastrain_lib import corpus
+from fastrain_lib.measure import bench, hardware
+from fastrain_lib.lessons.l07_capstone import capstone
+from fastrain_lib.core.i18n import t
 
 
 @pytest.fixture(scope="module")
@@ -51,7 +53,7 @@ def test_cpu_peak_uses_the_threads_training_uses():
     training used every core, so a CPU's MFU read 2x too high on 2 cores (67% instead of ~33%, in
     lesson 07) and above 100% (flagged, never shown) on a 4-core laptop. The peak must reach what a
     matmul with torch's threads reaches, and beat one thread where there are several cores."""
-    from fastrain_lib import bench
+    from fastrain_lib.measure import bench
 
     threads = torch.get_num_threads()
     hardware.measured_peak.cache_clear()
@@ -157,7 +159,7 @@ def test_reference_evidence_from_files(tmp_path):
 
 
 def test_panel_runs_and_changes_with_a_control():
-    from fastrain_lib.panels import lesson07
+    from fastrain_lib.lessons.l07_capstone import panel as lesson07
 
     panel = lesson07.make()
     assert {"device", "precision_mode", "optimizer", "norm", "compile", "grad_accum", "processes"} <= set(panel.controls)
@@ -519,7 +521,7 @@ def test_a_spread_alone_is_not_a_busy_machine():
 def test_compare_records_the_load_each_variant_ran_beside():
     """A real CPU hog on every core while the variants run: each Result carries its noise window,
     the effects are 'busy' and the recipe says so. Without the hog, on a quiet machine, they are judged."""
-    from fastrain_lib import noise
+    from fastrain_lib.measure import noise
 
     variants = {"fp32": {"precision": "fp32", "optimizer": "forloop"},
                 "fused": {"precision": "fp32", "optimizer": "fused"}}
@@ -579,7 +581,7 @@ BF16_OPS = {"aten::mm": 3.7, "aten::addmm": 1.2, "aten::_scaled_dot_product_flas
 
 
 def test_grown_op_names_the_operator_that_grew_most():
-    from fastrain_lib import launches
+    from fastrain_lib.measure import launches
 
     found = launches.grown_op(FP32_OPS, BF16_OPS)
     assert found["op"] == "aten::_scaled_dot_product_flash_attention_for_cpu_backward"
@@ -606,7 +608,7 @@ WHY_CASES = [
 
 @pytest.mark.parametrize("before, after, expected", WHY_CASES)
 def test_why_slower_claims_only_what_the_profile_shows(before, after, expected, monkeypatch):
-    from fastrain_lib import launches
+    from fastrain_lib.measure import launches
 
     key, values = launches.why_slower(before, after, "bf16 (AMP)")
     assert key == expected
@@ -623,7 +625,7 @@ def test_why_slower_claims_only_what_the_profile_shows(before, after, expected, 
 def test_profile_pair_interleaves_and_keeps_each_operators_least_time():
     """Measured here: one fp32 step profiled at 54.3 then 42.1 ms of operators. The pair runs
     before/after/before/after and keeps each operator's least time, so one burst cannot decide."""
-    from fastrain_lib import launches
+    from fastrain_lib.measure import launches
 
     calls = []
     before_runs = iter([{"aten::mm": 19.1, "aten::linear": 9.5}, {"aten::mm": 14.2, "aten::linear": 10.1}])
@@ -665,7 +667,7 @@ def test_measured_whys_profile_only_the_slower_switches(monkeypatch):
 def test_op_times_profiles_real_training_steps():
     """The real profile of a ci-sized step: the matmuls are there, every time is positive, and the
     operators add up to no more than the step (the profiler's own overhead aside, within 3×)."""
-    from fastrain_lib import launches
+    from fastrain_lib.measure import launches
 
     settings = {"device": "cpu", "precision": "fp32", "optimizer": "forloop", "model": capstone.sizes()}
     times = capstone.op_times({**settings, "model": {k: settings["model"][k] for k in
@@ -683,7 +685,7 @@ def test_operator_times_add_up_to_no_more_than_the_calls_they_ran_in():
     would exceed it."""
     import time
 
-    from fastrain_lib import launches
+    from fastrain_lib.measure import launches
     from fastrain_lib.models import SimpleNN
 
     torch.manual_seed(0)

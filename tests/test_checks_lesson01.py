@@ -10,9 +10,9 @@ import pytest
 import torch
 from checkcases import coverage_test, right, table_test, wrong
 
-from fastrain_lib import bench
-from fastrain_lib.checks import lesson01 as C
-from fastrain_lib.panels.lesson01 import training_step
+from fastrain_lib.measure import bench
+from fastrain_lib.lessons.l01_gpu_vs_cpu import checks as C
+from fastrain_lib.lessons.l01_gpu_vs_cpu.panel import training_step
 
 
 @pytest.fixture(autouse=True)

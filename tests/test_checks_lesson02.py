@@ -8,9 +8,9 @@ import torch
 from checkcases import coverage_test, right, table_test, wrong
 from torch.utils.data import DataLoader
 
-from fastrain_lib import noise
-from fastrain_lib.checks import lesson02
-from fastrain_lib.checks import lesson02 as C
+from fastrain_lib.measure import noise
+from fastrain_lib.lessons.l02_to_device import checks as lesson02
+from fastrain_lib.lessons.l02_to_device import checks as C
 
 # ------------------------------------------------------------------ to_device
 
@@ -167,7 +167,7 @@ def train_no_backward(model, loader, optimizer, criterion, device):
 
 def test_a_real_device_error_is_explained():
     # The targets mistake really raises the device-mismatch RuntimeError on the meta device.
-    from fastrain_lib import errors
+    from fastrain_lib.core import errors
 
     model, criterion = lesson02._SpyModel(), lesson02._SpyLoss()
     try:
@@ -485,7 +485,7 @@ def test_the_timer_counts_steady_steps_only():
 
 
 def test_the_profile_sees_the_three_problems():
-    from fastrain_lib import transfer
+    from fastrain_lib.lessons.l02_to_device import transfer
 
     steps = 6
     model, optimizer = C.diagnose_model()

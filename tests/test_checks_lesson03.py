@@ -4,8 +4,8 @@ import torch
 from checkcases import coverage_test, right, table_test, wrong
 from torch.nn import functional as F
 
-from fastrain_lib.checks import lesson03
-from fastrain_lib.checks import lesson03 as C
+from fastrain_lib.lessons.l03_mixed_precision import checks as lesson03
+from fastrain_lib.lessons.l03_mixed_precision import checks as C
 
 
 def good_step(model, optimizer, scaler, inputs, targets, device, dtype):
@@ -425,7 +425,7 @@ def mem_from(table):
 
 def mem_library(n, precision):
     """Valid: the course's own formula, floats instead of ints."""
-    from fastrain_lib import memory
+    from fastrain_lib.measure import memory
     return {k: float(v) for k, v in memory.training_bytes(n, precision).items()}
 
 
@@ -457,7 +457,7 @@ def fit_via_library(n, act, mem):
     """Valid: the course's formula and numpy bools."""
     import numpy as np
 
-    from fastrain_lib import memory
+    from fastrain_lib.measure import memory
     return {p: np.bool_(memory.training_bytes(n, p)["total"] + act[p] <= mem) for p in ("amp", "fp32")}
 
 
@@ -488,7 +488,7 @@ def test_new_checks_never_raise():
     from hypothesis import HealthCheck, given, settings
     from test_checks_never_raise import answers
 
-    from fastrain_lib.checks import CheckResult
+    from fastrain_lib.lessons.checking import CheckResult
 
     def make(chk):
         @settings(max_examples=6, deadline=None, derandomize=True, database=None,

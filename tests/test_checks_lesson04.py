@@ -8,9 +8,10 @@ import triton
 import triton.language as tl
 from checkcases import coverage_test, right, table_test, wrong
 
-from fastrain_lib import fused
-from fastrain_lib import triton_kernels as tk
-from fastrain_lib.checks import lesson04 as C
+from fastrain_lib.fused import optimizers
+from fastrain_lib.measure import launches
+from fastrain_lib.fused import triton_kernels as tk
+from fastrain_lib.lessons.l04_fused_kernels import checks as C
 
 # ---------------------------------------------------------------- task 1: foreach Adam
 
@@ -86,17 +87,17 @@ def measure_solution(impl, n_tensors):
     params = [torch.nn.Parameter(torch.randn(100)) for _ in range(n_tensors)]
     for p in params:
         p.grad = torch.randn_like(p)
-    opt = fused.make_optimizer(params, impl)
+    opt = optimizers.make_optimizer(params, impl)
     opt.step()  # warm-up: the first step creates m and v
-    return fused.count_launches(opt.step, warmup=0).launches
+    return launches.count_launches(opt.step, warmup=0).launches
 
 
 def measure_without_warmup(impl, n_tensors):
     params = [torch.nn.Parameter(torch.randn(100)) for _ in range(n_tensors)]
     for p in params:
         p.grad = torch.randn_like(p)
-    opt = fused.make_optimizer(params, impl)
-    return fused.count_launches(opt.step, warmup=0).launches
+    opt = optimizers.make_optimizer(params, impl)
+    return launches.count_launches(opt.step, warmup=0).launches
 
 
 # ---------------------------------------------------------------- task 3: LayerNorm
@@ -144,7 +145,7 @@ def adam_for_loop(params, grads, exp_avgs, exp_avg_sqs, step, lr, betas, eps):
 
 def measure_library(impl, n_tensors):
     """Valid: the library's own helper."""
-    return fused.optimizer_step_launches(impl, n_tensors).launches
+    return launches.optimizer_step_launches(impl, n_tensors).launches
 
 
 def measure_fixed_16(impl, n_tensors):
@@ -159,8 +160,8 @@ def measure_record(impl, n_tensors):
     params = [torch.nn.Parameter(torch.randn(100)) for _ in range(n_tensors)]
     for p in params:
         p.grad = torch.randn_like(p)
-    opt = fused.make_optimizer(params, impl)
-    return fused.count_launches(opt.step)  # the LaunchCount object, not its number
+    opt = optimizers.make_optimizer(params, impl)
+    return launches.count_launches(opt.step)  # the LaunchCount object, not its number
 
 
 def ln_var_mean(x, weight, bias, eps):
@@ -190,7 +191,7 @@ def ln_all_dims(x, weight, bias, eps):
 
 CASES = [
     right(C.check_foreach_adam, adam_solution, "solution"),
-    right(C.check_foreach_adam, fused.adam_step_reference, "library reference"),
+    right(C.check_foreach_adam, optimizers.adam_step_reference, "library reference"),
     right(C.check_foreach_adam, adam_for_loop, "for-loop"),
     wrong(C.check_foreach_adam, adam_no_bias_correction, "no_bias_correction", "no bias correction"),
     wrong(C.check_foreach_adam, adam_eps_inside, "eps_inside_sqrt", "eps inside sqrt"),
@@ -456,7 +457,7 @@ def test_new_checks_never_raise():
     from hypothesis import HealthCheck, given, settings
     from test_checks_never_raise import answers
 
-    from fastrain_lib.checks import CheckResult
+    from fastrain_lib.lessons.checking import CheckResult
 
     def property_for(check):
         @settings(max_examples=6, deadline=None, derandomize=True, database=None,

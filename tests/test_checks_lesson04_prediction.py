@@ -5,14 +5,14 @@ import re
 
 import pytest
 
-from fastrain_lib import fused
-from fastrain_lib.checks import lesson04
+from fastrain_lib.measure import launches
+from fastrain_lib.lessons.l04_fused_kernels import checks as lesson04
 
 N = lesson04.PREDICTION_N
 
 
 def measured(impl, n=N):
-    return fused.optimizer_step_launches(impl, n).launches
+    return launches.optimizer_step_launches(impl, n).launches
 
 
 def rule(impl):

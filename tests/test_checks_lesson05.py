@@ -12,8 +12,8 @@ from checkcases import coverage_test, right, table_test, wrong
 from torch.nn.parallel import DistributedDataParallel as DDP
 from torch.utils.data import DataLoader, DistributedSampler
 
-from fastrain_lib.checks import lesson05 as C
-from fastrain_lib.checks import ranks
+from fastrain_lib.lessons.l05_data_vs_model_parallel import checks as C
+from fastrain_lib.lessons import check_ranks as ranks
 from fastrain_lib.distributed import pipeline
 
 

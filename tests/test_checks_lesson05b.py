@@ -11,8 +11,8 @@ from checkcases import coverage_test, right, table_test, wrong
 from hypothesis import HealthCheck, given, settings
 from test_checks_never_raise import answers
 
-from fastrain_lib.checks import CheckResult
-from fastrain_lib.checks import lesson05b as C
+from fastrain_lib.lessons.checking import CheckResult
+from fastrain_lib.lessons.l05b_ddp_in_depth import checks as C
 from fastrain_lib.distributed.dataparallel import SERIAL
 
 # ------------------------------------------------------------------ task 1: compare()
@@ -132,7 +132,7 @@ def test_a_wrong_answer_that_fits_only_the_measured_numbers_fails():
 
 
 def test_with_numbers_measured_in_real_processes():
-    from fastrain_lib.panels import lesson05b as P
+    from fastrain_lib.lessons.l05b_ddp_in_depth import panel as P
 
     cfg = P.compare_cfg(width=32, depth=2, batch=32, steps=2, warmup=1)
     dp, ddp = P.dp_run(cfg), P.ddp_run(cfg)

@@ -14,8 +14,9 @@ from checkcases import coverage_test, right, table_test, wrong
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from fastrain_lib.checks import CheckResult, ranks
-from fastrain_lib.checks import lesson05c as C
+from fastrain_lib.lessons.checking import CheckResult
+from fastrain_lib.lessons import check_ranks as ranks
+from fastrain_lib.lessons.l05c_sharding_and_pipelines import checks as C
 
 
 @pytest.fixture(autouse=True, scope="module")

@@ -7,8 +7,8 @@ import numpy as np
 import torch
 from checkcases import coverage_test, right, table_test, wrong
 
-from fastrain_lib import async_sgd
-from fastrain_lib.checks import lesson06 as C
+from fastrain_lib.async_sgd import simulator as async_sgd
+from fastrain_lib.lessons.l06_sync_vs_async_sgd import checks as C
 
 
 def update_in_place(th, old, b, g, lr):
@@ -163,7 +163,7 @@ test_comm_coverage = coverage_test(COMM, [C.check_local_sgd_comm])
 def test_comm_rule_is_what_the_real_workers_counted():
     # the check's reference is the rule the real processes use; tests/test_local_sgd.py counts
     # the all-reduces in real gloo processes and finds the same numbers
-    from fastrain_lib.distributed import local_sgd
+    from fastrain_lib.async_sgd import local_sgd
     for steps, h in C.COMM_CASES:
         assert C.counted_rounds(steps, h) == local_sgd.rounds(steps, h) == math.ceil(steps / h)
 

@@ -8,7 +8,7 @@ import unicodedata
 import numpy as np
 from checkcases import coverage_test, right, table_test, wrong
 
-from fastrain_lib.checks import lesson07 as C
+from fastrain_lib.lessons.l07_capstone import checks as C
 
 
 def mfu_ok(tokens_per_s, flops_per_token, peak_flops):
@@ -177,7 +177,7 @@ def test_real_words_survive_the_rule_whole():
 def test_the_joiner_message_names_zwj_and_its_code_point():
     result = C.check_strip_dangling(strip_old_rule)
     assert not result.ok and result.code == "joiner_dropped"
-    from fastrain_lib.i18n import t
+    from fastrain_lib.core.i18n import t
 
     for lang in ("bn", "en"):
         text = t("checks07.joiner_dropped", lang=lang, text="'x'", got="'y'", expected="'z'")

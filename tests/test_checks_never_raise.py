@@ -19,20 +19,18 @@ from _processes import live_children
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from fastrain_lib import bench
-from fastrain_lib.checks import (
-    CheckResult,
-    lesson01,
-    lesson02,
-    lesson03,
-    lesson04,
-    lesson05,
-    lesson05b,
-    lesson05c,
-    lesson06,
-    lesson07,
-    ranks,
-)
+from fastrain_lib.measure import bench
+from fastrain_lib.lessons.checking import CheckResult
+from fastrain_lib.lessons.l01_gpu_vs_cpu import checks as lesson01
+from fastrain_lib.lessons.l02_to_device import checks as lesson02
+from fastrain_lib.lessons.l03_mixed_precision import checks as lesson03
+from fastrain_lib.lessons.l04_fused_kernels import checks as lesson04
+from fastrain_lib.lessons.l05_data_vs_model_parallel import checks as lesson05
+from fastrain_lib.lessons.l05b_ddp_in_depth import checks as lesson05b
+from fastrain_lib.lessons.l05c_sharding_and_pipelines import checks as lesson05c
+from fastrain_lib.lessons.l06_sync_vs_async_sgd import checks as lesson06
+from fastrain_lib.lessons.l07_capstone import checks as lesson07
+from fastrain_lib.lessons import check_ranks as ranks
 from fastrain_lib.distributed import pipeline
 
 

@@ -9,7 +9,7 @@ import numpy as np
 import torch
 from checkcases import coverage_test, right, table_test, wrong
 
-from fastrain_lib.checks import noise as C
+from fastrain_lib.lessons.l01_gpu_vs_cpu import noise_checks as C
 
 CHECK = C.check_fair_speedup
 

@@ -6,7 +6,8 @@ import json
 
 import pytest
 
-from fastrain_lib import bench, class_results
+from fastrain_lib.measure import bench
+from fastrain_lib.ui import class_results
 
 CPU = {"cpu_name": "Intel(R) Core(TM) i5-8250U CPU @ 1.60GHz", "cpu_cores": 8, "schema": 1}
 T4 = {"cpu_name": "Intel(R) Xeon(R) CPU @ 2.20GHz", "cpu_cores": 2, "gpu_name": "Tesla T4", "gpu_count": 1}

@@ -1,6 +1,6 @@
 import pytest
 
-from fastrain_lib import config
+from fastrain_lib.core import config
 
 
 def test_defaults(monkeypatch):

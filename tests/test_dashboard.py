@@ -5,8 +5,10 @@ from __future__ import annotations
 import matplotlib
 import pytest
 
-from fastrain_lib import bench, dashboard, panels
-from fastrain_lib.i18n import t
+from fastrain_lib import dashboard
+from fastrain_lib.measure import bench
+from fastrain_lib import lessons as panels
+from fastrain_lib.core.i18n import t
 
 
 @pytest.fixture(autouse=True)

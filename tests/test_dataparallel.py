@@ -7,7 +7,7 @@ import torch
 import torch.nn.functional as F
 from _processes import live_children
 
-from fastrain_lib import hardware
+from fastrain_lib.measure import hardware
 from fastrain_lib.distributed import dataparallel as D
 from fastrain_lib.distributed import launch
 from fastrain_lib.distributed import launcher as L

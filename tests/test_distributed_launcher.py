@@ -74,7 +74,7 @@ def test_free_port_is_a_usable_port():
 def test_backend_on_a_simulated_8_gpu_machine(monkeypatch):
     """CPU-tensor workers (whoami, ring, pipeline) got NCCL on multi-GPU machines and crashed:
     NCCL cannot reduce CPU tensors. Only CUDA-tensor workers with a GPU each may use it."""
-    from fastrain_lib import hardware
+    from fastrain_lib.measure import hardware
     from fastrain_lib.distributed import ddp
 
     eight = hardware.Facts("cuda", "NVIDIA H100 80GB HBM3", (9, 0), 8, 80 * 2**30, nccl=True)
@@ -92,7 +92,7 @@ def test_backend_on_a_simulated_8_gpu_machine(monkeypatch):
 
 
 def test_threads_per_rank_follows_the_hardware_policy():
-    from fastrain_lib import hardware
+    from fastrain_lib.measure import hardware
 
     assert L.threads_per_rank(2) == hardware.threads_for(2) >= 1
 

@@ -19,7 +19,8 @@ import warnings
 
 import pytest
 
-from fastrain_lib import authoring, verdicts
+from fastrain_lib import authoring
+from fastrain_lib.core import verdicts
 
 from _nbrun import BN_OUTPUT_OK, ROOT, bengali_left, execute, widget_labels
 

@@ -1,10 +1,10 @@
-"""fastrain_lib.errors: real PyTorch errors, triggered on a CPU, are classified and explained."""
+"""fastrain_lib.core.errors: real PyTorch errors, triggered on a CPU, are classified and explained."""
 
 import pytest
 import torch
 from torch import nn
 
-from fastrain_lib import errors
+from fastrain_lib.core import errors
 
 
 def raised(fn) -> BaseException:
@@ -75,7 +75,7 @@ def test_explain_is_bengali_by_default_and_english_on_request(monkeypatch):
 
 
 def test_every_category_has_both_languages():
-    from fastrain_lib.i18n import CATALOG
+    from fastrain_lib.core.i18n import CATALOG
 
     for category in errors.CATEGORIES:
         texts = CATALOG[f"errors.{category}"]
@@ -110,7 +110,7 @@ def test_explained_expect():
 
 
 def test_panel_uses_explain():
-    from fastrain_lib import widgets
+    from fastrain_lib.ui import widgets
 
     assert "KeyError" in widgets.explain_error(KeyError("x"))
     assert errors.explain(device_mismatch()) == widgets.explain_error(device_mismatch())
@@ -126,7 +126,7 @@ def test_explanation_text_forms():
 def test_oom_advice_matches_lesson_02_accumulate_without_the_graph():
     """Lesson 02 keeps the loss with loss.detach() and calls .item() rarely; the OOM advice must agree
     (the old advice 'keep loss.item(), not the tensor' contradicted it and hid why memory grows)."""
-    from fastrain_lib.i18n import t
+    from fastrain_lib.core.i18n import t
     bn, en = t("errors.oom", "bn"), t("errors.oom", "en")
     for text in (bn, en):
         assert "loss.detach()" in text and ".item()" in text and "total += loss" in text

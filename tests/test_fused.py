@@ -7,7 +7,8 @@ import pytest
 import torch
 import torch.nn.functional as F
 
-from fastrain_lib import bench, fused
+from fastrain_lib.measure import bench, launches
+from fastrain_lib.fused import optimizers, apex, layernorm, elementwise, ablation
 
 
 def _params(seed=0, shapes=((5, 4), (7,), (2, 3, 3))):
@@ -18,7 +19,7 @@ def _params(seed=0, shapes=((5, 4), (7,), (2, 3, 3))):
 @pytest.mark.parametrize("adamw,weight_decay", [(False, 0.0), (False, 0.1), (True, 0.1)])
 def test_naive_adam_matches_torch_over_many_steps(adamw, weight_decay):
     ours, theirs = _params(), _params()
-    opt_a = fused.NaiveAdam(ours, lr=1e-2, weight_decay=weight_decay, adamw=adamw)
+    opt_a = optimizers.NaiveAdam(ours, lr=1e-2, weight_decay=weight_decay, adamw=adamw)
     cls = torch.optim.AdamW if adamw else torch.optim.Adam
     opt_b = cls(theirs, lr=1e-2, weight_decay=weight_decay)
     g = torch.Generator().manual_seed(1)
@@ -44,17 +45,17 @@ def test_adam_step_reference_matches_torch():
         for q, gr in zip(qs, grads):
             q.grad = gr.clone()
         opt.step()
-        fused.adam_step_reference([p.data for p in ps], grads, ms, vs, step, lr=1e-3)
+        optimizers.adam_step_reference([p.data for p in ps], grads, ms, vs, step, lr=1e-3)
     for p, q in zip(ps, qs):
         torch.testing.assert_close(p, q)
 
 
-@pytest.mark.parametrize("impl", fused.OPTIMIZER_IMPLS)
+@pytest.mark.parametrize("impl", optimizers.OPTIMIZER_IMPLS)
 def test_every_optimizer_impl_steps_like_adamw(impl):
     ours, theirs = _params(), _params()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        opt = fused.make_optimizer(ours, impl, lr=1e-2, weight_decay=0.01)
+        opt = optimizers.make_optimizer(ours, impl, lr=1e-2, weight_decay=0.01)
     ref = torch.optim.AdamW(theirs, lr=1e-2, weight_decay=0.01)
     for _ in range(5):
         for p, q in zip(ours, theirs):
@@ -67,19 +68,19 @@ def test_every_optimizer_impl_steps_like_adamw(impl):
 
 
 def test_apex_falls_back_with_a_message_when_apex_cannot_run():
-    if fused.apex_status().fused_adam and torch.cuda.is_available():
+    if apex.apex_status().fused_adam and torch.cuda.is_available():
         pytest.skip("Apex is built here")
     with pytest.warns(UserWarning, match="fused=True"):
-        opt = fused.make_optimizer(_params(), "apex")
+        opt = optimizers.make_optimizer(_params(), "apex")
     assert isinstance(opt, torch.optim.AdamW)
     assert opt.defaults["fused"] is True
 
 
 def test_bad_impl_names_the_choices():
     with pytest.raises(ValueError, match="foreach"):
-        fused.make_optimizer(_params(), "turbo")
+        optimizers.make_optimizer(_params(), "turbo")
     with pytest.raises(ValueError, match="naive"):
-        fused.make_layernorm(8, "turbo")
+        layernorm.make_layernorm(8, "turbo")
 
 
 @pytest.mark.parametrize("impl", ["torch", "naive", "apex"])
@@ -88,7 +89,7 @@ def test_layernorm_variants_agree_forward_and_backward(impl):
     x_ref = x.detach().clone().requires_grad_()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        ln = fused.make_layernorm(16, impl)
+        ln = layernorm.make_layernorm(16, impl)
     with torch.no_grad():
         ln.weight.copy_(torch.linspace(0.5, 1.5, 16))
         ln.bias.copy_(torch.linspace(-1, 1, 16))
@@ -102,35 +103,35 @@ def test_layernorm_variants_agree_forward_and_backward(impl):
 
 def test_bias_gelu_chain_equals_torch_gelu():
     x, b = bench.fresh_random(8, 32, seed=3), bench.fresh_random(32, seed=4)
-    torch.testing.assert_close(fused.bias_gelu(x, b), fused.bias_gelu_reference(x, b), atol=1e-5, rtol=1e-5)
+    torch.testing.assert_close(elementwise.bias_gelu(x, b), elementwise.bias_gelu_reference(x, b), atol=1e-5, rtol=1e-5)
 
 
 def test_count_launches_is_deterministic_and_counts_the_chain():
     x, b = bench.fresh_random(8, 32, seed=3), bench.fresh_random(32, seed=4)
-    first = fused.count_launches(lambda: fused.bias_gelu(x, b))
-    second = fused.count_launches(lambda: fused.bias_gelu(x, b))
+    first = launches.count_launches(lambda: elementwise.bias_gelu(x, b))
+    second = launches.count_launches(lambda: elementwise.bias_gelu(x, b))
     assert first == second
     assert first.ops == 10  # add, 2 muls for the cube, mul, add, mul, tanh, add, mul, mul
-    assert fused.count_launches(lambda: fused.bias_gelu_reference(x, b)).ops == 2
+    assert launches.count_launches(lambda: elementwise.bias_gelu_reference(x, b)).ops == 2
 
 
 def test_optimizer_launches_grow_with_tensors_only_for_the_for_loop():
-    loop = [fused.optimizer_step_launches("forloop", n).ops for n in (2, 8)]
-    each = [fused.optimizer_step_launches("foreach", n).ops for n in (2, 8)]
-    fusd = [fused.optimizer_step_launches("fused", n).ops for n in (2, 8)]
+    loop = [launches.optimizer_step_launches("forloop", n).ops for n in (2, 8)]
+    each = [launches.optimizer_step_launches("foreach", n).ops for n in (2, 8)]
+    fusd = [launches.optimizer_step_launches("fused", n).ops for n in (2, 8)]
     assert loop[1] == 4 * loop[0]  # a fixed number of calls per tensor
     assert each[1] < loop[1] and each[1] - each[0] < loop[1] - loop[0]
     assert fusd[0] == fusd[1]  # one fused call, whatever the number of tensors
     # the first step also creates the optimizer state: more calls
-    assert fused.optimizer_step_launches("forloop", 2, warmup=0).ops > loop[0]
+    assert launches.optimizer_step_launches("forloop", 2, warmup=0).ops > loop[0]
 
 
 def test_memory_traffic_of_the_unfused_chain_is_many_times_the_fused_minimum():
     x, b = bench.fresh_random(64, 128, seed=5), bench.fresh_random(128, seed=6)
-    calls, moved = fused.memory_traffic(fused.bias_gelu, x, b)
+    calls, moved = elementwise.memory_traffic(elementwise.bias_gelu, x, b)
     assert calls == 10
-    assert moved > 5 * fused.fused_bytes(x, b)
-    assert fused.fused_bytes(x, b) == (2 * 64 * 128 + 128) * 4
+    assert moved > 5 * elementwise.fused_bytes(x, b)
+    assert elementwise.fused_bytes(x, b) == (2 * 64 * 128 + 128) * 4
 
 
 def test_kernel_excerpt_finds_the_generated_kernel():
@@ -138,24 +139,24 @@ def test_kernel_excerpt_finds_the_generated_kernel():
             "cpp_fused_add_0 = async_compile.cpp_pybinding(['const float*'], r'''\n"
             "extern \"C\" void kernel(const float* in_ptr0) {}\n''')\n\n"
             "class Runner:\n    def call(self, args):\n        cpp_fused_add_0(a)\n        return (buf0, )\n")
-    excerpt = fused.kernel_excerpt(code)
+    excerpt = launches.kernel_excerpt(code)
     assert 'extern "C" void kernel' in excerpt and "def call" in excerpt and "import torch" not in excerpt
-    assert fused.count_generated_kernels(code) == 1
+    assert launches.count_generated_kernels(code) == 1
     triton_code = ("triton_poi_fused_add_0 = async_compile.triton('triton_poi_fused_add_0', '''\n"
                    "@triton.jit\ndef triton_poi_fused_add_0(in_ptr0, xnumel):\n    pass\n"
                    "''', device_str='cuda')\n\nimport later_stuff\n")
-    excerpt = fused.kernel_excerpt(triton_code)
+    excerpt = launches.kernel_excerpt(triton_code)
     assert "def triton_poi_fused_add_0" in excerpt and "later_stuff" not in excerpt
 
 
 def test_ablation_records_are_complete(monkeypatch):
-    records = fused.ablation("cpu", n_layer=1, n_head=2, n_embd=16, block_size=8, batch_size=2, steps=2,
+    records = ablation.ablation("cpu", n_layer=1, n_head=2, n_embd=16, block_size=8, batch_size=2, steps=2,
                              warmup=1, include_compile=False, peak=(1.0, "test peak"))
     stages = [r.params["stage"] for r in records]
     assert stages == ["fp32", "amp", "fused_adamw"]  # no tf32 on a CPU, no Apex, compile excluded
     assert records[0].metrics["speedup"] == 1.0
     for r in records:
-        assert r.params["experiment"] == fused.ABLATION_EXPERIMENT
+        assert r.params["experiment"] == ablation.ABLATION_EXPERIMENT
         assert len(r.times_s) == 2 and r.median_s > 0
         assert r.metrics["tokens_per_s"] == pytest.approx(2 * 8 / r.median_s)
         assert r.metrics["mfu"] == pytest.approx(r.metrics["tflops"] / 1.0)
@@ -165,42 +166,42 @@ def test_ablation_records_are_complete(monkeypatch):
 
 def test_ablation_rejects_unknown_stage():
     with pytest.raises(ValueError, match="fp32"):
-        fused.ablation("cpu", stages=["warp_speed"])
+        ablation.ablation("cpu", stages=["warp_speed"])
 
 
 def test_ablation_stages_on_cuda_add_tf32(monkeypatch):
-    from fastrain_lib.hardware import Facts
+    from fastrain_lib.measure.hardware import Facts
 
     t4 = Facts("cuda", "Tesla T4", (7, 5), 1, 15 * 2**30, nccl=True)
     h100 = Facts("cuda", "NVIDIA H100 80GB HBM3", (9, 0), 1, 80 * 2**30, nccl=True)
     monkeypatch.delenv(fused.hardware.FORCE_T4_ENV, raising=False)
     for facts, amp in ((t4, "fp16"), (h100, "bf16")):
         monkeypatch.setattr(fused.hardware, "facts", lambda device=None, f=facts: f)
-        stages = fused.ablation_stages("cuda", include_compile=True)
+        stages = ablation.ablation_stages("cuda", include_compile=True)
         names = [s["stage"] for s in stages]
         assert names[:3] == ["fp32", "tf32", "amp"] and names[-1] == "compile"
         assert stages[2]["precision"] == amp  # T4/V100: fp16 + GradScaler; sm80+: bf16
     # A Mac where no AMP step worked gets no AMP stage instead of a failing one.
     monkeypatch.setattr(fused.hardware, "facts", lambda device=None: Facts("mps", "Apple MPS", count=1))
-    assert "amp" not in [s["stage"] for s in fused.ablation_stages("mps")]
-    assert fused.amp_dtype_for("mps") == torch.float32
+    assert "amp" not in [s["stage"] for s in ablation.ablation_stages("mps")]
+    assert ablation.amp_dtype_for("mps") == torch.float32
 
 
 def test_reference_ablations_reads_only_ablation_records(tmp_path):
-    ablation = bench.Record("ablation:fp32", 0.1, params={"experiment": fused.ABLATION_EXPERIMENT,
+    ablation = bench.Record("ablation:fp32", 0.1, params={"experiment": ablation.ABLATION_EXPERIMENT,
                                                           "device": "cuda", "stage": "fp32"},
                             meta={"gpu_name": "NVIDIA H200", "cpu_name": "x", "date": "2026-01-01T00:00:00"})
     other = bench.Record("matmul", 0.1, params={"size": 4})
     bench.save_records([ablation, other], tmp_path / "h200.json")
     (tmp_path / "broken.json").write_text("{not json")
-    found = fused.reference_ablations(tmp_path)
+    found = ablation.reference_ablations(tmp_path)
     assert list(found) == ["NVIDIA H200 · 2026-01-01 00:00"]
     assert [r.name for r in found["NVIDIA H200 · 2026-01-01 00:00"]] == ["ablation:fp32"]
-    assert fused.reference_ablations(tmp_path / "missing") == {}
+    assert ablation.reference_ablations(tmp_path / "missing") == {}
 
 
 def test_panel_runs_and_each_setting_changes_the_figure():
-    from fastrain_lib.panels import lesson04
+    from fastrain_lib.lessons.l04_fused_kernels import panel as lesson04
 
     history = []
     first = lesson04.step_experiment("foreach", "torch", "fp32", False, "tiny", history=history)
@@ -215,7 +216,7 @@ def test_panel_runs_and_each_setting_changes_the_figure():
 
 
 def test_ablation_chart_and_rows():
-    from fastrain_lib.panels import lesson04
+    from fastrain_lib.lessons.l04_fused_kernels import panel as lesson04
 
     records = [bench.Record(f"ablation:{s}", m, params={"stage": s, "precision": "bf16"},
                             metrics={"tokens_per_s": 1 / m, "speedup": 0.1 / m, "mfu": None},
@@ -228,14 +229,15 @@ def test_ablation_chart_and_rows():
 
 def test_ablation_flags_an_impossible_mfu():
     # A peak far below what the run achieved: the MFU would be >100%, so it is not shown.
-    records = fused.ablation("cpu", n_layer=1, n_head=2, n_embd=16, block_size=8, batch_size=2, steps=2,
+    records = ablation.ablation("cpu", n_layer=1, n_head=2, n_embd=16, block_size=8, batch_size=2, steps=2,
                              warmup=1, include_compile=False, stages=["fp32"], peak=(1e-9, "wrong peak"))
     metrics = records[0].metrics
     assert metrics["mfu"] is None and metrics["mfu_flagged"] > 1
 
 
 def test_full_mode_batch_fits_the_device(monkeypatch):
-    from fastrain_lib import ablation, hardware
+    from fastrain_lib.fused import ablation
+    from fastrain_lib.measure import hardware
 
     gib = 2**30
     gpt2 = {"n_layer": 12, "n_embd": 768, "block_size": 1024, "vocab_size": 96}
@@ -250,12 +252,12 @@ def test_full_mode_batch_fits_the_device(monkeypatch):
 
 
 def test_ablation_warms_up_the_uncompiled_stages_by_the_given_steps(monkeypatch):
-    from fastrain_lib import ablation
+    from fastrain_lib.fused import ablation
 
     calls = []
     real = ablation.training_step
     monkeypatch.setattr(ablation, "training_step", lambda *a, **k: calls.append(1) or real(*a, **k))
-    records = fused.ablation("cpu", n_layer=1, n_head=2, n_embd=16, block_size=8, batch_size=2, steps=3,
+    records = ablation.ablation("cpu", n_layer=1, n_head=2, n_embd=16, block_size=8, batch_size=2, steps=3,
                              warmup=2, include_compile=False, stages=["fp32"], peak=(1.0, "test peak"))
     assert len(calls) == 2 + 3 and len(records[0].times_s) == 3 and records[0].params["warmup"] == 2
     assert records[0].metrics["first_step_s"] > 0 and "compile_s" not in records[0].metrics
@@ -264,7 +266,7 @@ def test_ablation_warms_up_the_uncompiled_stages_by_the_given_steps(monkeypatch)
 def test_ablation_compile_stage_warms_up_until_nothing_recompiles(monkeypatch):
     import functools
 
-    from fastrain_lib import ablation
+    from fastrain_lib.fused import ablation
 
     warmed = []
     real_warm = bench.warm_until_compiled
@@ -276,7 +278,7 @@ def test_ablation_compile_stage_warms_up_until_nothing_recompiles(monkeypatch):
     monkeypatch.setattr(ablation.bench, "warm_until_compiled", spy)
     # dynamo's own tracing and graph counting, without Inductor's C++ build (seconds instead of a minute)
     monkeypatch.setattr(torch, "compile", functools.partial(torch.compile, backend="eager"))
-    records = fused.ablation("cpu", n_layer=1, n_head=2, n_embd=16, block_size=8, batch_size=2, steps=3,
+    records = ablation.ablation("cpu", n_layer=1, n_head=2, n_embd=16, block_size=8, batch_size=2, steps=3,
                              warmup=1, include_compile=True, stages=["compile"], peak=(1.0, "test peak"))
     (record,) = records
     assert len(warmed) == 1
@@ -288,7 +290,7 @@ def test_ablation_compile_stage_warms_up_until_nothing_recompiles(monkeypatch):
 
 
 def test_overhead_regime_counts_launches_and_their_cost():
-    from fastrain_lib import launches
+    from fastrain_lib.measure import launches
 
     assert launches.overhead_modes("cpu") == ("eager", "compile") and not launches.cuda_graphs_apply("cpu")
     assert launches.cuda_graphs_apply("cuda") and launches.overhead_modes("cuda")[-1] == "reduce-overhead"
@@ -296,7 +298,7 @@ def test_overhead_regime_counts_launches_and_their_cost():
     model = launches.TinyMLP(3, 8).eval()
     x = torch.randn(2, 8)
     with torch.no_grad():
-        expected = fused.count_launches(lambda: model(x)).launches
+        expected = launches.count_launches(lambda: model(x)).launches
     assert eager.metrics["launches"] == expected >= 3 * 4  # per layer at least norm, linear, gelu, add
     assert eager.metrics["us_per_launch"] == pytest.approx(eager.median_s * 1e6 / expected)
     assert eager.params["cuda_graphs"] is False

@@ -3,7 +3,7 @@
 import pytest
 import torch
 
-from fastrain_lib import fused
+from fastrain_lib.fused import layernorm
 from fastrain_lib.gpt import GPT, flops_per_token, num_params
 
 
@@ -29,7 +29,7 @@ def test_causal_future_tokens_do_not_change_the_past():
 def test_norms_are_pluggable_and_equivalent():
     idx = torch.randint(0, 20, (2, 8))
     torch_model, naive_model = small("torch"), small("naive")
-    assert isinstance(naive_model.blocks[0].ln_1, fused.NaiveLayerNorm)
+    assert isinstance(naive_model.blocks[0].ln_1, layernorm.NaiveLayerNorm)
     torch.testing.assert_close(torch_model(idx), naive_model(idx), atol=1e-5, rtol=1e-5)
 
 

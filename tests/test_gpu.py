@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 import torch
 
-from fastrain_lib import hardware
+from fastrain_lib.measure import hardware
 
 pytestmark = [pytest.mark.gpu, pytest.mark.skipif(not torch.cuda.is_available(), reason="needs a CUDA GPU")]
 ROOT = Path(__file__).resolve().parents[1]
@@ -48,7 +48,7 @@ def test_synchronize_waits_for_the_gpu():
 
 
 def test_pinned_copies_are_faster_than_pageable():
-    from fastrain_lib import transfer
+    from fastrain_lib.lessons.l02_to_device import transfer
 
     numel = 64 * 2**20  # 256 MB of float32
     pageable = transfer.host_to_device(numel, "cuda", pinned=False)
@@ -57,18 +57,18 @@ def test_pinned_copies_are_faster_than_pageable():
 
 
 def test_fused_adamw_launches_a_constant_number_of_kernels():
-    from fastrain_lib import fused
+    from fastrain_lib.measure import launches
 
-    fused_small = fused.optimizer_step_launches("fused", 4, device="cuda").kernels
-    fused_large = fused.optimizer_step_launches("fused", 32, device="cuda").kernels
-    loop_small = fused.optimizer_step_launches("forloop", 4, device="cuda").kernels
-    loop_large = fused.optimizer_step_launches("forloop", 32, device="cuda").kernels
+    fused_small = launches.optimizer_step_launches("fused", 4, device="cuda").kernels
+    fused_large = launches.optimizer_step_launches("fused", 32, device="cuda").kernels
+    loop_small = launches.optimizer_step_launches("forloop", 4, device="cuda").kernels
+    loop_large = launches.optimizer_step_launches("forloop", 32, device="cuda").kernels
     assert fused_large <= fused_small + 2 and fused_small <= 10
     assert loop_large >= 6 * loop_small  # grows with the number of tensors (8× more here)
 
 
 def test_triton_kernel_compiles_and_matches_pytorch():
-    from fastrain_lib import triton_kernels as tk
+    from fastrain_lib.fused import triton_kernels as tk
 
     if not tk.available():
         pytest.skip("triton not installed")
@@ -84,7 +84,8 @@ def test_triton_kernel_compiles_and_matches_pytorch():
 
 
 def test_bf16_matmul_is_much_faster_than_strict_fp32():
-    from fastrain_lib import bench, precision
+    from fastrain_lib.measure import bench
+    from fastrain_lib.precision import amp as precision
 
     if torch.cuda.get_device_capability(0)[0] < 8:
         pytest.skip("bf16 tensor cores arrived with sm80")
@@ -99,7 +100,8 @@ def test_bf16_matmul_is_much_faster_than_strict_fp32():
 
 
 def test_gradscaler_skips_a_step_on_an_inf_gradient():
-    from fastrain_lib import precision, train
+    from fastrain_lib import train
+    from fastrain_lib.precision import amp as precision
     from fastrain_lib.models import SimpleNN
 
     torch.manual_seed(0)
@@ -128,7 +130,7 @@ def test_lesson05c_workers_train_on_the_gpus_over_nccl():
     """ZeRO/FSDP, tensor parallelism and the pipeline schedules on this node's GPUs: one process
     per GPU (up to 2), NCCL, every tensor on that rank's GPU, results equal to one process."""
     from fastrain_lib.distributed import zero
-    from fastrain_lib.panels import lesson05c as P
+    from fastrain_lib.lessons.l05c_sharding_and_pipelines import panel as P
 
     n = min(2, torch.cuda.device_count())
     assert P.on_gpus(n)
@@ -182,7 +184,8 @@ def test_forced_t4_policy_runs_fp16_with_gradscaler(monkeypatch):
 
 
 def test_every_precision_trains_on_the_gpu():
-    from fastrain_lib import precision, train
+    from fastrain_lib import train
+    from fastrain_lib.precision import amp as precision
     from fastrain_lib.models import SimpleNN
 
     x, y = torch.rand(256, 1, 28, 28), torch.randint(0, 10, (256,))

@@ -11,8 +11,8 @@ import types
 import pytest
 import torch
 
-from fastrain_lib import hardware
-from fastrain_lib.hardware import Facts
+from fastrain_lib.measure import hardware
+from fastrain_lib.measure.hardware import Facts
 
 GB = 1024**3
 EPYC_FLAGS = frozenset({"avx2", "fma", "sse4_2"})  # AMD EPYC 7B13 (Zen 3): no avx512_bf16

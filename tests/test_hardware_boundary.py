@@ -1,4 +1,4 @@
-"""Only fastrain_lib.hardware asks torch.cuda / torch.backends.mps / torch.mps for a decision,
+"""Only fastrain_lib.measure.hardware asks torch.cuda / torch.backends.mps / torch.mps for a decision,
 and the library has no import circles. Both are read from the code (AST), not from comments."""
 
 import ast
@@ -58,7 +58,7 @@ def test_only_hardware_asks_the_device():
         for line, name in _device_uses(path):
             if (rel, name) not in ALLOWED and not name.startswith("torch.cuda.amp"):
                 offenders.append(f"{rel}:{line}: {name}")
-    assert offenders == [], "ask fastrain_lib.hardware instead:\n" + "\n".join(offenders)
+    assert offenders == [], "ask fastrain_lib.measure.hardware instead:\n" + "\n".join(offenders)
 
 
 def test_the_boundary_check_can_fail(tmp_path):
@@ -111,9 +111,9 @@ def test_no_import_circles():
     for mod in modules:
         visit(mod, [mod])
     # the graph really holds the edges (a reader that found none would pass vacuously)
-    assert {"fastrain_lib.config", "fastrain_lib.datasheet"} <= graph["fastrain_lib.hardware"]
-    assert "fastrain_lib.ablation" in graph["fastrain_lib.fused"]
-    assert "fastrain_lib.distributed" in graph["fastrain_lib.capstone"]
+    assert {"fastrain_lib.core.config", "fastrain_lib.measure.datasheet"} <= graph["fastrain_lib.measure.hardware"]
+    assert "fastrain_lib.fused.ablation" in graph["fastrain_lib.fused"]
+    assert "fastrain_lib.distributed" in graph["fastrain_lib.lessons.l07_capstone.capstone"]
     assert "fastrain_lib.distributed.launcher" in graph["fastrain_lib.distributed"]
     assert cycles == [], cycles
-    assert "fastrain_lib.widgets" not in graph["fastrain_lib.hardware"]
+    assert "fastrain_lib.ui.widgets" not in graph["fastrain_lib.measure.hardware"]

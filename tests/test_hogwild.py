@@ -4,8 +4,8 @@ import pytest
 import torch
 from _processes import live_children
 
-from fastrain_lib import async_sgd as A
-from fastrain_lib import hogwild as H
+from fastrain_lib.async_sgd import simulator as A
+from fastrain_lib.async_sgd import hogwild as H
 
 
 @pytest.fixture(scope="module")

@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from fastrain_lib import i18n
+from fastrain_lib.core import i18n
 
 BENGALI = re.compile(r"[\u0980-\u09FF]")
 PLACEHOLDER = re.compile(r"{(\w+)[^}]*}")
@@ -43,14 +43,10 @@ def test_unknown_key_fails_loudly():
 
 
 def test_duplicate_keys_are_rejected(monkeypatch, tmp_path):
-    import sys
-    import types
-
-    fake = types.ModuleType("fastrain_lib.catalog.zz_duplicate")
-    fake.MESSAGES = {"panel.run": {"bn": "চালাও", "en": "Run"}}
-    monkeypatch.setitem(sys.modules, "fastrain_lib.catalog.zz_duplicate", fake)
-    (tmp_path / "zz_duplicate.py").write_text("")
-    monkeypatch.setattr(i18n._catalog_pkg, "__path__", [*i18n._catalog_pkg.__path__, str(tmp_path)])
+    extra = tmp_path / "messages.py"
+    extra.write_text('MESSAGES = {"panel.run": {"bn": "চালাও", "en": "Run"}}\n', encoding="utf-8")
+    files = i18n.message_files()
+    monkeypatch.setattr(i18n, "message_files", lambda: [*files, extra])
     with pytest.raises(KeyError, match="defined twice"):
         i18n._load()
 

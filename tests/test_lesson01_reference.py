@@ -6,8 +6,8 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-from fastrain_lib import bench  # noqa: E402
-from fastrain_lib.panels import lesson01  # noqa: E402
+from fastrain_lib.measure import bench  # noqa: E402
+from fastrain_lib.lessons.l01_gpu_vs_cpu import panel as lesson01  # noqa: E402
 
 CPU = {"cpu_name": "AMD EPYC Test", "cpu_cores": 2, "date": "2026-11-30T07:06:00", "mode": "lab"}
 
@@ -55,8 +55,8 @@ def test_a_run_without_copy_has_no_roof(tmp_path):
 
 
 def test_setup_says_no_gpu_results_yet_instead_of_promising_them(tmp_path, monkeypatch):
-    from fastrain_lib import config, setup_env
-    from fastrain_lib.i18n import t
+    from fastrain_lib.core import config, setup_env
+    from fastrain_lib.core.i18n import t
 
     monkeypatch.setattr(config, "reference_dir", lambda: tmp_path)
     _run(tmp_path / "cpu.json", CPU)  # a CPU run only

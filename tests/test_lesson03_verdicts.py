@@ -6,9 +6,9 @@ import re
 
 import pytest
 
-from fastrain_lib import hardware
-from fastrain_lib.i18n import t
-from fastrain_lib.panels import lesson03
+from fastrain_lib.measure import hardware
+from fastrain_lib.core.i18n import t
+from fastrain_lib.lessons.l03_mixed_precision import panel as lesson03
 
 T4 = hardware.Facts("cuda", "Tesla T4", (7, 5), 1)
 A100 = hardware.Facts("cuda", "NVIDIA A100-SXM4-80GB", (8, 0), 1)
@@ -77,7 +77,7 @@ def test_autocast_verdict_on_cuda_says_they_ran_in_fp32():
 
 
 def test_autocast_verdict_matches_the_real_table_on_this_machine():
-    from fastrain_lib import precision
+    from fastrain_lib.precision import amp as precision
 
     rows = precision.autocast_dtypes("cpu", "bf16")
     out = lesson03.autocast_verdict(rows, "cpu")
@@ -112,7 +112,7 @@ def test_accuracy_verdict():
 
 
 def _amp_run(folder, name, meta, device="cpu"):
-    from fastrain_lib import bench
+    from fastrain_lib.measure import bench
 
     records = [bench.Record(name=f"amp {m}", median_s=0.01 * (i + 1), params={"family": "amp", "precision": m,
                                                                                "device": device}, meta=meta)
@@ -139,7 +139,7 @@ def test_no_reference_results_gives_no_rows(tmp_path):
 
 
 def test_every_verdict_key_exists_in_both_languages_without_bengali_in_english():
-    from fastrain_lib.i18n import CATALOG
+    from fastrain_lib.core.i18n import CATALOG
 
     keys = [k for k in CATALOG if k.startswith("lesson03.v.")]
     assert len(keys) >= 15
@@ -163,7 +163,7 @@ def test_safe_scale_range_is_the_widest_run_with_nothing_lost():
 def test_safe_scale_range_on_real_gradients_matches_the_shares():
     import torch
 
-    from fastrain_lib import precision
+    from fastrain_lib.precision import amp as precision
     from fastrain_lib.models import SimpleNN
 
     torch.manual_seed(0)
@@ -196,7 +196,7 @@ def test_memory_verdict_on_a_real_measurement():
     import torch
     from torch.nn import functional as F
 
-    from fastrain_lib import memory
+    from fastrain_lib.measure import memory
     from fastrain_lib.models import SimpleNN, count_parameters
 
     measured = {}
@@ -227,7 +227,7 @@ def test_multi_optimizer_verdict_names_who_skipped():
 
 
 def test_fp32_region_verdicts_on_this_machine_match_the_rows():
-    from fastrain_lib import precision
+    from fastrain_lib.precision import amp as precision
 
     rows = precision.fp32_region_rows("cpu", ("fp16", "bf16"))
     by = {(r["how"], r["mode"]): r for r in rows}

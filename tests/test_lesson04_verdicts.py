@@ -7,9 +7,9 @@ import re
 import pytest
 import torch
 
-from fastrain_lib import bench, hardware
-from fastrain_lib.i18n import CATALOG, t
-from fastrain_lib.panels import lesson04
+from fastrain_lib.measure import bench, hardware
+from fastrain_lib.core.i18n import CATALOG, t
+from fastrain_lib.lessons.l04_fused_kernels import panel as lesson04
 
 T4 = hardware.Facts("cuda", "Tesla T4", (7, 5), 1)
 A100 = hardware.Facts("cuda", "NVIDIA A100-SXM4-80GB", (8, 0), 1)
@@ -121,7 +121,7 @@ def test_a_slower_amp_stage_is_explained_by_the_profiler_not_a_guess():
 
 
 def test_stage_op_times_profiles_the_stage_that_was_measured():
-    from fastrain_lib import ablation
+    from fastrain_lib.fused import ablation
 
     records = ablation.ablation("cpu", stages=["fp32", "amp"], include_compile=False, steps=2, warmup=1)
     fp32, amp = (ablation.stage_op_times(r, calls=2) for r in records)
@@ -136,7 +136,7 @@ def test_amp_on_a_t4_is_fp16_and_compared_with_the_tf32_stage_before_it():
 
 
 def _ablation_run(folder, name, meta, device="cpu"):
-    from fastrain_lib import reference
+    from fastrain_lib.measure import reference
 
     records = [bench.Record(name=f"ablation:{stage}", median_s=0.1, params={"stage": stage, "device": device,
                             "experiment": reference.ABLATION_EXPERIMENT, "family": "ablation"}, meta=meta)

@@ -7,8 +7,9 @@ import types
 
 import pytest
 
-from fastrain_lib import bench, ddp_costs
-from fastrain_lib.i18n import t
+from fastrain_lib.measure import bench
+from fastrain_lib.distributed import ddp_costs
+from fastrain_lib.core.i18n import t
 from fastrain_lib.distributed import launch, pipeline
 from fastrain_lib.distributed import launcher as L
 
@@ -88,7 +89,7 @@ def test_ddp_verdict_is_chosen_from_the_measurement(w, cores, speedup, compute_m
 
 
 def test_every_verdict_sentence_names_its_numbers_in_both_languages(monkeypatch):
-    from fastrain_lib.i18n import t
+    from fastrain_lib.core.i18n import t
 
     values = ddp_costs.verdict(2, 2, 1.83, 0.0123, 0.0012, 0.0134)[1]
     for lang in ("bn", "en"):
@@ -106,7 +107,7 @@ def test_gradient_numel_is_simple_nn_size():
 
 
 def test_summary_rows_take_compute_from_one_process_and_all_reduce_from_w():
-    from fastrain_lib.panels import lesson05 as P
+    from fastrain_lib.lessons.l05_data_vs_model_parallel import panel as P
 
     def rank(step, allreduce=None):
         r = {"median_step_s": step, "batch_per_rank": 512, "global_batch": 512, "param_hashes": ["a"],
@@ -136,7 +137,7 @@ def _run_file(folder, name, meta, points, panel=True):
 
 
 def test_reference_ddp_runs_are_one_series_per_run_with_hardware_names(tmp_path):
-    from fastrain_lib.panels import lesson05 as P
+    from fastrain_lib.lessons.l05_data_vs_model_parallel import panel as P
 
     cpu = {"cpu_name": "AMD EPYC", "cpu_cores": 2, "date": "2026-11-30T07:06:30+00:00", "mode": "lab"}
     gpu = {"gpu_name": "NVIDIA H200", "gpu_count": 1, "cpu_name": "Intel Xeon", "date": "2026-12-01T05:00:00", "mode": "full"}
@@ -161,7 +162,7 @@ AR_ROWS = [(2, 1000, 1.0, 0.5, 0.3, 0.0), (2, 1_000_000, 9.0, 8.0, 5.0, 0.0),
 
 @pytest.mark.parametrize("ring_big, expected_big", [(13.35, "lesson05.v_ar_server_big"), (10.0, "lesson05.v_ar_ring")])
 def test_allreduce_verdicts_read_the_largest_n_and_give_the_reason_that_fits_the_size(ring_big, expected_big, monkeypatch):
-    from fastrain_lib.panels import lesson05
+    from fastrain_lib.lessons.l05_data_vs_model_parallel import panel as lesson05
 
     monkeypatch.setenv("FASTRAIN_LANG", "en")
     rows = AR_ROWS[:-1] + [AR_ROWS[-1][:2] + (ring_big,) + AR_ROWS[-1][3:]]

@@ -5,10 +5,10 @@ tables), reference/ GPU results are said to be absent when they are, and the pan
 import pytest
 from _processes import live_children
 
-from fastrain_lib import bench
+from fastrain_lib.measure import bench
 from fastrain_lib.distributed import cost_model
 from fastrain_lib.distributed import launcher as L
-from fastrain_lib.panels import lesson05b as P
+from fastrain_lib.lessons.l05b_ddp_in_depth import panel as P
 
 
 def _dp(phases, serial_fb=None, replicas=2, single=0.05):

@@ -5,10 +5,11 @@ micro-batches of each pipeline schedule — and leaves no process behind."""
 import pytest
 from _processes import live_children
 
-from fastrain_lib import dashboard, hardware
+from fastrain_lib import dashboard
+from fastrain_lib.measure import hardware
 from fastrain_lib.distributed import launcher as L
 from fastrain_lib.distributed import zero
-from fastrain_lib.panels import lesson05c as P
+from fastrain_lib.lessons.l05c_sharding_and_pipelines import panel as P
 
 
 @pytest.fixture(scope="module")

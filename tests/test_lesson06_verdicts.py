@@ -4,10 +4,10 @@ import math
 
 import pytest
 
-from fastrain_lib import async_sgd as A
-from fastrain_lib import hogwild as H
-from fastrain_lib.i18n import t
-from fastrain_lib.panels import lesson06 as P
+from fastrain_lib.async_sgd import simulator as A
+from fastrain_lib.async_sgd import hogwild as H
+from fastrain_lib.core.i18n import t
+from fastrain_lib.lessons.l06_sync_vs_async_sgd import panel as P
 
 
 @pytest.fixture(scope="module")
@@ -83,7 +83,7 @@ def test_time_to_loss_and_the_hogwild_verdict():
 # ---- real processes (issue 17): the sentences are computed from the measured runs
 
 def _ps(mode, gradients, seconds, staleness, workers_of, loss):
-    from fastrain_lib.distributed import param_server as PS
+    from fastrain_lib.async_sgd import param_server as PS
     return PS.PSResult(config={"mode": mode, "workers": 2, "straggler_ms": 10.0}, staleness=staleness,
                        workers_of=workers_of, arrival_s=[], train_time_s=seconds, startup_s=1.0, per_worker=[],
                        snapshot_s=[0.0], snapshot_versions=[0], losses=[2.0, loss], accuracies=[0.1, 0.5],
@@ -104,7 +104,7 @@ def test_ps_verdicts_follow_the_measurement():
 
 
 def test_local_verdict_follows_the_measurement():
-    from fastrain_lib.distributed.local_sgd import LocalSGDRun
+    from fastrain_lib.async_sgd.local_sgd import LocalSGDRun
     runs = {h: LocalSGDRun(period=h, config={"steps": 24}, rounds=r, bytes_per_round=4, wall_s=w, compute_s=0.0,
                            comm_s=0.0, losses=[2.0, loss]) for h, r, w, loss in ((1, 24, 0.08, 1.10), (8, 3, 0.02, 1.15))}
     (key, v), = P.local_verdicts(runs, 8)

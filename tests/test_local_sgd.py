@@ -8,9 +8,9 @@ import pytest
 import torch
 from _processes import live_children
 
-from fastrain_lib import async_sgd as A
+from fastrain_lib.async_sgd import simulator as A
 from fastrain_lib.distributed import launcher
-from fastrain_lib.distributed import local_sgd as L
+from fastrain_lib.async_sgd import local_sgd as L
 
 
 @pytest.fixture(scope="module")

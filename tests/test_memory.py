@@ -1,11 +1,11 @@
-"""fastrain_lib.memory: the per-parameter formula (Ultra-Scale Playbook / ZeRO convention) and
+"""fastrain_lib.measure.memory: the per-parameter formula (Ultra-Scale Playbook / ZeRO convention) and
 the measurement agree, part by part, on real models and optimizers."""
 
 import pytest
 import torch
 from torch.nn import functional as F
 
-from fastrain_lib import memory
+from fastrain_lib.measure import memory
 from fastrain_lib.models import SimpleNN, count_parameters
 
 

@@ -7,8 +7,8 @@ import psutil
 import pytest
 import torch
 
-from fastrain_lib import bench, noise
-from fastrain_lib.i18n import t
+from fastrain_lib.measure import bench, noise
+from fastrain_lib.core.i18n import t
 
 
 def info(**values):

@@ -25,7 +25,7 @@ PANEL_CELLS = 12
 SETUP = """import matplotlib
 matplotlib.use("module://matplotlib_inline.backend_inline")
 import matplotlib.pyplot as plt
-from fastrain_lib.widgets import ExperimentPanel, Outcome
+from fastrain_lib.ui.widgets import ExperimentPanel, Outcome
 import ipywidgets as w
 
 def experiment(n):

@@ -4,7 +4,8 @@ import math
 
 import pytest
 
-from fastrain_lib.panels import lesson00, lesson02
+from fastrain_lib.lessons.l00_setup import panel as lesson00
+from fastrain_lib.lessons.l02_to_device import panel as lesson02
 
 
 def test_lesson00_gflops_are_2n3_over_the_measured_median():

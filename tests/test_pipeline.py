@@ -42,7 +42,7 @@ def test_hybrid_two_stages_two_replicas():
     assert results[0]["param_hash"] != results[1]["param_hash"]
     _close(results, pipeline.reference_step(2, cfg))
     assert any(e["kind"] == "A" for e in results[0]["events"])
-    from fastrain_lib.panels import lesson05
+    from fastrain_lib.lessons.l05_data_vs_model_parallel import panel as lesson05
 
     fig = lesson05.layout_figure(results)  # the process-group drawing of the lesson
     assert len(fig.axes[0].patches) == 4

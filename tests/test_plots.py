@@ -4,7 +4,7 @@ import matplotlib
 import pytest
 from matplotlib import font_manager
 
-from fastrain_lib import plots
+from fastrain_lib.ui import plots
 
 
 def test_bundled_font_and_licence_ship_with_the_package():
@@ -60,7 +60,7 @@ def test_label_uses_english_when_shaping_is_missing(monkeypatch):
 
 
 def test_standard_charts_draw(tmp_path):
-    from fastrain_lib import bench
+    from fastrain_lib.measure import bench
 
     fig, ax = plots.new_figure()
     records = [bench.Record("ক", 0.2, 0.01), bench.Record("খ", 0.1, 0.02)]
@@ -74,7 +74,7 @@ def test_standard_charts_draw(tmp_path):
 
 
 def _record(name, seconds, noisy):
-    from fastrain_lib import bench
+    from fastrain_lib.measure import bench
 
     return bench.Record(name, seconds, seconds / 10, noise={"verdict": "noisy" if noisy else "quiet",
                                                             "reasons": ["load"] if noisy else []})

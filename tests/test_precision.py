@@ -1,11 +1,11 @@
-"""fastrain_lib.precision: formats from torch.finfo, mode checks, loss-scaling statistics, memory."""
+"""fastrain_lib.precision.amp: formats from torch.finfo, mode checks, loss-scaling statistics, memory."""
 
 import math
 
 import pytest
 import torch
 
-from fastrain_lib import precision
+from fastrain_lib.precision import amp as precision
 from fastrain_lib.models import SimpleNN
 
 
@@ -48,7 +48,7 @@ def test_check_precision_messages():
 
 
 def test_check_precision_on_gpus_and_macs_asks_the_hardware_module(monkeypatch):
-    from fastrain_lib.hardware import Facts
+    from fastrain_lib.measure.hardware import Facts
 
     monkeypatch.delenv("FASTRAIN_FORCE_T4_POLICY", raising=False)
     monkeypatch.setenv("FASTRAIN_LANG", "en")
@@ -143,8 +143,8 @@ def test_lesson03_panel_runs_and_changes_with_its_controls(monkeypatch):
     monkeypatch.setenv("FASTRAIN_MODE", "ci")
     import matplotlib.pyplot as plt
 
-    from fastrain_lib.panels import lesson03
-    from fastrain_lib.widgets import ExperimentPanel
+    from fastrain_lib.lessons.l03_mixed_precision import panel as lesson03
+    from fastrain_lib.ui.widgets import ExperimentPanel
 
     panel = lesson03.make()
     assert isinstance(panel, ExperimentPanel)

@@ -1,7 +1,7 @@
 """Progress bars: described in Bengali (or English), silent in ci mode, counting every item."""
 
-from fastrain_lib import progress
-from fastrain_lib.i18n import t
+from fastrain_lib.ui import progress
+from fastrain_lib.core.i18n import t
 
 
 def test_description_follows_the_language(monkeypatch):

@@ -112,7 +112,7 @@ DIGITS_ARE_DATA = {"data.bengali_name", "data.mnist_missing", "checks.l07.digit_
 def test_library_messages_write_numbers_in_western_digits():
     """A catalog message prints its numbers in Western digits ({threads} = 2); a literal Bengali digit
     beside them ('2টি থ্রেডে ..., কিন্তু ১টি থ্রেডে') mixed both in one printed sentence."""
-    from fastrain_lib.i18n import CATALOG
+    from fastrain_lib.core.i18n import CATALOG
 
     bengali_digit = re.compile("[\u09e6-\u09ef]")
     mixed = {key: texts["bn"] for key, texts in CATALOG.items()

@@ -1,8 +1,8 @@
-"""fastrain_lib.reference: one series per run file, labelled with hardware + date + mode."""
+"""fastrain_lib.measure.reference: one series per run file, labelled with hardware + date + mode."""
 
 import json
 
-from fastrain_lib import bench, reference
+from fastrain_lib.measure import bench, reference
 
 CPU_META = {"cpu_name": "AMD EPYC", "cpu_cores": 2, "date": "2026-11-30T07:06:31+00:00", "mode": "lab"}
 GPU_META = {"cpu_name": "Intel Xeon", "cpu_cores": 16, "gpu_name": "NVIDIA H200", "gpu_count": 1,
@@ -62,7 +62,7 @@ def test_repository_reference_results_are_read():
 
 def test_two_ablation_runs_on_one_machine_and_day_stay_two_series(tmp_path):
     # They were keyed by hardware + day + mode, so the second run silently replaced the first.
-    from fastrain_lib import bench
+    from fastrain_lib.measure import bench
 
     for name, date, ms in (("a.json", "2026-11-30T07:06:31+00:00", 30.0), ("b.json", "2026-11-30T07:09:00+00:00", 40.0)):
         rec = bench.Record(name="ablation fp32", median_s=ms / 1000, params={"experiment": reference.ABLATION_EXPERIMENT},

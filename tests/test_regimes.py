@@ -1,4 +1,4 @@
-"""fastrain_lib.regimes: the model's arithmetic, the counted work, and the three regimes as
+"""fastrain_lib.measure.regimes: the model's arithmetic, the counted work, and the three regimes as
 measured on this machine."""
 
 import math
@@ -6,9 +6,9 @@ import math
 import pytest
 import torch
 
-from fastrain_lib import bench, regimes
-from fastrain_lib.i18n import t
-from fastrain_lib.regimes import COMPUTE, MEMORY, OVERHEAD
+from fastrain_lib.measure import bench, regimes
+from fastrain_lib.core.i18n import t
+from fastrain_lib.measure.regimes import COMPUTE, MEMORY, OVERHEAD
 
 # a made-up machine: 5 µs per call, 100 GFLOP/s, 10 GB/s
 M = regimes.Machine("cpu", 5e-6, 100.0, 10.0)
@@ -126,7 +126,8 @@ def test_sweep_and_plot_show_the_measured_numbers():
 def test_the_chain_has_as_many_elements_as_the_bandwidth_measurement():
     """Its share of the bandwidth compares data of the same size: at lab size the chain used to be
     16 MB (in a 32 MB L3 cache) against a bandwidth measured over 64 MB, and read '669%'."""
-    from fastrain_lib import config, roofline
+    from fastrain_lib.core import config
+    from fastrain_lib.measure import roofline
 
     for mode in config.MODES:
         with pytest.MonkeyPatch.context() as mp:

@@ -33,7 +33,7 @@ def test_ring_equals_all_reduce_in_real_processes(world):
         # after scatter-reduce rank r owns the finished chunk (r + 1) mod N
         assert all(states[2][r][(r + 1) % 3] == {0, 1, 2} for r in range(3))
         # the stepper widget draws every step of this real trace
-        from fastrain_lib.panels import lesson05
+        from fastrain_lib.lessons.l05_data_vs_model_parallel import panel as lesson05
 
         box = lesson05.ring_stepper(events, 3)
         pictures = set()

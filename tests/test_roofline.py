@@ -1,4 +1,4 @@
-"""fastrain_lib.roofline: counting FLOPs and bytes, roofs from three sources, the plot."""
+"""fastrain_lib.measure.roofline: counting FLOPs and bytes, roofs from three sources, the plot."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ matplotlib.use("Agg")
 import pytest
 import torch
 
-from fastrain_lib import bench, hardware, roofline
+from fastrain_lib.measure import bench, hardware, roofline
 
 
 @pytest.fixture(autouse=True)
@@ -95,11 +95,11 @@ def test_matmul_record_matches_flop_count():
     assert record.noise["threads"] == torch.get_num_threads()  # measured with the threads torch uses
 
 
-# ---- lesson 01's measurements and panel (fastrain_lib.panels.lesson01), which draw on the roofline
+# ---- lesson 01's measurements and panel (fastrain_lib.lessons.l01_gpu_vs_cpu.panel), which draw on the roofline
 
 
 def test_thread_counts():
-    from fastrain_lib.panels import lesson01
+    from fastrain_lib.lessons.l01_gpu_vs_cpu import panel as lesson01
 
     assert lesson01.thread_counts(1) == [1]
     assert lesson01.thread_counts(2) == [1, 2]
@@ -108,7 +108,7 @@ def test_thread_counts():
 
 
 def test_thread_scaling_restores_the_thread_count():
-    from fastrain_lib.panels import lesson01
+    from fastrain_lib.lessons.l01_gpu_vs_cpu import panel as lesson01
 
     before = torch.get_num_threads()
     records = lesson01.thread_scaling(size=32, counts=[1, 2])
@@ -121,7 +121,7 @@ def test_thread_scaling_restores_the_thread_count():
 
 
 def test_add_and_batch_metrics_are_consistent():
-    from fastrain_lib.panels import lesson01
+    from fastrain_lib.lessons.l01_gpu_vs_cpu import panel as lesson01
 
     add = lesson01.add_bandwidth(4096)
     assert add.metrics["gbs"] == pytest.approx(3 * 4096 * 4 / add.median_s / 1e9)
@@ -131,7 +131,7 @@ def test_add_and_batch_metrics_are_consistent():
 
 
 def test_panel_changes_with_controls_and_restores_threads():
-    from fastrain_lib.panels import lesson01
+    from fastrain_lib.lessons.l01_gpu_vs_cpu import panel as lesson01
 
     before = torch.get_num_threads()
     panel = lesson01.make()
@@ -147,7 +147,7 @@ def test_panel_changes_with_controls_and_restores_threads():
 def test_reference_overlay(tmp_path):
     import matplotlib.pyplot as plt
 
-    from fastrain_lib.panels import lesson01
+    from fastrain_lib.lessons.l01_gpu_vs_cpu import panel as lesson01
 
     fig, ax = plt.subplots()
     assert lesson01.plot_reference(ax, "matmul", "size", "gflops", folder=tmp_path) == 0

@@ -13,8 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from fastrain_lib import authoring, config, hardware, setup_env
-from fastrain_lib.i18n import t
+from fastrain_lib import authoring
+from fastrain_lib.core import config, setup_env
+from fastrain_lib.measure import hardware
+from fastrain_lib.core.i18n import t
 
 T4 = {  # what hardware.gpu_info() reports on Colab's free GPU
     "gpu_name": "Tesla T4",

@@ -6,7 +6,8 @@ import sys
 import pytest
 import torch
 
-from fastrain_lib import precision, train
+from fastrain_lib import train
+from fastrain_lib.precision import amp as precision
 from fastrain_lib.models import SimpleNN
 
 

@@ -1,4 +1,4 @@
-"""fastrain_lib.transfer: copy costs, .item() synchronisation, DataLoader throughput, the training loop."""
+"""fastrain_lib.lessons.l02_to_device.transfer: copy costs, .item() synchronisation, DataLoader throughput, the training loop."""
 
 import itertools
 import json
@@ -7,7 +7,9 @@ import pytest
 import torch
 from torch.utils.data import TensorDataset
 
-from fastrain_lib import bench, config, transfer
+from fastrain_lib.measure import bench
+from fastrain_lib.core import config
+from fastrain_lib.lessons.l02_to_device import transfer
 from fastrain_lib.models import SimpleNN
 
 needs_cuda = pytest.mark.skipif(not torch.cuda.is_available(), reason="needs a CUDA GPU")
@@ -109,7 +111,7 @@ def test_train_epoch_learns_and_reports():
 
 
 def test_lesson02_panel_runs_and_changes_with_its_controls(monkeypatch):
-    from fastrain_lib.panels import lesson02
+    from fastrain_lib.lessons.l02_to_device import panel as lesson02
 
     monkeypatch.setattr(lesson02, "dataset", lambda: tiny_digits(64))  # no font rendering in a unit test
     monkeypatch.setattr(lesson02, "HISTORY", [])
@@ -294,7 +296,7 @@ MEASURED_PIPELINE = {0: _loop(1.31, 14.09), 1: _loop(10.68, 11.74), 2: _loop(13.
     ({0: _loop(8.0, 1.0), 2: _loop(8.0, 0.5)}, ["lesson02.bottleneck_step"]),
 ])
 def test_pipeline_verdicts_say_why_workers_slowed_training(pipeline, keys, monkeypatch):
-    from fastrain_lib.i18n import t
+    from fastrain_lib.core.i18n import t
 
     monkeypatch.setenv("FASTRAIN_LANG", "en")
     lines = transfer.pipeline_verdicts(pipeline, cores=2)

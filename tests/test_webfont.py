@@ -1,4 +1,4 @@
-"""The web font the setup cell gives the page (fastrain_lib.webfont): the real faces, both weights."""
+"""The web font the setup cell gives the page (fastrain_lib.ui.webfont): the real faces, both weights."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import re
 
 from fontTools.ttLib import TTFont
 
-from fastrain_lib import webfont
+from fastrain_lib.ui import webfont
 
 WORDS = "প্রশিক্ষণ দ্রুত করার বাংলা কোর্স — ক্ষ, ঙ্গ, র‍্যাম"  # conjuncts, reph, ZWJ
 

@@ -3,8 +3,9 @@ import html
 import ipywidgets as w
 import pytest
 
-from fastrain_lib import bench, plots
-from fastrain_lib.widgets import ExperimentPanel, Outcome, html_table
+from fastrain_lib.measure import bench
+from fastrain_lib.ui import plots
+from fastrain_lib.ui.widgets import ExperimentPanel, Outcome, html_table
 
 
 def make_panel(experiment):
@@ -144,7 +145,7 @@ def test_threads_control_runs_with_fewer_threads_and_restores(monkeypatch):
     panel.run()
     panel.threads.value = 0  # auto: the course's policy
     panel.run()
-    from fastrain_lib import hardware
+    from fastrain_lib.measure import hardware
 
     assert seen == [1, hardware.threads_for()]
     assert torch.get_num_threads() == before
@@ -163,7 +164,7 @@ def test_html_table_escapes():
 
 @pytest.mark.parametrize("module", ["lesson00"])
 def test_lesson_panels_build(module):
-    from fastrain_lib.panels import all_panels
+    from fastrain_lib.lessons import all_panels
 
     panels = all_panels()
     assert module in panels

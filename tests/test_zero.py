@@ -25,7 +25,7 @@ def test_formula_matches_the_papers_numbers():
 
 
 def test_formula_agrees_with_lesson_03s_memory_module_when_present():
-    memory = pytest.importorskip("fastrain_lib.memory")
+    memory = pytest.importorskip("fastrain_lib.measure.memory")
     for precision in ("fp32", "amp"):
         assert zero.formula_bytes(12345, 0, 3, precision)["total"] == memory.training_bytes(12345, precision)["total"]
 

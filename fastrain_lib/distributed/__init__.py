@@ -19,9 +19,9 @@ One small module per idea (read them like a lesson appendix):
 - local_sgd.py    local SGD / DiLoCo-style periodic averaging, all-reduces counted
 
 gloo on CPUs (any laptop, CI); NCCL only when every process has its own GPU and the worker's
-tensors live on CUDA (fastrain_lib.hardware.backend_for decides, for launch and torchrun alike).
+tensors live on CUDA (fastrain_lib.measure.hardware.backend_for decides, for launch and torchrun alike).
 """
 
-from .launcher import WorkerError, free_port, launch
+from fastrain_lib.distributed.launcher import WorkerError, free_port, launch
 
 __all__ = ["WorkerError", "free_port", "launch"]

@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 import torch
 import torch.distributed as dist
 
-from .launcher import launch
+from fastrain_lib.distributed.launcher import launch
 
 STRATEGIES = ("ddp", "ring", "zero1", "zero2", "zero3", "ps")
 FLOAT_BYTES = 4  # measure_allreduce sends float32 tensors

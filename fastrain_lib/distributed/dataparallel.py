@@ -38,10 +38,10 @@ import torch.distributed as dist
 import torch.nn.functional as F
 from torch import nn
 
-from .. import hardware
-from ..i18n import t
-from .ddp import parameter_hash
-from .model_split import mlp
+from fastrain_lib.measure import hardware
+from fastrain_lib.core.i18n import t
+from fastrain_lib.distributed.ddp import parameter_hash
+from fastrain_lib.distributed.model_split import mlp
 
 PHASES = ("scatter", "replicate", "forward", "gather_loss", "backward", "reduce_grads", "optimizer")
 SERIAL = ("scatter", "replicate", "gather_loss", "reduce_grads", "optimizer")  # device 0 / main thread alone

@@ -15,8 +15,8 @@ From a notebook:   launch(train_worker, 2, args=(cfg,))     (CPU tensors, gloo)
                    launch(train_worker, 2, args=(make_cfg(device="cuda"),), tensors_on_cuda=True)
 
 train_worker is the course's one DDP worker: the capstone runs its own training through it
-(task="fastrain_lib.capstone:train_one"), so device choice, threads and the backend follow one
-rule everywhere (fastrain_lib.hardware).
+(task="fastrain_lib.lessons.l07_capstone.capstone:train_one"), so device choice, threads and the backend follow one
+rule everywhere (fastrain_lib.measure.hardware).
 From a shell (one machine, 2 processes):
     torchrun --standalone --nproc_per_node=2 -m fastrain_lib.distributed.ddp --steps 50
 On one GPU, 2 processes share it over gloo (NCCL needs a GPU per process); a cluster
@@ -42,9 +42,9 @@ import torch.nn.functional as F
 from torch.nn.parallel import DistributedDataParallel as DDP
 from torch.utils.data import DataLoader, DistributedSampler, TensorDataset
 
-from .. import hardware
-from ..i18n import t
-from ..models import SimpleNN
+from fastrain_lib.measure import hardware
+from fastrain_lib.core.i18n import t
+from fastrain_lib.models import SimpleNN
 
 DEFAULTS = {
     "steps": 20,          # optimizer steps per rank
@@ -74,7 +74,7 @@ def load_dataset(size: int | None, seed: int, synthetic: bool = False):
     """The Bengali digits (fastrain_lib.data); random images if they are unavailable."""
     if not synthetic:
         try:
-            from ..data import bengali_digits
+            from fastrain_lib.data import bengali_digits
 
             return bengali_digits(train=True, size=size, seed=seed), True
         except (ImportError, AttributeError, OSError):
@@ -125,9 +125,9 @@ def wrap(model: torch.nn.Module, device: torch.device) -> DDP:
 
 
 def amp_tools(device_type: str, mode: str):
-    """(autocast context, GradScaler) for `mode`; uses fastrain_lib.precision when present."""
+    """(autocast context, GradScaler) for `mode`; uses fastrain_lib.precision.amp when present."""
     try:
-        from .. import precision
+        from fastrain_lib.precision import amp as precision
 
         name = "fp32" if mode == "off" else mode
         return precision.autocast(device_type, name), precision.make_scaler(device_type, name)

@@ -39,8 +39,8 @@ import torch
 import torch.distributed as dist
 import torch.multiprocessing as mp
 
-from .. import hardware
-from ..i18n import t
+from fastrain_lib.measure import hardware
+from fastrain_lib.core.i18n import t
 
 GRACE_S = 1.0  # after the first failure, wait this long for the other ranks' news
 LAST_PIDS: list[int] = []  # process ids of the latest launch (tests check that none survives)

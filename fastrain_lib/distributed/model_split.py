@@ -18,8 +18,8 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from .. import hardware
-from ..i18n import t
+from fastrain_lib.measure import hardware
+from fastrain_lib.core.i18n import t
 
 
 class SplitModel(nn.Module):

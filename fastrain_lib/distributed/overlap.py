@@ -26,8 +26,8 @@ import torch.distributed as dist
 import torch.nn.functional as F
 from torch.nn.parallel import DistributedDataParallel as DDP
 
-from .dataparallel import gradient_vector, param_bytes
-from .model_split import mlp
+from fastrain_lib.distributed.dataparallel import gradient_vector, param_bytes
+from fastrain_lib.distributed.model_split import mlp
 
 DEFAULTS = {
     "width": 256,
@@ -45,7 +45,7 @@ DEFAULTS = {
 def make_cfg(**overrides) -> dict:
     unknown = set(overrides) - set(DEFAULTS)
     if unknown:
-        from ..i18n import t
+        from fastrain_lib.core.i18n import t
 
         raise ValueError(t("dist.bad_cfg", keys=", ".join(sorted(unknown)), known=", ".join(DEFAULTS)))
     return {**DEFAULTS, **overrides}

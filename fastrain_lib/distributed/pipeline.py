@@ -35,8 +35,8 @@ import torch
 import torch.distributed as dist
 import torch.nn.functional as F
 
-from ..i18n import t
-from .model_split import mlp
+from fastrain_lib.core.i18n import t
+from fastrain_lib.distributed.model_split import mlp
 
 DEFAULTS = {
     "micro_batches": 4,   # M

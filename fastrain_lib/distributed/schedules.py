@@ -26,9 +26,9 @@ import torch
 import torch.distributed as dist
 import torch.nn.functional as F
 
-from .. import hardware
-from . import pipeline
-from .launcher import group_device
+from fastrain_lib.measure import hardware
+from fastrain_lib.distributed import pipeline
+from fastrain_lib.distributed.launcher import group_device
 
 SCHEDULES = ("gpipe", "1f1b")
 DEFAULTS = {"width": 256, "batch": 32, "steps": 3, "layers_per_stage": 2, "lr": 0.05, "seed": 0, "replicas": 1}

@@ -32,9 +32,9 @@ import torch.distributed as dist
 import torch.nn.functional as F
 from torch import nn
 
-from .. import hardware
-from .launcher import group_device
-from .zero import CommCounter
+from fastrain_lib.measure import hardware
+from fastrain_lib.distributed.launcher import group_device
+from fastrain_lib.distributed.zero import CommCounter
 
 DEFAULTS = {"width": 256, "batch": 32, "seed": 0, "widths": (64, 256, 1024), "repeats": 5}
 

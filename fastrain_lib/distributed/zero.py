@@ -50,9 +50,9 @@ import torch.distributed as dist
 import torch.nn.functional as F
 from torch.utils._python_dispatch import TorchDispatchMode
 
-from .. import hardware
-from .launcher import group_device
-from .model_split import mlp
+from fastrain_lib.measure import hardware
+from fastrain_lib.distributed.launcher import group_device
+from fastrain_lib.distributed.model_split import mlp
 
 STRATEGIES = ("ddp", "zero1", "zero1_torch", "zero2", "zero3")
 STAGE = {"ddp": 0, "zero1": 1, "zero1_torch": 1, "zero2": 2, "zero3": 3}
@@ -71,10 +71,10 @@ DEFAULTS = {"width": 256, "depth": 4, "batch": 64, "steps": 4, "lr": 1e-3, "seed
 def unsharded_bytes(n_params: int, precision: str = "fp32") -> tuple[float, float, float]:
     """(weights, gradients, optimizer state incl. fp32 master weights) of one full copy, with Adam.
 
-    Taken from fastrain_lib.memory.training_bytes (lesson 03's accounting) when that module is
+    Taken from fastrain_lib.measure.memory.training_bytes (lesson 03's accounting) when that module is
     there, so the course states one formula; the same numbers from BYTES otherwise."""
     try:
-        from ..memory import training_bytes
+        from fastrain_lib.measure.memory import training_bytes
     except ImportError:
         return tuple(b * n_params for b in BYTES[precision])
     parts = training_bytes(n_params, precision, "adam")

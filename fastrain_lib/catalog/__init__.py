@@ -1,1 +1,0 @@
-"""Message files, one per area. Each defines MESSAGES = {key: {"bn": ..., "en": ...}}."""

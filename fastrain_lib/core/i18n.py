@@ -1,0 +1,66 @@
+"""The message catalog: every user-facing string of the library, Bengali first.
+
+Messages live beside the code that says them: every package of fastrain_lib has one
+messages.py defining MESSAGES = {"key": {"bn": "...", "en": "..."}}. They are merged here
+into one catalog; a key defined twice is an error (tests/test_i18n.py checks both languages).
+
+    from fastrain_lib.core.i18n import t
+    t("device.none")                      # in the language of FASTRAIN_LANG
+    t("bench.median", value=1.5)          # str.format placeholders
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+from fastrain_lib.core import config
+
+PACKAGE_DIR = Path(__file__).resolve().parents[1]
+
+
+def message_files() -> list[Path]:
+    """fastrain_lib/core/messages.py, ...: every message table of the package, in a fixed order."""
+    return sorted(PACKAGE_DIR.rglob("messages.py"))
+
+
+def _load() -> dict[str, dict[str, str]]:
+    # Each table is loaded from its file without importing the package around it: i18n sits at
+    # the bottom of the tree and must not run a package's __init__ (distributed/ imports
+    # hardware, which imports i18n).
+    merged: dict[str, dict[str, str]] = {}
+    for path in message_files():
+        spec = importlib.util.spec_from_file_location(f"_fastrain_messages_{len(merged)}", path)
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        for key, texts in module.MESSAGES.items():
+            if key in merged:
+                raise KeyError(f"message key {key!r} is defined twice ({path})")
+            merged[key] = texts
+    return merged
+
+
+CATALOG: dict[str, dict[str, str]] = _load()
+
+
+def t(key: str, lang: str | None = None, **values) -> str:
+    """The message `key` in `lang` (default: FASTRAIN_LANG), formatted with `values`.
+
+    An unknown key raises KeyError: a typo should fail a test, not show a blank."""
+    texts = CATALOG[key]
+    text = texts.get(lang or config.lang()) or texts["en"]
+    return text.format(**values) if values else text
+
+
+def both(key: str, **values) -> str:
+    """Bengali and English together, for messages that must reach everyone (install errors)."""
+    return f"{t(key, 'bn', **values)}\n{t(key, 'en', **values)}"
+
+
+def pick(bn: str, en: str) -> str:
+    """For a string written inline in a notebook cell: the Bengali or the English text,
+    following FASTRAIN_LANG, so English mode has no Bengali left in it.
+
+        print(pick(bn="মধ্যমা সময়", en="median time"))
+    Library code keeps using the catalog (t); this is for short strings in lesson cells."""
+    return bn if config.lang() == "bn" else en

@@ -1,0 +1,84 @@
+"""Messages about NVIDIA Apex (fused.apex_status)."""
+
+MESSAGES = {
+    "apex.missing": {
+        "bn": "NVIDIA Apex ইনস্টল করা নেই। দরকারও নেই: PyTorch-এর নিজের torch.optim.AdamW(fused=True), nn.LayerNorm ও torch.compile একই কাজ করে। চাইলে Apex পাবে সোর্স থেকে বিল্ড করে (APEX_CPP_EXT=1 APEX_CUDA_EXT=1 pip install -v --no-build-isolation .) বা conda-forge-এর nvidia-apex থেকে (শুধু linux-64 + CUDA)।",
+        "en": "NVIDIA Apex is not installed. You do not need it: PyTorch's own torch.optim.AdamW(fused=True), nn.LayerNorm and torch.compile do the same job. To get Apex, build it from source (APEX_CPP_EXT=1 APEX_CUDA_EXT=1 pip install -v --no-build-isolation .) or use conda-forge's nvidia-apex (linux-64 + CUDA only).",
+    },
+    "apex.wrong_package": {
+        "bn": "যে 'apex' ইনস্টল আছে সেটা NVIDIA Apex নয় — PyPI-র একই নামের একটি পুরোনো ওয়েব টুলকিট (Pyramid-এর জন্য)। এটা সরাও (pip uninstall apex), তারপর NVIDIA Apex সোর্স থেকে বিল্ড করো বা conda-forge-এর nvidia-apex নাও। ততক্ষণ PyTorch-এর fused অপটিমাইজার ব্যবহার হবে।",
+        "en": "The installed 'apex' is not NVIDIA Apex — it is PyPI's unrelated old web toolkit (for Pyramid). Remove it (pip uninstall apex), then build NVIDIA Apex from source or use conda-forge's nvidia-apex. Until then PyTorch's fused optimizers are used.",
+    },
+    "apex.no_extensions": {
+        "bn": "NVIDIA Apex আছে, কিন্তু এর CUDA এক্সটেনশন (amp_C, fused_layer_norm_cuda) বিল্ড হয়নি, তাই fused কার্নেল চলবে না। APEX_CPP_EXT=1 APEX_CUDA_EXT=1 দিয়ে আবার বিল্ড করো (CUDA টুলকিট লাগবে)। ততক্ষণ PyTorch-এর fused অপটিমাইজার ব্যবহার হবে।",
+        "en": "NVIDIA Apex is present but its CUDA extensions (amp_C, fused_layer_norm_cuda) were not built, so its fused kernels cannot run. Rebuild with APEX_CPP_EXT=1 APEX_CUDA_EXT=1 (needs the CUDA toolkit). Until then PyTorch's fused optimizers are used.",
+    },
+    "apex.ok": {
+        "bn": "NVIDIA Apex তার fused কার্নেলসহ কাজ করছে। মনে রেখো: FusedAdam-এর ডিফল্ট adam_w_mode=True, অর্থাৎ এটা আসলে AdamW।",
+        "en": "NVIDIA Apex works, with its fused kernels. Remember: FusedAdam defaults to adam_w_mode=True, i.e. it is really AdamW.",
+    },
+}
+
+
+# Messages of fastrain_lib.fused (optimizer/LayerNorm variants, kernel counting, the ablation) and gpt.
+MESSAGES.update({
+    "fused.bad_impl": {
+        "bn": "অপটিমাইজারের ধরন '{impl}' চেনা নয়। এগুলোর একটি দাও: {allowed}।",
+        "en": "Unknown optimizer implementation '{impl}'. Use one of: {allowed}.",
+    },
+    "fused.bad_norm": {
+        "bn": "LayerNorm-এর ধরন '{impl}' চেনা নয়। এগুলোর একটি দাও: {allowed}।",
+        "en": "Unknown LayerNorm implementation '{impl}'. Use one of: {allowed}.",
+    },
+    "fused.bad_stage": {
+        "bn": "অ্যাবলেশনের ধাপ '{stage}' চেনা নয়। এগুলো থেকে বেছে নাও: {allowed}।",
+        "en": "Unknown ablation stage '{stage}'. Choose from: {allowed}.",
+    },
+    "fused.apex_adam_fallback": {
+        "bn": "Apex FusedAdam এখানে চালানো যাচ্ছে না (Apex-এর CUDA এক্সটেনশন আর GPU-তে রাখা প্যারামিটার — দুটোই লাগে)। তার বদলে PyTorch-এর torch.optim.AdamW(fused=True) ব্যবহার হচ্ছে, যা একই কাজ একটি fused কার্নেলে করে। Apex-এর অবস্থা: {status}",
+        "en": "Apex FusedAdam cannot run here (it needs Apex's CUDA extension and parameters on a GPU). Using PyTorch's torch.optim.AdamW(fused=True) instead, which does the same in one fused kernel. Apex status: {status}",
+    },
+    "fused.apex_ln_fallback": {
+        "bn": "Apex FusedLayerNorm এখানে চালানো যাচ্ছে না (fused_layer_norm_cuda এক্সটেনশন বিল্ড হয়নি)। তার বদলে nn.LayerNorm ব্যবহার হচ্ছে — CUDA-তে এটাও একটি fused কার্নেল, যা Apex থেকেই PyTorch-এ আনা হয়েছিল। Apex-এর অবস্থা: {status}",
+        "en": "Apex FusedLayerNorm cannot run here (the fused_layer_norm_cuda extension is not built). Using nn.LayerNorm instead — on CUDA it is also one fused kernel, ported into PyTorch from Apex. Apex status: {status}",
+    },
+    "fused.stage.fp32": {"bn": "FP32 (TF32 বন্ধ)", "en": "FP32 (TF32 off)"},
+    "fused.stage.tf32": {"bn": "+ TF32", "en": "+ TF32"},
+    "fused.stage.amp": {"bn": "+ AMP ({precision})", "en": "+ AMP ({precision})"},
+    "fused.stage.fused_adamw": {"bn": "+ fused AdamW", "en": "+ fused AdamW"},
+    "fused.stage.apex_layernorm": {"bn": "+ Apex LayerNorm", "en": "+ Apex LayerNorm"},
+    "fused.stage.compile": {"bn": "+ torch.compile", "en": "+ torch.compile"},
+    "fused.stage.total": {"bn": "মোট", "en": "total"},
+    "gpt.bad_heads": {
+        "bn": "n_embd ({n_embd}) কে n_head ({n_head}) দিয়ে নিঃশেষে ভাগ করা যায় না: প্রতিটি হেড সমান ভাগ পায়। যেমন n_embd=64 হলে n_head=2, 4 বা 8 দাও।",
+        "en": "n_embd ({n_embd}) is not divisible by n_head ({n_head}): every head gets an equal share. E.g. with n_embd=64 use n_head=2, 4 or 8.",
+    },
+    "gpt.too_long": {
+        "bn": "ইনপুটের দৈর্ঘ্য {T}, কিন্তু মডেল সর্বোচ্চ block_size={block_size} টোকেন দেখতে পারে। ইনপুট ছোট করো, বা বড় block_size দিয়ে মডেল বানাও।",
+        "en": "The input has {T} tokens but the model sees at most block_size={block_size}. Shorten the input or build the model with a larger block_size.",
+    },
+    "triton.not_on_gpu": {
+        "bn": "Triton kernel-টি GPU-র জন্য কম্পাইল হয়েছে, কিন্তু টেনসর আছে '{device}'-এ। আগে x.to('cuda') ও bias.to('cuda') করো।",
+        "en": "The Triton kernel is compiled for the GPU, but the tensors are on '{device}'. Move them first: x.to('cuda'), bias.to('cuda').",
+    },
+    "triton.missing": {
+        "bn": "Triton ইনস্টল করা নেই, তাই এই সেলটি বাদ গেল। Linux-এ `pip install triton` দিয়ে পাবে (CUDA-সহ PyTorch-এর সাথে সাধারণত আগে থেকেই থাকে)।",
+        "en": "Triton is not installed, so this cell is skipped. On Linux, `pip install triton` (it usually comes with CUDA builds of PyTorch).",
+    },
+    "triton.interpreter": {
+        "bn": "GPU নেই: Triton কার্নেলটি Triton ইন্টারপ্রেটারে (TRITON_INTERPRET=1) চলছে, যা প্রতিটি ব্লক Python/NumPy দিয়ে চালায়। এতে শুধু ফল ঠিক কিনা যাচাই হয় — গতি নয়; এখানে মাপা সময়ের কোনো মানে নেই।",
+        "en": "No GPU: the Triton kernel runs in the Triton interpreter (TRITON_INTERPRET=1), which executes each block with Python/NumPy. This checks correctness only, never speed; times measured here mean nothing.",
+    },
+    "triton.gpu": {
+        "bn": "GPU পাওয়া গেছে: Triton কার্নেলটি আসল GPU কোড হিসেবে কম্পাইল হয়ে চলছে।",
+        "en": "GPU found: the Triton kernel is compiled and runs as real GPU code.",
+    },
+    "triton.softmax_2d": {
+        "bn": "এই softmax একটি 2-মাত্রার টেনসর নেয় (সারি × কলাম), কিন্তু পেয়েছে {dims} মাত্রার। আগে x.reshape(-1, x.shape[-1]) করো।",
+        "en": "This softmax takes a 2-D tensor (rows × columns) but got {dims} dimensions. Reshape first: x.reshape(-1, x.shape[-1]).",
+    },
+    "triton.bad_shape": {
+        "bn": "bias-এর দৈর্ঘ্য ({bias}) x-এর শেষ মাত্রার ({last}) সমান হতে হবে।",
+        "en": "The bias length ({bias}) must equal x's last dimension ({last}).",
+    },
+})

@@ -1,0 +1,1 @@
+"""lessons/l00_setup"""

@@ -1,0 +1,49 @@
+"""Lesson 00's panel: matrix-multiply speed on every device here, by size and dtype."""
+
+from __future__ import annotations
+
+import ipywidgets as widgets
+import torch
+
+from fastrain_lib.measure import bench, hardware
+from fastrain_lib.ui import plots
+from fastrain_lib.core.i18n import t
+from fastrain_lib.ui.widgets import ExperimentPanel, Outcome
+
+# benchmarks/ families whose reference/ results the instructor dashboard shows beside this panel
+REFERENCE_FAMILIES = ("matmul", "copy")
+
+SIZES = (64, 128, 256, 512, 1024, 2048)
+DTYPES = {"float32": torch.float32, "bfloat16": torch.bfloat16}
+
+
+def matmul_experiment(max_size: int, dtype: str) -> Outcome:
+    """Time square matrix multiplies up to `max_size` on each available device."""
+    sizes = [s for s in SIZES if s <= max_size]
+    series, rows, records = {}, [], []
+    for device in hardware.available_devices():
+        gflops = []
+        for size in sizes:
+            record = bench.matmul(size, device=device, dtype=DTYPES[dtype])
+            gflops.append(record.metrics["gflops"])
+            rows.append((device, size, record.median_s * 1e3, record.metrics["gflops"]))
+            records.append(record)
+        series[device] = gflops
+    fig, ax = plots.new_figure()
+    plots.lines(ax, sizes, series, logx=True, xlabel=plots.label("lesson00.matrix_size"),
+                ylabel="GFLOP/s", title=plots.label("lesson00.matmul_title", dtype=dtype))
+    headers = [t("common.device"), t("common.size"), t("common.median_ms"), "GFLOP/s"]
+    return Outcome(figure=fig, headers=headers, rows=rows, records=records)
+
+
+def make() -> ExperimentPanel:
+    return ExperimentPanel(
+        t("lesson00.panel_title"),
+        {
+            "max_size": widgets.Dropdown(options=[256, 512, 1024, 2048], value=256,
+                                         description=t("lesson00.max_size")),
+            "dtype": widgets.ToggleButtons(options=list(DTYPES), value="float32", description=t("common.dtype")),
+        },
+        matmul_experiment,
+        name="lesson00_matmul",
+    )

@@ -1,0 +1,1 @@
+"""lessons/l01_gpu_vs_cpu"""

@@ -1,0 +1,210 @@
+"""Checks for lesson 01's exercises (GPU vs CPU).
+
+Each check calls the student's function on a few cases, compares with the right
+answer, and when it is wrong recognises the usual mistakes (forgetting the factor 2,
+n² instead of n³, bits instead of bytes, ...) so the message can say what to fix.
+"""
+
+from __future__ import annotations
+
+import math
+
+import torch
+
+from fastrain_lib.measure import bench
+from fastrain_lib.models import SimpleNN
+from fastrain_lib.lessons.checking import CheckResult, as_number, call_student, check, describe, failed, passed
+
+
+def _close(a: float, b: float, rel: float = 1e-6) -> bool:
+    return math.isclose(a, b, rel_tol=rel, abs_tol=0.0)
+
+
+_number = as_number  # one number, or None (any type: never raises)
+
+
+def _diagnose(got: float, expected: float, mistakes: dict[str, list[float]]) -> str | None:
+    """None when right, else the code of the first known mistake that matches, else 'wrong_value'.
+
+    `mistakes` maps a code to the values that mistake produces (several ways to make it)."""
+    if _close(got, expected):
+        return None
+    for code, wrongs in mistakes.items():
+        if any(_close(got, wrong) for wrong in wrongs):
+            return code
+    return "wrong_value"
+
+
+def _check_numeric(fn, cases, expected_fn, mistakes_fn, show_case) -> CheckResult:
+    for case in cases:
+        result, problem = call_student(fn, *case)
+        if problem is not None:  # a CheckResult is falsy when failed: test for None
+            return problem
+        got = _number(result)
+        if got is None:
+            return failed("not_number", "lesson01.check.not_number", kind=describe(result))
+        expected = expected_fn(*case)
+        code = _diagnose(got, expected, mistakes_fn(*case))
+        if code == "wrong_value":
+            return failed(code, "lesson01.check.wrong_value", case=show_case(*case), expected=expected, got=got)
+        if code:
+            return failed(code, "checks.l01.integer_division" if code == "integer_division" else f"lesson01.check.{code}")
+    return passed()
+
+
+# ---------------------------------------------------------------- task 1: GFLOP/s of a matmul
+
+# sizes and times that divide nothing evenly (integer division or rounding shows), plus round ones
+GFLOPS_CASES = [(123, 0.0037), (100, 0.001), (777, 0.3), (512, 0.02), (1000, 2.0), (4099, 1.3)]
+
+
+@check
+def check_matmul_gflops(fn) -> CheckResult:
+    """fn(n, seconds) -> GFLOP/s of an n x n matmul that took `seconds`: 2n³ / seconds / 1e9."""
+
+    def mistakes(n, s):
+        return {
+            "missing_factor_2": [n**3 / s / 1e9],
+            "n_squared": [2 * n**2 / s / 1e9, n**2 / s / 1e9],
+            "not_giga": [2 * n**3 / s, n**3 / s],
+            "inverted_rate": [s / (2 * n**3) * 1e9, s / (2 * n**3)],
+            "integer_division": [2 * n**3 // s / 1e9, 2 * n**3 / s // 1e9, 2 * n**3 // s // 1e9, round(2 * n**3 / s / 1e9)],
+        }
+
+    return _check_numeric(fn, GFLOPS_CASES, lambda n, s: 2 * n**3 / s / 1e9, mistakes,
+                          lambda n, s: f"n={n}, seconds={s}")
+
+
+# ---------------------------------------------------------------- task 2: arithmetic intensity
+
+INTENSITY_CASES = [(333, 8), (1000, 2), (1024, 4), (257, 2), (4096, 4), (7, 1)]
+
+
+@check
+def check_matmul_intensity(fn) -> CheckResult:
+    """fn(n, bytes_per_element) -> FLOPs per byte of an n x n matmul: 2n³ / (3n²·b) = 2n / 3b."""
+
+    def mistakes(n, b):
+        return {
+            "bits_not_bytes": [2 * n / (3 * 8 * b)],
+            "forgot_output": [2 * n / (2 * b), n / (2 * b)],
+            "missing_factor_2": [n / (3 * b)],
+            "integer_division": [2 * n**3 // (3 * n**2 * b), 2 * n // (3 * b), round(2 * n / (3 * b))],
+        }
+
+    return _check_numeric(fn, INTENSITY_CASES, lambda n, b: 2 * n / (3 * b), mistakes,
+                          lambda n, b: f"n={n}, bytes_per_element={b}")
+
+
+# ---------------------------------------------------------------- task 3: compute- or memory-bound
+
+# (intensity FLOP/byte, peak GFLOP/s, bandwidth GB/s) -> answer; none sits on the ridge itself.
+BOUND_CASES = [
+    ((100.0, 1000.0, 100.0), "compute"),  # ridge 10
+    ((1.0, 1000.0, 100.0), "memory"),
+    ((1 / 12, 8100.0, 320.0), "memory"),  # c = a + b on a T4 (ridge 25)
+    ((170.0, 8100.0, 320.0), "compute"),  # a 1024² fp32 matmul on a T4
+    ((50.0, 19500.0, 2039.0), "compute"),  # above the A100's ridge (9.6) but far below its peak
+    ((5.0, 60.0, 20.0), "compute"),  # a CPU: ridge 3
+    ((2.0, 60.0, 20.0), "memory"),
+    ((100.0, 60.0, 20.0), "compute"),  # intensity above the peak number: still just "compute"
+    ((0.01, 60.0, 20.0), "memory"),
+    ((30.0, 989000.0, 3350.0), "memory"),  # an H100 (ridge ≈ 295): 30 is far below it
+    ((400.0, 989000.0, 3350.0), "compute"),
+    ((26.0, 8100.0, 320.0), "compute"),  # just above the T4's ridge (25.3): a hard-coded ridge of 30 fails
+    ((24.0, 8100.0, 320.0), "memory"),
+    ((25.1, 8100.0, 320.0), "memory"),  # between 25 and the ridge 25.3: a rounded ridge fails
+]
+
+
+@check
+def check_bound(fn) -> CheckResult:
+    """fn(intensity, peak_gflops, bandwidth_gbs) -> "compute" or "memory"."""
+    answers = []
+    for args, _ in BOUND_CASES:
+        result, problem = call_student(fn, *args)
+        if problem is not None:  # a CheckResult is falsy when failed: test for None
+            return problem
+        if not isinstance(result, str) or result not in ("compute", "memory"):
+            return failed("bad_label", "lesson01.check.bad_label", answer=describe(result))
+        answers.append(result)
+    expected = [answer for _, answer in BOUND_CASES]
+    if answers == expected:
+        return passed()
+    if len(set(answers)) == 1:
+        return failed("constant_bound", "lesson01.check.constant_bound", answer=answers[0])
+    if all(a != e for a, e in zip(answers, expected)):
+        return failed("inverted_bound", "lesson01.check.inverted_bound")
+    wrong = next(args for (args, e), a in zip(BOUND_CASES, answers) if a != e)
+    case = f"intensity={wrong[0]:.3g}, peak_gflops={wrong[1]:g}, bandwidth_gbs={wrong[2]:g}"
+    return failed("wrong_ridge", "lesson01.check.wrong_ridge", case=case)
+
+
+# ---------------------------------------------------------------- task 4: throughput vs batch size
+
+THROUGHPUT_BATCHES = (5, 24)  # neither is the usual 32 or a power of two
+
+
+def _batch_spy(model) -> tuple[list[int], object]:
+    """Notes the batch size of every forward pass of `model` (is batch_size really used?)."""
+    seen: list[int] = []
+
+    def hook(module, args):
+        if args and isinstance(args[0], torch.Tensor) and args[0].dim() > 0:
+            seen.append(int(args[0].shape[0]))
+
+    return seen, model.register_forward_pre_hook(hook)
+
+
+def _judge_record(record, batch_size: int) -> CheckResult | None:
+    if not isinstance(record, bench.Record):
+        return failed("not_record", "lesson01.check.not_record", kind=describe(record))
+    median = _number(record.median_s)
+    if median is None or median <= 0:
+        return failed("bad_time", "lesson01.check.bad_time", value=describe(record.median_s))
+    params = record.params if isinstance(record.params, dict) else {}
+    if _number(params.get("batch_size")) != batch_size:
+        return failed("wrong_batch", "lesson01.check.wrong_batch", got=describe(params.get("batch_size")),
+                      expected=batch_size)
+    metrics = record.metrics if isinstance(record.metrics, dict) else {}
+    rate = _number(metrics.get("samples_per_s"))
+    if rate is None:
+        return failed("no_metric", "lesson01.check.no_metric")
+    expected = batch_size / median
+    if _close(rate, expected, rel=1e-3):
+        return None
+    if _close(rate, 1 / median, rel=1e-3):
+        return failed("steps_not_samples", "lesson01.check.steps_not_samples")
+    if _close(rate, median, rel=1e-3) or _close(rate, median / batch_size, rel=1e-3):
+        return failed("time_not_rate", "lesson01.check.time_not_rate")
+    return failed("wrong_rate", "lesson01.check.wrong_rate", got=rate, expected=expected)
+
+
+@check
+def check_throughput(fn, device: str = "cpu") -> CheckResult:
+    """fn(model, batch_size, device) -> the bench.Record of one training step, with
+    params['batch_size'] and metrics['samples_per_s'] = batch_size / median_s.
+
+    No speed threshold: it checks that the measurement is shaped and computed right, that
+    every timed forward pass really processes batch_size samples (batch sizes 5 and 24),
+    and that the timed step really trains (the weights change)."""
+    for batch_size in THROUGHPUT_BATCHES:
+        torch.manual_seed(0)
+        model = SimpleNN().to(device)
+        before = [p.detach().clone() for p in model.parameters()]
+        seen, handle = _batch_spy(model)
+        try:
+            record, problem = call_student(fn, model, batch_size, device)
+        finally:
+            handle.remove()
+        if problem is not None:  # a CheckResult is falsy when failed: test for None
+            return problem
+        problem = _judge_record(record, batch_size)
+        if problem is not None:
+            return problem
+        wrong = [b for b in seen if b != batch_size]
+        if wrong:
+            return failed("batch_ignored", "checks.l01.batch_ignored", got=wrong[0], want=batch_size)
+        if all(torch.equal(a, b.detach()) for a, b in zip(before, model.parameters())):
+            return failed("no_training", "lesson01.check.no_training")
+    return passed()

@@ -1,0 +1,251 @@
+"""Messages of lesson 01 (GPU vs CPU): its panel, plots, the roofline and the exercise checks."""
+
+MESSAGES = {
+    # roofline (fastrain_lib.measure.roofline)
+    "roofline.measured": {"bn": "এই মেশিনে মাপা: {device}", "en": "measured on this machine: {device}"},
+    "roofline.datasheet": {"bn": "ডেটাশিট: {gpu} {precision} ({source})", "en": "datasheet: {gpu} {precision} ({source})"},
+    "roofline.xlabel": {"bn": "গাণিতিক ঘনত্ব (FLOP/বাইট)", "en": "arithmetic intensity (FLOP/byte)"},
+    "roofline.title": {"bn": "রুফলাইন: গতির দুই সীমা — গণনা আর মেমরি", "en": "Roofline: the two limits — compute and memory"},
+    # plots and progress
+    "lesson01.ideal": {"bn": "আদর্শ (থ্রেড যত, গতি তত গুণ)", "en": "ideal (speed-up = threads)"},
+    "lesson01.threads_axis": {"bn": "CPU থ্রেডের সংখ্যা", "en": "number of CPU threads"},
+    "lesson01.speedup_axis": {"bn": "গতিবৃদ্ধি (1 থ্রেডের তুলনায়)", "en": "speed-up (over 1 thread)"},
+    "lesson01.threads_title": {"bn": "{size}×{size} ম্যাট্রিক্স গুণ: থ্রেড বাড়ালে কত দ্রুত?", "en": "{size}×{size} matmul: how much faster with more threads?"},
+    "lesson01.matrix_n": {"bn": "ম্যাট্রিক্সের আকার n (n × n)", "en": "matrix size n (n × n)"},
+    "lesson01.numel_axis": {"bn": "টেনসরের উপাদান সংখ্যা", "en": "number of tensor elements"},
+    "lesson01.matmul_title": {"bn": "ম্যাট্রিক্স গুণ: গণনার গতি", "en": "matrix multiply: compute speed"},
+    "lesson01.add_title": {"bn": "যোগ c = a + b: মেমরির গতি", "en": "addition c = a + b: memory speed"},
+    "lesson01.batch_title": {"bn": "SimpleNN-এর প্রশিক্ষণ ধাপ: batch আকার বনাম থ্রুপুট", "en": "SimpleNN training step: batch size vs throughput"},
+    "lesson01.progress_threads": {"bn": "থ্রেড বদলে মাপা হচ্ছে", "en": "measuring thread counts"},
+    "lesson01.progress_matmul": {"bn": "ম্যাট্রিক্স গুণ মাপা হচ্ছে ({device})", "en": "measuring matmul ({device})"},
+    "lesson01.progress_add": {"bn": "যোগ মাপা হচ্ছে ({device})", "en": "measuring addition ({device})"},
+    "lesson01.progress_batch": {"bn": "batch আকার বদলে মাপা হচ্ছে ({device})", "en": "measuring batch sizes ({device})"},
+    # panel
+    "lesson01.panel_title": {"bn": "GPU বনাম CPU: আকার, ডেটা টাইপ, ডিভাইস আর থ্রেড বদলে দেখো", "en": "GPU vs CPU: change size, dtype, devices and threads"},
+    "lesson01.max_size": {"bn": "সবচেয়ে বড় n", "en": "largest n"},
+    "lesson01.devices": {"bn": "ডিভাইস", "en": "devices"},
+    "lesson01.iqr_ms": {"bn": "IQR (মিলিসেকেন্ড)", "en": "IQR (ms)"},
+    "lesson01.panel_plot_title": {"bn": "ম্যাট্রিক্স গুণ, {dtype}, CPU থ্রেড = {threads}", "en": "matrix multiply, {dtype}, CPU threads = {threads}"},
+    # notes printed by the notebook
+    "lesson01.few_cores": {
+        "bn": "এই মেশিনে মাত্র {cores}টি কোর, তাই বক্ররেখায় বিন্দু মাত্র {cores}টি — পুরো গল্পটা দেখতে বেশি কোরের মেশিন লাগবে। তবু যা দেখছ তা সত্যি মাপা। অন্য প্রোগ্রাম একই কোর ব্যবহার করলে বেশি থ্রেডে গতি কমেও যেতে পারে।",
+        "en": "This machine has only {cores} cores, so the curve has only {cores} points — a machine with more cores shows the full story. What you see is still measured. If other programs use the same cores, more threads can even be slower.",
+    },
+    "lesson01.roof_here": {
+        "bn": "এই মেশিনের ছাদ ({device}): গণনা {gflops:.1f} GFLOP/s, মেমরি {gbs:.1f} GB/s, রিজ বিন্দু {ridge:.2f} FLOP/বাইট",
+        "en": "This machine's roof ({device}): compute {gflops:.1f} GFLOP/s, memory {gbs:.1f} GB/s, ridge point {ridge:.2f} FLOP/byte",
+    },
+    "lesson01.no_reference": {
+        "bn": "reference/ ফোল্ডারে এখনও অন্য হার্ডওয়্যারের মাপা ফল নেই, তাই শুধু এই মেশিন আর ডেটাশিটের সংখ্যা দেখানো হচ্ছে।",
+        "en": "reference/ has no results from other hardware yet, so only this machine and datasheet figures are shown.",
+    },
+    # exercise checks (fastrain_lib.lessons.l01_gpu_vs_cpu.checks)
+    "lesson01.check.not_number": {
+        "bn": "ফাংশনটি একটি সংখ্যা ফেরত দেওয়ার কথা, কিন্তু পাওয়া গেল {kind}। return দিয়ে একটি float বা int ফেরত দাও।",
+        "en": "The function should return a number, but returned {kind}. Return a float or an int.",
+    },
+    "lesson01.check.missing_factor_2": {
+        "bn": "তোমার উত্তর ঠিক উত্তরের অর্ধেক। ম্যাট্রিক্স গুণে প্রতিটি ধাপে একটি গুণ আর একটি যোগ হয় — দুটোই FLOP। তাই মোট কাজ 2·n³, শুধু n³ নয়।",
+        "en": "Your answer is half the right one. Each step of a matmul is a multiply and an add — both are FLOPs. So the work is 2·n³, not n³.",
+    },
+    "lesson01.check.n_squared": {
+        "bn": "তোমার উত্তর n বাড়লে n² হারে বাড়ছে, কিন্তু ম্যাট্রিক্স গুণের কাজ বাড়ে n³ হারে: ফলাফলের n² টি ঘরের প্রতিটিতে n টি গুণ-যোগ। মোট 2·n³।",
+        "en": "Your answer grows like n², but matmul work grows like n³: each of the n² outputs needs n multiply-adds. Total 2·n³.",
+    },
+    "lesson01.check.not_giga": {
+        "bn": "এককটা মিলছে না: GFLOP/s মানে প্রতি সেকেন্ডে বিলিয়ন (10⁹) FLOP। FLOP/সেকেন্ডকে 1e9 দিয়ে ভাগ করো।",
+        "en": "The unit is off: GFLOP/s means billions (10⁹) of FLOPs per second. Divide FLOP/s by 1e9.",
+    },
+    "lesson01.check.inverted_rate": {
+        "bn": "তুমি সময়কে কাজ দিয়ে ভাগ করেছ। গতি = কাজ ÷ সময় (FLOP ÷ সেকেন্ড), উল্টো নয়।",
+        "en": "You divided time by work. Speed = work ÷ time (FLOPs ÷ seconds), not the other way round.",
+    },
+    "lesson01.check.wrong_value": {
+        "bn": "উত্তর মিলছে না: {case} হলে প্রত্যাশিত {expected:.4g}, তোমার ফাংশন দিল {got:.4g}। সূত্রটা ধাপে ধাপে আবার দেখো।",
+        "en": "The answer does not match: for {case} expected {expected:.4g}, your function gave {got:.4g}. Go through the formula step by step.",
+    },
+    "lesson01.check.bits_not_bytes": {
+        "bn": "তোমার উত্তর ঠিক উত্তরের 1/8 ভাগ: মনে হচ্ছে বাইটের জায়গায় বিট গুনেছ। float32-এর একটি সংখ্যা 4 বাইট (32 বিট); ব্যান্ডউইথ আর গাণিতিক ঘনত্ব বাইটে মাপা হয়।",
+        "en": "Your answer is one eighth of the right one: it looks like you counted bits, not bytes. A float32 number is 4 bytes (32 bits); bandwidth and intensity are in bytes.",
+    },
+    "lesson01.check.forgot_output": {
+        "bn": "তুমি শুধু দুটি ইনপুট ম্যাট্রিক্স পড়ার বাইট গুনেছ। ফল C-ও মেমরিতে লিখতে হয়: মোট 3·n² টি সংখ্যা সরানো হয়।",
+        "en": "You counted only reading the two input matrices. The result C must be written too: 3·n² numbers move in all.",
+    },
+    "lesson01.check.inverted_bound": {
+        "bn": "উল্টো হয়ে গেছে: গাণিতিক ঘনত্ব রিজ বিন্দুর (peak ÷ bandwidth) চেয়ে বেশি হলে কাজটি গণনা-সীমিত (\"compute\"), কম হলে মেমরি-সীমিত (\"memory\")।",
+        "en": "It is the wrong way round: intensity above the ridge point (peak ÷ bandwidth) is compute-bound (\"compute\"), below it memory-bound (\"memory\").",
+    },
+    "lesson01.check.constant_bound": {
+        "bn": "তোমার ফাংশন সব ক্ষেত্রে একই উত্তর ({answer!r}) দিচ্ছে। গাণিতিক ঘনত্বকে রিজ বিন্দু = peak_gflops ÷ bandwidth_gbs এর সাথে তুলনা করো।",
+        "en": "Your function gives the same answer ({answer!r}) every time. Compare the intensity with the ridge point = peak_gflops ÷ bandwidth_gbs.",
+    },
+    "lesson01.check.wrong_ridge": {
+        "bn": "কিছু ক্ষেত্রে উত্তর ভুল ({case})। তুলনাটা হবে রিজ বিন্দুর সাথে: intensity ≥ peak_gflops ÷ bandwidth_gbs হলে \"compute\", নইলে \"memory\"।",
+        "en": "Some cases are wrong ({case}). Compare with the ridge point: intensity ≥ peak_gflops ÷ bandwidth_gbs means \"compute\", else \"memory\".",
+    },
+    "lesson01.check.bad_label": {
+        "bn": "উত্তর হতে হবে ঠিক \"compute\" অথবা \"memory\" (ছোট হাতের ইংরেজি), কিন্তু পাওয়া গেল {answer!r}।",
+        "en": "The answer must be exactly \"compute\" or \"memory\" (lower case), but got {answer!r}.",
+    },
+    "lesson01.check.not_record": {
+        "bn": "ফাংশনটি bench.measure যে Record দেয় সেটাই ফেরত দেওয়ার কথা, কিন্তু পাওয়া গেল {kind}। record = bench.measure(...) লিখে record ফেরত দাও।",
+        "en": "The function should return the Record that bench.measure gives, but returned {kind}. Write record = bench.measure(...) and return record.",
+    },
+    "lesson01.check.no_metric": {
+        "bn": "record.metrics[\"samples_per_s\"] পাওয়া যায়নি। মাপার পরে record.metrics[\"samples_per_s\"] = ... লিখে থ্রুপুট রাখো।",
+        "en": "record.metrics[\"samples_per_s\"] is missing. After measuring, store the throughput with record.metrics[\"samples_per_s\"] = ....",
+    },
+    "lesson01.check.bad_time": {
+        "bn": "record.median_s ({value!r}) একটি ধনাত্মক সময় নয়। bench.measure দিয়ে প্রশিক্ষণ ধাপটি মাপো।",
+        "en": "record.median_s ({value!r}) is not a positive time. Measure the training step with bench.measure.",
+    },
+    "lesson01.check.steps_not_samples": {
+        "bn": "তুমি প্রতি সেকেন্ডে ধাপের সংখ্যা (1 ÷ সময়) দিয়েছ। থ্রুপুট গুনতে নমুনা লাগে: batch_size ÷ record.median_s।",
+        "en": "You gave steps per second (1 ÷ time). Throughput counts samples: batch_size ÷ record.median_s.",
+    },
+    "lesson01.check.time_not_rate": {
+        "bn": "তুমি সময় (সেকেন্ড) দিয়েছ, গতি নয়। নমুনা/সেকেন্ড = batch_size ÷ record.median_s।",
+        "en": "You gave a time (seconds), not a rate. Samples/s = batch_size ÷ record.median_s.",
+    },
+    "lesson01.check.wrong_batch": {
+        "bn": "record.params[\"batch_size\"] ({got!r}) চাওয়া batch আকারের ({expected}) সাথে মিলছে না। ফাংশনের batch_size দিয়েই ইনপুট বানাও আর params-এ লেখো।",
+        "en": "record.params[\"batch_size\"] ({got!r}) does not match the requested batch size ({expected}). Build the inputs from batch_size and record it in params.",
+    },
+    "lesson01.check.wrong_rate": {
+        "bn": "samples_per_s ({got:.4g}) আর batch_size ÷ median_s ({expected:.4g}) মিলছে না। থ্রুপুট হিসাব করো record-এর মধ্যমা সময় থেকেই।",
+        "en": "samples_per_s ({got:.4g}) does not equal batch_size ÷ median_s ({expected:.4g}). Compute the throughput from the record's median time.",
+    },
+    "lesson01.check.no_training": {
+        "bn": "মাপা ধাপে মডেলের ওজন বদলায়নি: প্রশিক্ষণ ধাপে backward() আর optimizer.step() দুটোই থাকতে হবে, শুধু ফরওয়ার্ড পাস নয়।",
+        "en": "The weights did not change in the measured step: a training step needs backward() and optimizer.step(), not only the forward pass.",
+    },
+    "lesson01.cpu_line": {
+        "bn": "CPU: {name} | {cores}টি লজিক্যাল কোর | PyTorch থ্রেড: {threads}",
+        "en": "CPU: {name} | {cores} logical cores | PyTorch threads: {threads}",
+    },
+    "lesson01.devices_line": {
+        "bn": "ব্যবহারযোগ্য ডিভাইস: {devices} | মোড: {mode}",
+        "en": "usable devices: {devices} | mode: {mode}",
+    },
+    "lesson01.threads_restored": {
+        "bn": "থ্রেড আবার আগের মতো: {threads}",
+        "en": "threads back as before: {threads}",
+    },
+    "lesson01.thread_row": {
+        "bn": "{threads} থ্রেড: {ms:.2f} ms, {gflops:.1f} GFLOP/s, গতিবৃদ্ধি {speedup:.2f}×",
+        "en": "{threads} threads: {ms:.2f} ms, {gflops:.1f} GFLOP/s, speed-up {speedup:.2f}×",
+    },
+    "lesson01.verdict_threads_near_ideal": {
+        "bn": "এখানে মাপা: {threads} থ্রেডে গতিবৃদ্ধি {speedup:.2f}×, আদর্শ {threads}×-এর কাছাকাছি।",
+        "en": "Measured here: {threads} threads give a {speedup:.2f}× speed-up, close to the ideal {threads}×.",
+    },
+    "lesson01.verdict_threads_below": {
+        "bn": "এখানে মাপা: {threads} থ্রেডে গতিবৃদ্ধি {speedup:.2f}×, আদর্শ {threads}×-এর নিচে — নিচের কারণগুলো দেখো।",
+        "en": "Measured here: {threads} threads give a {speedup:.2f}× speed-up, below the ideal {threads}× — see the reasons below.",
+    },
+    "lesson01.verdict_threads_none": {
+        "bn": "এখানে মাপা: {threads} থ্রেডে গতিবৃদ্ধি {speedup:.2f}× — বেশি থ্রেডে লাভ হয়নি। হয় কাজটা এত ছোট যে ভাগাভাগির খরচই বেশি, নয়তো অন্য প্রোগ্রাম কোর দখল করে আছে।",
+        "en": "Measured here: {threads} threads give a {speedup:.2f}× speed-up — more threads did not help. Either the work is so small that splitting it costs more, or other programs occupy the cores.",
+    },
+    "lesson01.verdict_one_core": {
+        "bn": "এই মেশিনে মাত্র 1টি থ্রেড চলে, তাই থ্রেড বাড়ানোর তুলনা এখানে করা যায় না।",
+        "en": "This machine runs only 1 thread, so there is nothing to compare here.",
+    },
+    "lesson01.intensity_row": {
+        "bn": "{n}×{n} ম্যাট্রিক্স গুণ: {flops:.3g} FLOP, {moved:.3g} বাইট, ঘনত্ব {intensity:.1f} FLOP/বাইট",
+        "en": "{n}×{n} matmul: {flops:.3g} FLOP, {moved:.3g} bytes, intensity {intensity:.1f} FLOP/byte",
+    },
+    "lesson01.add_intensity": {
+        "bn": "c = a + b: ঘনত্ব {intensity:.3f} FLOP/বাইট (আকার যাই হোক)",
+        "en": "c = a + b: intensity {intensity:.3f} FLOP/byte (whatever the size)",
+    },
+    "lesson01.operation": {
+        "bn": "কাজ",
+        "en": "operation",
+    },
+    "lesson01.verdict_matmul_sizes": {
+        "bn": "এখানে মাপা ({device}): {small}×{small} ম্যাট্রিক্স গুণ {small_g:.1f} GFLOP/s, {big}×{big} {big_g:.1f} GFLOP/s — বড়টি {ratio:.1f} গুণ।",
+        "en": "Measured here ({device}): a {small}×{small} matmul runs at {small_g:.1f} GFLOP/s, {big}×{big} at {big_g:.1f} GFLOP/s — {ratio:.1f}× as fast.",
+    },
+    "lesson01.why_matmul_grows": {
+        "bn": "ছোট ম্যাট্রিক্সে প্রতিটি কলের নির্দিষ্ট খরচ কাজের তুলনায় বড়; আকার বাড়লে ঘনত্ব বাড়ে আর GFLOP/s যন্ত্রের সর্বোচ্চ গতির দিকে ওঠে।",
+        "en": "For small matrices the fixed cost of each call is large compared with the work; as the size grows the intensity grows and GFLOP/s climbs towards the machine's peak.",
+    },
+    "lesson01.why_matmul_flat": {
+        "bn": "পার্থক্য ছোট: এই মোডে সবচেয়ে বড় ম্যাট্রিক্সও ছোট, অথবা মাপের সময় অন্য প্রোগ্রাম চলছিল — lab মোডে বা আবার চালিয়ে দেখো।",
+        "en": "The difference is small: in this mode even the biggest matrix is small, or other programs ran meanwhile — try lab mode or run again.",
+    },
+    "lesson01.verdict_add_sizes": {
+        "bn": "এখানে মাপা ({device}): যোগ সবচেয়ে দ্রুত {best_n} উপাদানে, {best_gbs:.1f} GB/s; সবচেয়ে বড় টেনসরে ({big_n} উপাদান, {big_mb:.0f} MB সরানো) {big_gbs:.1f} GB/s। যোগের সেরা GFLOP/s {add_g:.2f}, ম্যাট্রিক্স গুণের {mm_g:.1f}।",
+        "en": "Measured here ({device}): addition is fastest at {best_n} elements, {best_gbs:.1f} GB/s; at the biggest tensor ({big_n} elements, {big_mb:.0f} MB moved) {big_gbs:.1f} GB/s. Addition's best GFLOP/s is {add_g:.2f}, matmul's {mm_g:.1f}.",
+    },
+    "lesson01.why_add_cache": {
+        "bn": "বড় টেনসর ক্যাশে ধরে না, তাই তার গতি প্রধান মেমরির (RAM) ব্যান্ডউইথে নেমে আসে।",
+        "en": "The big tensor does not fit in the cache, so its speed drops to the main memory (RAM) bandwidth.",
+    },
+    "lesson01.why_add_same": {
+        "bn": "সবচেয়ে বড় টেনসরের গতি সেরার কাছাকাছি: এই মোডে সবচেয়ে বড় টেনসরও হয়তো ক্যাশে ধরে — lab মোডে আরও বড় টেনসরে দেখো।",
+        "en": "The biggest tensor moves nearly as fast as the best: in this mode even the biggest may fit in the cache — try bigger tensors in lab mode.",
+    },
+    "lesson01.verdict_gpu_vs_cpu": {
+        "bn": "এখানে মাপা: ম্যাট্রিক্স গুণে GPU {gpu_g:.0f} GFLOP/s, CPU {cpu_g:.0f} GFLOP/s → GPU {mm_ratio:.1f} গুণ; যোগে GPU {gpu_bw:.0f} GB/s, CPU {cpu_bw:.0f} GB/s → {bw_ratio:.1f} গুণ।",
+        "en": "Measured here: matmul GPU {gpu_g:.0f} GFLOP/s, CPU {cpu_g:.0f} GFLOP/s → GPU {mm_ratio:.1f}×; addition GPU {gpu_bw:.0f} GB/s, CPU {cpu_bw:.0f} GB/s → {bw_ratio:.1f}×.",
+    },
+    "lesson01.verdict_cpu_only": {
+        "bn": "এই মেশিনে GPU নেই। CPU-র সেরা মাপ: {gflops:.1f} GFLOP/s, {gbs:.1f} GB/s। Colab-এ GPU নিয়ে (Runtime → Change runtime type → T4 GPU) আবার চালালে দুটি পাশাপাশি দেখবে।",
+        "en": "No GPU on this machine. The CPU's best: {gflops:.1f} GFLOP/s, {gbs:.1f} GB/s. Run this again on Colab with a GPU (Runtime → Change runtime type → T4 GPU) to see both side by side.",
+    },
+    "lesson01.t4_row": {
+        "bn": "T4 (ডেটাশিট), {name}: ঘনত্ব {intensity:.3g} → বড়জোর {gflops:.0f} GFLOP/s ({kind}-bound)",
+        "en": "T4 (datasheet), {name}: intensity {intensity:.3g} → at most {gflops:.0f} GFLOP/s ({kind}-bound)",
+    },
+    "lesson01.t4_ridge": {
+        "bn": "T4-এর রিজ বিন্দু: {ridge:.1f} FLOP/বাইট",
+        "en": "T4 ridge point: {ridge:.1f} FLOP/byte",
+    },
+    "lesson01.batch_row": {
+        "bn": "{device}, batch {batch}: {ms:.3f} ms/ধাপ, {rate:.0f} নমুনা/সেকেন্ড",
+        "en": "{device}, batch {batch}: {ms:.3f} ms/step, {rate:.0f} samples/s",
+    },
+    "lesson01.verdict_batch": {
+        "bn": "এখানে মাপা ({device}): batch {small} থেকে {big}-এ থ্রুপুট {ratio:.0f} গুণ ({small_rate:.0f} → {big_rate:.0f} নমুনা/সেকেন্ড); শেষ ধাপে বাড়ল {last:.2f} গুণ।",
+        "en": "Measured here ({device}): from batch {small} to {big} the throughput grew {ratio:.0f}× ({small_rate:.0f} → {big_rate:.0f} samples/s); the last step added {last:.2f}×.",
+    },
+    "lesson01.batch_flattening": {
+        "bn": "রেখা চ্যাপ্টা হয়ে আসছে: যন্ত্র প্রায় পুরো ব্যস্ত, আরও বড় batch-এ লাভ সামান্য।",
+        "en": "The curve is flattening: the machine is nearly busy, a bigger batch adds little.",
+    },
+    "lesson01.batch_still_growing": {
+        "bn": "এখনও বাড়ছে: এই মাপগুলোতে যন্ত্র পুরো ব্যস্ত হয়নি, আরও বড় batch-এ আরও লাভ হতে পারে।",
+        "en": "Still growing: at these sizes the machine is not yet busy; a bigger batch may gain more.",
+    },
+    "lesson01.verdict_dtypes": {
+        "bn": "এখানে মাপা (CPU, {n}×{n}): float32 {float32:.1f}, bfloat16 {bfloat16:.1f}, float16 {float16:.1f} GFLOP/s।",
+        "en": "Measured here (CPU, {n}×{n}): float32 {float32:.1f}, bfloat16 {bfloat16:.1f}, float16 {float16:.1f} GFLOP/s.",
+    },
+    "lesson01.low_bits_faster": {
+        "bn": "{fastest} এখানে float32-এর চেয়ে {ratio:.1f} গুণ দ্রুত: এই CPU-তে সেই ফরম্যাটের গুণ-যোগের নিজস্ব দ্রুত নির্দেশ আছে (hardware.show_report() দেখো)।",
+        "en": "{fastest} is {ratio:.1f}× faster than float32 here: this CPU has fast instructions of its own for that format (see hardware.show_report()).",
+    },
+    "lesson01.low_bits_slower": {
+        "bn": "কম বিট এখানে দ্রুত নয় (সবচেয়ে ভালোটি float32-এর {ratio:.2f} গুণ): এই CPU-তে 16-বিট গুণের আলাদা দ্রুত একক নেই, তাই PyTorch সংখ্যাগুলো রূপান্তর করে গোনে। টেনসর কোরওয়ালা GPU-তে উল্টোটা হয়।",
+        "en": "Fewer bits are not faster here (the best is {ratio:.2f}× float32): this CPU has no fast unit for 16-bit multiplies, so PyTorch converts the numbers and computes. On a GPU with tensor cores it is the other way round.",
+    },
+    "lesson01.reference_run": {
+        "bn": "রেফারেন্স: {run}",
+        "en": "reference: {run}",
+    },
+    "lesson01.reference_runs": {
+        "bn": "reference/ থেকে {count}টি রানের ছাদ যোগ হলো (প্রতিটি রান আলাদা রেখা): {labels}",
+        "en": "Added the roofs of {count} runs from reference/ (one line per run): {labels}",
+    },
+    "lesson01.no_gpu_reference": {
+        "bn": "reference/ ফোল্ডারে এখনো কোনো GPU-তে মাপা ফল নেই; GPU-র রেখাগুলো শুধু ডেটাশিট থেকে।",
+        "en": "reference/ has no results measured on a GPU yet; the GPU lines are datasheet figures only.",
+    },
+    "lesson01.ex_compare": {
+        "bn": "bench: {bench:.2f} GFLOP/s, তোমার সূত্র: {mine}",
+        "en": "bench: {bench:.2f} GFLOP/s, your formula: {mine}",
+    },
+}

@@ -1,0 +1,338 @@
+"""Lesson 01 (GPU vs CPU): its measurements and its experiment panel.
+
+Each function measures one idea of the lesson on every device present and returns
+bench Records; the plot_* functions draw them. The notebook calls them in order:
+
+    thread_scaling()   same matmul with 1, 2, ... N CPU threads
+    matmul_sweep()     GFLOP/s vs matrix size        (compute-bound when big)
+    add_sweep()        GB/s of c = a + b vs length   (always memory-bound)
+    batch_sweep()      samples/s of SimpleNN's training step vs batch size
+    make()             the panel: size, dtype, devices, threads -> plot + table
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+
+import ipywidgets as widgets
+import torch
+
+from fastrain_lib.measure import bench, hardware, reference, roofline
+from fastrain_lib.core import config
+from fastrain_lib.ui import plots
+from fastrain_lib.core.i18n import t
+from fastrain_lib.models import SimpleNN
+from fastrain_lib.ui.progress import progress
+from fastrain_lib.ui.widgets import ExperimentPanel, Outcome
+
+# benchmarks/ families whose reference/ results the instructor dashboard shows beside this panel
+REFERENCE_FAMILIES = ("matmul", "copy")
+
+DTYPES = {"float32": torch.float32, "bfloat16": torch.bfloat16, "float16": torch.float16}
+
+
+def _dtype_name(dtype: torch.dtype) -> str:
+    return str(dtype).replace("torch.", "")
+
+
+@contextlib.contextmanager
+def num_threads(count: int | None):
+    """Run a block with `count` CPU threads, then put the old setting back (even on error)."""
+    before = torch.get_num_threads()
+    if count:
+        torch.set_num_threads(int(count))
+    try:
+        yield
+    finally:
+        torch.set_num_threads(before)
+
+
+# ---------------------------------------------------------------- 1. threads on a CPU
+
+
+def thread_counts(cores: int | None = None) -> list[int]:
+    """1, 2, ... up to the core count (powers of two plus the count itself on big machines)."""
+    cores = cores or os.cpu_count() or 1
+    if cores <= 8:
+        return list(range(1, cores + 1))
+    counts = [1]
+    while counts[-1] * 2 < cores:
+        counts.append(counts[-1] * 2)
+    return counts + [cores]
+
+
+def thread_scaling(size: int | None = None, counts: list[int] | None = None) -> list[bench.Record]:
+    """Time the same size x size float32 matmul on the CPU with each thread count."""
+    size = size or config.by_mode(ci=256, lab=1024, full=2048)
+    records = []
+    for count in progress(counts or thread_counts(), "lesson01.progress_threads"):
+        with num_threads(count):
+            record = bench.matmul(size, device="cpu")
+        record.params["threads"] = count
+        records.append(record)
+    return records
+
+
+def plot_thread_scaling(records: list[bench.Record]):
+    """Speed-up over one thread against the ideal straight line."""
+    fig, ax = plots.new_figure()
+    threads = [r.params["threads"] for r in records]
+    base = records[0].median_s
+    speedup = [base / r.median_s for r in records]
+    ax.plot(threads, threads, "--", color="gray", label=plots.label("lesson01.ideal"))
+    ax.plot(threads, speedup, "o-", lw=2.5, label=plots.label("common.measured_here"))
+    ax.set_xticks(threads)
+    ax.set_xlabel(plots.label("lesson01.threads_axis"))
+    ax.set_ylabel(plots.label("lesson01.speedup_axis"))
+    ax.set_title(plots.label("lesson01.threads_title", size=records[0].params["size"]))
+    ax.legend()
+    return fig
+
+
+# ---------------------------------------------------------------- 2. compute-bound vs memory-bound
+
+
+def matmul_sizes(device: str = "cpu") -> list[int]:
+    sizes = config.by_mode(ci=[32, 64, 128, 256], lab=[32, 64, 128, 256, 512, 1024, 2048],
+                           full=[64, 128, 256, 512, 1024, 2048, 4096])
+    if torch.device(device).type == "cuda" and not config.is_ci():
+        sizes = sizes + [4096, 8192]  # a GPU needs big matrices before it is busy
+    return sorted(set(sizes))
+
+
+def add_lengths(device: str = "cpu") -> list[int]:
+    top = config.by_mode(ci=20, lab=24, full=26) + (2 if torch.device(device).type == "cuda" else 0)
+    return [2**k for k in range(10, top + 1, 2)]
+
+
+def matmul_sweep(devices: list[str] | None = None, dtype: torch.dtype = torch.float32) -> list[bench.Record]:
+    """GFLOP/s of square matmuls of growing size on each device."""
+    records = []
+    for device in devices or hardware.available_devices():
+        for size in progress(matmul_sizes(device), "lesson01.progress_matmul", device=device):
+            records.append(bench.matmul(size, device=device, dtype=dtype))
+    return records
+
+
+def add_bandwidth(numel: int, device: str = "cpu", dtype: torch.dtype = torch.float32) -> bench.Record:
+    """Time c = a + b: reads two tensors, writes one; one FLOP per element."""
+    a = bench.fresh_random(numel, device=device, dtype=dtype)
+    b = bench.fresh_random(numel, device=device, dtype=dtype)
+    c = torch.empty_like(a)
+    record = bench.measure(lambda: torch.add(a, b, out=c), f"add {numel}",
+                           params={"numel": numel, "device": str(device), "dtype": _dtype_name(dtype)})
+    record.metrics["gbs"] = record.per_second(3 * numel * a.element_size()) / 1e9
+    record.metrics["gflops"] = record.per_second(numel) / 1e9
+    return record
+
+
+def add_sweep(devices: list[str] | None = None, dtype: torch.dtype = torch.float32) -> list[bench.Record]:
+    """GB/s of elementwise addition of growing length on each device."""
+    records = []
+    for device in devices or hardware.available_devices():
+        for numel in progress(add_lengths(device), "lesson01.progress_add", device=device):
+            records.append(add_bandwidth(numel, device=device, dtype=dtype))
+    return records
+
+
+def _by_device(records, x_key: str, metric: str) -> dict[str, tuple[list, list]]:
+    series: dict[str, tuple[list, list]] = {}
+    for r in records:
+        xs, ys = series.setdefault(r.params["device"], ([], []))
+        xs.append(r.params[x_key])
+        ys.append(r.metrics[metric])
+    return series
+
+
+def plot_sweeps(matmul_records: list[bench.Record], add_records: list[bench.Record]):
+    """Left: matmul GFLOP/s vs n. Right: addition GB/s vs length. One line per device."""
+    fig, (left, right) = plots.new_figure(ncols=2)
+    for device, (xs, ys) in _by_device(matmul_records, "size", "gflops").items():
+        left.plot(xs, ys, "o-", label=device)
+    left.set_xscale("log", base=2)
+    left.set_xlabel(plots.label("lesson01.matrix_n"))
+    left.set_ylabel("GFLOP/s")
+    left.set_title(plots.label("lesson01.matmul_title"))
+    for device, (xs, ys) in _by_device(add_records, "numel", "gbs").items():
+        right.plot(xs, ys, "s-", label=device)
+    plot_reference(left, "matmul", "size", "gflops")
+    plot_reference(right, "add", "numel", "gbs")
+    right.set_xscale("log", base=2)
+    right.set_xlabel(plots.label("lesson01.numel_axis"))
+    right.set_ylabel("GB/s")
+    right.set_title(plots.label("lesson01.add_title"))
+    left.legend()
+    right.legend()
+    return fig
+
+
+def roofline_figure(roofs: list[roofline.Roof], matmul_records: list[bench.Record],
+                    add_records: list[bench.Record], device: str = "cpu"):
+    """The roofline with the measured operations of one device as points."""
+    fig, ax = plots.new_figure(figsize=(12, 6))
+    points = []
+    for r in matmul_records:
+        if r.params["device"] == device:
+            n = r.params["size"]
+            points.append((f"{n}²", roofline.matmul_intensity(n), r.metrics["gflops"]))
+    adds = [r for r in add_records if r.params["device"] == device]
+    if adds:
+        biggest = max(adds, key=lambda r: r.params["numel"])
+        points.append(("a+b", roofline.add_intensity(), biggest.metrics["gflops"]))
+    roofline.plot(ax, roofs, points)
+    return fig
+
+
+# ---------------------------------------------------------------- 3. batch size and throughput
+
+
+def training_step(model: torch.nn.Module, optimizer: torch.optim.Optimizer, inputs: torch.Tensor,
+                  targets: torch.Tensor):
+    """The seeds' training step: zero_grad, forward, loss, backward, step."""
+    optimizer.zero_grad()
+    loss = torch.nn.functional.cross_entropy(model(inputs), targets)
+    loss.backward()
+    optimizer.step()
+
+
+def batch_throughput(batch_size: int, device: str = "cpu") -> bench.Record:
+    """Samples per second of one SimpleNN training step (Adam, lr 1e-3 as in the seeds)."""
+    torch.manual_seed(0)
+    model = SimpleNN().to(device)
+    optimizer = torch.optim.Adam(model.parameters(), lr=1e-3)
+    inputs = bench.fresh_random(batch_size, 1, 28, 28, device=device, seed=batch_size)
+    targets = torch.randint(0, 10, (batch_size,)).to(device)
+    record = bench.measure(lambda: training_step(model, optimizer, inputs, targets), f"SimpleNN step b={batch_size}",
+                           params={"batch_size": batch_size, "device": str(device)})
+    record.metrics["samples_per_s"] = record.per_second(batch_size)
+    return record
+
+
+def batch_sizes() -> list[int]:
+    return config.by_mode(ci=[1, 16, 256], lab=[1, 4, 16, 64, 256, 1024, 4096],
+                          full=[1, 4, 16, 64, 256, 1024, 4096, 16384])
+
+
+def batch_sweep(devices: list[str] | None = None, sizes: list[int] | None = None) -> list[bench.Record]:
+    records = []
+    for device in devices or hardware.available_devices():
+        for size in progress(sizes or batch_sizes(), "lesson01.progress_batch", device=device):
+            records.append(batch_throughput(size, device))
+    return records
+
+
+def plot_batch(records: list[bench.Record]):
+    fig, ax = plots.new_figure()
+    for device, (xs, ys) in _by_device(records, "batch_size", "samples_per_s").items():
+        ax.plot(xs, ys, "o-", lw=2.5, label=device)
+    plot_reference(ax, "SimpleNN step", "batch_size", "samples_per_s")
+    ax.set_xscale("log", base=2)
+    ax.set_yscale("log")
+    ax.set_xlabel(plots.label("common.batch_size"))
+    ax.set_ylabel(plots.label("common.samples_per_s"))
+    ax.set_title(plots.label("lesson01.batch_title"))
+    ax.legend()
+    return fig
+
+
+# ---------------------------------------------------------------- results from other hardware
+
+
+def _fp32(record) -> bool:
+    return (record.params.get("format") or record.params.get("dtype") or "float32") in ("fp32", "float32")
+
+
+def reference_series(kind: str, x_key: str, metric: str, folder=None) -> dict[str, list[tuple]]:
+    """{run label: [(x, y), ...]} for records named `kind…` ('matmul', 'add', 'SimpleNN step'),
+    one series per reference/ run file (two runs on one machine stay two series), fp32 only."""
+    series = {}
+    for run in reference.runs(folder):
+        points = sorted((r.params[x_key], r.metrics[metric]) for r in run.records
+                        if r.name.startswith(kind) and x_key in r.params and metric in r.metrics and _fp32(r))
+        if points:
+            label = plots.label("lesson01.reference_run", run=run.label)
+            while label in series:  # two runs with the same hardware, date and mode
+                label += "′"
+            series[label] = points
+    return series
+
+
+def plot_reference(ax, kind: str, x_key: str, metric: str, folder=None) -> int:
+    """Dashed lines for reference/ results, one per run, labelled with the hardware, date and
+    mode. Returns how many lines were drawn (0 when reference/ is empty)."""
+    series = reference_series(kind, x_key, metric, folder)
+    for label, points in series.items():
+        xs, ys = zip(*points)
+        ax.plot(xs, ys, "--", marker=".", label=label)
+    return len(series)
+
+
+def reference_roofs(folder=None) -> list[roofline.Roof]:
+    """One roof per reference/ run: its best fp32 matmul GFLOP/s and its best copy GB/s
+    (reference.roof); runs without both are left out, never filled in from other records."""
+    roofs = []
+    for run in reference.runs(folder):
+        found = reference.roof(run)
+        if found:
+            roofs.append(roofline.Roof(plots.label("lesson01.reference_run", run=run.label), found[0], found[1],
+                                       "reference"))
+    return roofs
+
+
+# ---------------------------------------------------------------- 4. the experiment panel
+
+
+def panel_experiment(size: int, dtype: str, devices: tuple, threads: int) -> Outcome:
+    """Matmul time and GFLOP/s for sizes up to `size`, per chosen device, with `threads` CPU threads."""
+    devices = [d for d in devices if d in hardware.available_devices()] or ["cpu"]
+    sizes = [s for s in (64, 128, 256, 512, 1024, 2048, 4096) if s <= size]
+    records, rows = [], []
+    with num_threads(threads):
+        for device in devices:
+            for n in sizes:
+                record = bench.matmul(n, device=device, dtype=DTYPES[dtype])
+                record.params["threads"] = threads
+                records.append(record)
+                rows.append((device, n, threads, record.median_s * 1e3, record.iqr_s * 1e3,
+                             record.metrics["gflops"]))
+    fig, (left, right) = plots.new_figure(ncols=2)
+    for device in devices:
+        mine = [r for r in records if r.params["device"] == device]
+        ms = [r.median_s * 1e3 for r in mine]
+        errors = [r.iqr_s * 1e3 for r in mine]
+        left.errorbar(sizes, ms, yerr=errors, fmt="o-", capsize=3, label=device)
+        right.plot(sizes, [r.metrics["gflops"] for r in mine], "o-", label=device)
+    left.set_xscale("log", base=2)
+    left.set_yscale("log")
+    left.set_xlabel(plots.label("lesson01.matrix_n"))
+    left.set_ylabel(plots.label("common.median_ms"))
+    right.set_xscale("log", base=2)
+    right.set_ylim(bottom=0)  # from zero: small differences should look small
+    right.set_xlabel(plots.label("lesson01.matrix_n"))
+    right.set_ylabel("GFLOP/s")
+    fig.suptitle(plots.label("lesson01.panel_plot_title", dtype=dtype, threads=threads))
+    left.legend()
+    right.legend()
+    headers = [t("common.device"), t("common.size"), t("common.threads"), t("common.median_ms"),
+               t("lesson01.iqr_ms"), "GFLOP/s"]
+    return Outcome(figure=fig, headers=headers, rows=rows, records=records)
+
+
+def make() -> ExperimentPanel:
+    cores = os.cpu_count() or 1
+    devices = hardware.available_devices()
+    return ExperimentPanel(
+        t("lesson01.panel_title"),
+        {
+            "size": widgets.Dropdown(options=[128, 256, 512, 1024, 2048, 4096],
+                                     value=config.by_mode(ci=128, lab=512), description=t("lesson01.max_size")),
+            "dtype": widgets.ToggleButtons(options=list(DTYPES), value="float32", description=t("common.dtype")),
+            "devices": widgets.SelectMultiple(options=devices, value=tuple(devices), rows=min(3, len(devices)),
+                                              description=t("lesson01.devices")),
+            "threads": widgets.IntSlider(value=torch.get_num_threads(), min=1, max=cores,
+                                         description=t("common.threads")),
+        },
+        panel_experiment,
+        name="lesson01_gpu_vs_cpu",
+    )

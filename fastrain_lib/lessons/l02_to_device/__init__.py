@@ -1,0 +1,1 @@
+"""lessons/l02_to_device"""

@@ -1,0 +1,100 @@
+"""Lesson 02's panel: train SimpleNN on the Bengali digits with a chosen device, batch size,
+num_workers and pin_memory -> samples/s and the loss curve.
+
+Every run trains a fresh model on the same number of samples, so runs with different batch
+sizes are compared on equal work. The data goes through transfer.Augmented (a random shift
+and noise per sample, real CPU work, as decoding and augmenting images is), which is the
+work that DataLoader workers can take off the training process.
+"""
+
+from __future__ import annotations
+
+import functools
+
+import ipywidgets as widgets
+import torch
+
+from fastrain_lib.measure import bench, hardware
+from fastrain_lib.core import config
+from fastrain_lib.ui import plots
+from fastrain_lib.lessons.l02_to_device import transfer
+from fastrain_lib.core.i18n import t
+from fastrain_lib.models import SimpleNN
+from fastrain_lib.ui.widgets import ExperimentPanel, Outcome
+
+BATCH_SIZES = (16, 64, 256)
+WORKERS = (0, 1, 2)
+HISTORY: list[tuple[str, float]] = []  # (setting, samples/s) of the runs so far, for the bar chart
+
+
+@functools.lru_cache(maxsize=1)
+def dataset():
+    """The Bengali digits training set (built once, then cached on disk by fastrain_lib.data)."""
+    from fastrain_lib import data
+
+    return data.bengali_digits(train=True)
+
+
+def training_run(device: str, batch_size: int, num_workers: int, pin_memory: bool, samples: int | None = None,
+                 seed: int = 0) -> dict:
+    """Train a fresh SimpleNN on `samples` augmented digit images; transfer.train_epoch's result
+    plus 'x' (samples seen after each step) for the loss curve."""
+    device = hardware.check_device(device)
+    samples = samples or config.by_mode(ci=640, lab=6000)
+    torch.manual_seed(seed)
+    model = SimpleNN().to(device)
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
+    loader = transfer.make_loader(transfer.Augmented(dataset()), batch_size, num_workers, pin_memory, seed=seed)
+    result = transfer.train_epoch(model, loader, device, optimizer, max_steps=max(1, samples // batch_size))
+    del loader  # the worker processes end here
+    result["x"] = [batch_size * (i + 1) for i in range(len(result["losses"]))]
+    return result
+
+
+def speed_experiment(device: str, batch_size: int, num_workers: int, pin_memory: bool) -> Outcome:
+    """One training run for the chosen setting: loss curve, and samples/s beside earlier runs."""
+    result = training_run(device, batch_size, num_workers, pin_memory)
+    rate = result["samples_per_s"]
+    pin = t("common.yes") if pin_memory else t("common.no")
+    setting = f"{device}\nb{batch_size} w{num_workers} p{int(pin_memory)}"
+    HISTORY.append((setting, rate))
+    del HISTORY[:-6]  # the last six runs fit on one chart
+
+    fig, (left, right) = plots.new_figure(ncols=2)
+    left.plot(result["x"], result["losses"], marker=".")
+    left.set_xlabel(plots.label("lesson02.samples_seen"))
+    left.set_ylabel(plots.label("common.loss"))
+    left.set_title(plots.label("lesson02.panel_plot", device=device, batch_size=batch_size,
+                               num_workers=num_workers, pin=pin, rate=rate), fontsize=11)
+    plots.bars(right, [s for s, _ in HISTORY], [r for _, r in HISTORY], ylabel=plots.label("common.samples_per_s"),
+               title=plots.label("lesson02.history"), fmt="{:.0f}")
+    right.tick_params(axis="x", labelsize=8)
+
+    record = bench.Record(name="lesson02 train", median_s=result["seconds"],
+                          params={"device": device, "batch_size": batch_size, "num_workers": num_workers,
+                                  "pin_memory": pin_memory, "samples": result["samples"]},
+                          metrics={"samples_per_s": rate, "startup_s": result["startup_s"],
+                                   "final_loss": result["losses"][-1]},
+                          meta=bench.meta())
+    headers = [t("common.device"), t("common.batch_size"), "num_workers", "pin_memory",
+               t("common.samples_per_s"), t("transfer.startup_s"), t("lesson02.final_loss")]
+    rows = [(device, batch_size, num_workers, pin, rate, result["startup_s"], result["losses"][-1])]
+    note = t("lesson02.panel_note", startup=result["startup_s"])
+    if pin_memory and not hardware.cuda_available():
+        note += " " + t("transfer.pin_ignored")
+    return Outcome(figure=fig, headers=headers, rows=rows, records=[record], note=note)
+
+
+def make() -> ExperimentPanel:
+    return ExperimentPanel(
+        t("lesson02.panel_title"),
+        {
+            "device": widgets.Dropdown(options=hardware.available_devices(), value=hardware.available_devices()[0],
+                                       description=t("common.device")),
+            "batch_size": widgets.Dropdown(options=list(BATCH_SIZES), value=64, description=t("common.batch_size")),
+            "num_workers": widgets.Dropdown(options=list(WORKERS), value=0, description=t("lesson02.num_workers")),
+            "pin_memory": widgets.Checkbox(value=False, description=t("lesson02.pin_memory")),
+        },
+        speed_experiment,
+        name="lesson02_training_speed",
+    )

@@ -1,0 +1,1 @@
+"""lessons/l03_mixed_precision"""

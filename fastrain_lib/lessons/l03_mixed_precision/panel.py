@@ -1,0 +1,293 @@
+"""Lesson 03's panel: precision modes x batch size x model width -> time per step,
+activation memory and loss curve, measured on the best device here."""
+
+from __future__ import annotations
+
+import ipywidgets as widgets
+import torch
+
+from fastrain_lib import train
+from fastrain_lib.core import config
+from fastrain_lib.measure import hardware
+from fastrain_lib.ui import plots
+from fastrain_lib.precision import amp as prec
+from fastrain_lib.core.i18n import t
+from fastrain_lib.models import SimpleNN
+from fastrain_lib.ui.widgets import ExperimentPanel, Outcome
+
+# benchmarks/ families whose reference/ results the instructor dashboard shows beside this panel
+REFERENCE_FAMILIES = ("amp",)
+
+
+def digits_batches(batch_size: int, seed: int = 0):
+    """The Bengali-digit training set as TensorBatches (random images when data.py is missing)."""
+    try:
+        from fastrain_lib.data import bengali_digits
+        ds = bengali_digits(train=True, seed=seed)
+        images, labels = ds.images, ds.labels
+    except ImportError:  # an older checkout without fastrain_lib.data
+        g = torch.Generator().manual_seed(seed)
+        images, labels = torch.rand(1000, 1, 28, 28, generator=g), torch.randint(0, 10, (1000,), generator=g)
+    return train.TensorBatches(images, labels, batch_size, seed=seed)
+
+
+def run_mode(mode: str, *, batch_size: int, width: int, steps: int, device, seed: int = 0):
+    """Train a fresh SimpleNN(width) for `steps` steps in `mode`; returns (History, activation bytes)."""
+    batches = digits_batches(batch_size, seed)
+    torch.manual_seed(seed)
+    model = SimpleNN(hidden=width)
+    history = train.train(model, batches, steps=steps, device=device, precision=mode, seed=seed, progress=False)
+    inputs, targets = next(iter(batches))
+    saved = prec.saved_tensor_bytes(model, inputs, targets, device=device, mode=mode)
+    return history, saved["bytes"]
+
+
+def precision_experiment(modes: tuple, batch_size: int, width: int) -> Outcome:
+    """Each chosen mode on the same data and seed: time/step, activation memory, loss curve."""
+    if not modes:
+        raise ValueError(t("lesson03.pick_a_mode"))
+    device = hardware.best_device()
+    runnable = [m for m in modes if m in prec.supported(device)]
+    skipped = [m for m in modes if m not in runnable]
+    steps = config.by_mode(ci=6, lab=40, full=200)
+    # warm-up: the first run in a process pays one-off costs (kernel selection, allocations)
+    run_mode(runnable[0], batch_size=batch_size, width=width, steps=2, device=device)
+    results = {mode: run_mode(mode, batch_size=batch_size, width=width, steps=steps, device=device)
+               for mode in runnable}
+
+    fig, axes = plots.new_figure(ncols=3)
+    names = list(results)
+    times = [results[m][0].median_step_s() * 1e3 for m in names]
+    plots.bars(axes[0], names, times, ylabel=plots.label("lesson03.time_per_step"),
+               title=plots.label("lesson03.time_per_step"))
+    plots.bars(axes[1], names, [results[m][1] / 1024 for m in names], ylabel=plots.label("lesson03.activation_kib"),
+               title=plots.label("lesson03.activation_kib"))
+    plots.lines(axes[2], list(range(1, steps + 1)), {m: results[m][0].losses for m in names}, marker="",
+                xlabel=plots.label("common.step"), ylabel=plots.label("common.loss"),
+                title=plots.label("lesson03.loss_curve"))
+    for ax in axes[:2]:
+        ax.margins(y=0.15)  # room for the numbers on the bars
+    fig.suptitle(plots.label("lesson03.panel_fig_title", device=device.type, batch=batch_size, width=width))
+
+    headers = [t("lesson03.mode"), t("lesson03.time_per_step"), t("lesson03.activation_kib"),
+               t("lesson03.final_loss"), t("lesson03.skipped")]
+    rows, records = [], []
+    for mode in names:
+        history, saved_bytes = results[mode]
+        row = (mode, history.median_step_s() * 1e3, saved_bytes / 1024, history.losses[-1], sum(history.skipped))
+        if history.peak_memory_bytes is not None:
+            row += (history.peak_memory_bytes / 2**20,)
+        rows.append(row)
+        record = history.to_record(f"lesson03 {mode}", {"batch_size": batch_size, "width": width, "steps": steps})
+        record.metrics["activation_bytes"] = saved_bytes
+        records.append(record)
+    if any(h.peak_memory_bytes is not None for h, _ in results.values()):
+        headers.append(t("lesson03.peak_mib"))
+    note = t("lesson03.panel_note")
+    if skipped:
+        note += " " + t("lesson03.unsupported_here", modes=", ".join(skipped))
+    return Outcome(figure=fig, headers=headers, rows=rows, records=records, note=note)
+
+
+def make() -> ExperimentPanel:
+    return ExperimentPanel(
+        t("lesson03.panel_title"),
+        {
+            "modes": widgets.SelectMultiple(options=list(prec.PRECISIONS), value=("fp32", "bf16"), rows=4,
+                                            description=t("lesson03.modes")),
+            "batch_size": widgets.Dropdown(options=[16, 32, 64, 128, 256], value=64,
+                                           description=t("common.batch_size")),
+            "width": widgets.Dropdown(options=[64, 128, 256, 512, 1024], value=128, description=t("lesson03.width")),
+        },
+        precision_experiment,
+        name="lesson03_precision",
+    )
+
+
+# ----------------------------------------------------------------- verdicts for the notebook
+# Pure functions of this run's numbers and the device's facts: they pick which catalog sentence
+# the lesson prints (verdicts.say), so the words always match the measurement (issue 19).
+
+SAME_BAND = 0.05  # within ±5% of fp32 counts as "about the same": closer than run-to-run noise here
+LOW_PRECISION = ("float16", "bfloat16")
+
+
+def old_api_verdict(warning_texts: list[str]) -> str:
+    """Which sentence describes what the deprecated torch.cuda.amp lines did here: disabled with a
+    UserWarning (no CUDA), or ran on CUDA with only the deprecation FutureWarning."""
+    disabled = any("Disabling" in text or "not available" in text for text in warning_texts)
+    return "lesson03.v.old_api_disabled" if disabled else "lesson03.v.old_api_ran"
+
+
+def autocast_verdict(rows: list[tuple[str, str]], device_type: str) -> list[tuple[str, dict]]:
+    """From the ops table (op, dtype under autocast) measured here: which ops autocast ran in low
+    precision, which in float32, and what that says about reductions and normalisations."""
+    low = [op for op, dtype in rows if dtype in LOW_PRECISION]
+    high = [op for op, dtype in rows if dtype == "float32"]
+    out = [("lesson03.v.autocast_lists", {"device": device_type, "low": ", ".join(low) or "—",
+                                           "high": ", ".join(high) or "—"})]
+    reductions = [op for op in ("sum", "softmax", "layer_norm") if op in dict(rows)]
+    kept_low = [op for op in reductions if op in low]
+    if kept_low:
+        out.append(("lesson03.v.reductions_low", {"device": device_type, "ops": ", ".join(kept_low)}))
+    elif reductions:
+        out.append(("lesson03.v.reductions_fp32", {"device": device_type, "ops": ", ".join(reductions)}))
+    return out
+
+
+def speed_class(ratio: float, band: float = SAME_BAND) -> str:
+    """'faster', 'slower' or 'same' for a speed ratio (fp32 time ÷ this mode's time)."""
+    if ratio > 1 + band:
+        return "faster"
+    if ratio < 1 - band:
+        return "slower"
+    return "same"
+
+
+def speed_reason(mode: str, ratio: float, device_type: str, fast_formats, matmul_ratio: float | None = None) -> str | None:
+    """The catalog key of one sentence on *why* `mode` ran at `ratio` × fp32's speed here, chosen from
+    the measurement and the device's facts (fast_formats: the formats it runs in hardware)."""
+    kind = speed_class(ratio)
+    if mode == "tf32":
+        return "lesson03.v.why_tf32_cuda" if device_type == "cuda" and "tf32" in fast_formats else "lesson03.v.why_tf32_noop"
+    if mode not in ("fp16", "bf16"):
+        return None
+    native = mode in fast_formats
+    if native:
+        return "lesson03.v.why_native_fast" if kind == "faster" else "lesson03.v.why_native_small"
+    if kind == "slower":
+        # Much slower, and the matmul alone is slower too: no arithmetic units for this format.
+        if matmul_ratio is not None and matmul_ratio < 1 - SAME_BAND:
+            return "lesson03.v.why_no_native_matmul"
+        return "lesson03.v.why_no_native"
+    return "lesson03.v.why_emulated_ok"
+
+
+def speed_verdicts(ratios: dict[str, float], device_type: str, fast_formats,
+                   matmul_ratios: dict[str, float] | None = None) -> list[tuple[str, dict]]:
+    """(catalog key, values) for every low-precision mode: how fast against fp32, then why."""
+    matmul_ratios = matmul_ratios or {}
+    out = []
+    for mode, ratio in ratios.items():
+        out.append((f"lesson03.v.speed_{speed_class(ratio)}", {"mode": mode, "ratio": ratio}))
+        reason = speed_reason(mode, ratio, device_type, fast_formats, matmul_ratios.get(mode))
+        if reason:
+            out.append((reason, {"mode": mode, "device": device_type, "mm": matmul_ratios.get(mode) or 0.0}))
+    return out
+
+
+def accuracy_verdict(accuracy_pct: dict[str, float], steps: int, close_points: float = 2.0) -> tuple[str, dict]:
+    """Do the modes reach about the same test accuracy in this run? (points = percentage points)"""
+    spread = max(accuracy_pct.values()) - min(accuracy_pct.values())
+    best = max(accuracy_pct, key=accuracy_pct.get)
+    worst = min(accuracy_pct, key=accuracy_pct.get)
+    key = "lesson03.v.accuracy_close" if spread <= close_points else "lesson03.v.accuracy_apart"
+    return key, {"spread": spread, "best": best, "worst": worst, "steps": steps}
+
+
+# ----------------------------------------------------------------- reference/ results, one row per run
+
+AMP_MODES = ("fp32", "tf32", "fp16", "bf16")
+
+
+def reference_amp_rows(directory=None) -> tuple[list[tuple], bool]:
+    """Rows (hardware, run, ms/step in fp32, tf32, fp16, bf16) — one row per reference run, never
+    runs merged (fastrain_lib.measure.reference) — and whether reference/ holds any GPU results."""
+    from fastrain_lib.measure import reference
+
+    rows = []
+    for run in reference.runs(directory, family="amp"):
+        times = {r.params.get("precision", r.name.split()[-1]): r.median_s * 1e3 for r in run.records}
+        when = str(run.meta.get("date") or "")[:16].replace("T", " ")  # with the time: two runs of a day differ
+        rows.append((run.hardware, " · ".join(p for p in (when, run.mode) if p),
+                     *[times.get(m, "—") for m in AMP_MODES]))
+    return rows, reference.has_gpu_results(directory)
+    for path in sorted(Path(directory).glob("*.json")):
+        try:
+            records = [r for r in bench.load_records(path) if r.name.startswith("amp ")]
+        except (ValueError, OSError):
+            continue
+        if not records:
+            continue
+        times = {r.params.get("precision", r.name.split()[-1]): r.median_s * 1e3 for r in records}
+        on_gpu = any(str(r.params.get("device", "")).startswith("cuda") for r in records)
+        any_gpu = any_gpu or on_gpu
+        date = str(records[0].meta.get("date", "?"))[:16].replace("T", " ")
+        rows.append((_hardware(records[0]), date, *[times.get(m, "—") for m in AMP_MODES]))
+    return rows, any_gpu
+
+
+def gradient_verdict(zero_pct: float, below_normal_pct: float) -> tuple[str, dict]:
+    """How many of this run's real gradients fp16 loses to zero, and how many lose resolution."""
+    key = "lesson03.v.grads_many_low" if below_normal_pct >= 10 else "lesson03.v.grads_few_low"
+    return key, {"zero": zero_pct, "low": below_normal_pct}
+
+
+def safe_scale_range(ks: list[int], underflow_pct: list[float], overflow_pct: list[float]) -> tuple[str, dict]:
+    """The loss-scale exponents k (scale 2^k) at which nothing of this run's gradients became zero
+    or inf: the widest run of consecutive such k, or a sentence saying there is none."""
+    best, current = [], []
+    for k, under, over in zip(ks, underflow_pct, overflow_pct):
+        current = current + [k] if under == 0 and over == 0 else []
+        if len(current) > len(best):
+            best = current
+    if not best:
+        return "lesson03.v.scale_no_safe_range", {}
+    return "lesson03.v.scale_safe_range", {"lo": best[0], "hi": best[-1]}
+
+
+# ----------------------------------------------------------------- memory, accumulation, fp32 regions (issue 18)
+
+def memory_verdicts(measured: dict[str, dict], n_params: int, activation_bytes: dict[str, int]) -> list[tuple[str, dict]]:
+    """measured: layout name -> memory.measured_bytes(...) after one step; activation_bytes: mode ->
+    bytes saved for backward at this batch. Says how many bytes per parameter each layout really
+    took, and whether activations or the per-parameter state are the bigger part here."""
+    out = []
+    per = {name: parts["total"] / max(1, n_params) for name, parts in measured.items()}
+    spread = max(per.values()) - min(per.values())
+    out.append(("lesson03.v.mem_per_param", {"rows": ", ".join(f"{k} {v:.2f}" for k, v in per.items()),
+                                             "same": "yes" if spread < 0.5 else "no"}))
+    key = "lesson03.v.mem_same_state" if spread < 0.5 else "lesson03.v.mem_state_differs"
+    out.append((key, {"spread": spread}))
+    state = min(parts["total"] for parts in measured.values())
+    for mode, act in activation_bytes.items():
+        k = "lesson03.v.mem_act_bigger" if act > state else "lesson03.v.mem_state_bigger"
+        out.append((k, {"mode": mode, "act_mib": act / 2**20, "state_mib": state / 2**20, "ratio": act / max(1, state)}))
+    return out
+
+
+def accumulation_verdict(max_diff: float, grad_scale: float, error_text: str | None) -> list[tuple[str, dict]]:
+    """Accumulated gradients vs one big batch, and what a second unscale_ in one step did."""
+    key = "lesson03.v.accum_equal" if max_diff <= 1e-3 * max(grad_scale, 1e-12) else "lesson03.v.accum_differs"
+    out = [(key, {"diff": max_diff, "scale": grad_scale})]
+    if error_text:
+        out.append(("lesson03.v.accum_unscale_twice", {"error": error_text}))
+    else:
+        out.append(("lesson03.v.accum_unscale_twice_silent", {}))
+    return out
+
+
+def multi_optimizer_verdict(changed: dict[str, bool], scale_before: float, scale_after: float) -> tuple[str, dict]:
+    """Two optimizers, one GradScaler, an inf in the first one's gradients: who stepped."""
+    skipped = [name for name, moved in changed.items() if not moved]
+    stepped = [name for name, moved in changed.items() if moved]
+    return ("lesson03.v.multi_opt", {"skipped": ", ".join(skipped) or "—", "stepped": ", ".join(stepped) or "—",
+                                     "before": scale_before, "after": scale_after})
+
+
+def fp32_region_verdicts(rows: list[dict], device_type: str) -> list[tuple[str, dict]]:
+    """From precision.fp32_region_rows measured here: where the hand-written loss broke or lost
+    accuracy inside autocast, and what the fp32 region changed."""
+    out = []
+    for mode in sorted({r["mode"] for r in rows if r["how"] == "autocast"}):
+        inside = next(r for r in rows if r["mode"] == mode and r["how"] == "autocast")
+        region = next(r for r in rows if r["mode"] == mode and r["how"] == "enabled=False")
+        values = {"mode": mode, "device": device_type, "exp": inside["exp_dtype"], "err": inside["error"],
+                  "fixed": region["error"]}
+        if not inside["finite"]:
+            out.append(("lesson03.v.fp32_broke", values))
+        elif inside["exp_dtype"] != "float32" and inside["error"] > 10 * region["error"]:
+            out.append(("lesson03.v.fp32_less_accurate", values))
+        else:
+            out.append(("lesson03.v.fp32_autocast_ok", values))
+    return out

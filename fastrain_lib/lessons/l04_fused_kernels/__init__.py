@@ -1,0 +1,1 @@
+"""lessons/l04_fused_kernels"""

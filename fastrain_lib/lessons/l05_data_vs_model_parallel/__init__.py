@@ -1,0 +1,1 @@
+"""lessons/l05_data_vs_model_parallel"""

@@ -1,0 +1,283 @@
+"""Messages of lesson 05 (data parallel vs model parallel): panels, plots, checks."""
+
+MESSAGES = {
+    # --- DDP scaling panel
+    "lesson05.panel_title": {"bn": "DDP: প্রসেস বাড়ালে গতি কতটা বাড়ে?", "en": "DDP: how much faster with more processes?"},
+    "lesson05.processes": {"bn": "সর্বোচ্চ প্রসেস", "en": "max processes"},
+    "lesson05.batch": {"bn": "প্রতি প্রসেসে batch", "en": "batch per process"},
+    "lesson05.backend": {"bn": "ব্যাকএন্ড", "en": "backend"},
+    "lesson05.hidden": {"bn": "মডেলের আকার (hidden)", "en": "model size (hidden)"},
+    "lesson05.nprocs": {"bn": "প্রসেসের সংখ্যা", "en": "number of processes"},
+    "lesson05.samples_s": {"bn": "নমুনা/সেকেন্ড", "en": "samples/s"},
+    "lesson05.ideal": {"bn": "আদর্শ (রৈখিক)", "en": "ideal (linear)"},
+    "lesson05.measured": {"bn": "মাপা", "en": "measured"},
+    "lesson05.efficiency": {"bn": "স্কেলিং দক্ষতা (%)", "en": "scaling efficiency (%)"},
+    "lesson05.scaling_title": {"bn": "DDP থ্রুপুট: {cores} কোরের মেশিনে মাপা", "en": "DDP throughput: measured on a {cores}-core machine"},
+    "lesson05.efficiency_title": {"bn": "দক্ষতা = গতিবৃদ্ধি ÷ প্রসেস", "en": "efficiency = speed-up ÷ processes"},
+    "lesson05.col_global_batch": {"bn": "মোট batch", "en": "global batch"},
+    "lesson05.col_step_ms": {"bn": "ধাপের মধ্যমা (ms)", "en": "median step (ms)"},
+    "lesson05.col_speedup": {"bn": "গতিবৃদ্ধি", "en": "speed-up"},
+    "lesson05.col_identical": {"bn": "সব র‍্যাঙ্কে ওজন এক?", "en": "weights identical on all ranks?"},
+    "lesson05.yes": {"bn": "হ্যাঁ", "en": "yes"},
+    "lesson05.no": {"bn": "না", "en": "no"},
+    "lesson05.oversubscribed": {
+        "bn": "সতর্কতা: {procs} প্রসেস কিন্তু কোর মাত্র {cores}টি — প্রসেসগুলো কোর ভাগাভাগি করছে, তাই এখানে গতি বাড়বে না।",
+        "en": "Note: {procs} processes but only {cores} cores — the processes share cores, so no speed-up is possible here.",
+    },
+    # --- what one DDP step costs, and the verdict chosen from it (fastrain_lib.distributed.ddp_costs)
+    "lesson05.cost_compute": {"bn": "গণনা, 1টি প্রসেস (ms)", "en": "compute, 1 process (ms)"},
+    "lesson05.cost_allreduce": {"bn": "অল-রিডিউস (ms)", "en": "all-reduce (ms)"},
+    "lesson05.cost_step": {"bn": "মাপা ধাপ (ms)", "en": "measured step (ms)"},
+    "lesson05.cost_title": {"bn": "এক ধাপের খরচ: গণনা বনাম অল-রিডিউস", "en": "one step's cost: compute vs all-reduce"},
+    "lesson05.v_wins": {
+        "bn": "{w}টি প্রসেস এখানে জিতেছে: এক প্রসেসের চেয়ে {speedup:.2f}× দ্রুত। কারণ প্রতি ধাপে গণনা {compute_ms:.1f} ms, "
+              "আর গ্রেডিয়েন্টের অল-রিডিউস মাত্র {allreduce_ms:.1f} ms — যোগাযোগের খরচ বাঁচানো গণনার চেয়ে কম।",
+        "en": "{w} processes win here: {speedup:.2f}× faster than one. Each step computes for {compute_ms:.1f} ms, "
+              "while the gradients' all-reduce takes only {allreduce_ms:.1f} ms — communication costs less than the compute it saves.",
+    },
+    "lesson05.v_comm_bound": {
+        "bn": "{w}টি প্রসেসে গতিবৃদ্ধি {speedup:.2f}×: গ্রেডিয়েন্টের অল-রিডিউস ({allreduce_ms:.1f} ms) এক ধাপের গণনার "
+              "({compute_ms:.1f} ms) কাছাকাছি বা বেশি, তাই যোগাযোগই সময় খায়। প্রতি প্রসেসে batch বা মডেল বড় করো: গণনা বাড়ে, অল-রিডিউস একই থাকে।",
+        "en": "{w} processes give {speedup:.2f}×: the gradients' all-reduce ({allreduce_ms:.1f} ms) takes about as long as or longer than "
+              "a step's compute ({compute_ms:.1f} ms), so communication eats the time. Use a larger batch per process or a larger model: "
+              "compute grows, the all-reduce stays the same.",
+    },
+    "lesson05.v_oversubscribed": {
+        "bn": "{w}টি প্রসেস কিন্তু কোর মাত্র {cores}টি: প্রসেসগুলো কোর ভাগাভাগি করে পালা করে চলে, তাই গতিবৃদ্ধি {speedup:.2f}× — "
+              "{cores}টি কোরে {cores} গুণের বেশি কখনো সম্ভব নয়।",
+        "en": "{w} processes but only {cores} cores: the processes take turns on shared cores, so the speed-up is {speedup:.2f}× — "
+              "{cores} cores can never give more than {cores}×.",
+    },
+    "lesson05.v_contention": {
+        "bn": "{w}টি প্রসেসে গতিবৃদ্ধি মাত্র {speedup:.2f}×, যদিও অল-রিডিউস ({allreduce_ms:.1f} ms) গণনার ({compute_ms:.1f} ms) চেয়ে "
+              "কম: মাপা ধাপ {step_ms:.1f} ms, গণনা + অল-রিডিউস মিলে যা হওয়ার কথা ({expected_ms:.1f} ms) তার চেয়ে বেশি। প্রসেসগুলো একে অপরকে "
+              "ধীর করেছে — মেশিনে অন্য কাজ চলছে (কোর খালি নেই), বা কোরগুলো মেমরি-ব্যান্ডউইথ ভাগ করে। অন্য কাজ বন্ধ করে আবার চালাও।",
+        "en": "{w} processes give only {speedup:.2f}×, although the all-reduce ({allreduce_ms:.1f} ms) is shorter than the compute "
+              "({compute_ms:.1f} ms): the measured step is {step_ms:.1f} ms, more than compute + all-reduce ({expected_ms:.1f} ms). "
+              "The processes slowed each other down — other work is running on this machine (no free core), or the cores share "
+              "memory bandwidth. Stop other work and run again.",
+    },
+    "lesson05.v_pipe_more": {
+        "bn": "K={k}: মাপা অলস ভাগ {idle:.0%}, সূত্রের {formula:.0%}-এর চেয়ে বেশি — send/recv-এর খরচ আর ধাপগুলোর অসমান কাজ সূত্রে ধরা নেই।",
+        "en": "K={k}: measured idle share {idle:.0%}, more than the formula's {formula:.0%} — send/recv costs and unequal stages are not in the formula.",
+    },
+    "lesson05.v_pipe_match": {
+        "bn": "K={k}: মাপা অলস ভাগ {idle:.0%}, সূত্র বলে {formula:.0%} — এই রানে প্রায় মিলে গেছে।",
+        "en": "K={k}: measured idle share {idle:.0%}, the formula says {formula:.0%} — close in this run.",
+    },
+    "lesson05.v_pipe_less": {
+        "bn": "K={k}: মাপা অলস ভাগ {idle:.0%}, সূত্রের {formula:.0%}-এর চেয়ে কম — সূত্রটি প্রতিটি ধাপে সমান কাজ ধরে, এখানে ধাপগুলোর কাজ আলাদা (শেষ ধাপে loss-ও আছে); মাপে গোলমালও থাকে।",
+        "en": "K={k}: measured idle share {idle:.0%}, less than the formula's {formula:.0%} — the formula assumes equal work per stage, and here the stages differ (the last also computes the loss); measurements are noisy too.",
+    },
+    "lesson05.v_pipe_cores": {
+        "bn": "K={k}টি ধাপ কিন্তু কোর মাত্র {cores}টি: প্রসেসগুলো পালা করে চলে, তাই মাপা অলস ভাগ ({idle:.0%}) সূত্রের ({formula:.0%}) সাথে তুলনীয় নয়।",
+        "en": "K={k} stages but only {cores} cores: the processes take turns, so the measured idle share ({idle:.0%}) cannot be compared with the formula ({formula:.0%}).",
+    },
+    "lesson05.v_ar_ring": {
+        "bn": "N = {n}, {numel} সংখ্যা: রিং দ্রুত ছিল ({ring_ms:.2f} ms), সরল সার্ভার {naive_ms:.2f} ms।",
+        "en": "N = {n}, {numel} numbers: the ring was faster ({ring_ms:.2f} ms), the simple server {naive_ms:.2f} ms.",
+    },
+    "lesson05.v_ar_server": {
+        "bn": "N = {n}, {numel} সংখ্যা: সরল সার্ভার দ্রুত ছিল ({naive_ms:.2f} ms), রিং {ring_ms:.2f} ms — এখানে বার্তার সংখ্যা (লেটেন্সি) বাইটের চেয়ে বেশি গুরুত্বপূর্ণ।",
+        "en": "N = {n}, {numel} numbers: the simple server was faster ({naive_ms:.2f} ms), the ring {ring_ms:.2f} ms — here the number of messages (latency) matters more than the bytes.",
+    },
+    "lesson05.v_ar_server_big": {
+        "bn": "N = {n}, {numel} সংখ্যা: সরল সার্ভার দ্রুত ছিল ({naive_ms:.2f} ms), রিং {ring_ms:.2f} ms। রিংয়ের সুবিধা হলো কোনো একটি সংযোগে (link) "
+              "ডেটার 2(N−1)/N ভাগের বেশি যায় না — কিন্তু এখানে {n}টি প্রসেসই একই মেশিনের মেমরি ভাগ করে, বাইট ছড়িয়ে দেওয়ার মতো আলাদা সংযোগ নেই; "
+              "তাই রিংয়ের প্রতি প্রসেসে {steps}টি ধাপ সার্ভারের এক দফা পাঠানো-ফেরত পাওয়ার চেয়ে বেশি খরচ করে।",
+        "en": "N = {n}, {numel} numbers: the simple server was faster ({naive_ms:.2f} ms), the ring {ring_ms:.2f} ms. The ring's advantage is that no "
+              "single link carries more than 2(N−1)/N of the data — but here all {n} processes share one machine's memory, so there are no separate "
+              "links to spread the bytes over, and the ring's {steps} steps per process cost more than the server's one send and one receive.",
+    },
+    "lesson05.v_ar_torch": {
+        "bn": "N = {n}, {numel} সংখ্যা: gloo-র dist.all_reduce {torch_ms:.2f} ms, আমাদের Python-এ লেখা রিং {ring_ms:.2f} ms।",
+        "en": "N = {n}, {numel} numbers: gloo's dist.all_reduce {torch_ms:.2f} ms, our ring written in Python {ring_ms:.2f} ms.",
+    },
+    # --- notebook plots
+    "lesson05.nb_loss_title": {"bn": "একই শেখার হারে: প্রতি ধাপে লস (rank 0)", "en": "same learning rate: loss per step (rank 0)"},
+    "lesson05.nb_loss_legend": {"bn": "{w} প্রসেস (batch {batch})", "en": "{w} processes (batch {batch})"},
+    "lesson05.nb_gantt_m": {"bn": "{k}টি প্রসেসে মাপা পাইপলাইন, M = {m}", "en": "pipeline measured in {k} processes, M = {m}"},
+    "lesson05.no_gpu_reference": {
+        "bn": "reference/ ফোল্ডারে এখনো GPU-তে মাপা কোনো DDP ফল নেই; বিন্দু-রেখাগুলো (যদি থাকে) অন্য CPU-তে মাপা।",
+        "en": "reference/ holds no DDP results measured on GPUs yet; the dotted lines (if any) were measured on other CPUs.",
+    },
+    "lesson05.no_nccl": {
+        "bn": "NCCL-এর জন্য প্রতি প্রসেসে একটি GPU লাগে; এখানে তা নেই, তাই gloo ব্যবহার করা হলো।",
+        "en": "NCCL needs one GPU per process; there are not enough here, so gloo was used.",
+    },
+    # --- pipeline panel and plots
+    "lesson05.pipe_title": {"bn": "পাইপলাইন: ধাপ আর মাইক্রো-ব্যাচ বদলে বাবল দেখো", "en": "Pipeline: change stages and micro-batches, watch the bubble"},
+    "lesson05.stages": {"bn": "ধাপ (K, প্রসেস)", "en": "stages (K, processes)"},
+    "lesson05.micro": {"bn": "মাইক্রো-ব্যাচ (M)", "en": "micro-batches (M)"},
+    "lesson05.width": {"bn": "লেয়ারের চওড়া", "en": "layer width"},
+    "lesson05.time_ms": {"bn": "সময় (ms)", "en": "time (ms)"},
+    "lesson05.time_units": {"bn": "সময় (ফরওয়ার্ড = 1 একক)", "en": "time (forward = 1 unit)"},
+    "lesson05.stage_n": {"bn": "ধাপ {k}", "en": "stage {k}"},
+    "lesson05.gantt_measured": {
+        "bn": "মাপা টাইমলাইন: K={k}, M={m} — অলস {idle:.0%} (সূত্র {formula:.0%})",
+        "en": "measured timeline: K={k}, M={m} — idle {idle:.0%} (formula {formula:.0%})",
+    },
+    "lesson05.gantt_ideal": {
+        "bn": "কাগজে-কলমে GPipe সূচি (যোগাযোগের খরচ শূন্য ধরে): অলস {idle:.0%}",
+        "en": "GPipe schedule on paper (no communication cost): idle {idle:.0%}",
+    },
+    "lesson05.gantt_split": {
+        "bn": "সরল মডেল ভাগ ({devices}): একসময়ে একটিই অংশ কাজ করে — অলস {idle:.0%}",
+        "en": "naive model split ({devices}): one part works at a time — idle {idle:.0%}",
+    },
+    "lesson05.legend_f": {"bn": "ফরওয়ার্ড", "en": "forward"},
+    "lesson05.legend_b": {"bn": "ব্যাকওয়ার্ড", "en": "backward"},
+    "lesson05.legend_a": {"bn": "অল-রিডিউস", "en": "all-reduce"},
+    "lesson05.col_idle": {"bn": "মাপা অলস ভাগ", "en": "measured idle share"},
+    "lesson05.col_formula": {"bn": "সূত্র (K−1)/(M+K−1)", "en": "formula (K−1)/(M+K−1)"},
+    "lesson05.col_step": {"bn": "ধাপের সময় (ms)", "en": "step time (ms)"},
+    # --- all-reduce plots
+    "lesson05.bytes_title": {"bn": "একটি অল-রিডিউসে প্রতি প্রসেস কত বাইট পাঠায় (S = {mb:.1f} MB)",
+                             "en": "bytes sent per process in one all-reduce (S = {mb:.1f} MB)"},
+    "lesson05.bytes_y": {"bn": "পাঠানো বাইট ÷ S", "en": "bytes sent ÷ S"},
+    "lesson05.server": {"bn": "প্যারামিটার সার্ভার (রুট)", "en": "parameter server (root)"},
+    "lesson05.ring": {"bn": "রিং (প্রতিটি প্রসেস)", "en": "ring (every process)"},
+    "lesson05.ring_measured": {"bn": "রিং, মাপা (trace)", "en": "ring, measured (trace)"},
+    "lesson05.server_measured": {"bn": "সার্ভার, মাপা (trace)", "en": "server, measured (trace)"},
+    "lesson05.stepper_title": {"bn": "রিং অল-রিডিউস, ধাপ {step}/{total}: {phase}", "en": "ring all-reduce, step {step}/{total}: {phase}"},
+    "lesson05.phase_start": {"bn": "শুরু: প্রত্যেকের কাছে শুধু নিজের সংখ্যা", "en": "start: everyone has only its own numbers"},
+    "lesson05.phase_sr": {"bn": "scatter-reduce (টুকরো পাঠাও, যোগ করো)", "en": "scatter-reduce (send a chunk, add)"},
+    "lesson05.phase_ag": {"bn": "all-gather (সম্পূর্ণ টুকরো ছড়িয়ে দাও)", "en": "all-gather (pass the finished chunks on)"},
+    "lesson05.chunk": {"bn": "টুকরো {c}", "en": "chunk {c}"},
+    "lesson05.rank_n": {"bn": "র‍্যাঙ্ক {r}", "en": "rank {r}"},
+    "lesson05.step_slider": {"bn": "ধাপ", "en": "step"},
+    # --- hybrid layout
+    "lesson05.layout_title": {"bn": "হাইব্রিড: {k} পাইপলাইন ধাপ × {r} ডেটা-প্যারালেল কপি = {w} প্রসেস",
+                              "en": "hybrid: {k} pipeline stages × {r} data-parallel replicas = {w} processes"},
+    "lesson05.layout_box": {"bn": "র‍্যাঙ্ক {rank}\nধাপ {stage}, কপি {replica}", "en": "rank {rank}\nstage {stage}, replica {replica}"},
+    "lesson05.layout_act": {"bn": "অ্যাক্টিভেশন →\n← গ্রেডিয়েন্ট", "en": "activations →\n← gradients"},
+    "lesson05.layout_ar": {"bn": "অল-রিডিউস\n(গ্রুপ {ranks})", "en": "all-reduce\n(group {ranks})"},
+    # --- checks
+    "lesson05.check_worker_failed": {
+        "bn": "আসল প্রসেসে তোমার কোড চালাতে গিয়ে সমস্যা হয়েছে। মনে রেখো: ফাংশনটি নিজে-সম্পূর্ণ হতে হবে "
+              "(দরকারি import ফাংশনের ভেতরে)। বিস্তারিত:\n{error}",
+        "en": "Running your code in real processes failed. Remember: the function must be self-contained "
+              "(imports inside it). Details:\n{error}",
+    },
+    "lesson05.check_no_source": {
+        "bn": "ফাংশনের সোর্স কোড পড়া গেল না, তাই আসল প্রসেসে পাঠানো যায়নি। ফাংশনটি একটি নোটবুক সেলে def দিয়ে লেখো।",
+        "en": "Could not read the function's source, so it cannot be sent to real processes. Define it with def in a notebook cell.",
+    },
+    "lesson05.check_ring_deadlock": {
+        "bn": "রিং আটকে গেছে: কোনো র‍্যাঙ্ক এমন টুকরোর অপেক্ষায় যা কেউ পাঠায়নি। প্রতিটি ধাপে প্রত্যেক র‍্যাঙ্ক ঠিক একবার exchange ডাকবে।",
+        "en": "The ring deadlocked: a rank waits for a chunk nobody sent. In every step each rank calls exchange exactly once.",
+    },
+    "lesson05.check_ring_steps": {
+        "bn": "scatter-reduce-এ {calls}টি ধাপ হয়েছে, হওয়া উচিত {want}টি (world_size − 1)। range(world_size - 1) ব্যবহার করো।",
+        "en": "scatter-reduce made {calls} steps; it should make {want} (world_size − 1). Use range(world_size - 1).",
+    },
+    "lesson05.check_ring_off_by_one": {
+        "bn": "টুকরোর সূচকে এক ঘরের ভুল (off-by-one): ধাপ s-এ র‍্যাঙ্ক r পাঠায় টুকরো (r − s) % N, আর পাওয়া টুকরো যোগ করে "
+              "(r − s − 1) % N-এ — যেটা পাঠাল সেটায় নয়।",
+        "en": "An off-by-one chunk index: in step s rank r sends chunk (r − s) % N and adds what it receives into "
+              "chunk (r − s − 1) % N — not into the one it sent.",
+    },
+    "lesson05.check_ring_overwrite": {
+        "bn": "পাওয়া টুকরোটি তুমি নিজের টুকরোর উপর বসিয়ে দিয়েছ (copy/=), যোগ করোনি। scatter-reduce-এ += লাগে; "
+              "শুধু all-gather পর্বে কপি করা হয়।",
+        "en": "You overwrote your chunk with the received one instead of adding. scatter-reduce needs +=; "
+              "only the all-gather phase copies.",
+    },
+    "lesson05.check_ring_not_in_place": {
+        "bn": "chunks[recv] = chunks[recv] + ... লিখলে তালিকায় নতুন টেনসর বসে, আসল টেনসরের অংশটি (view) বদলায় না। "
+              "ইন-প্লেস বদলাও: chunks[recv] += received।",
+        "en": "chunks[recv] = chunks[recv] + ... puts a new tensor in the list; the real tensor's slice (a view) does not change. "
+              "Update in place: chunks[recv] += received.",
+    },
+    "lesson05.check_ring_wrong": {
+        "bn": "ফল ভুল ({world} র‍্যাঙ্ক, {numel} সংখ্যা): সব র‍্যাঙ্কের যোগফল আসেনি। প্রতি ধাপে পাঠানো ও যোগ করার টুকরোর সূচক আবার দেখো।",
+        "en": "Wrong result ({world} ranks, {numel} numbers): not the sum over all ranks. Check which chunk you send and add into.",
+    },
+    "lesson05.check_ring_real_mismatch": {
+        "bn": "সিমুলেশনে ঠিক ছিল, কিন্তু আসল প্রসেসে dist.all_reduce-এর সাথে মিলল না (সর্বোচ্চ পার্থক্য {error:.3g})। "
+              "টুকরোগুলো কি ইন-প্লেস (in-place) বদলাচ্ছ?",
+        "en": "Right in the simulation but not equal to dist.all_reduce in real processes (max difference {error:.3g}). "
+              "Do you update the chunks in place?",
+    },
+    "lesson05.check_ring_ok_sim": {
+        "bn": "ঠিক হয়েছে! 2, 3 ও 4 র‍্যাঙ্কের সিমুলেশনে (এক প্রসেসে থ্রেড দিয়ে) যোগফল মিলেছে।",
+        "en": "Correct! The sums match in the simulation with 2, 3 and 4 ranks (threads in one process).",
+    },
+    "lesson05.check_ring_ok_real": {
+        "bn": "ঠিক হয়েছে! সিমুলেশনে মিলেছে, আর {world}টি আসল প্রসেসে তোমার scatter-reduce দিয়ে রিং অল-রিডিউস "
+              "dist.all_reduce-এর সমান (সর্বোচ্চ পার্থক্য {error:.2g})।",
+        "en": "Correct! It matches in the simulation, and in {world} real processes the ring with your scatter-reduce "
+              "equals dist.all_reduce (max difference {error:.2g}).",
+    },
+    "lesson05.check_bubble_off_by_one": {
+        "bn": "হরে এক ঘরের ভুল: মোট সময়ের ঘর M + K − 1 (M মাইক্রো-ব্যাচ, আর পাইপলাইন ভরতে K − 1 ঘর), M + K নয়।",
+        "en": "Off by one in the denominator: the step lasts M + K − 1 slots (M micro-batches plus K − 1 to fill the pipe), not M + K.",
+    },
+    "lesson05.check_bubble_denominator": {
+        "bn": "হরে শুধু M নয়: অলস ভাগ = অলস সময় ÷ মোট সময়, আর মোট সময় M + K − 1 ঘর।",
+        "en": "The denominator is not just M: idle share = idle time ÷ total time, and the total is M + K − 1 slots.",
+    },
+    "lesson05.check_bubble_wrong": {
+        "bn": "K={k}, M={m}-এ পাওয়া গেল {got:.4f}, হওয়া উচিত {want:.4f}। সূত্র: (K − 1) / (M + K − 1)।",
+        "en": "For K={k}, M={m} got {got:.4f}, expected {want:.4f}. Formula: (K − 1) / (M + K − 1).",
+    },
+    "lesson05.check_not_a_number": {
+        "bn": "ফাংশনটি একটি সংখ্যা (float) ফেরত দেবে, যেমন 0.2 — তালিকা বা লেখা নয়।",
+        "en": "The function should return a number (a float) such as 0.2 — not a list or a string.",
+    },
+    "lesson05.check_bubble_ok": {"bn": "ঠিক হয়েছে! GPipe-এর বাবল সূত্র মিলেছে।", "en": "Correct! GPipe's bubble formula matches."},
+    "lesson05.check_idle_forgot_stages": {
+        "bn": "মোট সময় ধরতে হবে K ধাপ × সময়কাল: অলস = 1 − (সব ধাপের কাজের সময়) ÷ (K × span)। তুমি K দিয়ে গুণ করোনি।",
+        "en": "The total is K stages × the span: idle = 1 − (busy time of all stages) ÷ (K × span). You left out K.",
+    },
+    "lesson05.check_idle_busy": {
+        "bn": "তুমি ব্যস্ত ভাগ হিসাব করেছ; অলস ভাগ = 1 − ব্যস্ত ভাগ।",
+        "en": "You computed the busy share; the idle share is 1 − busy share.",
+    },
+    "lesson05.check_idle_wrong": {
+        "bn": "অলস ভাগ পাওয়া গেল {got:.4f}, হওয়া উচিত {want:.4f}। span = শেষ কাজের শেষ − প্রথম কাজের শুরু।",
+        "en": "Idle share got {got:.4f}, expected {want:.4f}. span = end of the last event − start of the first.",
+    },
+    "lesson05.check_idle_ok": {
+        "bn": "ঠিক হয়েছে! আসল টাইমলাইনে মাপা অলস ভাগ {measured:.0%}, সূত্র বলে {formula:.0%}।",
+        "en": "Correct! The measured timeline is idle {measured:.0%}; the formula says {formula:.0%}.",
+    },
+    "lesson05.check_avg_not_averaged": {
+        "bn": "গ্রেডিয়েন্ট যোগ হয়েছে কিন্তু গড় হয়নি: all_reduce যোগফল দেয়, তারপর world_size ({world}) দিয়ে ভাগ করো। "
+              "না করলে শেখার হার কার্যত {world} গুণ হয়ে যায়।",
+        "en": "The gradients were summed but not averaged: all_reduce gives the sum, then divide by world_size ({world}). "
+              "Otherwise the learning rate is effectively {world}× larger.",
+    },
+    "lesson05.check_avg_not_synced": {
+        "bn": "দুই প্রসেসের গ্রেডিয়েন্ট আলাদা রয়ে গেছে: প্রতিটি p.grad-এর উপর dist.all_reduce ডাকতে হবে।",
+        "en": "The two processes still have different gradients: call dist.all_reduce on every p.grad.",
+    },
+    "lesson05.check_avg_wrong": {
+        "bn": "দুই প্রসেসে গ্রেডিয়েন্ট এক, কিন্তু গড়ের সমান নয়। all_reduce-এর পর ঠিক একবার world_size দিয়ে ভাগ করো।",
+        "en": "The gradients agree but are not the mean. After all_reduce divide by world_size exactly once.",
+    },
+    "lesson05.check_ddp_no_set_epoch": {
+        "bn": "প্রতিটি ইপকে একই ক্রমে নমুনা এসেছে: প্রতি ইপকের শুরুতে sampler.set_epoch(epoch) ডাকো, নইলে এলোমেলো ক্রম বদলায় না।",
+        "en": "Every epoch came in the same order: call sampler.set_epoch(epoch) at the start of each epoch, or the shuffle never changes.",
+    },
+    "lesson05.check_ddp_not_synced": {
+        "bn": "প্রশিক্ষণের পর দুই র‍্যাঙ্কের ওজন আলাদা: গ্রেডিয়েন্ট গড় হচ্ছে না। মডেলকে DDP(model) দিয়ে মোড়াও আর ফরওয়ার্ড সেই মোড়ানো মডেল দিয়ে চালাও।",
+        "en": "After training the two ranks have different weights: gradients are not averaged. Wrap the model in DDP(model) and run the forward through the wrapper.",
+    },
+    "lesson05.check_ddp_every_rank_saves": {
+        "bn": "র‍্যাঙ্ক {ranks} চেকপয়েন্ট লিখেছে: সবার ওজন এক, তাই শুধু rank 0 লিখবে (if rank == 0:), নইলে একই ফাইলে একাধিক প্রসেস একসাথে লেখে।",
+        "en": "Ranks {ranks} wrote the checkpoint: all weights are equal, so only rank 0 writes (if rank == 0:), or several processes race on one file.",
+    },
+    "lesson05.check_ddp_no_checkpoint": {
+        "bn": "কোনো চেকপয়েন্ট লেখা হয়নি: rank 0 যেন শেষে torch.save(model.state_dict(), checkpoint_path) করে।",
+        "en": "No checkpoint was written: rank 0 should call torch.save(model.state_dict(), checkpoint_path) at the end.",
+    },
+    "lesson05.check_ddp_wrong": {
+        "bn": "ওজন দুই র‍্যাঙ্কে এক, কিন্তু রেফারেন্স প্রশিক্ষণের সাথে মেলেনি। optimizer.zero_grad(), F.cross_entropy আর দেওয়া batch_size ব্যবহার করেছ তো?",
+        "en": "The weights agree across ranks but not with the reference run. Did you use optimizer.zero_grad(), F.cross_entropy and the given batch_size?",
+    },
+    "lesson05.nb_batch_line": {
+        "bn": "{w} প্রসেস: প্রতি প্রসেসে batch {batch}, কার্যকর batch {global_batch}, শেখার হার {lr} (scale_lr দিলে হতো {scaled_lr})",
+        "en": "{w} processes: batch {batch} per process, effective batch {global_batch}, learning rate {lr} (with scale_lr it would be {scaled_lr})",
+    },
+}

@@ -1,0 +1,1 @@
+"""lessons/l05b_ddp_in_depth"""

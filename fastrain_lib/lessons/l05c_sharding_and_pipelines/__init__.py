@@ -1,0 +1,1 @@
+"""lessons/l05c_sharding_and_pipelines"""

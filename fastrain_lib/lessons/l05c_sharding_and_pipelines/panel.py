@@ -1,0 +1,293 @@
+"""Lesson 05c's panel and pictures: ZeRO/FSDP memory per rank, tensor parallelism, GPipe vs 1F1B.
+
+Every number comes from real processes started with fastrain_lib.distributed.launch: on
+GPUs over NCCL when every process has a GPU of its own (hardware.gpu_per_process), otherwise
+on the CPU over gloo.
+"""
+
+from __future__ import annotations
+
+import ipywidgets as widgets
+
+from fastrain_lib.measure import bench, hardware
+from fastrain_lib.core import config
+from fastrain_lib.ui import plots
+from fastrain_lib.distributed import launch, schedules, tensor_parallel, zero
+from fastrain_lib.core.i18n import t
+from fastrain_lib.ui.widgets import ExperimentPanel, Outcome
+from fastrain_lib.lessons.l05_data_vs_model_parallel.panel import cores, gantt
+
+REFERENCE_FAMILIES = ()
+STRATEGIES = zero.STRATEGIES + ("tp",) + schedules.SCHEDULES
+PART_COLORS = {"params": "#4C72B0", "grads": "#DD8452", "optim": "#55A868", "activations": "#C44E52"}
+KIND_COLORS = {"all_reduce": "#4C72B0", "all_gather": "#55A868", "reduce_scatter": "#DD8452", "broadcast": "#8172B3"}
+
+
+def strategy_label(strategy: str) -> str:
+    return t(f"lesson05c.s_{strategy}")
+
+
+# ---------------------------------------------------------------- running the workers
+
+
+def on_gpus(processes: int) -> bool:
+    """Whether the workers put their tensors on GPUs here (then launch picks NCCL)."""
+    return hardware.gpu_per_process(processes, hardware.node_facts())
+
+
+def where_ran(results: list) -> str:
+    """Where the workers really ran, from their own reports (results per rank: a dict, or a list
+    of dicts from one launch): the number of processes, the tensors' devices and the backend."""
+    ranks = [r[0] if isinstance(r, list) else r for r in results]
+    devices = ", ".join(sorted({r["device"] for r in ranks}))
+    return t("lesson05c.where_ran", n=len(ranks), devices=devices, backend=ranks[0]["backend"])
+
+
+def zero_runs(processes: int, width: int, strategies=zero.STRATEGIES, depth: int = 4) -> list[list[dict]]:
+    """zero.zero_worker in `processes` real processes: [rank][strategy] results."""
+    cfg = {"width": width, "depth": depth, "batch": 16 * processes, "steps": config.by_mode(ci=6, lab=10)}
+    return launch(zero.zero_worker, processes, args=(tuple(strategies), cfg), threads=1, timeout_s=300,
+                  tensors_on_cuda=on_gpus(processes))
+
+
+def tp_runs(processes: int, width: int, widths=None) -> list[dict]:
+    cfg = {"width": width, "widths": tuple(widths or (width,)), "repeats": config.by_mode(ci=3, lab=7)}
+    return launch(tensor_parallel.tp_worker, processes, args=(cfg,), threads=1, timeout_s=300,
+                  tensors_on_cuda=on_gpus(processes))
+
+
+def schedule_runs(processes: int, width: int, micro_list=(4,), which=schedules.SCHEDULES) -> list[list[dict]]:
+    cfg = {"width": width, "batch": config.by_mode(ci=16, lab=64) * max(micro_list), "steps": config.by_mode(ci=3, lab=5)}
+    return launch(schedules.schedules_worker, processes, args=(tuple(micro_list), tuple(which), cfg),
+                  threads=1, timeout_s=300, tensors_on_cuda=on_gpus(processes))
+
+
+# ---------------------------------------------------------------- verdicts (used by the notebook too)
+
+
+def zero_verdicts(rows: list[dict]) -> list[tuple[str, dict]]:
+    """(catalog key, values): per strategy, measured bytes vs the formula; then the communication."""
+    out = []
+    for r in rows:
+        measured = r["params_bytes"] + r["grads_bytes"] + r["optim_bytes"]
+        want = r["formula"]["total"]
+        out.append(("lesson05c.v_zero_bytes", {"name": strategy_label(r["strategy"]), "measured_mb": measured / 2**20,
+                                               "formula_mb": want / 2**20, "diff": abs(measured - want) / want}))
+    by = {r["strategy"]: r for r in rows}
+    if "ddp" in by and "zero3" in by:
+        out.append(("lesson05c.v_zero_comm", {"ddp_mb": by["ddp"]["payload"] / 2**20,
+                                              "z3_mb": by["zero3"]["payload"] / 2**20,
+                                              "ratio": by["zero3"]["payload"] / by["ddp"]["payload"],
+                                              "ddp_ms": by["ddp"]["step_s"] * 1e3, "z3_ms": by["zero3"]["step_s"] * 1e3}))
+    return out
+
+
+def tp_verdict(results: list[dict]) -> tuple[str, dict]:
+    r = results[0]
+    forward = sum(v for k, v in r["forward_comms"].items())
+    return ("lesson05c.v_tp_ok" if max(x["error"] for x in results) < 1e-4 else "lesson05c.v_tp_bad",
+            {"forward": forward, "backward": sum(r["backward_comms"].values()),
+             "error": max(x["error"] for x in results)})
+
+
+def sweep_verdict(rows: list[dict]) -> tuple[str, dict]:
+    first, last = rows[0], rows[-1]
+    key = "lesson05c.v_sweep_falls" if last["comm_share"] < first["comm_share"] else "lesson05c.v_sweep_flat"
+    return key, {"w0": first["width"], "s0": first["comm_share"], "w1": last["width"], "s1": last["comm_share"]}
+
+
+# Idle shares of GPipe and 1F1B closer than this are "the same", as the bubble formula says they are.
+SAME_IDLE = 0.05
+
+
+def schedule_verdicts(rows: list[dict]) -> list[tuple[str, dict]]:
+    out = []
+    for r in rows:
+        ok = r["alive"] == r["alive_rule"]
+        out.append(("lesson05c.v_sched_alive" if ok else "lesson05c.v_sched_alive_off",
+                    {"name": strategy_label(r["schedule"]), "m": r["micro_batches"], "alive": r["alive"],
+                     "rule": r["alive_rule"], "kb": [round(b / 1024) for b in r["activation_bytes"]]}))
+    for m in sorted({r["micro_batches"] for r in rows}):
+        pair = {r["schedule"]: r for r in rows if r["micro_batches"] == m}
+        if len(pair) == 2:
+            g, o = pair["gpipe"], pair["1f1b"]
+            if min(g["idle"], o["idle"]) > g["formula"] + 0.15:
+                key = "lesson05c.v_sched_idle_overhead"
+            elif abs(g["idle"] - o["idle"]) > SAME_IDLE:  # measured apart: never "1F1B does not shrink it" alone
+                key = "lesson05c.v_sched_idle_differ"
+            else:
+                key = "lesson05c.v_sched_idle"
+            out.append((key, {"m": m, "g": g["idle"], "o": o["idle"], "f": g["formula"], "cores": cores(),
+                              "k": g["stages"], "lower": "GPipe" if g["idle"] < o["idle"] else "1F1B"}))
+    return out
+
+
+def cost_verdict(rows: list[tuple]) -> tuple[str, dict]:
+    """From the notebook's prediction table (strategy, compute ms, predicted ms, measured ms, ratio)."""
+    if not rows:
+        return "lesson05c.v_cost_missing", {}
+    ratios = [r[4] for r in rows]
+    worst = max(rows, key=lambda r: abs(r[4] - 1))
+    key = "lesson05c.v_cost_close" if all(0.5 <= x <= 2 for x in ratios) else "lesson05c.v_cost_far"
+    return key, {"low": min(ratios), "high": max(ratios), "name": worst[0], "ratio": worst[4]}
+
+
+# ---------------------------------------------------------------- pictures
+
+
+def memory_bars(ax, rows: list[dict]) -> None:
+    """Stacked bars per strategy: params, grads, optimizer state per rank (measured), with the
+    formula's total as a black tick."""
+    xs = range(len(rows))
+    bottom = [0.0] * len(rows)
+    for part in ("params", "grads", "optim"):
+        values = [r[f"{part}_bytes"] / 2**20 for r in rows]
+        ax.bar(xs, values, bottom=bottom, color=PART_COLORS[part], label=plots.label(f"lesson05c.part_{part}"))
+        bottom = [b + v for b, v in zip(bottom, values)]
+    ax.scatter(list(xs), [r["formula"]["total"] / 2**20 for r in rows], marker="_", s=900, color="black",
+               zorder=3, label=plots.label("lesson05c.formula"))
+    ax.set_xticks(list(xs), [plots.label(f"lesson05c.short_{r['strategy']}") for r in rows])
+    ax.set_ylabel(plots.label("lesson05c.mb_per_rank"))
+    ax.set_title(plots.label("lesson05c.memory_title", w=rows[0]["world_size"]))
+    ax.legend(fontsize="small")
+
+
+def comm_bars(ax, rows: list[dict]) -> None:
+    """Payload per step by collective kind, with the formula (2Ψ or 3Ψ) as a black tick."""
+    xs = range(len(rows))
+    bottom = [0.0] * len(rows)
+    for kind, color in KIND_COLORS.items():
+        values = [r["comm"].get(kind, {}).get("payload", 0) / 2**20 for r in rows]
+        if any(values):
+            ax.bar(xs, values, bottom=bottom, color=color, label=kind)
+            bottom = [b + v for b, v in zip(bottom, values)]
+    ax.scatter(list(xs), [r["payload_formula"] / 2**20 for r in rows], marker="_", s=900, color="black", zorder=3,
+               label=plots.label("lesson05c.formula"))
+    ax.set_xticks(list(xs), [plots.label(f"lesson05c.short_{r['strategy']}") for r in rows])
+    ax.set_ylabel(plots.label("lesson05c.payload_mb"))
+    ax.set_title(plots.label("lesson05c.comm_title"))
+    ax.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.01, 1.0))  # beside the bars, not over them
+
+
+def zero_figure(rows: list[dict]):
+    fig, (left, right) = plots.new_figure(ncols=2)
+    memory_bars(left, rows)
+    comm_bars(right, rows)
+    return fig
+
+
+def sweep_figure(rows: list[dict]):
+    fig, (left, right) = plots.new_figure(ncols=2)
+    xs = [r["width"] for r in rows]
+    left.plot(xs, [r["compute_s"] * 1e3 for r in rows], "o-", label=plots.label("lesson05c.tp_compute"))
+    left.plot(xs, [r["allreduce_s"] * 1e3 for r in rows], "s-", label=plots.label("lesson05c.tp_allreduce"))
+    left.plot(xs, [r["single_s"] * 1e3 for r in rows], "^--", color="gray", label=plots.label("lesson05c.tp_single"))
+    left.set_xscale("log", base=2)
+    left.set_yscale("log")
+    left.set_xlabel(plots.label("lesson05c.width"))
+    left.set_ylabel(plots.label("lesson05c.ms"))
+    left.set_title(plots.label("lesson05c.tp_time_title"))
+    left.legend(fontsize="small")
+    right.bar([str(x) for x in xs], [100 * r["comm_share"] for r in rows], color="#55A868")
+    right.set_xlabel(plots.label("lesson05c.width"))
+    right.set_ylabel(plots.label("lesson05c.comm_share"))
+    right.set_title(plots.label("lesson05c.tp_share_title"))
+    return fig
+
+
+def schedule_figure(rows: list[dict]):
+    """One Gantt chart per schedule (measured), titled with idle share and live micro-batches."""
+    fig, axes = plots.new_figure(nrows=len(rows), ncols=1, figsize=(9, 2.6 * len(rows)))
+    axes = axes if len(rows) > 1 else [axes]
+    for ax, r in zip(axes, rows):
+        gantt(ax, r["events"], r["stages"], title=plots.label(
+            "lesson05c.gantt_title", name=strategy_label(r["schedule"]), m=r["micro_batches"], idle=r["idle"],
+            formula=r["formula"], alive=", ".join(map(str, r["alive"]))))
+    return fig
+
+
+# ---------------------------------------------------------------- the panel
+
+
+def experiment(strategy: str, processes: int, width: int, micro_batches: int) -> Outcome:
+    """Run one strategy in `processes` real processes; memory per rank, communication, time."""
+    mb = 2**20
+    if strategy in zero.STRATEGIES:
+        results = zero_runs(processes, width, (strategy,))
+        rows = zero.table(results)
+        headers = [t("lesson05c.col_rank"), t("lesson05c.part_params"), t("lesson05c.part_grads"),
+                   t("lesson05c.part_optim"), t("lesson05c.formula"), t("lesson05c.payload_mb"),
+                   t("lesson05c.col_step_ms"), t("lesson05c.col_error")]
+        table = [(r[0]["rank"], r[0]["params_bytes"] / mb, r[0]["grads_bytes"] / mb, r[0]["optim_bytes"] / mb,
+                  rows[0]["formula"]["total"] / mb, r[0]["comm"]["total_payload"] / mb, r[0]["step_s"] * 1e3,
+                  f"{r[0]['max_error']:.1e}") for r in results]
+        fig = zero_figure(rows)
+        row = rows[0]
+        record = bench.Record(name=f"{strategy} W={processes} width={width}", median_s=row["step_s"],
+                              times_s=results[0][0]["times"],
+                              params={"panel": "lesson05c", "strategy": strategy, "processes": processes,
+                                      "width": width},
+                              metrics={"bytes_per_rank": row["params_bytes"] + row["grads_bytes"] + row["optim_bytes"],
+                                       "formula_bytes": row["formula"]["total"], "payload_bytes": row["payload"],
+                                       "max_error": row["max_error"]}, meta=bench.meta())
+        notes = [t(k, **v) for k, v in zero_verdicts(rows)]
+    elif strategy == "tp":
+        results = tp_runs(processes, width)
+        rows = tensor_parallel.sweep_rows(results)
+        headers = [t("lesson05c.col_rank"), t("lesson05c.col_up_shape"), t("lesson05c.col_down_shape"),
+                   t("lesson05c.col_fwd_comm"), t("lesson05c.col_bwd_comm"), t("lesson05c.col_error"),
+                   t("lesson05c.tp_compute"), t("lesson05c.tp_allreduce")]
+        table = [(r["rank"], str(r["up_local_shape"]), str(r["down_local_shape"]), str(r["forward_comms"]),
+                  str(r["backward_comms"]), f"{r['error']:.1e}", r["sweep"][0]["compute_s"] * 1e3,
+                  r["sweep"][0]["allreduce_s"] * 1e3) for r in results]
+        fig = sweep_figure(rows)
+        record = bench.Record(name=f"tp W={processes} width={width}", median_s=rows[0]["tp_s"],
+                              params={"panel": "lesson05c", "strategy": "tp", "processes": processes, "width": width},
+                              metrics={"compute_s": rows[0]["compute_s"], "allreduce_s": rows[0]["allreduce_s"],
+                                       "comm_share": rows[0]["comm_share"],
+                                       "max_error": max(r["error"] for r in results)}, meta=bench.meta())
+        key, values = tp_verdict(results)
+        notes = [t(key, **values)]
+    elif strategy in schedules.SCHEDULES:
+        if strategy == "1f1b" and micro_batches < processes:
+            micro_batches = processes  # 1F1B needs M ≥ K; said in the note
+            notes = [t("lesson05c.m_raised", m=micro_batches)]
+        else:
+            notes = []
+        results = schedule_runs(processes, width, (micro_batches,), (strategy,))
+        rows = schedules.summary(results)
+        r = rows[0]
+        headers = [t("lesson05c.col_stage"), t("lesson05c.col_alive"), t("lesson05c.col_alive_rule"),
+                   t("lesson05c.col_act_kb"), t("lesson05c.col_idle"), t("lesson05c.col_formula")]
+        table = [(k, r["alive"][k], r["alive_rule"][k], r["activation_bytes"][k] / 1024, f"{r['idle']:.0%}",
+                  f"{r['formula']:.0%}") for k in range(processes)]
+        fig = schedule_figure(rows)
+        record = bench.Record(name=f"{strategy} K={processes} M={micro_batches}", median_s=r["span_s"],
+                              params={"panel": "lesson05c", "strategy": strategy, "processes": processes,
+                                      "width": width, "micro_batches": micro_batches},
+                              metrics={"idle_share": r["idle"], "formula": r["formula"],
+                                       "peak_alive": max(r["alive"]),
+                                       "activation_peak_bytes": max(r["activation_bytes"])}, meta=bench.meta())
+        notes += [t(k, **v) for k, v in schedule_verdicts(rows)]
+    else:
+        raise ValueError(t("lesson05c.unknown_strategy", name=strategy))
+    if processes > cores():
+        notes.append(t("lesson05.oversubscribed", procs=processes, cores=cores()))
+    return Outcome(figure=fig, headers=headers, rows=table, records=[record], note=" ".join(notes))
+
+
+def make() -> ExperimentPanel:
+    """Strategy, processes, model width, micro-batches → memory per rank, communication, time."""
+    return ExperimentPanel(
+        t("lesson05c.panel_title"),
+        {
+            "strategy": widgets.Dropdown(options=[(strategy_label(s), s) for s in STRATEGIES], value="zero3",
+                                         description=t("lesson05c.strategy")),
+            "processes": widgets.Dropdown(options=[2, 3, 4], value=2, description=t("lesson05c.processes")),
+            "width": widgets.Dropdown(options=[64, 128, 256, 512, 1024], value=config.by_mode(ci=128, lab=256),
+                                      description=t("lesson05c.width")),
+            "micro_batches": widgets.Dropdown(options=[1, 2, 4, 8], value=4, description=t("lesson05c.micro")),
+        },
+        experiment,
+        name="lesson05c",
+    )

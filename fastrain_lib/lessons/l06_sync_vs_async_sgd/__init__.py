@@ -1,0 +1,1 @@
+"""lessons/l06_sync_vs_async_sgd"""

@@ -1,0 +1,273 @@
+"""Checks for lesson 06 (synchronous vs asynchronous SGD).
+
+1. check_async_update  the asynchronous update rule (gradient at the stale copy, applied
+                       to the current parameters), also run inside the simulator on a seed
+2. check_may_start     the stale-synchronous (SSP) start rule, also run in the simulator
+3. check_epoch_times   sync vs async time per epoch by hand, compared with the simulator
+4. check_local_sgd_comm  all-reduces of local SGD with period H, and the share saved against
+                       H = 1, compared with the rule the real worker (distributed/local_sgd.py) uses
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+
+import torch
+
+from fastrain_lib.async_sgd import simulator as async_sgd
+from fastrain_lib.lessons.checking import CheckResult, as_number, call_student, check, describe, failed, passed, snapshot, unchanged
+
+
+@functools.lru_cache(maxsize=1)
+def _problem():
+    return async_sgd.make_problem("blobs", 400, n_eval=100, seed=0)
+
+
+def _same(a, b, tol: float = 1e-6) -> bool:
+    return isinstance(a, torch.Tensor) and a.shape == b.shape and torch.allclose(a, b, atol=tol, rtol=1e-5)
+
+
+# ---------------------------------------------------------------------------------------- 1
+
+# (seed of the server's drift, batch slice, lr): two configurations, a non-round lr in the second
+ASYNC_CONFIGS = [(1, slice(0, 32), 0.1), (2, slice(100, 123), 0.037)]
+
+
+def _judge_update(update, problem, seed, rows, lr) -> CheckResult | None:
+    start = problem.initial_theta()
+    g = torch.Generator().manual_seed(seed)
+    theta = start + 0.3 * torch.randn(start.shape, generator=g)  # the server moved on...
+    theta_read = start + 0.05 * torch.randn(start.shape, generator=g)  # ...since this worker read its copy
+    batch = (problem.x[rows], problem.y[rows])
+    saved = snapshot((theta, theta_read, batch))
+    result, error = call_student(update, theta, theta_read, batch, problem.grad, lr)
+    if error is not None:
+        return error
+    if not unchanged((theta, theta_read, batch), saved):
+        return failed("mutated_input", "checks.l06.update_mutated")
+    theta, theta_read, batch = saved
+    if not isinstance(result, torch.Tensor) or result.shape != theta.shape:
+        return failed("wrong_shape", "lesson06.check.update_shape")
+    stale_grad, fresh_grad = problem.grad(theta_read, batch), problem.grad(theta, batch)
+    if _same(result, theta - lr * stale_grad):
+        return None
+    for wrong, code, key in ((theta - lr * fresh_grad, "no_staleness", "lesson06.check.update_no_staleness"),
+                             (theta_read - lr * stale_grad, "overwrites", "lesson06.check.update_overwrites"),
+                             (theta + lr * stale_grad, "wrong_sign", "lesson06.check.update_sign"),
+                             (theta - stale_grad, "no_lr", "lesson06.check.update_no_lr"),
+                             (theta - 0.1 * stale_grad, "fixed_lr", "checks.l06.update_fixed_lr")):
+        if _same(result, wrong):
+            return failed(code, key)
+    return failed("wrong", "lesson06.check.update_wrong")
+
+
+@check
+def check_async_update(update) -> CheckResult:
+    """`update(theta, theta_read, batch, grad_fn, lr)` must return theta - lr * grad_fn(theta_read, batch),
+    in two configurations, without changing theta, theta_read or the batch; then inside the simulator."""
+    problem = _problem()
+    for seed, rows, lr in ASYNC_CONFIGS:
+        result = _judge_update(update, problem, seed, rows, lr)
+        if result is not None:
+            return result
+    # the same rule inside the simulator, on a seed, must give the reference run exactly
+    cfg = async_sgd.SimConfig(mode="async", workers=3, speeds=(1, 1, 0.5), gradients=30, lr=0.1, seed=3)
+    mine = async_sgd.simulate(problem, cfg, update=update)
+    reference = async_sgd.simulate(problem, cfg)
+    if not _same(mine.theta, reference.theta, 1e-5):
+        return failed("sim_mismatch", "lesson06.check.update_sim")
+    return passed("lesson06.check.update_ok", staleness=max(reference.staleness))
+
+
+# ---------------------------------------------------------------------------------------- 2
+
+# (clock, clocks, bound) -> may the worker start?  includes the edge cases: exactly s ahead
+CASES = [
+    (3, [3, 1, 2], 2, True),  # exactly s ahead: allowed
+    (4, [4, 1, 2], 2, False),  # s + 1 ahead: must wait
+    (0, [0, 0, 0], 0, True),  # everybody level, s = 0
+    (1, [1, 0, 1], 0, False),  # s = 0: wait for the slowest
+    (1, [1, 1, 5], 0, True),  # others far ahead: the slowest may always go
+    (2, [2, 2, 4], 1, True),  # ahead of nobody (someone else is ahead: that does not matter)
+    (5, [5, 2, 3], 3, True),
+    (6, [6, 2, 3], 3, False),
+    (7, [3, 7, 5, 4], 4, True),  # four workers, the slowest not first
+    (9, [9, 4, 6, 5], 4, False),
+    (2, [2, 2], 0, True),  # two workers
+    (12, [12, 10, 11], 1, False),
+    (5, [4, 5, 1], 2, False),  # the worker is not listed first, and the first is not the slowest
+    (9, [3, 9, 2], 4, False),
+]
+
+
+def _as_bool(answer) -> bool | None:
+    """True/False (also 0/1 and one-element bool tensors/arrays), or None for anything else."""
+    if isinstance(answer, bool):
+        return answer
+    if isinstance(answer, int) and answer in (0, 1):
+        return bool(answer)
+    try:
+        if getattr(answer, "dtype", None) is not None and getattr(answer, "size", None) is not None:
+            item = answer.reshape(()).item() if hasattr(answer, "reshape") else None
+            if isinstance(item, bool):
+                return item
+    except Exception:  # noqa: BLE001
+        return None
+    return None
+
+
+@check
+def check_may_start(rule) -> CheckResult:
+    """`rule(clock, clocks, bound)` -> True when clock - min(clocks) <= bound."""
+    answers = []
+    for clock, clocks, bound, _ in CASES:
+        given = list(clocks)
+        answer, error = call_student(rule, clock, given, bound)
+        if error is not None:
+            return error
+        if given != clocks:
+            return failed("mutated_input", "checks.l06.clocks_mutated")
+        value = _as_bool(answer)
+        if value is None:
+            return failed("not_bool", "checks.l06.not_bool", got=describe(answer))
+        answers.append(value)
+    expected = [case[3] for case in CASES]
+    if answers != expected:
+        strict = [c - min(cs) < s for c, cs, s, _ in CASES]
+        spread = [max(cs) - min(cs) <= s for c, cs, s, _ in CASES]
+        if answers == strict:
+            return failed("off_by_one", "lesson06.check.rule_off_by_one")
+        if answers == spread:
+            return failed("spread", "lesson06.check.rule_spread")
+        if answers == [c - cs[0] <= s for c, cs, s, _ in CASES]:
+            return failed("first_not_min", "checks.l06.rule_first_not_min")
+        if all(answers):
+            return failed("no_bound", "lesson06.check.rule_no_bound")
+        bad = CASES[[a == e for a, e in zip(answers, expected)].index(False)]
+        return failed("wrong", "lesson06.check.rule_wrong", clock=bad[0], clocks=bad[1], bound=bad[2],
+                      expected=bad[3])
+    cfg = async_sgd.SimConfig(mode="ssp", workers=3, speeds=(1, 1, 0.4), staleness_bound=1, gradients=30, seed=2)
+    mine = async_sgd.simulate(_problem(), cfg, start_rule=rule)
+    reference = async_sgd.simulate(_problem(), cfg)
+    if mine.stalled or mine.times != reference.times:
+        return failed("sim_mismatch", "lesson06.check.rule_sim")
+    return passed("lesson06.check.rule_ok", bound=1, time=reference.total_time)
+
+
+# ---------------------------------------------------------------------------------------- 3
+
+# n_batches that do not divide by the number of workers (the last sync step is not full)
+EPOCH_CASES = [((3.0, 0.5, 1.0), 31), ((1.0, 4.0, 2.0, 1.0), 44), ((2.5, 0.5), 13), ((1.0, 2.0), 30)]  # unsorted
+
+
+def _pair(answer) -> tuple[float, float] | None:
+    """Two numbers from a tuple/list (or a two-element tensor/array), or None."""
+    try:
+        if not isinstance(answer, (list, tuple)):
+            if getattr(answer, "dtype", None) is None or getattr(answer, "shape", None) is None:
+                return None
+            answer = answer.reshape(-1).tolist()
+        if len(answer) != 2:
+            return None
+        first, second = as_number(answer[0]), as_number(answer[1])
+    except Exception:  # noqa: BLE001
+        return None
+    return None if first is None or second is None else (first, second)
+
+
+def simulated_epoch_times(step_times, n_batches: int) -> tuple[float, float]:
+    """What the simulator says: (sync time, async time) for n_batches gradients, no stragglers."""
+    times = []
+    for mode in ("sync", "async"):
+        cfg = async_sgd.SimConfig(mode=mode, workers=len(step_times), speeds=tuple(1.0 / s for s in step_times),
+                                  gradients=n_batches, lr=0.01)
+        times.append(async_sgd.simulate(_problem(), cfg).time_for(n_batches))
+    return times[0], times[1]
+
+
+@check
+def check_epoch_times(epoch_times) -> CheckResult:
+    """`epoch_times(step_times, n_batches)` -> (sync time, async time) of one epoch."""
+    for step_times, n in EPOCH_CASES:
+        given = list(step_times)
+        answer, error = call_student(epoch_times, given, n)
+        if error is not None:
+            return error
+        if given != list(step_times):
+            return failed("mutated_input", "checks.l06.times_mutated")
+        pair = _pair(answer)
+        if pair is None:
+            return failed("wrong_type", "lesson06.check.epoch_type")
+        sync_time, async_time = pair
+        true_sync, true_async = simulated_epoch_times(step_times, n)
+        tol = 0.3 * max(step_times)
+        workers = len(step_times)
+        mean = sum(step_times) / workers
+        if not math.isclose(sync_time, true_sync, rel_tol=1e-6, abs_tol=1e-6):
+            if math.isclose(sync_time, n / workers * mean, rel_tol=1e-6):
+                return failed("sync_mean", "lesson06.check.epoch_sync_mean")
+            if math.isclose(sync_time, n * max(step_times), rel_tol=1e-6):
+                return failed("sync_no_workers", "lesson06.check.epoch_sync_workers")
+            if any(math.isclose(sync_time, v * max(step_times), rel_tol=1e-6) for v in (n / workers, n // workers)):
+                return failed("no_ceil", "checks.l06.epoch_no_ceil", n=n, workers=workers)
+            return failed("sync_wrong", "lesson06.check.epoch_sync_wrong", workers=workers,
+                          times=list(step_times), n=n, expected=true_sync)
+        if abs(async_time - true_async) > tol:
+            if math.isclose(async_time, true_sync, rel_tol=1e-6):
+                return failed("async_waits", "lesson06.check.epoch_async_waits")
+            if math.isclose(async_time, n * mean / workers, rel_tol=1e-6):
+                return failed("async_mean", "lesson06.check.epoch_async_mean")
+            return failed("async_wrong", "lesson06.check.epoch_async_wrong", times=list(step_times), n=n,
+                          expected=true_async)
+    step_times, n = EPOCH_CASES[0]
+    true_sync, true_async = simulated_epoch_times(step_times, n)
+    return passed("lesson06.check.epoch_ok", sync=true_sync, asyn=true_async, speedup=true_sync / true_async)
+
+
+# ---------------------------------------------------------------------------------------- 4
+
+# (steps, H): multiples of H and not (the last, short period is averaged too), H = 1, H > steps
+COMM_CASES = [(30, 4), (100, 10), (30, 7), (10, 1), (7, 8), (12, 5), (1000, 64)]
+
+
+def counted_rounds(steps: int, period: int) -> int:
+    """What the real worker counts: one all-reduce after every step where averages_after says so."""
+    from fastrain_lib.async_sgd import local_sgd
+
+    return sum(local_sgd.averages_after(step, steps, period) for step in range(steps))
+
+
+@check
+def check_local_sgd_comm(comm) -> CheckResult:
+    """`comm(steps, H)` -> (rounds, saved): the all-reduces of local SGD with averaging every H
+    steps (and once at the end), and the share of communication saved against H = 1."""
+    for steps, period in COMM_CASES:
+        answer, error = call_student(comm, steps, period)
+        if error is not None:
+            return error
+        pair = _pair(answer)
+        if pair is None:
+            return failed("wrong_type", "l06real.check.type", got=describe(answer))
+        rounds, saved = pair
+        expected = counted_rounds(steps, period)
+        if not math.isclose(rounds, expected, abs_tol=1e-9):
+            if math.isclose(rounds, steps // period, abs_tol=1e-9):
+                return failed("floor", "l06real.check.floor", steps=steps, h=period)
+            if math.isclose(rounds, steps / period, abs_tol=1e-9):
+                return failed("not_int", "l06real.check.not_int")
+            if math.isclose(rounds, steps * period, abs_tol=1e-9):
+                return failed("times", "l06real.check.times")
+            return failed("rounds_wrong", "l06real.check.rounds_wrong", steps=steps, h=period, expected=expected,
+                          got=describe(rounds))
+        true_saved = 1 - expected / steps
+        if not math.isclose(saved, true_saved, abs_tol=1e-6):
+            if math.isclose(saved, expected / steps, abs_tol=1e-6):
+                return failed("saved_inverted", "l06real.check.saved_inverted")
+            if math.isclose(saved, 1 - 1 / period, abs_tol=1e-6):
+                return failed("saved_1_over_h", "l06real.check.saved_1_over_h")
+            return failed("saved_wrong", "l06real.check.saved_wrong", steps=steps, h=period, rounds=expected,
+                          expected=true_saved)
+    steps, period = COMM_CASES[2]
+    rounds = counted_rounds(steps, period)
+    return passed("l06real.check.ok", steps=steps, h=period, rounds=rounds, saved=1 - rounds / steps)

@@ -1,0 +1,1 @@
+"""lessons/l07_capstone"""

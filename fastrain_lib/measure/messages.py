@@ -1,0 +1,220 @@
+"""Messages of the noise verdict (fastrain_lib.measure.noise), shown beside measurements."""
+
+MESSAGES = {
+    "noise.quiet": {
+        "bn": "✓ শান্ত মাপ: মাপার সময় অন্য প্রোগ্রাম গড়ে {other:.1f}টি কোর ব্যবহার করেছে ({cores}টির মধ্যে), "
+              "মাপের থ্রেড {threads}টি, পুনরাবৃত্তিগুলোর পার্থক্য {spread:.0%}।",
+        "en": "✓ Quiet measurement: other programs used {other:.1f} of {cores} cores on average while it ran, "
+              "the measurement used {threads} threads, and the repeats differ by {spread:.0%}.",
+    },
+    "noise.noisy": {
+        "bn": "⚠️ এই মাপ গোলমেলে (noisy), সংখ্যাটা বিশ্বাস কোরো না:",
+        "en": "⚠️ This measurement is noisy; do not trust the number:",
+    },
+    "noise.reason.load": {
+        "bn": "মাপার সময় অন্য প্রোগ্রাম গড়ে {other:.1f}টি কোর ব্যস্ত রেখেছিল, অথচ {threads}টি থ্রেডের এই মাপের জন্য "
+              "{cores}টি কোরের মধ্যে খালি ছিল মাত্র {free:.1f}টি — থ্রেডগুলো পালা করে অপেক্ষা করেছে, তাই সময় বেশি এসেছে।",
+        "en": "other programs kept {other:.1f} cores busy on average while it ran, but this measurement's {threads} "
+              "threads had only {free:.1f} of {cores} cores free — the threads took turns waiting, so the time came out too long.",
+    },
+    "noise.reason.steal": {
+        "bn": "ভার্চুয়াল মেশিনের হোস্ট মাপার সময় গড়ে {steal:.1f}টি কোর অন্য কাজে নিয়ে গিয়েছিল (steal time), "
+              "{threads}টি থ্রেডের জন্য {cores}টির মধ্যে খালি ছিল মাত্র {free:.1f}টি কোর।",
+        "en": "the virtual machine's host took {steal:.1f} cores away on average while it ran (steal time), leaving "
+              "only {free:.1f} of {cores} cores free for {threads} threads.",
+    },
+    "noise.reason.threads": {
+        "bn": "মাপটি নিজেই {threads}টি থ্রেড চেয়েছে, কিন্তু মেশিনে কোর আছে {cores}টি।",
+        "en": "the measurement itself asked for {threads} threads on a machine with {cores} cores.",
+    },
+    "noise.reason.spread": {
+        "bn": "একই কাজ {repeats} বার মাপলে ফলগুলো একে অপরের থেকে {spread:.0%} আলাদা (IQR ÷ মধ্যমা; {limit:.0%}-এর বেশি হলে মধ্যমা স্থির নয়)।",
+        "en": "the {repeats} repeats of the same work differ by {spread:.0%} (IQR ÷ median; above {limit:.0%} the median is not stable).",
+    },
+    "noise.reason.rounds": {
+        "bn": "পালা করে মাপা {rounds}টি রাউন্ডের মধ্যমাগুলো একে অপরের থেকে {round_spread:.0%} আলাদা ({limit:.0%}-এর বেশি হলে সংখ্যাটা স্থির নয়)।",
+        "en": "the medians of the {rounds} interleaved rounds differ by {round_spread:.0%} (above {limit:.0%} the number is not stable).",
+    },
+    "noise.reason.recompile": {
+        "bn": "মাপার মাঝখানে torch.compile আবার {recompiles} বার কম্পাইল করেছে, তাই কম্পাইলের সময় ধাপের সময়ে ঢুকে গেছে।",
+        "en": "torch.compile compiled again {recompiles} times while the steps were timed, so compile time leaked into the step time.",
+    },
+    "noise.todo": {
+        "bn": "যা করবে: অন্য প্রোগ্রাম (ব্রাউজারের ভিডিও, আরেকটি নোটবুক, কম্পাইল) বন্ধ করো, থ্রেড কমাও "
+              "(torch.set_num_threads({suggest}) বা প্যানেলের থ্রেড নিয়ন্ত্রণ), তারপর আবার চালাও।",
+        "en": "What to do: close other programs (a browser video, another notebook, a compile), use fewer threads "
+              "(torch.set_num_threads({suggest}) or the panel's threads control), then run again.",
+    },
+    "noise.summary": {
+        "bn": "{total}টি মাপের মধ্যে {noisy}টি গোলমেলে (সবচেয়ে খারাপ: {name})।",
+        "en": "{noisy} of {total} measurements are noisy (worst: {name}).",
+    },
+    "noise.marked": {"bn": "দাগ কাটা = গোলমেলে মাপ", "en": "hatched = noisy measurement"},
+    "noise.marked_point": {"bn": "লাল বৃত্ত = গোলমেলে মাপ", "en": "red ring = noisy measurement"},
+    "noise.figure_warning": {
+        "bn": "⚠ {noisy}/{total}টি মাপ গোলমেলে: মেশিন ব্যস্ত ছিল",
+        "en": "⚠ {noisy}/{total} measurements noisy: the machine was busy",
+    },
+    "noise.threads_control": {"bn": "থ্রেড", "en": "threads"},
+    "noise.threads_auto": {"bn": "স্বয়ংক্রিয়", "en": "auto"},
+    "noise.verdict_col": {"bn": "মাপের অবস্থা", "en": "noise verdict"},
+    "noise.quiet_word": {"bn": "শান্ত", "en": "quiet"},
+    "noise.noisy_word": {"bn": "গোলমেলে", "en": "noisy"},
+    "noise.dropped": {
+        "bn": "{count}টি গোলমেলে মাপ (ব্যস্ত মেশিনে নেওয়া) তুলনা আর ক্রম থেকে বাদ দেওয়া হয়েছে।",
+        "en": "{count} noisy measurements (taken on a busy machine) were left out of comparisons and rankings.",
+    },
+    "noise.run_noisy": {
+        "bn": "এই রানের {total}টি মাপের মধ্যে {noisy}টি গোলমেলে (মেশিন ব্যস্ত ছিল বা পুনরাবৃত্তি মেলেনি)।",
+        "en": "{noisy} of this run's {total} measurements are noisy (the machine was busy or the repeats disagreed).",
+    },
+    "noise.refused": {
+        "bn": "✗ {target}-এ লেখা হলো না: রানটি গোলমেলে, আর রেফারেন্সে শুধু শান্ত রান থাকে। ফল রাখা হয়েছে {path}-এ "
+              "(নামে -noisy চিহ্ন)। অন্য প্রোগ্রাম বন্ধ করে আবার চালাও।",
+        "en": "✗ Not written to {target}: the run is noisy, and reference/ holds only quiet runs. The results are in "
+              "{path} (marked -noisy in the name). Close other programs and run again.",
+    },
+    # the exercise check of lesson 01's "why timings lie" (fastrain_lib.lessons.l01_gpu_vs_cpu.noise_checks)
+    "noise.check.correct": {
+        "bn": "ঠিক! প্রতি রাউন্ডের অনুপাত নিয়ে তাদের মধ্যমা: ধীর রাউন্ড দুই দিককেই সমান ধীর করে, আর হঠাৎ লোড লাগা একটি রাউন্ড ফল বদলায় না।",
+        "en": "Correct! The median of the per-round ratios: a slow round slows both sides alike, and one round hit by a burst of load does not change the answer.",
+    },
+    "noise.check.changed_input": {
+        "bn": "তোমার ফাংশন দেওয়া তালিকাগুলো বদলে দিয়েছে (যেমন .sort())। সাজালে রাউন্ডের জোড়া ভেঙে যায়: baseline_s[i] আর variant_s[i] একই রাউন্ডের, তাদের একসাথেই রাখো।",
+        "en": "Your function changed the lists it was given (e.g. .sort()). Sorting breaks the rounds' pairs: baseline_s[i] and variant_s[i] belong to the same round; keep them together.",
+    },
+    "noise.check.not_number": {
+        "bn": "ফাংশনটি একটি সংখ্যা ফেরত দেওয়ার কথা (কত গুণ দ্রুত), কিন্তু দিয়েছে: {kind}।",
+        "en": "The function should return one number (how many times faster), but returned: {kind}.",
+    },
+    "noise.check.inverted": {
+        "bn": "অনুপাত উল্টো হয়েছে ({got:.3g}, ঠিক উত্তর {expected:.3g})। গতিবৃদ্ধি = ভিত্তির সময় ÷ নতুন সময়: baseline_s[i] / variant_s[i]।",
+        "en": "The ratio is upside down ({got:.3g}, the right answer is {expected:.3g}). Speed-up = baseline time ÷ new time: baseline_s[i] / variant_s[i].",
+    },
+    "noise.check.unpaired_medians": {
+        "bn": "তুমি দুই তালিকার মধ্যমা আলাদা করে নিয়ে ভাগ করেছ ({got:.3g}, ঠিক {expected:.3g})। তাতে রাউন্ডের জোড়া হারায়: যে রাউন্ডে মেশিন ধীর ছিল, সেখানে দুটোই ধীর। আগে প্রতি রাউন্ডে ভাগ করো, তারপর মধ্যমা নাও।",
+        "en": "You took each list's median separately and divided ({got:.3g}, right: {expected:.3g}). That loses the rounds' pairs: in a round where the machine was slow, both were slow. Divide within each round first, then take the median.",
+    },
+    "noise.check.ratio_of_means": {
+        "bn": "গড় সময়ের অনুপাত নিয়েছ ({got:.3g}, ঠিক {expected:.3g})। লোড লাগা একটি রাউন্ড গড়কে টেনে নেয়। প্রতি রাউন্ডের অনুপাত নিয়ে তার মধ্যমা নাও।",
+        "en": "You took the ratio of the mean times ({got:.3g}, right: {expected:.3g}). One round hit by load drags a mean along. Take each round's ratio, then their median.",
+    },
+    "noise.check.mean_of_ratios": {
+        "bn": "রাউন্ডের অনুপাতগুলো ঠিকই নিয়েছ, কিন্তু তাদের গড় ({got:.3g}); একটি গোলমেলে রাউন্ড গড় বদলে দেয়। গড়ের বদলে মধ্যমা নাও (ঠিক উত্তর {expected:.3g})।",
+        "en": "You took the per-round ratios, but then their mean ({got:.3g}); one noisy round moves a mean. Take the median instead (right answer {expected:.3g}).",
+    },
+    "noise.check.best_of": {
+        "bn": "দুই দিকের সবচেয়ে কম সময় নিয়ে ভাগ করেছ ({got:.3g}, ঠিক {expected:.3g})। দুটো সর্বনিম্ন আলাদা রাউন্ডের হতে পারে, ভিন্ন অবস্থায় মাপা। একই রাউন্ডের দুটি সময় ভাগ করো, তারপর মধ্যমা।",
+        "en": "You divided the two sides' best times ({got:.3g}, right: {expected:.3g}). The two minima may come from different rounds, measured under different conditions. Divide the two times of the same round, then take the median.",
+    },
+    "noise.check.one_round": {
+        "bn": "শুধু একটি রাউন্ড দেখেছ ({got:.3g}, ঠিক {expected:.3g})। সব {rounds}টি রাউন্ডের অনুপাত নিয়ে মধ্যমা নাও।",
+        "en": "You looked at one round only ({got:.3g}, right: {expected:.3g}). Take the ratio in all {rounds} rounds, then their median.",
+    },
+    "noise.check.difference": {
+        "bn": "সময়ের পার্থক্য নিয়েছ ({got:.3g}), অনুপাত নয়। \"কত গুণ দ্রুত\" = baseline_s[i] / variant_s[i]; তারপর মধ্যমা (ঠিক উত্তর {expected:.3g})।",
+        "en": "You took the difference of the times ({got:.3g}), not the ratio. \"How many times faster\" = baseline_s[i] / variant_s[i], then the median (right answer {expected:.3g}).",
+    },
+    "noise.check.wrong_value": {
+        "bn": "ফল মেলেনি: baseline_s={baseline}, variant_s={variant} দিলে ঠিক উত্তর {expected:.4g}, তোমার ফাংশন দিয়েছে {got:.4g}। প্রতি রাউন্ডে baseline_s[i] / variant_s[i], তারপর এই অনুপাতগুলোর মধ্যমা।",
+        "en": "Not right: for baseline_s={baseline}, variant_s={variant} the answer is {expected:.4g}, your function returned {got:.4g}. In each round baseline_s[i] / variant_s[i], then the median of those ratios.",
+    },
+    # lesson 01's verdict on the same matmul beside a background load
+    "noise.verdict_collapse": {
+        "bn": "লোডের পাশে {threads}টি থ্রেডে একই গুণ {slow_all:.1f} গুণ ধীর হয়েছে, কিন্তু 1টি থ্রেডে মাত্র {slow_one:.1f} গুণ: "
+              "সব কোর চাওয়া থ্রেড দল প্রতিবার থামিয়ে রাখা থ্রেডটির জন্য অপেক্ষা করেছে। গোলমাল-রায়: লোডের সময় {busy_verdict}, লোড ছাড়া {quiet_verdict}।",
+        "en": "Beside the load the same matmul became {slow_all:.1f}× slower with {threads} threads, but only {slow_one:.1f}× "
+              "with 1 thread: the thread team that wanted every core waited each time for its descheduled thread. "
+              "Noise verdict: {busy_verdict} under load, {quiet_verdict} without it.",
+    },
+    "noise.verdict_mild": {
+        "bn": "এবার লোড তেমন ক্ষতি করেনি: {threads}টি থ্রেডে {slow_all:.1f} গুণ, 1টি থ্রেডে {slow_one:.1f} গুণ ধীর — "
+              "সম্ভবত মেশিনে আরও খালি কোর ছিল, বা মাপটি খুব ছোট। গোলমাল-রায়: লোডের সময় {busy_verdict}, লোড ছাড়া {quiet_verdict}।",
+        "en": "This time the load did little harm: {slow_all:.1f}× slower with {threads} threads, {slow_one:.1f}× with 1 — "
+              "probably there were more free cores, or the measurement is very small. Noise verdict: {busy_verdict} under "
+              "load, {quiet_verdict} without it.",
+    },
+    "noise.verdict_one_core": {
+        "bn": "এই মেশিনে থ্রেড মাত্র 1টি, তাই থ্রেড দলের অপেক্ষা এখানে দেখা যায় না; লোডের পাশে গুণ {slow_one:.1f} গুণ ধীর হয়েছে "
+              "(একটি কোর দুজনে ভাগ করলে যা হয়)। গোলমাল-রায়: লোডের সময় {busy_verdict}, লোড ছাড়া {quiet_verdict}।",
+        "en": "This machine runs 1 thread, so the thread team's waiting cannot show here; beside the load the matmul became "
+              "{slow_one:.1f}× slower (what sharing one core does). Noise verdict: {busy_verdict} under load, {quiet_verdict} without it.",
+    },
+    "noise.verdict_busy_already": {
+        "bn": "আমাদের লোড চালুর আগেই মেশিন ব্যস্ত ছিল (লোড ছাড়া মাপের রায়ও {quiet_verdict}): তখনই 1টি থ্রেড {threads}টি থ্রেডের "
+              "{all_vs_one:.1f} গুণ গতি দিয়েছে। তাই এখানে 'শান্ত বনাম লোড' তুলনা হয় না — অন্য প্রোগ্রাম বন্ধ করে আবার চালাও।",
+        "en": "The machine was busy before our load started (the no-load measurement is {quiet_verdict} too): already then 1 "
+              "thread ran {all_vs_one:.1f}× as fast as {threads} threads. So 'quiet vs load' cannot be compared here — "
+              "close other programs and run again.",
+    },
+}
+
+
+# Messages of fastrain_lib.measure.regimes (the three regimes of a step), used by lesson 01 and later lessons.
+MESSAGES.update({
+    "regimes.overhead": {"bn": "ওভারহেড-সীমিত (overhead-bound)", "en": "overhead-bound"},
+    "regimes.memory": {"bn": "মেমরি-সীমিত (memory-bound)", "en": "memory-bound"},
+    "regimes.compute": {"bn": "গণনা-সীমিত (compute-bound)", "en": "compute-bound"},
+    "regimes.overhead_short": {"bn": "ওভারহেড", "en": "overhead"},
+    "regimes.memory_short": {"bn": "মেমরি", "en": "memory"},
+    "regimes.compute_short": {"bn": "গণনা", "en": "compute"},
+    "regimes.model_line": {
+        "bn": "মডেল: ওভারহেড + বাইট ÷ ব্যান্ডউইথ",
+        "en": "model: overhead + bytes ÷ bandwidth",
+    },
+    "regimes.numel_axis": {"bn": "টেনসরের উপাদান সংখ্যা", "en": "tensor elements"},
+    "regimes.us_axis": {"bn": "প্রতি কলে সময় (মাইক্রোসেকেন্ড)", "en": "time per call (µs)"},
+    "regimes.sweep_title": {
+        "bn": "একটি এলিমেন্টওয়াইজ অপারেশন, আকার বাড়িয়ে\n({device}, এই মেশিনে মাপা)",
+        "en": "one elementwise op of growing size\n({device}, measured on this machine)",
+    },
+    "regimes.share_axis": {"bn": "মডেলের হিসাবে সময়ের ভাগ", "en": "share of the time (model)"},
+    "regimes.shares_title": {
+        "bn": "তিনটি উদাহরণ: সময় কোথায় যায় (মডেল)\nওপরে: মেপে পাওয়া দশা, কাজ দ্বিগুণে সময় কত গুণ",
+        "en": "three examples: where the time goes (model)\nabove: observed regime, time ratio for twice the work",
+    },
+    "regimes.table_example": {"bn": "উদাহরণ", "en": "example"},
+    "regimes.table_us": {"bn": "প্রতি কলে µs", "en": "µs per call"},
+    "regimes.table_growth": {"bn": "কাজ ×2 → সময় ×", "en": "work ×2 → time ×"},
+    "regimes.table_bw_share": {"bn": "ব্যান্ডউইথের ভাগ", "en": "share of bandwidth"},
+    "regimes.table_peak_share": {"bn": "peak-এর ভাগ", "en": "share of peak"},
+    "regimes.table_predicted": {"bn": "মডেলের অনুমান", "en": "model predicts"},
+    "regimes.table_observed": {"bn": "মেপে পাওয়া", "en": "observed"},
+    "regimes.verdict_machine": {
+        "bn": "এই মেশিনে ({device}) তিনটি সীমা মাপা হলো: প্রতিটি ছোট অপারেশনের নির্দিষ্ট খরচ {overhead_us:.1f} µs, "
+              "মেমরি ব্যান্ডউইথ {gbs:.1f} GB/s, সর্বোচ্চ গণনা {gflops:.1f} GFLOP/s। অর্থাৎ একটি float32 এলিমেন্টওয়াইজ "
+              "অপারেশনকে ওভারহেড ছাড়িয়ে মেমরি-সীমিত হতে প্রায় {border:,.0f}টি উপাদান লাগে।",
+        "en": "Three limits measured on this machine ({device}): a fixed cost of {overhead_us:.1f} µs per small op, "
+              "memory bandwidth {gbs:.1f} GB/s, peak compute {gflops:.1f} GFLOP/s. So a float32 elementwise op needs "
+              "about {border:,.0f} elements before it leaves the overhead regime and becomes memory-bound.",
+    },
+    "regimes.verdict_example": {
+        "bn": "{name}: প্রতি কলে {us:.1f} µs; কাজ দ্বিগুণ করলে সময় {growth:.2f} গুণ; ব্যান্ডউইথের {bw:.0%} আর "
+              "peak-এর {peak:.0%} পেয়েছে। মেপে পাওয়া দশা: {observed}; মডেলের অনুমান: {predicted}।",
+        "en": "{name}: {us:.1f} µs per call; twice the work took {growth:.2f}× the time; it reached {bw:.0%} of the "
+              "bandwidth and {peak:.0%} of the peak. Observed regime: {observed}; the model predicts: {predicted}.",
+    },
+    "regimes.above_roof": {
+        "bn": "এটি মাপা ব্যান্ডউইথের চেয়েও বেশি GB/s পেয়েছে ({gbs:.1f} বনাম {roof:.1f} GB/s)। সীমা ছাড়িয়ে যাওয়া যায় না, "
+              "তাই দুটি মাপের একটি ঠিক নয়: হয় এর ডেটার একটা অংশ এক অপারেশন থেকে পরেরটা পর্যন্ত ক্যাশে (cache) থেকে গেছে, "
+              "নয়তো দুই মাপের মাঝে মেমরির গতি বদলেছে (ভাগাভাগির মেশিনে বদলায়)। মাপা সীমাও একটা মাপ, নিখুঁত দেয়াল নয়।",
+        "en": "It moved more GB/s than the measured bandwidth ({gbs:.1f} vs {roof:.1f} GB/s). A limit cannot be beaten, "
+              "so one of the two measurements is off: part of its data stayed in the cache from one op to the next, or "
+              "the memory's speed changed between the two measurements (on a shared machine it does). A measured limit "
+              "is a measurement too, not an exact wall.",
+    },
+    "regimes.as_intended": {
+        "bn": "এটি ঠিক সেই দশা দেখাচ্ছে, যার উদাহরণ হিসেবে একে বাছা হয়েছিল ({intended})।",
+        "en": "It shows exactly the regime it was chosen to show ({intended}).",
+    },
+    "regimes.not_as_intended": {
+        "bn": "এই মেশিনে এটি {intended} উদাহরণ হয়নি, হয়েছে {observed}: সীমাগুলো মেশিন অনুযায়ী বদলায় "
+              "(আকার বাড়ালে বা কমালে দশা বদলায়), আর মেশিন ব্যস্ত থাকলে মাপও নড়ে।",
+        "en": "On this machine it is not {intended} but {observed}: the borders depend on the machine "
+              "(a bigger or smaller size moves it), and a busy machine moves the timings too.",
+    },
+    "regimes.noisy_note": {
+        "bn": "⚠ এই মাপের সময় মেশিন ব্যস্ত ছিল (গোলমেলে); সংখ্যাগুলো সাবধানে পড়ো, শান্ত মেশিনে আবার চালাও।",
+        "en": "⚠ The machine was busy during this measurement (noisy); read the numbers with care and rerun on a quiet machine.",
+    },
+})

@@ -1,0 +1,79 @@
+"""Messages of fastrain_lib.data (offline datasets)."""
+
+MESSAGES = {
+    "data.bengali_name": {"bn": "বাংলা অঙ্ক (০-৯)", "en": "Bengali digits (০-৯)"},
+    "data.bad_size": {
+        "bn": "ডেটাসেটের আকার {size!r} চলবে না: 1 বা তার বেশি একটি পূর্ণসংখ্যা দাও (যেমন size=1000), অথবা size=None দিলে মোড অনুযায়ী আকার বেছে নেওয়া হবে।",
+        "en": "Dataset size {size!r} will not do: give a whole number of 1 or more (e.g. size=1000), or size=None to pick a size by run mode.",
+    },
+    "data.mnist_missing": {
+        "bn": "MNIST এই মেশিনে নেই এবং ডাউনলোডও করা গেল না (ইন্টারনেট নেই, অথবা ci মোড)। তাই এর বদলে একই আকারের বাংলা অঙ্কের ডেটাসেট (০-৯, 28×28) ব্যবহার করা হচ্ছে — পাঠের সব কোড একইভাবে চলবে।",
+        "en": "MNIST is not on this machine and could not be downloaded (no internet, or ci mode), so the Bengali digits dataset of the same shape (০-৯, 28×28) is used instead — every cell of the lesson works the same way.",
+    },
+}
+
+
+# Messages of fastrain_lib.train and fastrain_lib.checkpoint.
+MESSAGES.update({
+    "train.progress": {"bn": "প্রশিক্ষণ ({precision})", "en": "training ({precision})"},
+    "train.length_mismatch": {
+        "bn": "ইনপুট ({inputs}টি) আর লক্ষ্য/লেবেল ({targets}টি) সংখ্যায় মেলে না। দুটো টেনসরের প্রথম মাত্রা সমান হতে হবে।",
+        "en": "inputs ({inputs}) and targets ({targets}) differ in number. Both tensors need the same first dimension.",
+    },
+    "train.bad_time_window": {"bn": "time_window={time_window} চলবে না: একসাথে কয়টি ধাপ মাপা হবে, 1 বা তার বেশি দাও।", "en": "time_window={time_window} will not do: how many steps are timed together, give 1 or more."},
+    "train.bad_batch_size": {"bn": "batch আকার {batch_size} চলবে না: 1 বা তার বেশি একটি পূর্ণসংখ্যা দাও।", "en": "batch size {batch_size} will not do: give an integer of 1 or more."},
+    "train.bad_grad_accum": {"bn": "grad_accum={grad_accum} চলবে না: প্রতি অপটিমাইজার ধাপে কয়টি মাইক্রো-ব্যাচ, 1 বা তার বেশি দাও।", "en": "grad_accum={grad_accum} will not do: micro-batches per optimizer step, give 1 or more."},
+    "train.bad_steps": {"bn": "steps={steps}, epochs={epochs}: অন্তত 1টি ধাপ বা 1টি ইপক দাও।", "en": "steps={steps}, epochs={epochs}: give at least 1 step or 1 epoch."},
+    "train.no_batches": {"bn": "batches থেকে একটিও batch পাওয়া যায়নি। ডেটাসেট খালি কিনা, বা batch আকার ডেটার চেয়ে বড় কিনা (drop_last=True হলে) দেখো।", "en": "batches yielded no batch at all. Check whether the dataset is empty, or the batch size exceeds the data (with drop_last=True)."},
+    "train.accum_too_large": {"bn": "grad_accum={grad_accum}, কিন্তু একটি ইপকে মাত্র {batches}টি batch: একটিও অপটিমাইজার ধাপ হয় না। grad_accum কমাও বা batch আকার ছোট করো।", "en": "grad_accum={grad_accum}, but an epoch has only {batches} batches: no optimizer step ever happens. Lower grad_accum or use smaller batches."},
+    "train.resume_needs_dir": {"bn": "resume=True দিলে checkpoint_dir-ও দিতে হবে: কোন ফোল্ডার থেকে আবার শুরু করব?", "en": "resume=True needs checkpoint_dir: which folder should I resume from?"},
+    "train.bad_optimizer": {
+        "bn": "optimizer হিসেবে {kind} চিনি না। None (AdamW), একটি torch.optim.Optimizer, অথবা params → Optimizer ফাংশন দাও, যেমন lambda p: torch.optim.SGD(p, lr=0.1)।",
+        "en": "{kind} is not an optimizer I know. Give None (AdamW), a torch.optim.Optimizer, or a function params → Optimizer, e.g. lambda p: torch.optim.SGD(p, lr=0.1).",
+    },
+    "ckpt.bad_hash": {"bn": "চেকপয়েন্ট {path} নষ্ট: ফাইলের হ্যাশ (sha256) সংরক্ষিত হ্যাশের সাথে মেলে না", "en": "checkpoint {path} is corrupt: its sha256 does not match the saved hash"},
+    "ckpt.unreadable": {"bn": "চেকপয়েন্ট {path} পড়া গেল না ({error}) — সম্ভবত লেখার মাঝপথে থেমে গিয়েছিল বা ফাইলটি কাটা পড়েছে", "en": "checkpoint {path} cannot be read ({error}) — probably cut short while writing or truncated"},
+    "ckpt.not_ours": {"bn": "{path} fastrain-এর চেকপয়েন্ট নয়", "en": "{path} is not a fastrain checkpoint"},
+    "ckpt.skipping": {"bn": "⚠️ {reason}। এটি বাদ দিয়ে আগের ভালো চেকপয়েন্ট থেকে শুরু করছি।", "en": "⚠️ {reason}. Skipping it and using the previous good checkpoint."},
+})
+
+
+# Messages of scripts/gpu_check.py (make gpu-check).
+MESSAGES.update({
+    "gpucheck.title": {"bn": "make gpu-check — শুরু {started}, সময়সীমা {budget} সেকেন্ড",
+                       "en": "make gpu-check — started {started}, time budget {budget} s"},
+    "gpucheck.where": {"bn": "সারাংশ ও লগ: {path}", "en": "summary and logs: {path}"},
+    "gpucheck.no_cuda": {
+        "bn": "এই মেশিনে CUDA GPU পাওয়া যায়নি (torch.cuda.is_available() = False)। GPU-ওয়ালা মেশিনে চালাও; শুধু ধাপগুলো দেখতে: make gpu-check DRY_RUN=1",
+        "en": "No CUDA GPU on this machine (torch.cuda.is_available() = False). Run it on a GPU machine; to only list the steps: make gpu-check DRY_RUN=1",
+    },
+    "gpucheck.missing": {
+        "bn": "যা নেই: {names}। ইন্টারনেটওয়ালা একটি মেশিনে (একই Python সংস্করণ ও প্ল্যাটফর্ম) চালাও: pip download {dists} -d wheels/ — তারপর wheels/ ফোল্ডারটি এখানে এনে: make gpu-check WHEELS=wheels/",
+        "en": "Missing: {names}. On a machine with network (same Python version and platform) run: pip download {dists} -d wheels/ — then bring the wheels/ folder here and run: make gpu-check WHEELS=wheels/",
+    },
+    "gpucheck.datasheet_row": {"bn": "ডেটাশিট সারি: {key}", "en": "datasheet row: {key}"},
+    "gpucheck.no_datasheet_row": {
+        "bn": "এই GPU ডেটাশিট তালিকায় নেই: MFU অজানা দেখাবে (fastrain_lib/measure/datasheet.py-তে উৎসসহ একটি সারি যোগ করো)",
+        "en": "this GPU is not in the datasheet table: MFU will show as unknown (add a row with its source to fastrain_lib/measure/datasheet.py)",
+    },
+    "gpucheck.timeout": {"bn": "{seconds} সেকেন্ডের সময়সীমা পেরিয়ে গেছে, থামানো হলো", "en": "stopped after its {seconds} s budget"},
+    "gpucheck.no_time": {"bn": "সময় বাকি {seconds} সেকেন্ড, এই ধাপের অন্তত {needs} লাগে: চালানো হয়নি",
+                         "en": "{seconds} s left, this step needs at least {needs} s: not run"},
+    "gpucheck.after_preflight": {"bn": "প্রস্তুতি-পরীক্ষা ব্যর্থ, তাই চালানো হয়নি", "en": "not run: the preflight failed"},
+    "gpucheck.apex_not_asked": {
+        "bn": "Apex-এর চেকআউট দেওয়া হয়নি (--apex PATH / APEX=PATH), তাই Apex-এর সারিগুলো মাপা হয়নি",
+        "en": "no Apex checkout given (--apex PATH / APEX=PATH), so the Apex rows were not measured",
+    },
+    "gpucheck.apex_bad_path": {"bn": "{path}-এ NVIDIA Apex-এর setup.py নেই", "en": "{path} holds no NVIDIA Apex setup.py"},
+    "gpucheck.apex_timeout": {
+        "bn": "Apex বিল্ড {seconds} সেকেন্ডে শেষ হয়নি: Apex-এর সারিগুলো মাপা হয়নি (বেশি সময় দিয়ে আবার চালাও: --budget)",
+        "en": "the Apex build did not finish within {seconds} s: the Apex rows were not measured (run again with a larger --budget)",
+    },
+    "gpucheck.bench_files": {"bn": "নতুন ফলের ফাইল (reference/, গোলমেলে রান হলে results/benchmarks/): {files}",
+                             "en": "new results files (reference/, or results/benchmarks/ for a noisy run): {files}"},
+    "gpucheck.notebooks_count": {"bn": "{total}টির মধ্যে {passed}টি নোটবুক ঠিকঠাক চলেছে",
+                                 "en": "{passed} of {total} notebooks ran cleanly"},
+    "gpucheck.notebooks_planned": {"bn": "{count}টি নোটবুক, একসাথে {jobs}টি করে, lab মোডে",
+                                   "en": "{count} notebooks, {jobs} at a time, in lab mode"},
+    "gpucheck.not_run_time": {"bn": "সময় ফুরিয়ে যাওয়ায় চালানো হয়নি: {names}", "en": "not run (time budget): {names}"},
+})

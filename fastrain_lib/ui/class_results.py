@@ -1,0 +1,302 @@
+"""Pool the whole class's saved results: load, check, compare per machine, rank.
+
+Every experiment panel can save its last run (`panel.save("rahim")` or the "ফল সংরক্ষণ"
+button) as results/<panel>-<student>-<stamp>.json. The instructor collects those files
+from the lab PCs into one folder, and this module turns them into:
+
+- load_folder(): every record, in a stable order. A malformed file (not JSON, not a
+  results file, a record missing its fields) is skipped and named with the reason; a
+  record that arrives twice (the same file copied twice) is counted once; older and
+  newer schema versions are read as far as they are understood.
+- speedups(): per machine, how much faster AMP / a fused optimizer / more DDP processes
+  made the same experiment (only where the records contain both sides of a comparison).
+- leaderboard(): who ran the most-measured experiment fastest, on which machine.
+
+Noisy records (measured while the machine was busy: fastrain_lib.measure.noise) are kept and
+counted, but left out of speed-ups and the leaderboard: a number measured beside a video
+call would rank a fast machine last. Records from before noise was measured (schema < 2)
+have no verdict and are used as they are.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import statistics
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from fastrain_lib.measure import bench, noise
+from fastrain_lib.core.i18n import t
+
+# Parameter names that mark a comparison, and the baseline values, most preferred first.
+# A lesson whose records use one of these parameter names is compared automatically.
+COMPARISONS = {
+    "precision": {"keys": ("precision", "amp", "dtype"), "baseline": ("fp32", "float32", False, "off")},
+    "fused": {"keys": ("optimizer", "fused"), "baseline": ("forloop", "for-loop", "foreach", False, "off")},
+    "ddp": {"keys": ("world_size", "processes", "nproc", "workers"), "baseline": (1,)},
+}
+# Work per second, where a record has it (preferred over time: work per step may differ).
+THROUGHPUT = ("samples_per_s", "tokens_per_s", "gflops")
+# Parameters that say who/where, not what was measured: never part of "the same experiment".
+IDENTITY = ("student", "panel")
+
+
+@dataclass
+class Skipped:
+    path: Path
+    reason: str
+
+
+@dataclass
+class ClassResults:
+    records: list[bench.Record] = field(default_factory=list)
+    skipped: list[Skipped] = field(default_factory=list)
+    duplicates: int = 0  # records dropped because an identical one was already loaded
+    files: int = 0  # files read successfully
+    schemas: dict[int, int] = field(default_factory=dict)  # schema version -> number of files
+
+    @property
+    def noisy(self) -> list[bench.Record]:
+        """Records whose noise verdict says the machine was busy: flagged, not compared."""
+        return [r for r in self.records if r.noisy]
+
+    def summary(self) -> str:
+        """One Bengali (or English) paragraph: what was loaded, what was skipped and why."""
+        lines = [t("class.loaded", records=len(self.records), files=self.files, duplicates=self.duplicates,
+                   machines=len({hardware_label(r.meta) for r in self.records}))]
+        lines += [t("class.skipped", name=s.path.name, reason=s.reason) for s in self.skipped]
+        if self.noisy:
+            lines.append(t("noise.dropped", count=len(self.noisy)) + " "
+                         + ", ".join(sorted({f"{_student(r)}: {r.name}" for r in self.noisy})))
+        return "\n".join(lines)
+
+
+def quiet(records: list[bench.Record]) -> list[bench.Record]:
+    """The records fit to compare: all but the noisy ones."""
+    return [r for r in records if not noise.is_noisy(r.noise)]
+
+
+def hardware_label(meta: dict) -> str:
+    """A short, human name for the machine a record came from: the GPU(s), else the CPU."""
+    if meta.get("gpu_name"):
+        count = meta.get("gpu_count") or 1
+        return f"{meta['gpu_name']}" + (f" ×{count}" if count > 1 else "")
+    cpu = str(meta.get("cpu_name") or "?")
+    for junk in ("(R)", "(TM)", "CPU ", "Processor"):
+        cpu = cpu.replace(junk, "")
+    cores = meta.get("cpu_cores")
+    return f"CPU {' '.join(cpu.split())}" + (f" ({cores})" if cores else "")
+
+
+def _number(value) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+
+
+def _check_record(raw) -> str | None:
+    """None when `raw` is a usable record, else the Bengali reason."""
+    if not isinstance(raw, dict):
+        return t("class.not_object")
+    missing = [key for key in ("name", "median_s") if key not in raw]
+    if missing:
+        return t("class.missing", fields=", ".join(missing))
+    if not isinstance(raw["name"], str) or not _number(raw["median_s"]) or raw["median_s"] <= 0:
+        return t("class.bad_value")
+    for key in ("params", "metrics", "meta"):
+        if key in raw and not isinstance(raw[key], dict):
+            return t("class.bad_value")
+    return None
+
+
+def read_file(path: Path) -> tuple[int, list[bench.Record]]:
+    """(schema version, records) of one results file; ValueError with a Bengali reason if malformed.
+
+    Schema 1 is {"schema": 1, "records": [...]}; a bare list of records (before versions
+    existed) counts as schema 0; a newer schema is read as far as its records have our fields."""
+    try:
+        payload = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise ValueError(t("class.bad_json", error=str(exc)[:80])) from exc
+    if isinstance(payload, list):
+        schema, raw_records = 0, payload
+    elif isinstance(payload, dict) and isinstance(payload.get("records"), list):
+        schema = payload.get("schema", 0)
+        if not isinstance(schema, int) or isinstance(schema, bool) or schema < 0:
+            raise ValueError(t("class.bad_schema"))
+        raw_records = payload["records"]
+    else:
+        raise ValueError(t("class.bad_schema"))  # noqa: TRY004 (bad file content, not a bad argument)
+    if not raw_records:
+        raise ValueError(t("class.empty"))
+    records = []
+    for index, raw in enumerate(raw_records):
+        problem = _check_record(raw)
+        if problem:
+            raise ValueError(t("class.bad_record", index=index + 1, problem=problem))
+        records.append(bench.Record.from_dict(raw))
+    return schema, records
+
+
+def _fingerprint(record: bench.Record) -> str:
+    return json.dumps(record.to_dict(), sort_keys=True, default=str)
+
+
+def load_folder(folder: str | Path) -> ClassResults:
+    """Every record of every *.json file under `folder` (sorted by name, so the order the
+    files arrived in does not matter); malformed files are skipped and named."""
+    result, seen = ClassResults(), set()
+    for path in sorted(Path(folder).rglob("*.json")):
+        try:
+            schema, records = read_file(path)
+        except (OSError, ValueError) as exc:
+            result.skipped.append(Skipped(path, str(exc)))
+            continue
+        result.files += 1
+        result.schemas[schema] = result.schemas.get(schema, 0) + 1
+        for record in records:
+            key = _fingerprint(record)
+            if key in seen:
+                result.duplicates += 1
+                continue
+            seen.add(key)
+            result.records.append(record)
+    return result
+
+
+def _student(record: bench.Record) -> str:
+    return str(record.params.get("student") or record.meta.get("student") or "?")
+
+
+def _factor(record: bench.Record, kind: str) -> str | None:
+    """The parameter of `record` that this comparison kind varies (None if it has none)."""
+    return next((k for k in COMPARISONS[kind]["keys"] if k in record.params), None)
+
+
+def _ratio(baseline: bench.Record, other: bench.Record) -> float:
+    """How many times faster `other` is: by throughput when both records report one (DDP
+    with a per-process batch does more work per step), else by time."""
+    for metric in THROUGHPUT:
+        a, b = baseline.metrics.get(metric), other.metrics.get(metric)
+        if _number(a) and _number(b) and a > 0:
+            return b / a
+    return baseline.median_s / other.median_s
+
+
+def speedups(records: list[bench.Record], *, include_noisy: bool = False) -> list[dict]:
+    """Per machine and comparison: baseline time ÷ variant time for the same experiment.
+
+    "The same experiment" = same machine, student, panel and every other parameter equal;
+    only the compared parameter differs. Several matches are summarised by their median.
+    Noisy records take no part unless include_noisy=True."""
+    records = records if include_noisy else quiet(records)
+    found: dict[tuple, list[float]] = {}
+    for kind, rule in COMPARISONS.items():
+        groups: dict[tuple, dict] = {}
+        for record in records:
+            factor = _factor(record, kind)
+            if factor is None:
+                continue
+            rest = tuple(sorted((k, json.dumps(v, sort_keys=True, default=str)) for k, v in record.params.items()
+                                if k != factor and k not in IDENTITY))
+            key = (hardware_label(record.meta), _student(record), record.params.get("panel"), factor, rest)
+            # several records of one setting (repeats): keep the fastest median
+            by_value = groups.setdefault(key, {})
+            value = record.params[factor]
+            if value not in by_value or record.median_s < by_value[value].median_s:
+                by_value[value] = record
+        for (machine, _student_name, _panel, factor, _rest), by_value in groups.items():
+            baseline = next((b for b in rule["baseline"] if b in by_value), None)
+            if baseline is None:
+                continue
+            for value, record in by_value.items():
+                if value != baseline:
+                    found.setdefault((machine, kind, f"{value} / {baseline}"), []).append(
+                        _ratio(by_value[baseline], record))
+    return [{"machine": machine, "kind": kind, "variant": variant, "speedup": statistics.median(values),
+             "matches": len(values)} for (machine, kind, variant), values in sorted(found.items())]
+
+
+def most_measured(records: list[bench.Record]) -> str | None:
+    """The record name that the most students measured (ties: the most records, then the
+    longest-running one: a bigger workload is measured more steadily)."""
+    students: dict[str, set] = {}
+    times: dict[str, list[float]] = {}
+    for record in records:
+        students.setdefault(record.name, set()).add(_student(record))
+        times.setdefault(record.name, []).append(record.median_s)
+    if not times:
+        return None
+    return max(sorted(times), key=lambda name: (len(students[name]), len(times[name]),
+                                                 statistics.median(times[name])))
+
+
+def leaderboard(records: list[bench.Record], name: str | None = None, *, include_noisy: bool = False) -> list[dict]:
+    """For one experiment (default: the most measured), each student+machine's best median
+    time, fastest first, with how many times faster than the slowest entry. Noisy records
+    are not ranked unless include_noisy=True."""
+    records = records if include_noisy else quiet(records)
+    name = name or most_measured(records)
+    best: dict[tuple, float] = {}
+    for record in records:
+        if record.name == name:
+            key = (_student(record), hardware_label(record.meta))
+            best[key] = min(best.get(key, math.inf), record.median_s)
+    if not best:
+        return []
+    slowest = max(best.values())
+    ranked = sorted(best.items(), key=lambda item: item[1])
+    return [{"rank": i + 1, "student": student, "machine": machine, "name": name, "median_s": seconds,
+             "vs_slowest": slowest / seconds} for i, ((student, machine), seconds) in enumerate(ranked)]
+
+
+def plot_speedups(ax, rows: list[dict]) -> None:
+    """Horizontal bars: one per machine and comparison; the line at 1× means "no gain"."""
+    from fastrain_lib.ui import plots
+
+    if not rows:
+        ax.axis("off")
+        ax.text(0.5, 0.5, plots.label("class.no_pairs"), ha="center", va="center", wrap=True)
+        return
+    names = [f"{r['machine']}\n{plots.label('class.kind.' + r['kind'])}: {r['variant']}" for r in rows]
+    values = [r["speedup"] for r in rows]
+    colors = plots.accessible_colors()
+    kinds = list(COMPARISONS)
+    drawn = ax.barh(range(len(rows)), values, height=0.6,
+                    color=[colors[kinds.index(r["kind"]) % len(colors)] for r in rows])
+    ax.bar_label(drawn, labels=[f"{v:.2f}×" for v in values], padding=3)
+    ax.set_yticks(range(len(rows)), names)
+    ax.invert_yaxis()
+    ax.axvline(1.0, color="black", linewidth=1)
+    ax.set_xlabel(plots.label("class.speedup_axis"))
+    ax.set_title(plots.label("class.speedup_title"))
+
+
+def plot_leaderboard(ax, rows: list[dict]) -> None:
+    """Horizontal bars of each entry's median time, fastest on top."""
+    from fastrain_lib.ui import plots
+
+    if not rows:
+        ax.axis("off")
+        ax.text(0.5, 0.5, plots.label("class.no_records"), ha="center", va="center")
+        return
+    names = [f"{r['rank']}. {r['student']} — {r['machine']}" for r in rows]
+    values = [r["median_s"] * 1e3 for r in rows]
+    drawn = ax.barh(range(len(rows)), values, height=0.6, color=plots.accessible_colors()[0])
+    ax.bar_label(drawn, labels=[f"{v:.3g} ms" for v in values], padding=3)
+    ax.set_yticks(range(len(rows)), names)
+    ax.invert_yaxis()
+    ax.set_xlabel(plots.label("class.median_ms"))
+    ax.set_title(plots.label("class.leaderboard_title", name=rows[0]["name"]))
+
+
+def speedup_table(rows: list[dict]) -> tuple[list[str], list[tuple]]:
+    """Headers and rows for widgets.html_table."""
+    headers = [t("class.machine"), t("class.comparison"), t("class.variant"), t("class.speedup"), t("class.matches")]
+    return headers, [(r["machine"], t("class.kind." + r["kind"]), r["variant"], f"{r['speedup']:.2f}×", r["matches"])
+                     for r in rows]
+
+
+def leaderboard_table(rows: list[dict]) -> tuple[list[str], list[tuple]]:
+    headers = ["#", t("class.student"), t("class.machine"), t("class.median_ms"), t("class.vs_slowest")]
+    return headers, [(r["rank"], r["student"], r["machine"], r["median_s"] * 1e3, f"{r['vs_slowest']:.2f}×")
+                     for r in rows]

@@ -1,0 +1,288 @@
+"""One reusable experiment panel: controls -> Run (চালাও) -> plot + table.
+
+    panel = ExperimentPanel(
+        title=t("lesson01.panel_title"),
+        controls={"size": ipywidgets.IntSlider(value=256, min=64, max=2048, description="size")},
+        run=my_experiment,           # my_experiment(size=...) -> Outcome
+    )
+    panel.show()                     # in ci mode this also runs once, so nbval tests the callback
+
+Slow experiments run only when the button is pressed, never on every slider move.
+Results are cached per setting, so switching back to a setting is instant.
+An error inside a run is shown in the panel in Bengali, not swallowed.
+A run whose records are noisy (fastrain_lib.measure.noise: the machine was busy) says so under the
+plot, in Bengali: what is wrong, by how much, what to do; the plot itself gets a warning.
+A threads control (থ্রেড) lets a student on a busy machine measure with fewer threads: shown
+from the start with threads_control=True, otherwise it appears as soon as a run is noisy
+(threads_control=False: never; a panel with its own "threads" control keeps only that one).
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import html
+import re
+import time
+import traceback
+from dataclasses import dataclass, field
+
+import ipywidgets as w
+import torch
+from IPython.display import HTML, Image, display
+
+from fastrain_lib.measure import bench, hardware, noise
+from fastrain_lib.core import config
+from fastrain_lib.ui import plots
+from fastrain_lib.core.i18n import t
+
+
+@dataclass
+class Outcome:
+    """What one run of an experiment produced."""
+
+    figure: object | None = None  # a matplotlib Figure
+    headers: list[str] = field(default_factory=list)  # table header
+    rows: list[tuple] = field(default_factory=list)  # table rows
+    records: list[bench.Record] = field(default_factory=list)  # measurements, for saving
+    note: str = ""  # a sentence under the plot (Bengali)
+
+
+def html_table(headers: list[str], rows: list[tuple], fmt: str = "{:.4g}") -> str:
+    """A small HTML table; floats are formatted with `fmt`, everything is escaped."""
+
+    def cell(value):
+        text = fmt.format(value) if isinstance(value, float) else str(value)
+        return html.escape(text)
+
+    head = "".join(f"<th>{html.escape(str(h))}</th>" for h in headers)
+    body = "".join("<tr>" + "".join(f"<td>{cell(v)}</td>" for v in row) + "</tr>" for row in rows)
+    return f'<table class="fastrain-table"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
+
+
+def figure_png(figure) -> bytes:
+    """A matplotlib figure as PNG bytes (what the panel shows as an <img>).
+
+    The PNG carries the smallest text size drawn (points) and the dpi as tEXt chunks, so the
+    browser suite can check plot text at the size the page really shows it (projector: >= 14 pt)."""
+    import io
+    import struct
+    import zlib
+
+    from matplotlib.text import Text
+
+    buffer = io.BytesIO()
+    figure.savefig(buffer, format="png", dpi=figure.dpi, bbox_inches="tight")
+    png = buffer.getvalue()
+    sizes = [text.get_fontsize() for text in figure.findobj(Text)  # after savefig: tick labels are set
+             if text.get_visible() and text.get_text().strip()]
+    if not sizes:
+        return png
+    chunks = b""
+    for key, value in (("fastrain:min_font_pt", f"{min(sizes):g}"), ("fastrain:dpi", f"{figure.dpi:g}")):
+        body = b"tEXt" + key.encode() + b"\0" + value.encode()
+        chunks += struct.pack(">I", len(body) - 4) + body + struct.pack(">I", zlib.crc32(body))
+    return png[:33] + chunks + png[33:]  # right after the 8-byte signature and the 25-byte IHDR chunk
+
+
+def explain_error(exc: BaseException) -> str:
+    """A Bengali explanation of an exception (fastrain_lib.core.errors when present)."""
+    try:
+        from fastrain_lib.core.errors import explain  # lesson 02's translator of common PyTorch errors
+        return explain(exc)
+    except ImportError:
+        return t("panel.error", kind=type(exc).__name__, message=str(exc)[:500])
+
+
+def safe_name(text: str, limit: int = 40) -> str:
+    """A file-name-safe version of a name, keeping Bengali whole: letters, their vowel signs
+    and marks (ি, ্, ং: Unicode M*, which the regex \\w leaves out), digits, '-' and '_'."""
+    import unicodedata
+
+    text = unicodedata.normalize("NFC", text)
+    kept = "".join(ch if unicodedata.category(ch)[0] in "LMN" or ch in "-_" else " " for ch in text)
+    return "_".join(kept.split())[:limit] or "anon"
+
+
+def set_outputs(output: w.Output, *objects) -> None:
+    """Make an Output widget show exactly these display objects (Image, HTML, ...).
+
+    Sets the widget's `outputs` instead of `clear_output()` + `with output: display(...)`.
+    That capture context makes nbclient (nbconvert --execute, papermill, Voilà) emulate the
+    Output widget and send comm_msg updates back to the kernel on the shell channel while the
+    cell runs; afterwards the kernel often does not start the next cell until the client's
+    per-cell timeout fires, and with nbconvert's default (no timeout) never: the "hang at the
+    panel cell" of issue 14 (jupyter/nbclient#312; the same with ipykernel 6.31 and 7.4).
+    Writing `outputs` sends one state update on iopub and nothing on the shell channel.
+    JupyterLab, Notebook 7, Voilà and Colab show the result the same way.
+    """
+    from IPython.core.formatters import DisplayFormatter
+
+    formatter = DisplayFormatter()
+    bundles = []
+    for obj in objects:
+        data, metadata = formatter.format(obj)
+        bundles.append({"output_type": "display_data", "data": data, "metadata": metadata})
+    output.outputs = tuple(bundles)
+
+
+class ExperimentPanel:
+    """Controls, a Run button, and an output area with the plot and a table."""
+
+    def __init__(self, title: str, controls: dict[str, w.Widget], run, *, name: str | None = None,
+                 threads_control: bool | None = None):
+        self.title = title
+        self.controls = controls
+        self.experiment = run
+        self.name = name or re.sub(r"\W+", "_", getattr(run, "__name__", "experiment"))
+        self.cache: dict[tuple, Outcome] = {}
+        self.last: Outcome | None = None
+        self.last_error: BaseException | None = None
+        self.runs = 0  # how many times the experiment itself ran (not served from cache)
+
+        self.button = w.Button(description=t("panel.run"), button_style="primary", icon="play")
+        self.button.add_class("fastrain-run")
+        self.button.on_click(lambda _: self.run())
+        self.status = w.HTML()
+        self.noise_note = w.HTML()  # the noise verdict of the last run, when it was noisy
+        self.noise_note.add_class("fastrain-noise")
+        self.output = w.Output()
+        self.output.add_class("fastrain-output")
+        self.save_name = w.Text(placeholder=t("panel.save_name"), layout=w.Layout(width="14em"))
+        self.save_button = w.Button(description=t("panel.save"), icon="save")
+        self.save_button.on_click(lambda _: self.save())
+        for control in controls.values():
+            control.style = {"description_width": "initial"}
+            if isinstance(control, w.Checkbox):  # in its default fixed width the label is cut off with "…"
+                control.indent, control.layout.width = False, "max-content"
+            elif isinstance(control, (w.Dropdown, w.Text)) and not control.layout.width:
+                control.layout.width = "max-content"  # a long label squeezed the list to a sliver (projector)
+        self.threads = self._threads_widget(threads_control if "threads" not in controls else False)
+        self.widget = w.VBox([
+            w.HTML(f"<h3>{html.escape(title)}</h3>"),
+            w.HBox(list(controls.values()) + ([self.threads] if self.threads else []),
+                   layout=w.Layout(flex_flow="row wrap")),
+            w.HBox([self.button, self.status]),
+            self.noise_note,
+            self.output,
+            w.HBox([self.save_name, self.save_button]),
+        ])
+        self.widget.add_class("fastrain-panel")
+
+    def _threads_widget(self, mode: bool | None) -> w.Dropdown | None:
+        """The threads control: 'auto' is the course's policy (hardware.threads_for), or 1 … cores."""
+        if mode is False:
+            return None
+        cores = noise.cores()
+        options = [(f"{t('noise.threads_auto')} ({hardware.threads_for()})", 0)] + [(str(n), n) for n in range(1, cores + 1)]
+        dropdown = w.Dropdown(options=options, value=0, description=t("noise.threads_control"),
+                              layout=w.Layout(width="max-content", display=None if mode else "none"))
+        dropdown.style = {"description_width": "initial"}
+        dropdown.add_class("fastrain-threads")
+        return dropdown
+
+    def threads_now(self) -> int | None:
+        """Threads the next run uses: None = leave torch's setting alone (no control, or 'auto'
+        before the student touched it and the control is hidden)."""
+        if self.threads is None or (self.threads.value == 0 and self.threads.layout.display == "none"):
+            return None
+        return self.threads.value or hardware.threads_for()
+
+    def settings(self) -> dict:
+        """The current value of every control."""
+        return {key: control.value for key, control in self.controls.items()}
+
+    def run(self, **overrides) -> Outcome | None:
+        """Run the experiment for the current settings (what the button does).
+
+        Keyword arguments set controls first, e.g. panel.run(size=512)."""
+        for key, value in overrides.items():
+            self.controls[key].value = value
+        settings = self.settings()
+        threads = self.threads_now()
+        key = tuple(sorted(settings.items())) + (("__threads__", threads),)
+        self.button.disabled = True
+        self.status.value = f"<i>{html.escape(t('panel.running'))}</i>"
+        start = time.perf_counter()
+        before = torch.get_num_threads()
+        try:
+            cached = key in self.cache
+            if not cached:
+                if threads:
+                    torch.set_num_threads(threads)  # restored in finally: the rest of the notebook is unaffected
+                self.cache[key] = self._checked(self.experiment(**settings))
+                self.runs += 1
+            self.last, self.last_error = self.cache[key], None
+            self._render(self.last)
+            elapsed = time.perf_counter() - start
+            message = t("panel.cached") if cached else t("panel.done", seconds=elapsed)
+            self.status.value = html.escape(message)
+            return self.last
+        except Exception as exc:  # noqa: BLE001 — any failure is shown to the student, kept for tests
+            self.last_error = exc
+            self.status.value = f'<span style="color:#b00">{html.escape(t("panel.failed"))}</span>'
+            self.noise_note.value = ""
+            set_outputs(self.output, HTML(f'<div class="fastrain-error"><b>{html.escape(explain_error(exc))}</b>'
+                                          f"<details><summary>{html.escape(t('panel.details'))}</summary>"
+                                          f"<pre>{html.escape(traceback.format_exc(limit=6))}</pre></details></div>"))
+            return None
+        finally:
+            torch.set_num_threads(before)
+            self.button.disabled = False
+
+    @staticmethod
+    def _checked(outcome) -> Outcome:
+        if not isinstance(outcome, Outcome):
+            raise TypeError(f"an experiment must return fastrain_lib.ui.widgets.Outcome, not {type(outcome).__name__}")
+        return outcome
+
+    def noise_sentence(self, outcome: Outcome | None = None) -> str:
+        """The noise verdict of a run's records: '' when they are all quiet."""
+        outcome = outcome or self.last
+        return noise.summary(outcome.records) if outcome else ""
+
+    def _render(self, outcome: Outcome) -> None:
+        import matplotlib.pyplot as plt
+
+        warning = self.noise_sentence(outcome)
+        if warning and self.threads is not None:
+            self.threads.layout.display = None  # the sentence points at it: show it now
+        if warning and outcome.figure is not None:
+            plots.mark_noisy_figure(outcome.figure, outcome.records)
+        self.noise_note.value = (f'<div style="border-left:4px solid #d55e00;padding:4px 8px;background:#fff4e5">'
+                                 f"{html.escape(warning)}</div>") if warning else ""
+        shown = []
+        if outcome.figure is not None:
+            # An explicit PNG: display(figure) shows only "<Figure size …>" text when the
+            # kernel's inline backend has not registered its formatter yet (and in Voilà).
+            shown.append(Image(data=figure_png(outcome.figure), format="png"))
+            plt.close(outcome.figure)  # shown once here, not again at the end of the cell
+        if outcome.rows:
+            shown.append(HTML(html_table(outcome.headers, outcome.rows)))
+        if outcome.note:
+            shown.append(HTML(f"<p>{html.escape(outcome.note)}</p>"))
+        set_outputs(self.output, *shown)
+
+    def save(self, student: str | None = None):
+        """Save the last run's records as JSON in the results folder (for class results)."""
+        if self.last is None or not self.last.records:
+            self.status.value = html.escape(t("panel.nothing_to_save"))
+            return None
+        student = safe_name(student or self.save_name.value or "anon")
+        stamp = _dt.datetime.now().strftime("%Y%m%d-%H%M%S")
+        for record in self.last.records:
+            record.params.setdefault("panel", self.name)
+            record.params["student"] = student  # the name given now, even for a run saved before
+        path = config.results_dir() / f"{self.name}-{student}-{stamp}.json"
+        copy = 1
+        while path.exists():  # two saves in the same second must not overwrite each other
+            copy += 1
+            path = path.with_name(f"{self.name}-{student}-{stamp}-{copy}.json")
+        path = bench.save_records(self.last.records, path)
+        self.status.value = html.escape(t("panel.saved", path=str(path)))
+        return path
+
+    def show(self):
+        """Display the panel; in ci mode also run it once, as a click would."""
+        display(self.widget)
+        if config.is_ci():
+            self.run()

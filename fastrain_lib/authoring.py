@@ -19,6 +19,7 @@ keeps config's value and says so).
   "# STUB: <code>" lines of the region turned into code (a harmless placeholder, so the
   exercise notebook still runs top to bottom and its check cell says what is missing).
 - Outputs are stripped, except in cells marked "# NBVAL_CHECK_OUTPUT".
+- Lesson cells marked "#@save" are copied into the library (saved_cells.py explains).
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from pathlib import Path
 
 import nbformat
 
+from fastrain_lib import saved_cells
 from fastrain_lib.core import config
 
 NOTEBOOK_DIRS = ("notebooks", "solutions", "exercises")
@@ -256,6 +258,7 @@ def expected_files(root: Path, only: list[Path] | None = None, slug: str | None 
             exercise_path = root / "exercises" / path.name
             normalise(exercise, exercise_path.relative_to(root).as_posix(), slug)
             files[exercise_path] = _dump(exercise)
+    files.update(saved_cells.saved_files(root, only))
     return files
 
 

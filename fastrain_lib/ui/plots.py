@@ -56,6 +56,12 @@ def label(key: str, **values) -> str:
     return t(key, plot_lang(), **values)
 
 
+def pick(bn: str, en: str) -> str:
+    """For plot text written inline in a notebook cell (i18n.pick for plots): the Bengali text,
+    or the English one in English mode and where this matplotlib cannot shape Bengali."""
+    return bn if plot_lang() == "bn" else en
+
+
 def register_fonts() -> list[str]:
     """Add the bundled Bengali font files to matplotlib; returns the files added."""
     added = []

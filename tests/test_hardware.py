@@ -305,7 +305,7 @@ def test_show_report_renders_escaped_html(monkeypatch):
 
     monkeypatch.setattr(IPython.display, "display", lambda obj: shown.append(obj.data))
     hardware.show_report(hardware.report() | {"cpu_name": "<b>x</b>"})
-    assert "&lt;b&gt;x&lt;/b&gt;" in shown[0] and "<table>" in shown[0]
+    assert "&lt;b&gt;x&lt;/b&gt;" in shown[0] and "<table" in shown[0]
 
 
 def test_colab_detection(monkeypatch):
@@ -350,8 +350,10 @@ def test_measured_peak_takes_the_better_format(monkeypatch):
 
 def test_a_simulated_mac_gets_its_name_and_only_the_proved_format(monkeypatch):
     """torch.cuda.get_device_name() crashed lesson 03 on a Mac, and amp_dtype_for said bf16 for MPS."""
-    monkeypatch.setattr(hardware, "mps_available", lambda: True)
-    monkeypatch.setattr(hardware, "probe_amp", lambda device_type, mode: mode == "fp16")
+    from fastrain_lib.measure import probe
+
+    monkeypatch.setattr(probe, "mps_available", lambda: True)  # detection lives in probe.py
+    monkeypatch.setattr(probe, "probe_amp", lambda device_type, mode: mode == "fp16")
     hardware._facts_cached.cache_clear()
     try:
         f = hardware.facts("mps")
@@ -399,3 +401,99 @@ def test_cuda_workers_with_cpu_tensors_and_unknown_peaks():
     assert hardware.devices_used(0, eight) == 1  # nonsense counts as one process
     unknown = hardware.Peak(None, None, "unknown", "?", "")
     assert hardware.peak_for_processes(unknown, 4, eight) is unknown
+
+
+# ---------------------------------------------------------------------------------------------
+# A GPU the installed torch was not built for (issue 26): torch 2.14's wheels carry sm_75 and newer
+# ---------------------------------------------------------------------------------------------
+def _fake_gpu(monkeypatch, name, capability, arch_list=("sm_75", "sm_80", "sm_86", "sm_90", "sm_100", "sm_120")):
+    import torch
+
+    from fastrain_lib.measure import probe
+
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
+    monkeypatch.setattr(torch.cuda, "device_count", lambda: 1)
+    monkeypatch.setattr(torch.cuda, "get_arch_list", lambda: list(arch_list))
+    monkeypatch.setattr(torch.cuda, "get_device_capability", lambda index=0: capability)
+    monkeypatch.setattr(torch.cuda, "get_device_name", lambda index=0: name)
+    probe.cuda_problem.cache_clear()
+    hardware._facts_cached.cache_clear()
+    return probe
+
+
+@pytest.fixture
+def clean_detection():
+    from fastrain_lib.measure import probe
+
+    yield
+    probe.cuda_problem.cache_clear()
+    hardware._facts_cached.cache_clear()
+
+
+@pytest.mark.parametrize("cc,runs", [((7, 0), False), ((6, 0), False), ((6, 1), False), ((7, 5), True), ((8, 0), True),
+                                     ((8, 6), True), ((8, 9), True), ((9, 0), True), ((12, 0), True)])
+def test_arch_runs_follows_the_build(cc, runs):
+    built = ["sm_75", "sm_80", "sm_86", "sm_90", "sm_100", "sm_120"]  # torch 2.14.1+cu130 here
+    assert hardware.arch_runs(cc, built) is runs
+    # PTX of an older architecture is compiled by the driver: a build with compute_70 runs a V100
+    assert hardware.arch_runs((7, 0), ["sm_80", "compute_70"]) and not hardware.arch_runs((7, 0), ["compute_75"])
+    assert hardware.arch_runs((7, 0), [])  # a build that does not say: not refused
+
+
+def test_a_v100_under_a_torch_built_for_sm75_falls_back_to_the_cpu_and_says_why(monkeypatch, clean_detection):
+    """Old code: torch.cuda.is_available() was enough, the course picked cuda, the first kernel failed."""
+    monkeypatch.setenv("FASTRAIN_LANG", "bn")
+    _fake_gpu(monkeypatch, "Tesla V100-SXM2-16GB", (7, 0))
+    with pytest.warns(hardware.UnsupportedGPUWarning) as caught:
+        assert hardware.cuda_available() is False
+    text = str(caught[0].message)
+    assert "Tesla V100-SXM2-16GB" in text and "7.0" in text and "sm_75" in text
+    assert "CPU" in text and "Colab" in text and "পুরোনো torch" in text  # the three ways out, in Bengali
+    assert hardware.best_device().type == "cpu" and hardware.available_devices() == ["cpu"]
+    assert hardware.gpu_count() == 0 and hardware.facts().device_type == "cpu"
+    assert "cuda" not in str(hardware.check_device("cpu"))
+    with pytest.raises(RuntimeError):
+        hardware.check_device("cuda")
+    monkeypatch.setenv("FASTRAIN_LANG", "en")
+    from fastrain_lib.measure import probe
+
+    assert "older torch" in probe.unsupported_message("Tesla V100-SXM2-16GB", (7, 0), ["sm_75"])
+
+
+def test_a_t4_under_the_same_torch_is_used(monkeypatch, clean_detection):
+    _fake_gpu(monkeypatch, "Tesla T4", (7, 5))
+    assert hardware.cuda_available() is True and hardware.cuda_problem() is None
+
+
+# ---------------------------------------------------------------------------------------------
+# fp16 tensor cores from the chip, not the capability alone (issue 26): TU116/TU117 have none
+# ---------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("name,cc,tensor_cores", [
+    ("Tesla T4", (7, 5), True), ("NVIDIA GeForce RTX 2060", (7, 5), True), ("Tesla V100-SXM2-16GB", (7, 0), True),
+    ("NVIDIA A100-SXM4-80GB", (8, 0), True), ("NVIDIA H200", (9, 0), True),
+    ("NVIDIA GeForce GTX 1650", (7, 5), False), ("NVIDIA GeForce GTX 1650 Ti", (7, 5), False),
+    ("NVIDIA GeForce GTX 1660 SUPER", (7, 5), False), ("NVIDIA GeForce GTX 1660 Ti", (7, 5), False),
+    ("NVIDIA GeForce GTX 1630", (7, 5), False), ("NVIDIA GeForce MX450", (7, 5), False),
+    ("NVIDIA T1000 8GB", (7, 5), False), ("Quadro T2000", (7, 5), False), ("NVIDIA T400 4GB", (7, 5), False),
+    ("NVIDIA GeForce GTX 1080 Ti", (6, 1), False),
+])
+def test_fp16_tensor_cores_come_from_the_chip(name, cc, tensor_cores):
+    f = hardware.Facts("cuda", name, cc, 1, 4 * 2**30)
+    assert hardware.fp16_tensor_cores(f) is tensor_cores
+    assert hardware.gpu_fields(f)["fp16_tensor_cores"] is tensor_cores  # what the report says
+    assert ("fp16" in hardware.fast_formats(f)) is tensor_cores
+    if not tensor_cores and cc >= (7, 0):  # a GTX 1650 is told fp32, not "fp16 + GradScaler"
+        assert hardware.precision_for(f) == "fp32"
+
+
+def test_the_report_says_no_tensor_cores_for_a_gtx_1650(monkeypatch):
+    monkeypatch.setenv("FASTRAIN_LANG", "en")
+    info = hardware.report() | hardware.gpu_fields(hardware.Facts("cuda", "NVIDIA GeForce GTX 1650", (7, 5), 1, 4 * 2**30))
+    assert dict(hardware.report_table(info))["fp16 tensor cores?"] == "no"
+
+
+@pytest.mark.parametrize("name,cc,tf32", [("Tesla T4", (7, 5), False), ("Tesla V100-SXM2-16GB", (7, 0), False),
+                                          ("NVIDIA A100-SXM4-80GB", (8, 0), True), ("NVIDIA L4", (8, 9), True)])
+def test_has_tf32_only_from_ampere(name, cc, tf32):
+    assert hardware.has_tf32(hardware.Facts("cuda", name, cc, 1)) is tf32
+    assert not hardware.has_tf32(hardware.Facts("cpu", "x"))

@@ -33,6 +33,7 @@ from IPython.display import HTML, Image, display
 from fastrain_lib.measure import bench, hardware, noise
 from fastrain_lib.core import config
 from fastrain_lib.ui import plots
+from fastrain_lib.ui.tables import html_table  # noqa: F401 - re-exported
 from fastrain_lib.core.i18n import t
 
 
@@ -47,16 +48,7 @@ class Outcome:
     note: str = ""  # a sentence under the plot (Bengali)
 
 
-def html_table(headers: list[str], rows: list[tuple], fmt: str = "{:.4g}") -> str:
-    """A small HTML table; floats are formatted with `fmt`, everything is escaped."""
-
-    def cell(value):
-        text = fmt.format(value) if isinstance(value, float) else str(value)
-        return html.escape(text)
-
-    head = "".join(f"<th>{html.escape(str(h))}</th>" for h in headers)
-    body = "".join("<tr>" + "".join(f"<td>{cell(v)}</td>" for v in row) + "</tr>" for row in rows)
-    return f'<table class="fastrain-table"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
+# html_table lives in ui/tables.py (the hardware report uses it too); re-exported here for callers.
 
 
 def figure_png(figure) -> bytes:

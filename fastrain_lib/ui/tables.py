@@ -1,0 +1,19 @@
+"""The course's one HTML table. It sits low (imports nothing of fastrain) so that both the
+hardware report (measure/hardware.py) and the widgets (ui/widgets.py) can use it without an
+import circle: widgets imports hardware."""
+
+from __future__ import annotations
+
+import html
+
+
+def html_table(headers: list[str], rows: list[tuple], fmt: str = "{:.4g}") -> str:
+    """A small HTML table; floats are formatted with `fmt`, everything is escaped."""
+
+    def cell(value):
+        text = fmt.format(value) if isinstance(value, float) else str(value)
+        return html.escape(text)
+
+    head = "".join(f"<th>{html.escape(str(h))}</th>" for h in headers)
+    body = "".join("<tr>" + "".join(f"<td>{cell(v)}</td>" for v in row) + "</tr>" for row in rows)
+    return f'<table class="fastrain-table"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'

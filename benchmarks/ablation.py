@@ -15,16 +15,16 @@ from .common import Context, Skip, need
 
 
 def run(ctx: Context) -> list[bench.Record]:
-    fused = need("fused", "lesson 04's ablation")
-    if not hasattr(fused, "ablation_stages"):
-        raise Skip("fastrain_lib.fused.ablation_stages এখনও নেই (পাঠ ০৪) / fastrain_lib.fused.ablation_stages is missing (lesson 04)")
-    plan = fused.ablation_stages(ctx.device, include_compile=ctx.mode != "ci")  # compiling takes ~10 s: not in ci
+    ablation = need("fused.ablation", "lesson 04's ablation")
+    if not hasattr(ablation, "ablation_stages"):
+        raise Skip("fastrain_lib.fused.ablation.ablation_stages এখনও নেই (পাঠ ০৪) / fastrain_lib.fused.ablation.ablation_stages is missing (lesson 04)")
+    plan = ablation.ablation_stages(ctx.device, include_compile=ctx.mode != "ci")  # compiling takes ~10 s: not in ci
     cfg = steps.gpt_config(ctx)
     variants = {}
     for settings in plan:
-        extra = dict(settings, experiment=fused.ABLATION_EXPERIMENT, n_layer=cfg["n_layer"], n_head=cfg["n_head"],
+        extra = dict(settings, experiment=ablation.ABLATION_EXPERIMENT, n_layer=cfg["n_layer"], n_head=cfg["n_head"],
                      n_embd=cfg["n_embd"], block_size=cfg["block"], batch_size=cfg["batch"],
-                     vocab_size=steps.VOCAB, claimed_speedup=fused.CLAIMED_SPEEDUP)
+                     vocab_size=steps.VOCAB, claimed_speedup=ablation.CLAIMED_SPEEDUP)
         variants[settings["stage"]] = steps.build(
             ctx, f"ablation:{settings['stage']}", precision=settings["precision"], optimizer=settings["optimizer"],
             norm=settings["norm"], compile=settings["compile"], tf32=settings["tf32"], extra=extra)

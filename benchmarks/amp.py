@@ -11,7 +11,7 @@ from .common import Context, Skip, need
 
 
 def run(ctx: Context) -> list[bench.Record]:
-    precision = need("precision", "AMP helpers of lesson 03")
+    precision = need("precision.amp", "AMP helpers of lesson 03")
     variants = {}
     for mode in precision.PRECISIONS:
         try:

@@ -13,8 +13,8 @@ from .common import Context, need, with_window_noise
 
 
 def run(ctx: Context) -> list[bench.Record]:
-    capstone = need("capstone", "the capstone of lesson 07")
-    precision = need("precision", "AMP helpers of lesson 03")
+    capstone = need("lessons.l07_capstone.capstone", "the capstone of lesson 07")
+    precision = need("precision.amp", "AMP helpers of lesson 03")
     steps = ctx.size(ci=4, lab=15, full=200)
     records = []
     for mode in ("fp32", "bf16", "fp16"):

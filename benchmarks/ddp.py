@@ -32,7 +32,7 @@ def world_sizes(ctx: Context, gpus: int | None = None, cores: int | None = None)
 
 
 def run(ctx: Context) -> list[bench.Record]:
-    capstone = need("capstone", "the capstone of lesson 07")
+    capstone = need("lessons.l07_capstone.capstone", "the capstone of lesson 07")
     sizes = world_sizes(ctx)
     if ctx.on_gpu and len(sizes) < 2:
         raise Skip("এখানে GPU মাত্র একটি: একই GPU-তে ২টি প্রসেস DDP স্কেলিং নয় / only one GPU here: two processes "

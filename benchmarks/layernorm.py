@@ -13,17 +13,18 @@ from .steps import mark_recompiles
 
 
 def run(ctx: Context) -> list[bench.Record]:
-    fused = need("fused", "LayerNorm implementations of lesson 04")
+    apex = need("fused.apex", "LayerNorm implementations of lesson 04")
+    layernorm = need("fused.layernorm", "LayerNorm implementations of lesson 04")
     rows, dim = ctx.size(ci=(256, 64), lab=(8192, 512), full=(65536, 1024))
     variants, warm = {}, {}
-    for impl in fused.NORM_IMPLS:
-        if impl == "apex" and not fused.apex_status().fused_layer_norm:
+    for impl in layernorm.NORM_IMPLS:
+        if impl == "apex" and not apex.apex_status().fused_layer_norm:
             ctx.log("layernorm apex: FusedLayerNorm is not built here (apex_status), skipped")
             continue
         if impl == "naive_compiled" and ctx.mode == "ci":
             ctx.log("layernorm naive_compiled: skipped in ci mode (compiling takes ~10 s)")
             continue
-        norm = fused.make_layernorm(dim, impl).to(ctx.device)
+        norm = layernorm.make_layernorm(dim, impl).to(ctx.device)
         x = bench.fresh_random(rows, dim, device=ctx.device, seed=1).requires_grad_(True)
         grad = bench.fresh_random(rows, dim, device=ctx.device, seed=2)
 

@@ -32,19 +32,20 @@ def micro_rounds(ctx: Context) -> int:
 
 
 def run(ctx: Context) -> list[bench.Record]:
-    fused = need("fused", "optimizer implementations of lesson 04")
+    apex = need("fused.apex", "optimizer implementations of lesson 04")
+    optimizers = need("fused.optimizers", "optimizer implementations of lesson 04")
     n_layer, d = ctx.size(ci=(2, 64), lab=(6, 256), full=(24, 1024))
     shapes = transformer_shapes(n_layer, d)
     variants = {}
-    for impl in fused.OPTIMIZER_IMPLS:
-        if impl == "apex" and not (fused.apex_status().fused_adam and ctx.on_gpu):
+    for impl in optimizers.OPTIMIZER_IMPLS:
+        if impl == "apex" and not (apex.apex_status().fused_adam and ctx.on_gpu):
             ctx.log("optim apex: NVIDIA Apex FusedAdam is not built here (apex_status), skipped")
             continue
         params = [torch.nn.Parameter(bench.fresh_random(*s, device=ctx.device, seed=i)) for i, s in enumerate(shapes)]
         for p in params:
             p.grad = bench.fresh_random(*p.shape, device=ctx.device) * 1e-3
         try:
-            opt = fused.make_optimizer(params, impl, lr=1e-3)
+            opt = optimizers.make_optimizer(params, impl, lr=1e-3)
         except (RuntimeError, ValueError) as exc:  # e.g. fused=True unsupported on this device/torch
             ctx.log(f"optim {impl}: cannot run here: {exc}")
             continue

@@ -81,20 +81,21 @@ def build(ctx: Context, name: str, *, precision: str = "fp32", optimizer: str = 
           compile: bool = False, tf32: bool = False, seed: int = 0, extra: dict | None = None) -> Variant:
     """A variant with freshly seeded weights (the same start for every variant)."""
     gpt = need("gpt", "the tiny GPT of lesson 04")
-    fused = need("fused", "optimizer implementations of lesson 04")
-    prec = need("precision", "AMP helpers of lesson 03")
+    ablation = need("fused.ablation", "optimizer implementations of lesson 04")
+    optimizers = need("fused.optimizers", "optimizer implementations of lesson 04")
+    prec = need("precision.amp", "AMP helpers of lesson 03")
     cfg = gpt_config(ctx)
     torch.manual_seed(seed)
     model = gpt.GPT(VOCAB, cfg["block"], cfg["n_layer"], cfg["n_head"], cfg["n_embd"], norm=norm).to(ctx.device)
-    opt = fused.make_optimizer(model.parameters(), optimizer, lr=1e-3)
-    batches = fused.token_batches(4, cfg["batch"], cfg["block"], VOCAB, ctx.device, seed)
+    opt = optimizers.make_optimizer(model.parameters(), optimizer, lr=1e-3)
+    batches = ablation.token_batches(4, cfg["batch"], cfg["block"], VOCAB, ctx.device, seed)
     scaler = prec.make_scaler(ctx.device, precision) if precision == "fp16" else None
     params = {"model": "gpt", "precision": precision, "optimizer": optimizer, "norm": norm, "compile": compile,
               "tf32": tf32, "device": ctx.device, **cfg, **(extra or {})}
     return Variant(name=name, precision=precision, model=torch.compile(model) if compile else model, optimizer=opt,
                    batches=batches, device=ctx.device, tf32=tf32, compiled=compile, params=params,
                    flops_per_token=gpt.flops_per_token(model, cfg["block"]),
-                   tokens_per_step=cfg["batch"] * cfg["block"], scaler=scaler, train_step=fused.training_step,
+                   tokens_per_step=cfg["batch"] * cfg["block"], scaler=scaler, train_step=ablation.training_step,
                    tf32_context=prec.tf32)
 
 

@@ -28,7 +28,6 @@ On one GPU, 2 processes share it over gloo (NCCL needs a GPU per process); a clu
 from __future__ import annotations
 
 import argparse
-import contextlib
 import hashlib
 import json
 import os
@@ -45,6 +44,8 @@ from torch.utils.data import DataLoader, DistributedSampler, TensorDataset
 from fastrain_lib.measure import hardware
 from fastrain_lib.core.i18n import t
 from fastrain_lib.models import SimpleNN
+from fastrain_lib.precision.amp import AUTOCAST_DTYPES, make_scaler
+from fastrain_lib.precision.step import amp_step
 
 DEFAULTS = {
     "steps": 20,          # optimizer steps per rank
@@ -114,29 +115,9 @@ def rank_device(want_cuda: bool) -> torch.device:
     return device
 
 
-def pick_device(backend: str) -> torch.device:
-    """Older name: the GPU under NCCL, the CPU under gloo."""
-    return rank_device(backend == "nccl")
-
-
 def wrap(model: torch.nn.Module, device: torch.device) -> DDP:
     """DistributedDataParallel around a model on `device` (device_ids only for a GPU)."""
     return DDP(model, device_ids=[device.index] if device.type == "cuda" else None)
-
-
-def amp_tools(device_type: str, mode: str):
-    """(autocast context, GradScaler) for `mode`; uses fastrain_lib.precision.amp when present."""
-    try:
-        from fastrain_lib.precision import amp as precision
-
-        name = "fp32" if mode == "off" else mode
-        return precision.autocast(device_type, name), precision.make_scaler(device_type, name)
-    except (ImportError, AttributeError):
-        pass
-    if mode in ("off", "fp32"):
-        return contextlib.nullcontext(), torch.amp.GradScaler(device_type, enabled=False)
-    dtype = {"bf16": torch.bfloat16, "fp16": torch.float16}[mode]
-    return torch.autocast(device_type, dtype=dtype), torch.amp.GradScaler(device_type, enabled=(mode == "fp16"))
 
 
 def _import(task: str):
@@ -176,7 +157,8 @@ def train_worker(rank: int, world_size: int, cfg: dict | None = None, task: str 
     ddp_model = wrap(model, device)
     lr = cfg["lr"] * (world_size if cfg["scale_lr"] else 1)
     optimizer = torch.optim.SGD(ddp_model.parameters(), lr=lr)
-    autocast, scaler = amp_tools(device.type, cfg["amp"])
+    dtype = AUTOCAST_DTYPES.get(cfg["amp"])  # None: fp32 ("off")
+    scaler = make_scaler(device, "fp32" if cfg["amp"] == "off" else cfg["amp"])  # enabled for fp16 only
 
     losses, step_times, hashes = [], [], []
     first_indices = list(iter(sampler))[:8]  # which samples this rank sees first (shards differ)
@@ -187,12 +169,8 @@ def train_worker(rank: int, world_size: int, cfg: dict | None = None, task: str 
             images, labels = images.to(device), labels.to(device)
             hardware.synchronize(device)
             start = time.perf_counter()
-            optimizer.zero_grad(set_to_none=True)
-            with autocast:
-                loss = F.cross_entropy(ddp_model(images), labels)
-            scaler.scale(loss).backward()  # DDP averages the gradients here, during backward
-            scaler.step(optimizer)
-            scaler.update()
+            # lesson 03's one AMP step; DDP averages the gradients during its backward
+            loss = amp_step(ddp_model, optimizer, scaler, images, labels, F.cross_entropy, dtype=dtype)
             hardware.synchronize(device)
             step_times.append(time.perf_counter() - start)
             losses.append(loss.item())

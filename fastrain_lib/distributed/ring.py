@@ -7,7 +7,8 @@ Naive (a parameter server, rank 0): everyone sends its whole tensor (S bytes) to
 rank 0 adds them and sends the sum back. Rank 0 moves 2·(N−1)·S bytes: the server's link
 is the bottleneck, and it grows with N.
 
-Ring: the ranks sit in a circle; each only talks to its neighbours. The tensor is cut into
+Ring (lesson 05 writes it in a cell, saved to ring_allreduce.py; this module traces, times and
+simulates it): the ranks sit in a circle; each only talks to its neighbours. The tensor is cut into
 N chunks. Two phases of N−1 steps; in every step every rank sends one chunk to the right
 and receives one from the left, all at once:
 
@@ -31,6 +32,9 @@ import time
 
 import torch
 import torch.distributed as dist
+
+from fastrain_lib.distributed import ring_allreduce as steps
+from fastrain_lib.distributed.ring_allreduce import all_gather, scatter_reduce, send_recv
 
 # ------------------------------------------------------------------ the schedule (pure)
 
@@ -56,80 +60,48 @@ def all_gather_indices(rank: int, world_size: int, step: int) -> tuple[int, int]
     return (rank + 1 - step) % world_size, (rank - step) % world_size
 
 
-def scatter_reduce(chunks: list[torch.Tensor], rank: int, world_size: int, exchange) -> list[torch.Tensor]:
-    """Phase 1. `exchange(send, like)` sends `send` to the right neighbour and returns the
-    tensor received from the left one (shaped like `like`)."""
-    for step in range(world_size - 1):
-        send, recv = scatter_reduce_indices(rank, world_size, step)
-        received = exchange(chunks[send], chunks[recv])
-        chunks[recv] += received  # add the neighbour's partial sum into ours
-    return chunks
-
-
-def all_gather(chunks: list[torch.Tensor], rank: int, world_size: int, exchange) -> list[torch.Tensor]:
-    """Phase 2: pass the finished chunks around the ring until everyone has all of them."""
-    for step in range(world_size - 1):
-        send, recv = all_gather_indices(rank, world_size, step)
-        chunks[recv].copy_(exchange(chunks[send], chunks[recv]))
-    return chunks
-
-
 # ------------------------------------------------------------------ real processes
-
-
-def make_exchange(rank: int, world_size: int, trace: list | None = None, phase: str = ""):
-    """exchange(send, like) over torch.distributed: isend right, recv left, wait.
-
-    The send is non-blocking (isend): if every rank did a blocking send first, all of them
-    could wait forever for a receiver (a classic ring deadlock)."""
-    right, left = (rank + 1) % world_size, (rank - 1) % world_size
-    counter = {"step": 0}
-
-    def exchange(send: torch.Tensor, like: torch.Tensor) -> torch.Tensor:
-        received = torch.empty_like(like)
-        request = dist.isend(send.contiguous(), dst=right)
-        dist.recv(received, src=left)
-        request.wait()
-        if trace is not None:
-            trace.append({"phase": phase, "step": counter["step"], "rank": rank, "to": right, "from": left,
-                          "bytes": send.numel() * send.element_size()})
-        counter["step"] += 1
-        return received
-
-    return exchange
 
 
 def ring_all_reduce(tensor: torch.Tensor, *, average: bool = False, trace: list | None = None,
                     scatter_reduce_fn=None) -> torch.Tensor:
-    """Sum (or average) `tensor` over all ranks, in place, with the ring algorithm.
+    """Lesson 05's ring all-reduce (ring_allreduce.py), measured: sum (or average) `tensor` over all
+    ranks, in place.
 
     trace, when given, collects one entry per send: phase, step, chunks, bytes.
     scatter_reduce_fn replaces phase 1 (the exercise plugs the student's version in here)."""
     rank, world = dist.get_rank(), dist.get_world_size()
     if world == 1:
         return tensor
-    flat = tensor.view(-1)  # a view: the chunks below write straight into `tensor`
-    chunks = list(flat.tensor_split(world))
-    phase1 = scatter_reduce_fn or scatter_reduce
-    phase1(chunks, rank, world, _traced(make_exchange(rank, world, trace, "scatter-reduce"), rank, world, trace,
-                                        scatter_reduce_indices))
-    all_gather(chunks, rank, world, _traced(make_exchange(rank, world, trace, "all-gather"), rank, world, trace,
-                                            all_gather_indices))
+    exchange = _traced(send_recv(rank, world), rank, world, trace)
+    if scatter_reduce_fn is None:
+        steps.ring_all_reduce(tensor, exchange)
+    else:  # the student's phase 1, then the lesson's phase 2
+        chunks = list(tensor.view(-1).tensor_split(world))
+        scatter_reduce_fn(chunks, rank, world, exchange)
+        all_gather(chunks, rank, world, exchange)
     if average:
         tensor /= world
     return tensor
 
 
-def _traced(exchange, rank, world, trace, indices):
-    """Add the chunk numbers (by the schedule) to each trace entry."""
+def _traced(exchange, rank, world, trace):
+    """exchange that also appends one trace entry per send: the first N−1 calls are scatter-reduce,
+    the next N−1 all-gather (the order ring_all_reduce makes them), chunk numbers by the schedule."""
     if trace is None:
         return exchange
-    state = {"step": 0}
+    right, left = (rank + 1) % world, (rank - 1) % world
+    state = {"call": 0}
 
     def wrapped(send, like):
         out = exchange(send, like)
-        trace[-1]["send_chunk"], trace[-1]["recv_chunk"] = indices(rank, world, state["step"])
-        state["step"] += 1
+        call = state["call"]
+        phase, step = ("scatter-reduce", call) if call < world - 1 else ("all-gather", call - (world - 1))
+        indices = scatter_reduce_indices if phase == "scatter-reduce" else all_gather_indices
+        send_chunk, recv_chunk = indices(rank, world, step)
+        trace.append({"phase": phase, "step": step, "rank": rank, "to": right, "from": left,
+                      "bytes": send.numel() * send.element_size(), "send_chunk": send_chunk, "recv_chunk": recv_chunk})
+        state["call"] += 1
         return out
 
     return wrapped

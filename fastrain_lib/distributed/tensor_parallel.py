@@ -34,7 +34,7 @@ from torch import nn
 
 from fastrain_lib.measure import hardware
 from fastrain_lib.distributed.launcher import group_device
-from fastrain_lib.distributed.zero import CommCounter
+from fastrain_lib.distributed.comm_count import CommCounter
 
 DEFAULTS = {"width": 256, "batch": 32, "seed": 0, "widths": (64, 256, 1024), "repeats": 5}
 

@@ -21,7 +21,7 @@ has a GPU of its own, and each rank takes launcher.group_device()) and counts ev
 collective each stage sends:
 
     "ddp"         DistributedDataParallel + torch.optim.Adam                 (stage 0)
-    "zero1"       written here: reduce-scatter grads, Adam on my 1/N, all-gather (stage 1)
+    "zero1"       lesson 05c's cell (zero1.py): reduce-scatter grads, Adam on my 1/N, all-gather (stage 1)
     "zero1_torch" DDP + torch.distributed.optim.ZeroRedundancyOptimizer     (stage 1, PyTorch's own)
     "zero2"       written here: each gradient reduce-scattered during backward
                   as soon as it is ready, the full gradient freed at once  (stage 2)
@@ -41,25 +41,22 @@ from __future__ import annotations
 
 import contextlib
 import copy
-import math
 import statistics
 import time
 
 import torch
 import torch.distributed as dist
 import torch.nn.functional as F
-from torch.utils._python_dispatch import TorchDispatchMode
 
 from fastrain_lib.measure import hardware
+from fastrain_lib.measure.memory import training_bytes
+from fastrain_lib.distributed.comm_count import CommCounter, optimizer_state_tensors, storage_bytes
 from fastrain_lib.distributed.launcher import group_device
 from fastrain_lib.distributed.model_split import mlp
+from fastrain_lib.distributed.zero1 import gather_params, my_piece, reduce_scatter, zero1_step
 
 STRATEGIES = ("ddp", "zero1", "zero1_torch", "zero2", "zero3")
 STAGE = {"ddp": 0, "zero1": 1, "zero1_torch": 1, "zero2": 2, "zero3": 3}
-BYTES = {  # bytes per parameter: (weights, gradients, optimizer state) — Adam
-    "fp32": (4, 4, 8),
-    "amp": (2, 2, 12),
-}
 PAYLOAD_PSI = {"ddp": 2, "zero1": 2, "zero1_torch": 3, "zero2": 2, "zero3": 3}  # payload ÷ (Ψ·b)
 
 DEFAULTS = {"width": 256, "depth": 4, "batch": 64, "steps": 4, "lr": 1e-3, "seed": 0}
@@ -69,29 +66,27 @@ DEFAULTS = {"width": 256, "depth": 4, "batch": 64, "steps": 4, "lr": 1e-3, "seed
 # Formulas
 # ---------------------------------------------------------------------------------------
 def unsharded_bytes(n_params: int, precision: str = "fp32") -> tuple[float, float, float]:
-    """(weights, gradients, optimizer state incl. fp32 master weights) of one full copy, with Adam.
-
-    Taken from fastrain_lib.measure.memory.training_bytes (lesson 03's accounting) when that module is
-    there, so the course states one formula; the same numbers from BYTES otherwise."""
-    try:
-        from fastrain_lib.measure.memory import training_bytes
-    except ImportError:
-        return tuple(b * n_params for b in BYTES[precision])
+    """(weights, gradients, optimizer state incl. fp32 master weights) of one full copy, with Adam:
+    lesson 03's accounting (measure.memory.training_bytes), so the course states one formula."""
     parts = training_bytes(n_params, precision, "adam")
-    return parts["weights"], parts["grads"], parts["optimizer"] + parts.get("master", 0)
+    return parts["weights"], parts["grads"], parts["optimizer"] + parts["master"]
+
+
+def shard_bytes(weights: float, grads: float, optim: float, stage: int, world_size: int) -> dict:
+    """THE ZeRO rule: what stage `stage` (0 = DDP) divides by N. {params, grads, optim, total} per rank."""
+    n = world_size
+    if stage >= 1:
+        optim /= n  # ZeRO-1: optimizer state
+    if stage >= 2:
+        grads /= n  # ZeRO-2: gradients too
+    if stage >= 3:
+        weights /= n  # ZeRO-3 (FSDP): weights too
+    return {"params": weights, "grads": grads, "optim": optim, "total": weights + grads + optim}
 
 
 def formula_bytes(n_params: int, stage: int, world_size: int, precision: str = "fp32") -> dict:
     """Bytes per rank {params, grads, optim, total} for ZeRO `stage` (0 = DDP) with Adam."""
-    p, g, o = unsharded_bytes(n_params, precision)
-    n = world_size
-    if stage >= 1:
-        o /= n
-    if stage >= 2:
-        g /= n
-    if stage >= 3:
-        p /= n
-    return {"params": p, "grads": g, "optim": o, "total": p + g + o}
+    return shard_bytes(*unsharded_bytes(n_params, precision), stage, world_size)
 
 
 def payload_bytes(strategy: str, n_params: int, bytes_per_number: int = 4) -> int:
@@ -105,159 +100,47 @@ def sent_per_rank(payload: float, world_size: int) -> float:
 
 
 # ---------------------------------------------------------------------------------------
-# Counting collectives: every c10d / functional collective that passes the dispatcher
-# ---------------------------------------------------------------------------------------
-def _tensors(value) -> list[torch.Tensor]:
-    if isinstance(value, torch.Tensor):
-        return [value]
-    if isinstance(value, (list, tuple)):
-        return [t for v in value for t in _tensors(v)]
-    return []
-
-
-def _nbytes(tensors) -> int:
-    return sum(t.numel() * t.element_size() for t in tensors)
-
-
-# op name -> (kind, which argument holds the FULL tensor, payload multiplier)
-_OPS = {
-    "c10d::allreduce_": ("all_reduce", 0, 2),
-    "c10d::allreduce_coalesced_": ("all_reduce", 0, 2),
-    "c10d::_allgather_base_": ("all_gather", 0, 1),
-    "c10d::allgather_": ("all_gather", 0, 1),
-    "c10d::allgather_into_tensor_coalesced_": ("all_gather", 0, 1),
-    "c10d::_reduce_scatter_base_": ("reduce_scatter", 1, 1),
-    "c10d::reduce_scatter_": ("reduce_scatter", 1, 1),
-    "c10d::reduce_scatter_tensor_coalesced_": ("reduce_scatter", 1, 1),
-    "c10d::broadcast_": ("broadcast", 0, 1),
-    "c10d::send": ("send", 0, 1),
-    "c10d::recv_": ("recv", 0, 1),
-    "_c10d_functional::all_reduce": ("all_reduce", 0, 2),
-    "_c10d_functional::all_reduce_": ("all_reduce", 0, 2),
-    "_c10d_functional::all_gather_into_tensor": ("all_gather", 0, 1),  # input × group size, below
-    "_c10d_functional::reduce_scatter_tensor": ("reduce_scatter", 0, 1),
-    "_c10d_functional::broadcast": ("broadcast", 0, 1),
-}
-
-
-class CommCounter(TorchDispatchMode):
-    """Inside `with CommCounter() as c:` every collective is recorded: c.events is a list of
-    {kind, bytes (the full tensor), payload}; c.summary() sums them per kind.
-
-    It sees what passes PyTorch's dispatcher: torch.distributed calls (FSDP2, ZeroRedundancy-
-    Optimizer, our own code) and DTensor's functional collectives. DDP's C++ reducer is counted
-    by its communication hook instead (see _ddp_model)."""
-
-    def __init__(self):
-        super().__init__()
-        self.events: list[dict] = []
-
-    def record(self, kind: str, nbytes: int, multiplier: int = 1) -> None:
-        self.events.append({"kind": kind, "bytes": nbytes, "payload": nbytes * multiplier})
-
-    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
-        kwargs = kwargs or {}
-        name = func._schema.name if hasattr(func, "_schema") else str(func)
-        if name in _OPS:
-            kind, index, multiplier = _OPS[name]
-            nbytes = _nbytes(_tensors(args[index]) if index < len(args) else [])
-            if name == "_c10d_functional::all_gather_into_tensor":
-                nbytes *= int(args[1])  # group size: the gathered tensor is N shards
-            if name.startswith("_c10d_functional::reduce_scatter"):
-                pass  # the input is the full tensor already
-            self.record(kind, nbytes, multiplier)
-        return func(*args, **kwargs)
-
-    def summary(self) -> dict:
-        """{kind: {"count", "bytes", "payload"}} plus "total_payload"."""
-        out: dict = {}
-        for e in self.events:
-            row = out.setdefault(e["kind"], {"count": 0, "bytes": 0, "payload": 0})
-            row["count"] += 1
-            row["bytes"] += e["bytes"]
-            row["payload"] += e["payload"]
-        out["total_payload"] = sum(e["payload"] for e in self.events)
-        return out
-
-
-# ---------------------------------------------------------------------------------------
-# Measuring memory: distinct storages, so a view is not counted twice
-# ---------------------------------------------------------------------------------------
-def _local(t: torch.Tensor) -> torch.Tensor:
-    """A DTensor's local shard (FSDP2 keeps parameters, gradients and Adam state as DTensors)."""
-    return t.to_local() if hasattr(t, "to_local") else t
-
-
-def storage_bytes(tensors) -> int:
-    """Bytes of the distinct storages behind `tensors` (views of one buffer count once)."""
-    seen, total = set(), 0
-    for t in tensors:
-        if t is None:
-            continue
-        t = _local(t)
-        s = t.untyped_storage()
-        if s.data_ptr() in seen or s.nbytes() == 0:
-            continue
-        seen.add(s.data_ptr())
-        total += s.nbytes()
-    return total
-
-
-def optimizer_state_tensors(optimizer) -> list[torch.Tensor]:
-    """Adam's exp_avg and exp_avg_sq (the per-parameter step counters are 0-d: left out)."""
-    return [v for state in optimizer.state.values() for k, v in state.items()
-            if isinstance(v, torch.Tensor) and k != "step"]
-
-
-# torch ≥ 2.10 names them *_single (the old names still work, with a FutureWarning)
-_reduce_scatter = getattr(dist, "reduce_scatter_single", None) or dist.reduce_scatter_tensor
-_all_gather = getattr(dist, "all_gather_single", None) or dist.all_gather_into_tensor
-
-
-# ---------------------------------------------------------------------------------------
-# ZeRO-1 and ZeRO-2, written out (one parameter tensor at a time; real libraries bucket them)
+# ZeRO-1 (lesson 05c writes its step in a cell: distributed/zero1.py) and ZeRO-2
+# (one parameter tensor at a time; real libraries bucket them)
 # ---------------------------------------------------------------------------------------
 class ShardedAdam:
     """Adam on this rank's 1/N of every parameter (ZeRO-1; ZeRO-2 with shard_grads=True).
 
-    Each parameter, flattened, is cut into N equal pieces (the last padded); rank r owns piece r.
-    Adam holds state (m, v) only for its pieces: optimizer state / N. After each step the
-    updated pieces are all-gathered so that every rank has the whole model again.
+    Each parameter, flattened, is cut into N equal pieces (the last padded); rank r owns piece r
+    (zero1.my_piece). Adam holds state (m, v) only for its pieces: optimizer state / N. After each
+    step the updated pieces are all-gathered so that every rank has the whole model again.
 
-    shard_grads=False (ZeRO-1): after backward, each full gradient is reduce-scattered; the
-      averaged piece is written back into this rank's part of p.grad (the full gradient stays).
+    shard_grads=False (ZeRO-1): lesson 05c's zero1_step: after backward, each full gradient is
+      reduce-scattered and Adam steps on the averaged piece (the full gradient stays).
     shard_grads=True (ZeRO-2): a hook reduce-scatters each gradient the moment backward has
       produced it, keeps only this rank's piece and frees the full gradient (p.grad = None)."""
 
     def __init__(self, params, world_size: int, rank: int, lr: float, shard_grads: bool = False):
         self.params = [p for p in params if p.requires_grad]
         self.n, self.rank, self.shard_grads = world_size, rank, shard_grads
-        self.pieces, self.grad_pieces = [], {}
+        self.grad_pieces = {}
+        self.pieces = []  # views: Adam updates the parameter in place
         for p in self.params:
-            length = math.ceil(p.numel() / self.n)
-            start, end = min(rank * length, p.numel()), min((rank + 1) * length, p.numel())
-            piece = p.detach().view(-1)[start:end]  # a view: Adam updates the parameter in place
-            self.pieces.append((p, piece, start, end, length))
-        self.adam = torch.optim.Adam([piece for _, piece, *_ in self.pieces], lr=lr)
+            start, end, _ = my_piece(p, rank, world_size)
+            self.pieces.append(p.detach().view(-1)[start:end])
+        self.adam = torch.optim.Adam(self.pieces, lr=lr)
         self.peak_grad_bytes = 0
         if shard_grads:
             for index, p in enumerate(self.params):
-                p.register_post_accumulate_grad_hook(lambda p, i=index: self._scatter(i, free=True))
+                p.register_post_accumulate_grad_hook(lambda p, i=index: self._scatter(i))
 
-    def _scatter(self, index: int, free: bool) -> None:
-        p, _piece, start, end, length = self.pieces[index]
+    def _scatter(self, index: int) -> None:
+        """ZeRO-2: reduce-scatter one gradient as soon as it exists, keep my piece, free the rest."""
+        p = self.params[index]
+        start, end, length = my_piece(p, self.rank, self.n)
         full = p.new_zeros(length * self.n)  # on the parameter's device (a GPU under NCCL)
         full[:p.numel()] = p.grad.view(-1)
         mine = p.new_empty(length)
-        _reduce_scatter(mine, full)
-        mine /= self.n  # sum -> mean, as DDP does
-        if free:
-            self.grad_pieces[index] = mine[:end - start].clone()
-            live = [q.grad for q in self.params if q.grad is not None] + list(self.grad_pieces.values())
-            self.peak_grad_bytes = max(self.peak_grad_bytes, storage_bytes(live))
-            p.grad = None  # ZeRO-2: the full gradient is gone
-        else:
-            p.grad.view(-1)[start:end].copy_(mine[:end - start])
+        reduce_scatter(mine, full)
+        self.grad_pieces[index] = mine[:end - start] / self.n  # sum -> mean, as DDP does
+        live = [q.grad for q in self.params if q.grad is not None] + list(self.grad_pieces.values())
+        self.peak_grad_bytes = max(self.peak_grad_bytes, storage_bytes(live))
+        p.grad = None  # ZeRO-2: the full gradient is gone
 
     def zero_grad(self) -> None:
         for p in self.params:
@@ -265,19 +148,14 @@ class ShardedAdam:
         self.grad_pieces = {}
 
     def step(self) -> None:
-        if not self.shard_grads:
-            for i in range(len(self.params)):
-                self._scatter(i, free=False)
-        for i, (p, piece, start, end, _) in enumerate(self.pieces):
-            piece.grad = self.grad_pieces[i] if self.shard_grads else p.grad.view(-1)[start:end]
-        self.adam.step()
-        for p, piece, start, end, length in self.pieces:
-            mine = p.new_zeros(length)
-            mine[:end - start] = piece
-            full = p.new_empty(length * self.n)
-            _all_gather(full, mine)
-            p.data.view(-1).copy_(full[:p.numel()])
-        for _, piece, *_ in self.pieces:
+        if self.shard_grads:
+            for i, piece in enumerate(self.pieces):
+                piece.grad = self.grad_pieces[i]
+            self.adam.step()
+            gather_params(self.params, self.pieces, self.rank, self.n)
+        else:
+            zero1_step(self.params, self.pieces, self.adam, self.rank, self.n)
+        for piece in self.pieces:
             piece.grad = None
 
     def grads(self) -> list[torch.Tensor]:

@@ -23,6 +23,7 @@ import torch.distributed as dist
 import torch.nn.functional as F
 from torch import nn
 
+from fastrain_lib.distributed import zero
 from fastrain_lib.lessons.checking import CheckResult, as_number, call_student, check, failed, not_done, passed
 from fastrain_lib.lessons import check_ranks as ranks
 from fastrain_lib.lessons.l05_data_vs_model_parallel.checks import is_stub, source_of
@@ -33,19 +34,13 @@ from fastrain_lib.lessons.l05_data_vs_model_parallel.checks import is_stub, sour
 
 
 def reference_zero_bytes(n_params, stage, world_size):
-    weights, grads, optim = 2 * n_params, 2 * n_params, 12 * n_params
-    if stage >= 1:
-        optim /= world_size
-    if stage >= 2:
-        grads /= world_size
-    if stage >= 3:
-        weights /= world_size
-    return weights + grads + optim
+    """The library's one formula (distributed.zero): mixed-precision Adam, 2Ψ + 2Ψ + 12Ψ, sharded by stage."""
+    return zero.formula_bytes(n_params, stage, world_size, "amp")["total"]
 
 
 def _bytes(n, stage, w, per=(2, 2, 12)):
-    p, g, o = (b * n for b in per)
-    return (p / w if stage >= 3 else p) + (g / w if stage >= 2 else g) + (o / w if stage >= 1 else o)
+    """The same sharding rule with other bytes per parameter (a student's wrong accounting)."""
+    return zero.shard_bytes(*(b * n for b in per), stage, w)["total"]
 
 
 # the cases: (Ψ, stage, N) — every stage, world sizes that do not divide Ψ, a 7B model

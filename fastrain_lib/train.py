@@ -5,18 +5,12 @@
     history = train.train(models.SimpleNN(), batches, steps=100, device="cpu", precision="fp16")
     history.losses, history.scales, history.skipped, history.samples_per_s()
 
-One step, in the order mixed precision needs (torch.amp recipe):
-
-    with autocast(device, dtype):            # forward + loss in low precision (fp16/bf16 only)
-        loss = loss_fn(model(x), y)
-    scaler.scale(loss).backward()            # backward OUTSIDE autocast; fp16: loss x scale
-    scaler.unscale_(optimizer)               # only when clipping: clip the true gradients
-    clip_grad_norm_(params, max_norm)
-    scaler.step(optimizer)                   # skipped when a gradient is inf/nan
-    scaler.update()                          # halve the scale after an overflow, grow it later
-    optimizer.zero_grad()
-
-For fp32, tf32 and bf16 the scaler is disabled and each call passes straight through.
+One step, in the order mixed precision needs (torch.amp recipe), is the one lesson 03 writes in
+its cell and `make sync` saves to fastrain_lib/precision/step.py: amp_backward (autocast forward +
+loss, scaled backward) once per micro-batch, then amp_update (unscale_ + clip, step, update,
+zero_grad) once per optimizer step. This loop adds only what lies around a step: accumulation,
+timing windows, checkpoints. For fp32, tf32 and bf16 the scaler is disabled and each of its calls
+passes straight through.
 
 Timing: CUDA and MPS run asynchronously, so the clock is read only after waiting for the device
 (hardware.synchronize). Waiting costs time too, so `time_window` steps are timed together
@@ -45,9 +39,10 @@ import torch
 from torch.nn import functional as F
 
 from fastrain_lib import checkpoint
+from fastrain_lib.core.i18n import t
 from fastrain_lib.measure import bench, hardware
 from fastrain_lib.precision import amp as prec
-from fastrain_lib.core.i18n import t
+from fastrain_lib.precision.step import amp_backward, amp_update
 from fastrain_lib.ui.progress import progress as _progress
 
 
@@ -155,13 +150,6 @@ def make_optimizer(model: torch.nn.Module, optimizer=None, lr: float = 1e-3) -> 
 _clock = time.perf_counter  # one name, so a test can see when the clock is read
 
 
-def _grads_finite(params) -> bool:
-    grads = [p.grad for p in params if p.grad is not None]
-    if not grads:
-        return True
-    return bool(torch.stack([torch.isfinite(g).all() for g in grads]).all())
-
-
 def _move(batch, device: torch.device):
     inputs, targets = batch
     return inputs.to(device, non_blocking=True), targets.to(device, non_blocking=True)
@@ -202,7 +190,7 @@ def train(model: torch.nn.Module, batches, *, steps: int | None = None, epochs: 
     model.train()
     opt = make_optimizer(model, optimizer, lr)
     scaler = prec.make_scaler(device, precision, **(scaler_options or {}))
-    params = [p for p in model.parameters() if p.requires_grad]
+    dtype = prec.AUTOCAST_DTYPES.get(precision)  # None: fp32/tf32, autocast off
     history = History(device=str(device), precision=precision)
     step, epoch, done_in_epoch = 0, 0, 0
     position = (0, 0)  # (epoch, batches of it done) after the last optimizer step
@@ -287,11 +275,9 @@ def train(model: torch.nn.Module, batches, *, steps: int | None = None, epochs: 
                     hardware.synchronize(device)
                     start = _clock()
                 inputs, targets = _move(batch, device)
-                with prec.autocast(device, precision):
-                    loss = loss_fn(step_fn(inputs), targets)
-                # backward outside autocast; the scaler multiplies the loss by its scale (fp16 only)
-                scaler.scale(loss / grad_accum).backward()
-                losses_in_step.append(loss.detach().float())
+                # forward + loss under autocast, backward of loss / grad_accum x scale (precision/step.py)
+                loss = amp_backward(step_fn, scaler, inputs, targets, loss_fn, dtype=dtype, accumulate=grad_accum)
+                losses_in_step.append(loss.float())
                 samples_in_step += len(inputs)
                 micro += 1
                 if micro < grad_accum:
@@ -299,16 +285,9 @@ def train(model: torch.nn.Module, batches, *, steps: int | None = None, epochs: 
 
                 # the scale stays a device tensor here; it is read after the clock stops
                 scale_before = _scale_tensor(scaler)
-                skip = False
-                if clip_grad is not None:
-                    scaler.unscale_(opt)  # clip the true gradients, not the scaled ones
-                    torch.nn.utils.clip_grad_norm_(params, clip_grad)
-                if not scaler.is_enabled() and skip_nonfinite and not _grads_finite(params):
-                    skip = True  # an inf/nan gradient would ruin the weights: skip, as GradScaler does
-                else:
-                    scaler.step(opt)  # with a scaler: skipped internally when a gradient is inf/nan
-                scaler.update()
-                opt.zero_grad(set_to_none=True)
+                # (unscale_ + clip) -> step -> update -> zero_grad; without a scaler an inf/nan
+                # gradient is skipped here as GradScaler would (precision/step.py)
+                skip = not amp_update(model, opt, scaler, max_norm=clip_grad, skip_nonfinite=skip_nonfinite)
                 step += 1
                 pending.append({"losses": losses_in_step, "samples": samples_in_step, "skip": skip,
                                 "scale_before": scale_before, "scale_after": _scale_tensor(scaler)})

@@ -6,9 +6,9 @@ import re
 
 import pytest
 
-from fastrain_lib.measure import hardware
 from fastrain_lib.core.i18n import t
 from fastrain_lib.lessons.l03_mixed_precision import panel as lesson03
+from fastrain_lib.measure import hardware
 
 T4 = hardware.Facts("cuda", "Tesla T4", (7, 5), 1)
 A100 = hardware.Facts("cuda", "NVIDIA A100-SXM4-80GB", (8, 0), 1)
@@ -163,14 +163,15 @@ def test_safe_scale_range_is_the_widest_run_with_nothing_lost():
 def test_safe_scale_range_on_real_gradients_matches_the_shares():
     import torch
 
-    from fastrain_lib.precision import amp as precision
     from fastrain_lib.models import SimpleNN
+    from fastrain_lib.precision import amp as precision
+    from fastrain_lib.precision import formats
 
     torch.manual_seed(0)
     grads = precision.real_gradients(SimpleNN(), torch.rand(64, 1, 28, 28), torch.randint(0, 10, (64,)))
     ks = list(range(0, 33, 2))
-    under = [precision.underflow_share(grads, 2.0**k) for k in ks]
-    over = [precision.overflow_share(grads, 2.0**k) for k in ks]
+    under = [formats.underflow_share(grads, 2.0**k) for k in ks]
+    over = [formats.overflow_share(grads, 2.0**k) for k in ks]
     key, values = lesson03.safe_scale_range(ks, under, over)
     if key == "lesson03.v.scale_safe_range":
         for k, u, o in zip(ks, under, over):
@@ -227,9 +228,9 @@ def test_multi_optimizer_verdict_names_who_skipped():
 
 
 def test_fp32_region_verdicts_on_this_machine_match_the_rows():
-    from fastrain_lib.precision import amp as precision
+    from fastrain_lib.precision import fp32_regions
 
-    rows = precision.fp32_region_rows("cpu", ("fp16", "bf16"))
+    rows = fp32_regions.fp32_region_rows("cpu", ("fp16", "bf16"))
     by = {(r["how"], r["mode"]): r for r in rows}
     # the fp32 region and custom_fwd compute the same thing, and stay finite
     for mode in ("fp16", "bf16"):

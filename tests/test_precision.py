@@ -5,12 +5,13 @@ import math
 import pytest
 import torch
 
-from fastrain_lib.precision import amp as precision
 from fastrain_lib.models import SimpleNN
+from fastrain_lib.precision import amp as precision
+from fastrain_lib.precision import formats, fp32_regions
 
 
 def test_format_table_matches_finfo_and_ieee():
-    table = {row["name"]: row for row in precision.format_table()}
+    table = {row["name"]: row for row in formats.format_table()}
     assert list(table) == list(precision.PRECISIONS)
     assert (table["fp32"]["exponent"], table["fp32"]["mantissa"]) == (8, 23)
     assert (table["fp16"]["exponent"], table["fp16"]["mantissa"]) == (5, 10)
@@ -24,15 +25,15 @@ def test_format_table_matches_finfo_and_ieee():
 
 
 def test_store_and_bits():
-    assert precision.store(70000.0, "fp16") == math.inf  # above fp16's max
-    assert precision.store(1e-8, "fp16") == 0.0  # below fp16's smallest subnormal
-    assert precision.store(1e-8, "bf16") != 0.0  # bf16 has fp32's range
-    assert precision.store(0.1, "tf32") == precision.store(0.1, "fp16")  # both keep 10 mantissa bits
-    assert precision.store(1.0 + 2**-11, "tf32") == 1.0  # a tie rounds to even
-    sign, exponent, mantissa = precision.bit_fields(-2.0, "fp16")
+    assert formats.store(70000.0, "fp16") == math.inf  # above fp16's max
+    assert formats.store(1e-8, "fp16") == 0.0  # below fp16's smallest subnormal
+    assert formats.store(1e-8, "bf16") != 0.0  # bf16 has fp32's range
+    assert formats.store(0.1, "tf32") == formats.store(0.1, "fp16")  # both keep 10 mantissa bits
+    assert formats.store(1.0 + 2**-11, "tf32") == 1.0  # a tie rounds to even
+    sign, exponent, mantissa = formats.bit_fields(-2.0, "fp16")
     assert (sign, exponent, mantissa) == ("1", "10000", "0" * 10)
-    assert precision.bit_fields(1.0, "bf16") == ("0", "01111111", "0" * 7)
-    rows = precision.describe_number(0.1)
+    assert formats.bit_fields(1.0, "bf16") == ("0", "01111111", "0" * 7)
+    rows = formats.describe_number(0.1)
     assert [r["name"] for r in rows] == list(precision.PRECISIONS)
     assert rows[0]["rel_error"] < rows[2]["rel_error"] < rows[3]["rel_error"]
 
@@ -96,11 +97,11 @@ def test_tf32_context_restores_settings():
 
 def test_underflow_share():
     values = torch.tensor([1e-9, 1e-9, 1e-3, 0.0, 1.0], dtype=torch.float32)
-    assert precision.underflow_share(values) == pytest.approx(0.5)  # 2 of 4 nonzero entries
-    assert precision.underflow_share(values, scale=2.0**16) == 0.0
-    assert precision.underflow_share(values, dtype=torch.bfloat16) == 0.0
-    assert precision.overflow_share(values, scale=2.0**16) == pytest.approx(0.2)
-    assert precision.underflow_share(torch.zeros(3)) == 0.0
+    assert formats.underflow_share(values) == pytest.approx(0.5)  # 2 of 4 nonzero entries
+    assert formats.underflow_share(values, scale=2.0**16) == 0.0
+    assert formats.underflow_share(values, dtype=torch.bfloat16) == 0.0
+    assert formats.overflow_share(values, scale=2.0**16) == pytest.approx(0.2)
+    assert formats.underflow_share(torch.zeros(3)) == 0.0
 
 
 def test_real_gradients_and_overflow_hook():
@@ -159,13 +160,13 @@ def test_lesson03_panel_runs_and_changes_with_its_controls(monkeypatch):
 
 
 def test_naive_loss_overflows_in_fp16_and_the_fp32_function_does_not():
-    h, w, y = precision.large_logits()
+    h, w, y = fp32_regions.large_logits()
     logits = h @ w.T
     assert logits.abs().max() > 20  # large logits, as promised
     ref = torch.nn.functional.cross_entropy(logits.double(), y).item()
-    assert abs(precision.naive_cross_entropy(logits, y).item() - ref) < 1e-4
-    assert not torch.isfinite(precision.naive_cross_entropy(logits.half(), y))  # exp(30) = inf in fp16
-    fn = precision.fp32_cross_entropy("cpu")
+    assert abs(fp32_regions.naive_cross_entropy(logits, y).item() - ref) < 1e-4
+    assert not torch.isfinite(fp32_regions.naive_cross_entropy(logits.half(), y))  # exp(30) = inf in fp16
+    fn = fp32_regions.fp32_cross_entropy("cpu")
     lg = logits.half().requires_grad_()
     with torch.autocast("cpu", dtype=torch.float16):
         loss = fn.apply(lg, y)

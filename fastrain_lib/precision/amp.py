@@ -1,4 +1,4 @@
-"""Number formats and the helpers of mixed-precision (AMP) training.
+"""The precision modes and the helpers of mixed-precision (AMP) training.
 
     from fastrain_lib.precision import amp as precision
     precision.check_precision("cpu", "fp16")          # a clear Bengali error if it cannot run here
@@ -13,9 +13,11 @@ The four modes every lesson uses:
   fp16 - autocast to float16, with loss scaling (GradScaler): fp16's small range needs it
   bf16 - autocast to bfloat16, no loss scaling: bf16 has float32's 8 exponent bits
 
-Besides these: the table of number formats (from torch.finfo), how one number is stored in
-each format, the share of gradients that underflow in fp16, the bytes autograd saves for
-backward (activation memory), and which ops autocast runs in low precision.
+Besides these: the one string -> dtype map (AUTOCAST_DTYPES, STORAGE_DTYPES), real gradients and an
+injected overflow for the loss-scaling demos, the bytes autograd saves for backward (activation
+memory), and which ops autocast runs in low precision. Elsewhere in this package: formats.py (the
+number formats), fp32_regions.py (what must stay fp32 inside autocast), step.py (the one AMP
+training step, written in lesson 03's cell).
 """
 
 from __future__ import annotations
@@ -23,14 +25,13 @@ from __future__ import annotations
 import contextlib
 import functools
 import math
-import struct
 import warnings
 
 import torch
 from torch.nn import functional as F
 
-from fastrain_lib.measure import hardware
 from fastrain_lib.core.i18n import t
+from fastrain_lib.measure import hardware
 
 PRECISIONS = ("fp32", "tf32", "fp16", "bf16")
 # The dtype autocast uses for each low-precision mode (fp32 and tf32 keep float32 tensors).
@@ -139,117 +140,6 @@ def tf32(enabled: bool):
         torch.backends.cuda.matmul.allow_tf32, torch.backends.cudnn.allow_tf32 = old
 
 
-# ---------------------------------------------------------------------------------------
-# Number formats
-# ---------------------------------------------------------------------------------------
-
-# TF32 has no torch dtype (it exists only inside tensor cores): 1 sign, 8 exponent and 10
-# mantissa bits by definition (NVIDIA A100 whitepaper). Its numbers are computed below from
-# that definition; the other three come from torch.finfo.
-TF32_MANTISSA_BITS = 10
-
-
-def format_info(mode: str) -> dict:
-    """Bits and limits of one format: sign/exponent/mantissa bits, largest value, smallest
-    normal and subnormal, machine epsilon."""
-    if mode == "tf32":
-        f32 = torch.finfo(torch.float32)
-        mantissa, exponent = TF32_MANTISSA_BITS, 8
-        eps = 2.0**-mantissa
-        smallest_normal = f32.smallest_normal
-        largest = (2 - eps) * 2.0**127
-        bits = 19
-    else:
-        f = torch.finfo(STORAGE_DTYPES[mode])
-        mantissa = round(-math.log2(f.eps))  # stored fraction bits
-        exponent = f.bits - 1 - mantissa
-        eps, smallest_normal, largest, bits = f.eps, f.smallest_normal, f.max, f.bits
-    return {
-        "name": mode, "bits": bits, "sign": 1, "exponent": exponent, "mantissa": mantissa,
-        "max": largest, "smallest_normal": smallest_normal,
-        "smallest_subnormal": smallest_normal * 2.0**-mantissa, "eps": eps,
-        "decimal_digits": mantissa * math.log10(2),
-    }
-
-
-def format_table() -> list[dict]:
-    return [format_info(mode) for mode in PRECISIONS]
-
-
-def _round_tf32(x: float) -> float:
-    """Round a float32 to TF32's 10 mantissa bits (round to nearest, ties to even)."""
-    (word,) = struct.unpack("<I", struct.pack("<f", x))
-    drop = 23 - TF32_MANTISSA_BITS
-    if (word >> 23) & 0xFF == 0xFF:  # inf / nan stay as they are
-        return x
-    half = 1 << (drop - 1)
-    lsb = (word >> drop) & 1
-    word = ((word + half - 1 + lsb) >> drop) << drop
-    return struct.unpack("<f", struct.pack("<I", word & 0xFFFFFFFF))[0]
-
-
-def store(x: float, mode: str) -> float:
-    """The value a format really stores for the number x (rounded to nearest)."""
-    as_f32 = torch.tensor(x, dtype=torch.float64).to(torch.float32).item()
-    if mode == "tf32":
-        return _round_tf32(torch.tensor(x, dtype=torch.float64).to(torch.float32).item())
-    if mode == "fp32":
-        return as_f32
-    return torch.tensor(x, dtype=torch.float64).to(STORAGE_DTYPES[mode]).item()
-
-
-def bit_fields(x: float, mode: str) -> tuple[str, str, str]:
-    """(sign, exponent, mantissa) bit strings of x as stored in `mode`."""
-    info = format_info(mode)
-    if mode in ("fp16", "bf16"):
-        word = torch.tensor([x], dtype=STORAGE_DTYPES[mode]).view(torch.int16).item() & 0xFFFF
-        total = 16
-    else:  # fp32 and tf32 (tf32 = the top 19 bits of a float32)
-        (word,) = struct.unpack("<I", struct.pack("<f", store(x, mode)))
-        total = 32
-    bits = format(word, f"0{total}b")
-    e_end = 1 + info["exponent"]
-    return bits[0], bits[1:e_end], bits[e_end:e_end + info["mantissa"]]
-
-
-def describe_number(x: float) -> list[dict]:
-    """How each format stores x: the stored value, its bits and the relative rounding error."""
-    rows = []
-    for mode in PRECISIONS:
-        stored = store(x, mode)
-        if math.isinf(stored) and not math.isinf(x):
-            error = math.inf
-        elif x == 0:
-            error = 0.0 if stored == 0 else math.inf
-        else:
-            error = abs(stored - x) / abs(x)
-        rows.append({"name": mode, "stored": stored, "bits": bit_fields(x, mode), "rel_error": error})
-    return rows
-
-
-# ---------------------------------------------------------------------------------------
-# Loss scaling: which gradients fp16 loses
-# ---------------------------------------------------------------------------------------
-
-def underflow_share(values: torch.Tensor, scale: float = 1.0, dtype: torch.dtype = torch.float16) -> float:
-    """Share of the nonzero entries of `values` that become 0 when multiplied by `scale`
-    and stored in `dtype` (fp16 by default): the gradients that loss scaling must rescue."""
-    values = values.detach().flatten().double()
-    nonzero = values[values != 0]
-    if nonzero.numel() == 0:
-        return 0.0
-    lost = (nonzero * scale).to(dtype) == 0
-    return lost.double().mean().item()
-
-
-def overflow_share(values: torch.Tensor, scale: float = 1.0, dtype: torch.dtype = torch.float16) -> float:
-    """Share of entries that become inf when multiplied by `scale` and stored in `dtype`."""
-    values = values.detach().flatten().double()
-    if values.numel() == 0:
-        return 0.0
-    return torch.isinf((values * scale).to(dtype)).double().mean().item()
-
-
 def real_gradients(model: torch.nn.Module, inputs: torch.Tensor, targets: torch.Tensor, loss_fn=None) -> torch.Tensor:
     """All parameter gradients of one float32 forward/backward pass, as one flat tensor."""
     loss_fn = loss_fn or F.cross_entropy
@@ -332,82 +222,4 @@ def autocast_dtypes(device="cpu", mode: str = "bf16") -> list[tuple[str, str]]:
     with autocast(device, mode):
         for name, op in ops.items():
             rows.append((name, str(op().dtype).replace("torch.", "")))
-    return rows
-
-
-# ---------------------------------------------------------------------------------------
-# Regions that must stay fp32: a hand-written softmax + cross-entropy over large logits
-# ---------------------------------------------------------------------------------------
-
-def naive_cross_entropy(logits: torch.Tensor, targets: torch.Tensor) -> torch.Tensor:
-    """Softmax and cross-entropy written by hand, the way a first version often looks: exp,
-    sum, divide, log — no max subtraction. In float32 it is right for logits up to about 88;
-    in fp16 exp(x) is inf from x ≈ 11.1 on, and the loss becomes nan."""
-    e = torch.exp(logits)
-    probs = e / e.sum(-1, keepdim=True)
-    return -torch.log(probs[torch.arange(targets.numel(), device=targets.device), targets]).mean()
-
-
-@functools.cache
-def fp32_cross_entropy(device_type: str):
-    """naive_cross_entropy as an autograd Function whose forward and backward always run in
-    float32, even inside autocast: torch.amp.custom_fwd(cast_inputs=torch.float32) casts the
-    inputs and switches autocast off inside; custom_bwd runs backward the same way."""
-
-    class Fp32CrossEntropy(torch.autograd.Function):
-        @staticmethod
-        @torch.amp.custom_fwd(device_type=device_type, cast_inputs=torch.float32)
-        def forward(ctx, logits, targets):
-            e = torch.exp(logits - logits.max(-1, keepdim=True).values)  # the stable form, in fp32
-            probs = e / e.sum(-1, keepdim=True)
-            ctx.save_for_backward(probs, targets)
-            rows = torch.arange(targets.numel(), device=targets.device)
-            return -torch.log(probs[rows, targets]).mean()
-
-        @staticmethod
-        @torch.amp.custom_bwd(device_type=device_type)
-        def backward(ctx, grad):
-            probs, targets = ctx.saved_tensors
-            g = probs.clone()
-            g[torch.arange(targets.numel(), device=targets.device), targets] -= 1
-            return g * (grad / targets.numel()), None
-
-    return Fp32CrossEntropy
-
-
-def large_logits(device="cpu", batch: int = 64, classes: int = 1000, spread: float = 30.0, seed: int = 0):
-    """Features, a linear head and targets whose logits reach about ±spread (a confident or
-    badly scaled classifier over many classes)."""
-    g = torch.Generator().manual_seed(seed)
-    h = torch.randn(batch, 64, generator=g)
-    w = torch.randn(classes, 64, generator=g)
-    w = w * (spread / (h @ w.T).abs().max())
-    y = torch.randint(0, classes, (batch,), generator=g)
-    return h.to(device), w.to(device), y.to(device)
-
-
-def fp32_region_rows(device="cpu", modes=("fp16", "bf16")) -> list[dict]:
-    """The same loss over large logits, computed four ways, against a float64 reference:
-    plain fp32; inside autocast; inside autocast but in an autocast(enabled=False) region on
-    .float() logits; and through fp32_cross_entropy (custom_fwd). Each row: how, mode, the
-    loss, its error, whether it is finite, and the dtype exp() produced there."""
-    device = torch.device(device)
-    h, w, y = large_logits(device)
-    ref = F.cross_entropy((h.double() @ w.double().T), y).item()
-    rows = [{"how": "fp32", "mode": "fp32", "loss": naive_cross_entropy(h @ w.T, y).item(), "exp_dtype": "float32"}]
-    for mode in modes:
-        with autocast(device, mode):
-            logits = h @ w.T
-            exp_dtype = str(torch.exp(logits).dtype).replace("torch.", "")
-            inside = naive_cross_entropy(logits, y)
-            with torch.autocast(device.type, enabled=False):
-                region = naive_cross_entropy(logits.float(), y)
-            custom = fp32_cross_entropy(device.type).apply(logits, y)
-        rows += [{"how": "autocast", "mode": mode, "loss": inside.item(), "exp_dtype": exp_dtype},
-                 {"how": "enabled=False", "mode": mode, "loss": region.item(), "exp_dtype": "float32"},
-                 {"how": "custom_fwd", "mode": mode, "loss": custom.item(), "exp_dtype": "float32"}]
-    for row in rows:
-        row["finite"] = math.isfinite(row["loss"])
-        row["error"] = abs(row["loss"] - ref) if row["finite"] else math.inf
-        row["reference"] = ref
     return rows

@@ -8,11 +8,11 @@ import torch
 
 from fastrain_lib import train
 from fastrain_lib.core import config
-from fastrain_lib.measure import hardware
-from fastrain_lib.ui import plots
-from fastrain_lib.precision import amp as prec
 from fastrain_lib.core.i18n import t
+from fastrain_lib.measure import hardware
 from fastrain_lib.models import SimpleNN
+from fastrain_lib.precision import amp as prec
+from fastrain_lib.ui import plots
 from fastrain_lib.ui.widgets import ExperimentPanel, Outcome
 
 # benchmarks/ families whose reference/ results the instructor dashboard shows beside this panel
@@ -202,19 +202,6 @@ def reference_amp_rows(directory=None) -> tuple[list[tuple], bool]:
         rows.append((run.hardware, " · ".join(p for p in (when, run.mode) if p),
                      *[times.get(m, "—") for m in AMP_MODES]))
     return rows, reference.has_gpu_results(directory)
-    for path in sorted(Path(directory).glob("*.json")):
-        try:
-            records = [r for r in bench.load_records(path) if r.name.startswith("amp ")]
-        except (ValueError, OSError):
-            continue
-        if not records:
-            continue
-        times = {r.params.get("precision", r.name.split()[-1]): r.median_s * 1e3 for r in records}
-        on_gpu = any(str(r.params.get("device", "")).startswith("cuda") for r in records)
-        any_gpu = any_gpu or on_gpu
-        date = str(records[0].meta.get("date", "?"))[:16].replace("T", " ")
-        rows.append((_hardware(records[0]), date, *[times.get(m, "—") for m in AMP_MODES]))
-    return rows, any_gpu
 
 
 def gradient_verdict(zero_pct: float, below_normal_pct: float) -> tuple[str, dict]:
@@ -276,7 +263,7 @@ def multi_optimizer_verdict(changed: dict[str, bool], scale_before: float, scale
 
 
 def fp32_region_verdicts(rows: list[dict], device_type: str) -> list[tuple[str, dict]]:
-    """From precision.fp32_region_rows measured here: where the hand-written loss broke or lost
+    """From fp32_regions.fp32_region_rows measured here: where the hand-written loss broke or lost
     accuracy inside autocast, and what the fp32 region changed."""
     out = []
     for mode in sorted({r["mode"] for r in rows if r["how"] == "autocast"}):

@@ -9,7 +9,7 @@ from torch.nn.attention import SDPBackend, sdpa_kernel
 from fastrain_lib.fused import attention as A
 from fastrain_lib.measure import bench
 from fastrain_lib.core.i18n import t
-from fastrain_lib.lessons.l04_fused_kernels import panel as lesson04
+from fastrain_lib.lessons.l04_fused_kernels import verdicts as lesson04
 
 
 @pytest.mark.parametrize("causal", [True, False])

@@ -1,5 +1,6 @@
-"""fastrain_lib.fused: Adam and LayerNorm variants agree with PyTorch, launch counts are
-deterministic and show fusion, the ablation returns well-formed records."""
+"""fastrain_lib.fused: the AdamW and LayerNorm variants lesson 04 writes (saved into fused/) agree with
+PyTorch, launch counts are deterministic and show fusion, the ablation returns well-formed records
+and leaves out the stages a device cannot run."""
 
 import warnings
 
@@ -8,46 +9,14 @@ import torch
 import torch.nn.functional as F
 
 from fastrain_lib.measure import bench, launches
-from fastrain_lib.fused import optimizers, apex, layernorm, elementwise, ablation
+from fastrain_lib.fused import ablation, apex, elementwise, layernorm, optimizers
+from fastrain_lib.fused.bias_gelu import bias_gelu, bias_gelu_reference
+from fastrain_lib.measure import hardware
 
 
 def _params(seed=0, shapes=((5, 4), (7,), (2, 3, 3))):
     g = torch.Generator().manual_seed(seed)
     return [torch.nn.Parameter(torch.randn(s, generator=g)) for s in shapes]
-
-
-@pytest.mark.parametrize("adamw,weight_decay", [(False, 0.0), (False, 0.1), (True, 0.1)])
-def test_naive_adam_matches_torch_over_many_steps(adamw, weight_decay):
-    ours, theirs = _params(), _params()
-    opt_a = optimizers.NaiveAdam(ours, lr=1e-2, weight_decay=weight_decay, adamw=adamw)
-    cls = torch.optim.AdamW if adamw else torch.optim.Adam
-    opt_b = cls(theirs, lr=1e-2, weight_decay=weight_decay)
-    g = torch.Generator().manual_seed(1)
-    for _ in range(100):
-        for p, q in zip(ours, theirs):
-            grad = torch.randn(p.shape, generator=g)
-            p.grad, q.grad = grad.clone(), grad.clone()
-        opt_a.step()
-        opt_b.step()
-    for p, q in zip(ours, theirs):
-        torch.testing.assert_close(p, q, atol=1e-5, rtol=1e-5)
-    # it really moved: 100 steps of lr 1e-2 change the weights
-    assert max(float((p.detach() - q0.detach()).abs().max()) for p, q0 in zip(ours, _params())) > 0.1
-
-
-def test_adam_step_reference_matches_torch():
-    ps, qs = _params(), _params()
-    ms = [torch.zeros_like(p) for p in ps]
-    vs = [torch.zeros_like(p) for p in ps]
-    opt = torch.optim.Adam(qs, lr=1e-3)
-    for step in range(1, 21):
-        grads = [torch.randn_like(p) for p in ps]
-        for q, gr in zip(qs, grads):
-            q.grad = gr.clone()
-        opt.step()
-        optimizers.adam_step_reference([p.data for p in ps], grads, ms, vs, step, lr=1e-3)
-    for p, q in zip(ps, qs):
-        torch.testing.assert_close(p, q)
 
 
 @pytest.mark.parametrize("impl", optimizers.OPTIMIZER_IMPLS)
@@ -103,16 +72,16 @@ def test_layernorm_variants_agree_forward_and_backward(impl):
 
 def test_bias_gelu_chain_equals_torch_gelu():
     x, b = bench.fresh_random(8, 32, seed=3), bench.fresh_random(32, seed=4)
-    torch.testing.assert_close(elementwise.bias_gelu(x, b), elementwise.bias_gelu_reference(x, b), atol=1e-5, rtol=1e-5)
+    torch.testing.assert_close(bias_gelu(x, b), bias_gelu_reference(x, b), atol=1e-5, rtol=1e-5)
 
 
 def test_count_launches_is_deterministic_and_counts_the_chain():
     x, b = bench.fresh_random(8, 32, seed=3), bench.fresh_random(32, seed=4)
-    first = launches.count_launches(lambda: elementwise.bias_gelu(x, b))
-    second = launches.count_launches(lambda: elementwise.bias_gelu(x, b))
+    first = launches.count_launches(lambda: bias_gelu(x, b))
+    second = launches.count_launches(lambda: bias_gelu(x, b))
     assert first == second
     assert first.ops == 10  # add, 2 muls for the cube, mul, add, mul, tanh, add, mul, mul
-    assert launches.count_launches(lambda: elementwise.bias_gelu_reference(x, b)).ops == 2
+    assert launches.count_launches(lambda: bias_gelu_reference(x, b)).ops == 2
 
 
 def test_optimizer_launches_grow_with_tensors_only_for_the_for_loop():
@@ -128,7 +97,7 @@ def test_optimizer_launches_grow_with_tensors_only_for_the_for_loop():
 
 def test_memory_traffic_of_the_unfused_chain_is_many_times_the_fused_minimum():
     x, b = bench.fresh_random(64, 128, seed=5), bench.fresh_random(128, seed=6)
-    calls, moved = elementwise.memory_traffic(elementwise.bias_gelu, x, b)
+    calls, moved = elementwise.memory_traffic(bias_gelu, x, b)
     assert calls == 10
     assert moved > 5 * elementwise.fused_bytes(x, b)
     assert elementwise.fused_bytes(x, b) == (2 * 64 * 128 + 128) * 4
@@ -169,30 +138,51 @@ def test_ablation_rejects_unknown_stage():
         ablation.ablation("cpu", stages=["warp_speed"])
 
 
-def test_ablation_stages_on_cuda_add_tf32(monkeypatch):
+def test_ablation_stages_add_tf32_only_where_the_gpu_has_it(monkeypatch):
+    """issue 26: a T4 or V100 (capability < 8.0) has no TF32, so a "tf32" row there would re-measure fp32;
+    it is left out, and left_out_stages says why in a sentence."""
     from fastrain_lib.measure.hardware import Facts
 
     t4 = Facts("cuda", "Tesla T4", (7, 5), 1, 15 * 2**30, nccl=True)
+    v100 = Facts("cuda", "Tesla V100-SXM2-16GB", (7, 0), 1, 16 * 2**30, nccl=True)
     h100 = Facts("cuda", "NVIDIA H100 80GB HBM3", (9, 0), 1, 80 * 2**30, nccl=True)
-    monkeypatch.delenv(fused.hardware.FORCE_T4_ENV, raising=False)
-    for facts, amp in ((t4, "fp16"), (h100, "bf16")):
-        monkeypatch.setattr(fused.hardware, "facts", lambda device=None, f=facts: f)
+    monkeypatch.delenv(hardware.FORCE_T4_ENV, raising=False)
+    monkeypatch.setenv("FASTRAIN_LANG", "en")
+    for facts, amp in ((t4, "fp16"), (v100, "fp16"), (h100, "bf16")):
+        monkeypatch.setattr(hardware, "facts", lambda device=None, f=facts: f)
         stages = ablation.ablation_stages("cuda", include_compile=True)
         names = [s["stage"] for s in stages]
-        assert names[:3] == ["fp32", "tf32", "amp"] and names[-1] == "compile"
-        assert stages[2]["precision"] == amp  # T4/V100: fp16 + GradScaler; sm80+: bf16
-    # A Mac where no AMP step worked gets no AMP stage instead of a failing one.
-    monkeypatch.setattr(fused.hardware, "facts", lambda device=None: Facts("mps", "Apple MPS", count=1))
+        notes = ablation.left_out_stages("cuda")
+        if facts is h100:
+            assert names[:3] == ["fp32", "tf32", "amp"] and notes == []
+        else:
+            assert names[:2] == ["fp32", "amp"] and "tf32" not in names
+            (note,) = notes
+            assert facts.name in note and f"{facts.capability[0]}.{facts.capability[1]}" in note and "TF32" in note
+        assert names[-1] == "compile"
+        assert stages[names.index("amp")]["precision"] == amp  # T4/V100: fp16 + GradScaler; sm80+: bf16
+    # FASTRAIN_FORCE_T4_POLICY=1 makes an H100 behave like a T4: no TF32 stage either, and the note names the switch
+    monkeypatch.setattr(hardware, "facts", lambda device=None: h100)
+    monkeypatch.setenv(hardware.FORCE_T4_ENV, "1")
+    assert "tf32" not in [s["stage"] for s in ablation.ablation_stages("cuda")]
+    assert hardware.FORCE_T4_ENV in ablation.left_out_stages("cuda")[0]
+    monkeypatch.delenv(hardware.FORCE_T4_ENV)
+    # the sentence exists in both languages
+    monkeypatch.setattr(hardware, "facts", lambda device=None: t4)
+    monkeypatch.setenv("FASTRAIN_LANG", "bn")
+    assert "TF32" in ablation.left_out_stages("cuda")[0] and "টেনসর কোর" in ablation.left_out_stages("cuda")[0]
+    # A CPU has no TF32 stage and nothing to explain; a Mac where no AMP step worked gets no AMP stage.
+    assert ablation.left_out_stages("cpu") == []
+    monkeypatch.setattr(hardware, "facts", lambda device=None: Facts("mps", "Apple MPS", count=1))
     assert "amp" not in [s["stage"] for s in ablation.ablation_stages("mps")]
-    assert ablation.amp_dtype_for("mps") == torch.float32
 
 
 def test_reference_ablations_reads_only_ablation_records(tmp_path):
-    ablation = bench.Record("ablation:fp32", 0.1, params={"experiment": ablation.ABLATION_EXPERIMENT,
-                                                          "device": "cuda", "stage": "fp32"},
-                            meta={"gpu_name": "NVIDIA H200", "cpu_name": "x", "date": "2026-01-01T00:00:00"})
+    stage = bench.Record("ablation:fp32", 0.1, params={"experiment": ablation.ABLATION_EXPERIMENT,
+                                                       "device": "cuda", "stage": "fp32"},
+                         meta={"gpu_name": "NVIDIA H200", "cpu_name": "x", "date": "2026-01-01T00:00:00"})
     other = bench.Record("matmul", 0.1, params={"size": 4})
-    bench.save_records([ablation, other], tmp_path / "h200.json")
+    bench.save_records([stage, other], tmp_path / "h200.json")
     (tmp_path / "broken.json").write_text("{not json")
     found = ablation.reference_ablations(tmp_path)
     assert list(found) == ["NVIDIA H200 · 2026-01-01 00:00"]
@@ -216,7 +206,7 @@ def test_panel_runs_and_each_setting_changes_the_figure():
 
 
 def test_ablation_chart_and_rows():
-    from fastrain_lib.lessons.l04_fused_kernels import panel as lesson04
+    from fastrain_lib.lessons.l04_fused_kernels import tables as lesson04
 
     records = [bench.Record(f"ablation:{s}", m, params={"stage": s, "precision": "bf16"},
                             metrics={"tokens_per_s": 1 / m, "speedup": 0.1 / m, "mfu": None},
@@ -255,8 +245,8 @@ def test_ablation_warms_up_the_uncompiled_stages_by_the_given_steps(monkeypatch)
     from fastrain_lib.fused import ablation
 
     calls = []
-    real = ablation.training_step
-    monkeypatch.setattr(ablation, "training_step", lambda *a, **k: calls.append(1) or real(*a, **k))
+    real = ablation.amp_step  # the one AMP step (precision/step.py) is what the ablation times
+    monkeypatch.setattr(ablation, "amp_step", lambda *a, **k: calls.append(1) or real(*a, **k))
     records = ablation.ablation("cpu", n_layer=1, n_head=2, n_embd=16, block_size=8, batch_size=2, steps=3,
                              warmup=2, include_compile=False, stages=["fp32"], peak=(1.0, "test peak"))
     assert len(calls) == 2 + 3 and len(records[0].times_s) == 3 and records[0].params["warmup"] == 2

@@ -9,7 +9,8 @@ import torch
 
 from fastrain_lib.measure import bench, hardware
 from fastrain_lib.core.i18n import CATALOG, t
-from fastrain_lib.lessons.l04_fused_kernels import panel as lesson04
+from fastrain_lib.lessons.l04_fused_kernels import measurements, tables
+from fastrain_lib.lessons.l04_fused_kernels import verdicts as lesson04
 
 T4 = hardware.Facts("cuda", "Tesla T4", (7, 5), 1)
 A100 = hardware.Facts("cuda", "NVIDIA A100-SXM4-80GB", (8, 0), 1)
@@ -31,6 +32,17 @@ def test_default_adam_here_is_what_torch_really_runs():
     p = torch.nn.Parameter(torch.zeros(2))
     _, foreach = _default_to_fused_or_foreach([p], differentiable=False, use_fused=False)
     assert lesson04.default_adam_impl("cpu") == ("foreach" if foreach else "forloop")
+
+
+def test_baseline_verdict_says_whether_foreach_is_the_default_here(monkeypatch):
+    """The ablation's baseline is AdamW foreach: on a CPU that is not PyTorch's default (the for-loop is)."""
+    monkeypatch.setattr(lesson04, "default_adam_impl", lambda device: "forloop")
+    (key, values), = lesson04.baseline_verdicts("cpu")
+    assert key == "lesson04.v.baseline_differs" and values == {"device": "cpu", "default": "forloop"}
+    assert "not PyTorch's default" in t(key, "en", **values) and "forloop" in t(key, "en", **values)
+    monkeypatch.setattr(lesson04, "default_adam_impl", lambda device: "foreach")
+    (key, values), = lesson04.baseline_verdicts("cuda")
+    assert key == "lesson04.v.baseline_same" and "is the default" in t(key, "en", **values)
 
 
 def test_bias_gelu_at_8_8_of_42_gbs_is_compute_bound_and_near_the_roof_memory_bound():
@@ -149,13 +161,13 @@ def test_reference_ablations_one_series_per_run(tmp_path):
     cpu = {"cpu_name": "AMD EPYC", "date": "2026-11-30T07:06:31+00:00", "mode": "lab"}
     _ablation_run(tmp_path, "a.json", cpu)
     _ablation_run(tmp_path, "b.json", dict(cpu, date="2026-11-30T07:09:00+00:00"))
-    runs, any_gpu = lesson04.reference_ablation_runs(tmp_path)
+    runs, any_gpu = measurements.reference_ablation_runs(tmp_path)
     assert not any_gpu and len(runs) == 2 and all(len(r) == 4 for r in runs.values())
     assert all("AMD EPYC" in label for label in runs)
-    fig = lesson04.ablation_figure(_ablation({"fp32": 1.0, "amp": 1.0}), runs)
+    fig = tables.ablation_figure(_ablation({"fp32": 1.0, "amp": 1.0}), runs)
     assert len(fig.axes) == 3  # this machine + one panel per run
     _ablation_run(tmp_path, "h200.json", {"gpu_name": "NVIDIA H200", "date": "2026-12-01"}, "cuda")
-    assert lesson04.reference_ablation_runs(tmp_path)[1] is True
+    assert measurements.reference_ablation_runs(tmp_path)[1] is True
 
 
 def test_compile_cold_is_slower_than_warm():
@@ -163,7 +175,7 @@ def test_compile_cold_is_slower_than_warm():
         return torch.tanh(x * 0.5 + 1.0) * x
 
     x = torch.randn(64, 64)
-    out, code, cold, warm = lesson04.compile_cold_and_warm(f, x)
+    out, code, cold, warm = measurements.compile_cold_and_warm(f, x)
     assert torch.allclose(out, f(x), atol=1e-6) and code
     assert cold > warm > 0  # a fresh cache compiles C++ again; a filled one does not
 

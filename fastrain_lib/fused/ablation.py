@@ -1,7 +1,9 @@
 """The "Apex + AMP = 3x faster" claim, tested: a tiny GPT trained stage by stage, each stage
 adding one feature (TF32, AMP, fused AdamW, Apex LayerNorm, torch.compile) — lesson 04.
 
-The MFU of every stage divides by hardware.peak (the one peak of the course).
+Every step is precision.step.amp_step (the one AMP training step, written in lesson 03); the
+optimizers are lesson 04's AdamW cell (fused.optimizers). The MFU of every stage divides by
+hardware.peak (the one peak of the course).
 """
 
 from __future__ import annotations
@@ -11,38 +13,34 @@ import warnings
 
 import torch
 import torch.nn.functional as F
-from torch import nn
 
-from fastrain_lib.measure import bench, hardware, noise, reference
 from fastrain_lib.core import config
-from fastrain_lib.precision import amp as prec
-from fastrain_lib.fused.apex import apex_status
-from fastrain_lib.gpt import GPT, flops_per_token, num_params
 from fastrain_lib.core.i18n import t
+from fastrain_lib.fused.apex import apex_status
 from fastrain_lib.fused.optimizers import make_optimizer
+from fastrain_lib.gpt import GPT, flops_per_token, num_params
+from fastrain_lib.measure import bench, hardware, noise, reference
+from fastrain_lib.precision import amp as prec
+from fastrain_lib.precision.step import amp_step
 
 ABLATION_EXPERIMENT = reference.ABLATION_EXPERIMENT  # params["experiment"] of every ablation Record
 CLAIMED_SPEEDUP = 3.0  # the source material: "Apex + AMP: up to 3x faster Transformer training"
 ABLATION_STAGES = ("fp32", "tf32", "amp", "fused_adamw", "apex_layernorm", "compile")
 
 
-def amp_dtype_for(device) -> torch.dtype:
-    """The AMP stage's format on `device` (hardware.amp_format): bf16 where it is fast, fp16 (+ GradScaler)
-    on pre-Ampere GPUs (T4, V100), bf16 on CPUs; on a Mac what the probe proved."""
-    return hardware.amp_dtype_for(device)
-
-
 def ablation_stages(device: str | torch.device, include_compile: bool = True) -> list[dict]:
     """The cumulative settings of each stage that applies on `device`, in order.
 
-    tf32 only exists on CUDA; the Apex stage only where Apex's LayerNorm kernel is built."""
+    tf32 only on a CUDA GPU with TF32 tensor cores (Ampere, 8.0+: on a T4 or V100 it would measure
+    fp32 again; left_out_stages says so); the Apex stage only where Apex's LayerNorm kernel is built."""
     device = torch.device(device)
+    facts = hardware.facts(device)
     settings = {"stage": "fp32", "tf32": False, "precision": "fp32", "optimizer": "foreach", "norm": "torch", "compile": False}
     stages = [dict(settings)]
-    if device.type == "cuda":
+    if device.type == "cuda" and hardware.has_tf32(facts):
         settings.update(stage="tf32", tf32=True)
         stages.append(dict(settings))
-    precision = hardware.amp_format(hardware.facts(device))
+    precision = hardware.amp_format(facts)
     if precision != "fp32":  # a Mac where no AMP step worked has no AMP stage
         settings.update(stage="amp", precision=precision)
         stages.append(dict(settings))
@@ -55,6 +53,20 @@ def ablation_stages(device: str | torch.device, include_compile: bool = True) ->
         settings.update(stage="compile", compile=True)
         stages.append(dict(settings))
     return stages
+
+
+def left_out_stages(device: str | torch.device) -> list[str]:
+    """One sentence per stage the ablation leaves out on `device` for a reason the student should
+    hear: today the tf32 stage on a CUDA GPU without TF32 tensor cores (T4, V100: capability < 8.0),
+    where allow_tf32 changes nothing and the row would only re-measure fp32."""
+    device = torch.device(device)
+    facts = hardware.facts(device)
+    if device.type != "cuda" or hardware.has_tf32(facts):
+        return []
+    if hardware.force_t4_policy():
+        return [t("fused.no_tf32_forced", env=hardware.FORCE_T4_ENV)]
+    major, minor = facts.capability or (0, 0)
+    return [t("fused.no_tf32", gpu=facts.name or "GPU", cc=f"{major}.{minor}")]
 
 
 def device_peak(device: str | torch.device, matmul_size: int | None = None) -> tuple[float | None, str]:
@@ -84,24 +96,9 @@ def _shown_mfu(tflops: float, peak_tflops: float | None) -> float | None:
     return value if hardware.mfu_ok(value) else None
 
 
-def training_step(model: nn.Module, optimizer: torch.optim.Optimizer, x, y, *, precision: str = "fp32",
-                  scaler: torch.amp.GradScaler | None = None) -> torch.Tensor:
-    """One plain training step (forward, loss, backward, optimizer step): what count_launches profiles.
-
-    The timed ablation uses fastrain_lib.train.train, which does the same with more switches."""
-    dtype = {"fp32": None, "tf32": None, "bf16": torch.bfloat16, "fp16": torch.float16}[precision]
-    with torch.autocast(x.device.type, dtype=dtype or torch.float32, enabled=dtype is not None):
-        logits = model(x)
-        loss = F.cross_entropy(logits.float().flatten(0, -2), y.flatten())
-    if scaler is not None:  # fp16: scale the loss so small gradients survive
-        scaler.scale(loss).backward()
-        scaler.step(optimizer)
-        scaler.update()
-    else:
-        loss.backward()
-        optimizer.step()
-    optimizer.zero_grad(set_to_none=True)
-    return loss.detach()
+def gpt_loss(logits: torch.Tensor, targets: torch.Tensor) -> torch.Tensor:
+    """The tiny GPT's loss: cross-entropy over every position, in float32 (the loss_fn of amp_step)."""
+    return F.cross_entropy(logits.float().flatten(0, -2), targets.flatten())
 
 
 def token_batches(n: int, batch_size: int, block_size: int, vocab_size: int, device, seed: int = 0) -> list:
@@ -118,13 +115,14 @@ def _run_stage(model, optimizer, batches, device, precision: str, compile: bool,
     nothing new (a recompile on the 2nd or 3rd call would otherwise land in the timed steps and make
     compiling look slow), as benchmarks/steps.py does. All steps use batches of one shape."""
     stepper = torch.compile(model) if compile else model
-    scaler = prec.make_scaler(device, precision) if precision == "fp16" else None
+    scaler = prec.make_scaler(device, precision)  # active only for fp16
+    dtype = prec.AUTOCAST_DTYPES.get(precision)  # None: fp32 / tf32, no autocast
     losses, position = [], [0]
 
     def step():
         x, y = batches[position[0] % len(batches)]
         position[0] += 1
-        losses.append(training_step(stepper, optimizer, x, y, precision=precision, scaler=scaler))
+        losses.append(amp_step(stepper, optimizer, scaler, x, y, gpt_loss, dtype=dtype))
 
     # fp32 is the strict baseline (TF32 off), tf32 switches it on; both restored afterwards
     setting = prec.tf32(precision == "tf32") if precision in ("fp32", "tf32") else contextlib.nullcontext()
@@ -161,7 +159,7 @@ def ablation(device: str | torch.device | None = None, *, n_layer: int | None = 
 
     Stages (cumulative; those that do not apply on `device` are skipped):
       fp32            float32, TF32 off, AdamW foreach (PyTorch's default), nn.LayerNorm, eager
-      tf32            + TF32 matmuls (CUDA only)
+      tf32            + TF32 matmuls (CUDA GPUs with TF32 tensor cores, 8.0+; left_out_stages says why not)
       amp             + autocast: bf16, or fp16 + GradScaler where bf16 is not fast (T4, V100)
       fused_adamw     + torch.optim.AdamW(fused=True)
       apex_layernorm  + apex FusedLayerNorm (only where Apex's CUDA extension is built)
@@ -253,8 +251,9 @@ def stage_op_times(record: bench.Record, calls: int | None = None) -> dict[str, 
         optimizer = make_optimizer(model.parameters(), p["optimizer"], lr=1e-3)
     (x, y), = token_batches(1, p["batch_size"], p["block_size"], p["vocab_size"], device)
     precision = p.get("precision", "fp32")
-    scaler = prec.make_scaler(device, precision) if precision == "fp16" else None
-    return op_ms_per_call(lambda: training_step(model, optimizer, x, y, precision=precision, scaler=scaler),
+    scaler = prec.make_scaler(device, precision)
+    dtype = prec.AUTOCAST_DTYPES.get(precision)
+    return op_ms_per_call(lambda: amp_step(model, optimizer, scaler, x, y, gpt_loss, dtype=dtype),
                           calls or config.by_mode(ci=2, lab=4, full=4))
 
 

@@ -1,4 +1,4 @@
-"""An elementwise chain (bias + GELU) and the memory traffic it causes unfused (lesson 04).
+"""The memory traffic of an elementwise chain (lesson 04's bias + GELU, fused/bias_gelu.py).
 
 Eager PyTorch runs each elementwise operator as its own kernel, reading and writing the whole
 tensor each time; a fused kernel (torch.compile, Triton) reads once and writes once.
@@ -6,28 +6,7 @@ tensor each time; a fused kernel (torch.compile, Triton) reads once and writes o
 
 from __future__ import annotations
 
-import math
-
 import torch
-import torch.nn.functional as F
-
-GELU_C = math.sqrt(2.0 / math.pi)  # 0.7978845608...
-
-
-def bias_gelu(x: torch.Tensor, bias: torch.Tensor) -> torch.Tensor:
-    """bias add + GELU (tanh form), written as the separate elementwise operators it is made of.
-
-    Eager PyTorch runs each line as its own kernel: every one reads its inputs from
-    memory and writes a full-size result back. Same maths as F.gelu(x + bias, approximate="tanh")."""
-    z = x + bias
-    cube = z * z * z
-    inner = (z + 0.044715 * cube) * GELU_C
-    return 0.5 * z * (1.0 + torch.tanh(inner))
-
-
-def bias_gelu_reference(x: torch.Tensor, bias: torch.Tensor) -> torch.Tensor:
-    """The same function through PyTorch's own GELU kernel (two operators: add, gelu)."""
-    return F.gelu(x + bias, approximate="tanh")
 
 
 def fused_bytes(x: torch.Tensor, bias: torch.Tensor) -> int:

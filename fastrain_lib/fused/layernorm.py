@@ -1,5 +1,6 @@
-"""LayerNorm four ways: nn.LayerNorm, a naive one from its definition, the naive one compiled,
-and NVIDIA Apex's FusedLayerNorm (lesson 04). gpt.GPT takes any of them."""
+"""LayerNorm four ways: nn.LayerNorm, the naive one lesson 04 writes from its definition
+(fused/naive_layernorm.py, saved from the lesson's cell), the naive one compiled, and NVIDIA Apex's
+FusedLayerNorm. gpt.GPT takes any of them."""
 
 from __future__ import annotations
 
@@ -8,29 +9,11 @@ import warnings
 import torch
 from torch import nn
 
-from fastrain_lib.fused.apex import apex_status
 from fastrain_lib.core.i18n import t
+from fastrain_lib.fused.apex import apex_status
+from fastrain_lib.fused.naive_layernorm import NaiveLayerNorm
 
 NORM_IMPLS = ("torch", "naive", "naive_compiled", "apex")
-
-
-class NaiveLayerNorm(nn.Module):
-    """LayerNorm from its definition: mean, variance, normalise, scale and shift.
-
-    Each line is a separate operator (and in backward several more), so eager PyTorch
-    reads and writes the activations many times; nn.LayerNorm does it in one kernel."""
-
-    def __init__(self, dim: int, eps: float = 1e-5):
-        super().__init__()
-        self.eps = eps
-        self.weight = nn.Parameter(torch.ones(dim))
-        self.bias = nn.Parameter(torch.zeros(dim))
-
-    def forward(self, x: torch.Tensor) -> torch.Tensor:
-        mean = x.mean(-1, keepdim=True)
-        var = ((x - mean) ** 2).mean(-1, keepdim=True)  # biased variance, as LayerNorm uses
-        x_hat = (x - mean) / torch.sqrt(var + self.eps)  # eps inside the sqrt, unlike Adam
-        return x_hat * self.weight + self.bias
 
 
 def make_layernorm(dim: int, impl: str = "torch", eps: float = 1e-5) -> nn.Module:

@@ -42,6 +42,14 @@ MESSAGES.update({
         "bn": "Apex FusedLayerNorm এখানে চালানো যাচ্ছে না (fused_layer_norm_cuda এক্সটেনশন বিল্ড হয়নি)। তার বদলে nn.LayerNorm ব্যবহার হচ্ছে — CUDA-তে এটাও একটি fused কার্নেল, যা Apex থেকেই PyTorch-এ আনা হয়েছিল। Apex-এর অবস্থা: {status}",
         "en": "Apex FusedLayerNorm cannot run here (the fused_layer_norm_cuda extension is not built). Using nn.LayerNorm instead — on CUDA it is also one fused kernel, ported into PyTorch from Apex. Apex status: {status}",
     },
+    "fused.no_tf32": {
+        "bn": "TF32 ধাপ বাদ: {gpu} (compute capability {cc})-এ TF32 টেনসর কোর নেই — সেগুলো Ampere (8.0) থেকে শুরু। এখানে TF32 চালু করলে কিছুই বদলায় না, তাই সেই সারি শুধু FP32-কেই আবার মাপত।",
+        "en": "The TF32 stage is left out: {gpu} (compute capability {cc}) has no TF32 tensor cores — they start with Ampere (8.0). Switching TF32 on changes nothing here, so that row would only measure FP32 again.",
+    },
+    "fused.no_tf32_forced": {
+        "bn": "TF32 ধাপ বাদ: {env}=1 এই GPU-কে T4-এর মতো চালাচ্ছে, আর T4-এ TF32 নেই (TF32 টেনসর কোর Ampere, 8.0 থেকে)।",
+        "en": "The TF32 stage is left out: {env}=1 runs this GPU like a T4, and a T4 has no TF32 (TF32 tensor cores start with Ampere, 8.0).",
+    },
     "fused.stage.fp32": {"bn": "FP32 (TF32 বন্ধ)", "en": "FP32 (TF32 off)"},
     "fused.stage.tf32": {"bn": "+ TF32", "en": "+ TF32"},
     "fused.stage.amp": {"bn": "+ AMP ({precision})", "en": "+ AMP ({precision})"},

@@ -1,4 +1,5 @@
-"""Messages of lesson 04 (fused kernels): panels/lesson04 and checks/lesson04."""
+"""Messages of lesson 04 (fused kernels): its panel, verdicts, tables and checks, and the lines
+solutions/04 still prints by key."""
 
 MESSAGES = {
     "lesson04.panel_title": {
@@ -23,10 +24,6 @@ MESSAGES = {
         "bn": "প্রথম ধাপে কম্পাইল হয়েছে: {seconds:.1f} সেকেন্ড। এই সময় উপরের ধাপ-প্রতি সময়ে ধরা হয়নি — কম্পাইল তখনই লাভজনক, যখন অনেক ধাপ চালাবে।",
         "en": "The first step compiled: {seconds:.1f} s. That time is not in the per-step time above — compiling pays only when you run many steps.",
     },
-    "lesson04.n_tensors": {"bn": "প্যারামিটার টেনসরের সংখ্যা", "en": "number of parameter tensors"},
-    "lesson04.count_title": {"bn": "একটি Adam ধাপে লঞ্চ (সব মেশিনে একই)", "en": "launches in one Adam step (same on every machine)"},
-    "lesson04.time_adam_title": {"bn": "একটি Adam ধাপের সময় ({device})", "en": "time of one Adam step ({device})"},
-    "lesson04.ln_title": {"bn": "LayerNorm: ফরওয়ার্ড + ব্যাকওয়ার্ড", "en": "LayerNorm: forward + backward"},
     "lesson04.apex_note": {
         "bn": "Apex এখানে নেই (বা GPU নেই), তাই 'apex' বেছে নিলে তার জায়গায় PyTorch-এর সমতুল্যটি চলেছে: AdamW(fused=True) আর nn.LayerNorm।",
         "en": "Apex is not available here (or there is no GPU), so 'apex' ran PyTorch's equivalent instead: AdamW(fused=True) and nn.LayerNorm.",
@@ -105,37 +102,7 @@ MESSAGES = {
         "en": "The result does not match F.layer_norm (largest difference {diff:.3g}). Check the steps: mean, var (divide by n), (x − mean)/√(var + eps), then · weight + bias.",
     },
     # notebook: inline texts
-    "lesson04.device_line": {"bn": "ডিভাইস (device): {device} | মোড: {mode} | PyTorch {torch}", "en": "device: {device} | mode: {mode} | PyTorch {torch}"},
-    "lesson04.chain_calls": {"bn": "আলাদা আলাদা অপারেশন: {calls}টি অপারেটর কল, {mb:.1f} MB পড়া-লেখা", "en": "separate operations: {calls} operator calls, {mb:.1f} MB read and written"},
-    "lesson04.fused_calls": {"bn": "আদর্শ fused kernel: 1টি কল, {mb:.1f} MB — প্রায় {ratio:.0f} গুণ কম", "en": "ideal fused kernel: 1 call, {mb:.1f} MB — about {ratio:.0f}× less"},
-    "lesson04.profiler_names": {"bn": "profiler যা গুনল: {names}", "en": "what the profiler counted: {names}"},
-    "lesson04.chain_name": {"bn": "শিকল ({n}টি অপারেশন)", "en": "chain ({n} operations)"},
-    "lesson04.gelu_name": {"bn": "F.gelu ({n}টি অপারেশন)", "en": "F.gelu ({n} operations)"},
     "lesson04.variant": {"bn": "রূপ", "en": "variant"},
-    "lesson04.median_ms": {"bn": "মধ্যমা সময় (ms)", "en": "median time (ms)"},
-    "lesson04.effective_gbs": {"bn": "কার্যকর GB/s (ন্যূনতম বাইট ÷ সময়)", "en": "effective GB/s (minimum bytes ÷ time)"},
-    "lesson04.moved_gbs": {"bn": "আসলে সরানো GB/s", "en": "GB/s actually moved"},
-    "lesson04.roof_line": {"bn": "এই মেশিনের মেমরি-ছাদ, এখনই মাপা (বড় টেনসরে কপি, স্কেল, যোগ, যোগফলের সেরা): {gbs:.3g} GB/s", "en": "this machine's memory roof, measured now (the best of copy, scale, add and sum over a large tensor): {gbs:.3g} GB/s"},
-    "lesson04.n_tensors_col": {"bn": "{n}টি টেনসর", "en": "{n} tensors"},
-    "lesson04.foreach_names": {"bn": "foreach-এর কলগুলো, নাম ধরে: {names}", "en": "foreach's calls by name: {names}"},
-    "lesson04.apex_missing": {"bn": "Apex FusedAdam এখানে নেই: {message}", "en": "Apex FusedAdam is not here: {message}"},
-    "lesson04.default_impl": {"bn": "এই ডিভাইসে ({device}) foreach= বা fused= না দিলে PyTorch-এর Adam চালায়: {impl}", "en": "On this device ({device}), without foreach= or fused=, PyTorch's Adam runs: {impl}"},
-    "lesson04.predict_reveal": {"bn": "{n}টি টেনসরে for-loop Adam, মাপা: {calls}টি কল (প্রতি টেনসরে {per:g}টি, সাথে {const:g}টি স্থির)", "en": "for-loop Adam with {n} tensors, measured: {calls} calls ({per:g} per tensor, plus {const:g} fixed)"},
-    "lesson04.ln_time": {"bn": "ফরওয়ার্ড+ব্যাকওয়ার্ড (ms)", "en": "forward+backward (ms)"},
-    "lesson04.launches": {"bn": "লঞ্চ", "en": "launches"},
-    "lesson04.first_call_s": {"bn": "প্রথম কল (সে.)", "en": "first call (s)"},
-    "lesson04.compile_line": {"bn": "কম্পাইল + প্রথম কল: ঠান্ডা ক্যাশে (প্রথমবারের মতো) {cold:.1f} সেকেন্ড, ভরা ক্যাশে {warm:.3f} সেকেন্ড; Inductor বানিয়েছে {kernels}টি kernel", "en": "compile + first call: {cold:.1f} s with a cold cache (as the first time), {warm:.3f} s with a warm cache; Inductor generated {kernels} kernel(s)"},
-    "lesson04.result_ok": {"bn": "ফল ঠিক আছে: {ok}", "en": "result correct: {ok}"},
-    "lesson04.triton_diff": {"bn": "সবচেয়ে বড় পার্থক্য: {error:.2e} → {verdict}", "en": "largest difference: {error:.2e} → {verdict}"},
-    "lesson04.triton_match": {"bn": "মিলেছে ✓", "en": "matches ✓"},
-    "lesson04.triton_mismatch": {"bn": "মেলেনি ✗", "en": "does not match ✗"},
-    "lesson04.triton_no_timing": {"bn": "এখানে সময় মাপা হলো না: GPU নেই (বা Triton নেই)। GPU-তে এই সেল তিনটি রূপের সময় তুলনা করে।", "en": "No timing here: no GPU (or no Triton). On a GPU this cell compares the three variants' times."},
-    "lesson04.apex_types": {"bn": "অপটিমাইজার: {opt} | LayerNorm: {norm}", "en": "optimizer: {opt} | LayerNorm: {norm}"},
-    "lesson04.peak_line": {"bn": "সর্বোচ্চ মান (MFU-র জন্য): {label}", "en": "peak (for MFU): {label}"},
-    "lesson04.no_gpu_reference": {
-        "bn": "reference/ ফোল্ডারে এখনো কোনো GPU-র অ্যাবলেশন ফল নেই — পাশের রেফারেন্সগুলো (থাকলে) CPU-তে মাপা। GPU মেশিনে benchmarks/ স্যুট চালালে সেই ফল হার্ডওয়্যারের নামসহ এখানে দেখা যাবে।",
-        "en": "reference/ holds no GPU ablation results yet — the references beside (if any) were measured on CPUs. Running the benchmarks/ suite on a GPU machine adds them here, labelled with their hardware.",
-    },
     "lesson04.forloop_guess": {"bn": "প্রতি টেনসরে ধরা হলো {per:g}টি লঞ্চ ({where})। {n}টি টেনসরে for-loop: {n} × {per:g} × {us:g} µs ≈ {ms:.1f} ms; fused: {fused_launches}টি লঞ্চ ≈ {fused_us:.0f} µs।", "en": "Taking {per:g} launches per tensor ({where}). For-loop with {n} tensors: {n} × {per:g} × {us:g} µs ≈ {ms:.1f} ms; fused: {fused_launches} launches ≈ {fused_us:.0f} µs."},
     "lesson04.where_gpu": {"bn": "এই GPU-তে মাপা CUDA kernel", "en": "CUDA kernels measured on this GPU"},
     "lesson04.where_cpu": {"bn": "এখানে GPU নেই, তাই CPU-তে মাপা অপারেটর কল — GPU-তে kernel-এর সংখ্যা কিছুটা আলাদা হতে পারে", "en": "no GPU here, so operator calls measured on the CPU — a GPU's kernel count can differ somewhat"},
@@ -169,12 +136,14 @@ MESSAGES = {
         "bn": "এখানে কম্পাইল করা রূপ দ্রুত হয়নি ({compiled:.3f} বনাম eager {eager:.3f} ms): এত ছোট কাজে কম্পাইলের {cold:.1f} সেকেন্ড কখনো উঠে আসে না।",
         "en": "Here the compiled version was not faster ({compiled:.3f} vs eager {eager:.3f} ms): for work this small the compile's {cold:.1f} s never pays back.",
     },
-    "lesson04.v.baseline": {
-        "bn": "বেসলাইনের অপটিমাইজার AdamW foreach। এই ডিভাইসে ({device}) PyTorch-এর ডিফল্ট {default} — {same}",
-        "en": "The baseline's optimizer is AdamW foreach. On this device ({device}) PyTorch's default is {default} — {same}",
+    "lesson04.v.baseline_same": {
+        "bn": "বেসলাইনের অপটিমাইজার AdamW foreach। এই ডিভাইসে ({device}) PyTorch-এর ডিফল্ট {default} — অর্থাৎ বেসলাইন এখানে ডিফল্টই।",
+        "en": "The baseline's optimizer is AdamW foreach. On this device ({device}) PyTorch's default is {default} — so here the baseline is the default.",
     },
-    "lesson04.v.baseline_same": {"bn": "অর্থাৎ বেসলাইন এখানে ডিফল্টই।", "en": "so here the baseline is the default."},
-    "lesson04.v.baseline_differs": {"bn": "অর্থাৎ এখানে বেসলাইন PyTorch-এর ডিফল্ট নয়: কিছু না বললে এখানে চলত {default}।", "en": "so here the baseline is not PyTorch's default: left alone, PyTorch would run {default} here."},
+    "lesson04.v.baseline_differs": {
+        "bn": "বেসলাইনের অপটিমাইজার AdamW foreach। এই ডিভাইসে ({device}) PyTorch-এর ডিফল্ট {default} — অর্থাৎ এখানে বেসলাইন PyTorch-এর ডিফল্ট নয়: কিছু না বললে এখানে চলত {default}।",
+        "en": "The baseline's optimizer is AdamW foreach. On this device ({device}) PyTorch's default is {default} — so here the baseline is not PyTorch's default: left alone, PyTorch would run {default} here.",
+    },
     "lesson04.v.noisy": {
         "bn": "সাবধান: এই মাপের সময় মেশিন ব্যস্ত ছিল বা মাপগুলো খুব ছড়ানো (noise) — উপরের অনুপাত নড়বড়ে; মেশিন শান্ত হলে আবার চালাও।",
         "en": "Careful: the machine was busy or the repeats spread widely during this measurement (noise) — the ratios above are shaky; run again when the machine is quiet.",
@@ -332,20 +301,6 @@ MESSAGES = {
     "lesson04.attn_time_title": {"bn": "অ্যাটেনশন: ফরওয়ার্ড + ব্যাকওয়ার্ড ({device})", "en": "attention: forward + backward ({device})"},
     "lesson04.mode": {"bn": "রূপ", "en": "mode"},
     "lesson04.us_per_call": {"bn": "প্রতি কলে সময় (µs)", "en": "time per call (µs)"},
-    "lesson04.attn_backends": {"bn": "এই ডিভাইসে ({device}, {dtype}) SDPA-র ব্যাকএন্ড, সত্যি চালিয়ে দেখা: {backends}", "en": "SDPA backends on this device ({device}, {dtype}), tried for real: {backends}"},
-    "lesson04.attn_chosen": {"bn": "কিছু না বললে F.scaled_dot_product_attention এখানে বেছে নিল: {backend} (profiler-এ তার অপারেটরের নাম থেকে)", "en": "Left alone, F.scaled_dot_product_attention chose here: {backend} (from its operator's name in a profile)"},
-    "lesson04.attn_saved_line": {"bn": "T={seq}: হাতে লেখা অ্যাটেনশন জমা রাখে {naive_n}টি টেনসর ({naive_shapes}); SDPA রাখে {sdpa_n}টি ({sdpa_shapes})", "en": "T={seq}: hand-written attention saves {naive_n} tensors ({naive_shapes}); SDPA saves {sdpa_n} ({sdpa_shapes})"},
-    "lesson04.gradcheck_line": {"bn": "torch.autograd.gradcheck (float64, {shape}): {result}", "en": "torch.autograd.gradcheck (float64, {shape}): {result}"},
-    "lesson04.gradcheck_pass": {"bn": "পাস — আমাদের ব্যাকওয়ার্ড kernel আর সসীম পার্থক্য (finite differences) মিলেছে", "en": "passed — our backward kernel agrees with finite differences"},
-    "lesson04.gradcheck_fail": {"bn": "ফেল — {error}", "en": "failed — {error}"},
-    "lesson04.triton_grad_diff": {"bn": "float32-এ PyTorch-এর autograd-এর সাথে: x-এর গ্রেডিয়েন্টে সর্বোচ্চ পার্থক্য {dx:.1e}, bias-এর গ্রেডিয়েন্টে {db:.1e}", "en": "Against PyTorch's autograd in float32: largest difference {dx:.1e} in x's gradient, {db:.1e} in bias's"},
-    "lesson04.triton_saved": {"bn": "ব্যাকওয়ার্ডের জন্য জমা: আমাদের BiasGELU {ours:.3g} MB (শুধু x আর bias), PyTorch-এর শিকল {chain:.3g} MB ({n}টি টেনসর)", "en": "Saved for backward: our BiasGELU {ours:.3g} MB (x and bias only), PyTorch's chain {chain:.3g} MB ({n} tensors)"},
-    "lesson04.overhead_launches": {"bn": "একটি ফরওয়ার্ড কলে {launches}টি লঞ্চ ({what}); batch {batch}, প্রস্থ {width}", "en": "{launches} launches in one forward call ({what}); batch {batch}, width {width}"},
-    "lesson04.overhead_bigger": {"bn": "{factor} গুণ বড় batch ({batch}): {ms:.3f} ms প্রতি কলে", "en": "a {factor}× larger batch ({batch}): {ms:.3f} ms per call"},
-    "lesson04.no_gpu_graphs": {
-        "bn": "এখানে GPU নেই, তাই CUDA Graph মাপা হলো না — mode=\"reduce-overhead\" CPU-তে সাধারণ কম্পাইলের মতোই চলে, কোনো গ্রাফ রেকর্ড হয় না। reference/ ফোল্ডারেও এর কোনো GPU রান নেই। GPU-তে এই সেল তিনটি রূপই মাপে।",
-        "en": "No GPU here, so CUDA Graphs were not measured — mode=\"reduce-overhead\" runs like a default compile on a CPU; no graph is recorded. reference/ holds no GPU run of it either. On a GPU this cell measures all three modes.",
-    },
     "lesson04.v.attn_saved": {
         "bn": "T={seq}-এ হাতে লেখা অ্যাটেনশন q, k, v ছাড়াও ব্যাকওয়ার্ডের জন্য জমা রেখেছে {naive:.3g} MB, SDPA {sdpa:.3g} MB — {ratio:.3g} গুণ কম।",
         "en": "At T={seq} the hand-written attention saved {naive:.3g} MB for backward beyond q, k, v; SDPA {sdpa:.3g} MB — {ratio:.3g}× less.",

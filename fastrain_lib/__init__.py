@@ -1,7 +1,8 @@
 """fastrain_lib — the small library behind the fastrain course.
 
-Each module holds one idea (see README.bn.md, "লাইব্রেরি"):
-config, i18n, hardware, bench, plots, widgets, progress, authoring, ...
+One folder per lesson (lessons/lNN_<topic>/) and one per topic (core, measure, ui, fused,
+precision, distributed, async_sgd), one idea per module, imports pointing down only.
+docs/architecture.md has the tree, the direction of the arrows and where a new lesson's parts go.
 Importing the package is cheap: modules are imported where they are used.
 """
 

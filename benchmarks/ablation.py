@@ -14,11 +14,20 @@ from . import ceilings, steps
 from .common import Context, Skip, need
 
 
+TF32_NONE = ("ablation tf32: এই GPU-তে TF32 টেনসর কোর নেই (Ampere, compute capability 8.0-র আগের), তাই allow_tf32 "
+             "কিছুই বদলায় না: এই ধাপ আবার fp32 মাপত, তাই বাদ / this GPU has no TF32 tensor cores (before Ampere, "
+             "compute capability 8.0), so allow_tf32 changes nothing: the stage would measure fp32 again, left out")
+
+
 def run(ctx: Context) -> list[bench.Record]:
     ablation = need("fused.ablation", "lesson 04's ablation")
     if not hasattr(ablation, "ablation_stages"):
         raise Skip("fastrain_lib.fused.ablation.ablation_stages এখনও নেই (পাঠ ০৪) / fastrain_lib.fused.ablation.ablation_stages is missing (lesson 04)")
-    plan = ablation.ablation_stages(ctx.device, include_compile=ctx.mode != "ci")  # compiling takes ~10 s: not in ci
+    plan = ablation.ablation_stages(ctx.device, include_compile=ctx.compiles)  # compiling: not in ci or gpu mode
+    if ctx.on_gpu and not hardware.has_tf32(hardware.facts(ctx.device)):
+        # ablation_stages adds "tf32" on every CUDA GPU; on a T4/V100 it would be fp32 measured again
+        ctx.log(TF32_NONE)
+        plan = [stage for stage in plan if stage["stage"] != "tf32"]
     cfg = steps.gpt_config(ctx)
     variants = {}
     for settings in plan:

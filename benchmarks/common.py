@@ -31,6 +31,8 @@ class Context:
     notes: list[str] = field(default_factory=list)
     threads: int = 1
     ceilings: dict = field(default_factory=dict)
+    gpu_sizes: dict | None = None  # --mode gpu: sizes from this GPU's ceilings (benchmarks/budget.py)
+    gpu_mode: bool = False  # --mode gpu: lab sizes elsewhere, nothing compiled
 
     @property
     def on_gpu(self) -> bool:
@@ -38,6 +40,18 @@ class Context:
 
     def size(self, ci, lab, full=None):
         return config.by_mode(ci=ci, lab=lab, full=full)
+
+    def sized(self, key: str, ci, lab, full=None):
+        """A device-dependent size: GPU mode's (budget.sizes) where it set one, else by run mode."""
+        if self.gpu_sizes and key in self.gpu_sizes:
+            return self.gpu_sizes[key]
+        return self.size(ci=ci, lab=lab, full=full)
+
+    @property
+    def compiles(self) -> bool:
+        """Whether families measure torch.compile: not in ci (~10 s a graph on a CPU), not in GPU mode
+        (a cold compile with Triton takes longer than the family measures; benchmarks/budget.py)."""
+        return self.mode != "ci" and not self.gpu_mode
 
     @property
     def rounds(self) -> int:

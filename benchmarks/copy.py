@@ -16,7 +16,7 @@ from .common import Context
 
 
 def run(ctx: Context) -> list[bench.Record]:
-    numel = ctx.size(ci=1 << 18, lab=1 << 24, full=1 << 28)
+    numel = ctx.sized("copy_numel", ci=1 << 18, lab=1 << 24, full=1 << 28)
     records = bench.stream_bandwidth(numel, device=ctx.device)
     for record in records:
         ctx.log(f"{record.params['kernel']} on {ctx.device}, {numel} floats: {record.metrics['gbs']:.1f} GB/s "

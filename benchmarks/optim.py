@@ -34,7 +34,7 @@ def micro_rounds(ctx: Context) -> int:
 def run(ctx: Context) -> list[bench.Record]:
     apex = need("fused.apex", "optimizer implementations of lesson 04")
     optimizers = need("fused.optimizers", "optimizer implementations of lesson 04")
-    n_layer, d = ctx.size(ci=(2, 64), lab=(6, 256), full=(24, 1024))
+    n_layer, d = ctx.sized("optim", ci=(2, 64), lab=(6, 256), full=(24, 1024))
     shapes = transformer_shapes(n_layer, d)
     variants = {}
     for impl in optimizers.OPTIMIZER_IMPLS:

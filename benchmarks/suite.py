@@ -20,7 +20,7 @@ import time
 import traceback
 from pathlib import Path
 
-from . import FAMILIES, headlines, schema
+from . import FAMILIES, budget, headlines, schema
 from .schema import hardware_slug  # part of this module's interface (tests, docs)
 
 SUITE_VERSION = 2
@@ -34,8 +34,12 @@ def parse(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--out", default=None, help="folder for the .json and .log (default: reference/ in a checkout)")
     parser.add_argument("--only", default="", help="comma-separated families, e.g. matmul,copy")
     parser.add_argument("--skip", default="", help="comma-separated families to leave out")
-    parser.add_argument("--mode", choices=("ci", "lab", "full"), default=None,
-                        help="workload sizes (default: FASTRAIN_MODE, else lab)")
+    parser.add_argument("--mode", choices=("ci", "lab", "gpu", "full"), default=None,
+                        help="workload sizes (default: FASTRAIN_MODE, else lab). gpu: sized from this GPU's "
+                             "ceilings to fit make gpu-check, nothing compiled (benchmarks/budget.py); full: long runs")
+    parser.add_argument("--time-budget", type=float, default=None, metavar="SECONDS",
+                        help="leave out (with the reason) every family whose estimate no longer fits: the run "
+                             "is never cut off half-way (make gpu-check passes its slot here)")
     parser.add_argument("--allow-noisy", action="store_true",
                         help="a noisy run aimed at reference/ is kept in results/benchmarks/ (marked noisy) "
                              "and exits 0; without it the suite exits 3. reference/ never gets a noisy run")
@@ -104,9 +108,11 @@ def main(argv: list[str] | None = None) -> int:
     if args.compare:
         return headlines.compare(*args.compare)
     command = command_line(argv)  # before --mode changes the environment
-    if args.mode:
-        os.environ["FASTRAIN_MODE"] = args.mode
+    if args.mode:  # gpu mode: the library's sizes are lab's; the suite sets the device-dependent ones
+        os.environ["FASTRAIN_MODE"] = "lab" if args.mode == "gpu" else args.mode
     names = selected(args.only, args.skip)
+    if args.mode == "gpu" and not args.only:
+        names = [n for n in names if n in budget.GPU_FAMILIES]
     return _run(argv, args, names, command)
 
 
@@ -153,6 +159,16 @@ def _run(argv: list[str], args: argparse.Namespace, names: list[str], command: s
     t0 = time.monotonic()
     ctx = make_context(log)
     ctx.threads = threads
+    estimates: dict[str, float] = {}
+    if args.mode == "gpu":
+        ctx.gpu_mode = True
+        if ctx.on_gpu:
+            f = hardware.facts(ctx.device)
+            dev = budget.from_facts(f, hardware.datasheet_for(f.name))
+            ctx.gpu_sizes = budget.sizes(dev)
+            estimates = budget.estimate(dev, names)
+            log(f"gpu mode: sizes {ctx.gpu_sizes} for {dev.name}; estimate {budget.total(dev, names)} s "
+                f"({', '.join(f'{k} {v:.0f} s' for k, v in estimates.items())})")
     log(f"fastrain benchmarks {SUITE_VERSION}: {command}")
     log(f"device={ctx.device} mode={ctx.mode} torch={meta['torch']} cuda={meta['cuda_version']} "
         f"cpu={meta['cpu_name']} ({meta['cpu_cores']} cores, {threads} threads: hardware.threads_for)"
@@ -173,7 +189,8 @@ def _run(argv: list[str], args: argparse.Namespace, names: list[str], command: s
             "suite_version": SUITE_VERSION, "command": command, "argv": argv,
             "started": started.isoformat(timespec="seconds"), "duration_s": round(time.monotonic() - t0, 2),
             "device": ctx.device, "mode": meta["mode"], "families": families, "meta": meta, "log": log_path.name,
-            "threads": threads, "ceilings": ctx.ceilings,
+            "threads": threads, "ceilings": ctx.ceilings, "sizing": "gpu" if ctx.gpu_mode else meta["mode"],
+            "gpu_sizes": ctx.gpu_sizes, "estimates_s": estimates,
         })
         payload = {"schema": bench.SCHEMA_VERSION, "run": run_info, "records": [r.to_dict() for r in records]}
         folder.mkdir(parents=True, exist_ok=True)
@@ -187,6 +204,14 @@ def _run(argv: list[str], args: argparse.Namespace, names: list[str], command: s
     for name in names:
         log(f"--- {name}")
         begin = time.monotonic()
+        left = None if args.time_budget is None else args.time_budget - (begin - t0)
+        if left is not None and (left <= 0 or estimates.get(name, 0.0) > left):
+            reason = (f"সময় বাকি {max(0, left):.0f} s, এই family-র আনুমানিক {estimates.get(name, 0):.0f} s: চালানো হয়নি / "
+                      f"{max(0, left):.0f} s left of --time-budget, this family's estimate is "
+                      f"{estimates.get(name, 0):.0f} s: not started")
+            families[name] = {"status": "skipped", "reason": reason, "seconds": 0.0}
+            log(f"skipped: {reason}")
+            continue
         try:
             found = run_family(name, ctx)
             records += found

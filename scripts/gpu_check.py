@@ -9,10 +9,15 @@ On one modern NVIDIA GPU, within a time budget (default 8 minutes), with no netw
                   GPU over gloo, the forced T4 policy, MFU ≤ 100%)
   3. apex         optional (--apex PATH): builds NVIDIA Apex's CUDA extensions for this GPU's
                   architecture only, if the time left allows; otherwise says why not
-  4. benchmarks   python -m benchmarks --mode full → reference/ (run alone: nothing else loads
-                  the machine while it measures)
+  4. benchmarks   python -m benchmarks --mode gpu --time-budget <slot> → reference/ (sizes from this
+                  GPU's ceilings, benchmarks/budget.py; run alone: nothing else loads the machine)
   5. notebooks    every notebook, exercise and solution in lab mode on CUDA, several at a time,
                   with a per-cell timeout (nbclient)
+
+Every step's slot is an estimate of its own work on this GPU (estimates(), printed by the dry run for
+this GPU and for a T4, L4, A100 and H200 from the datasheet table). A step whose slot does not fit the
+time left is not started, with that reason; one that starts has its whole slot. Every process it
+starts gets the checkout on PYTHONPATH, so it runs from any Python that has torch (no pip install -e).
 
 Everything lands in one folder (--out, default gpu-check/<time>/): summary.json, summary.txt,
 each step's log, the executed notebooks. `--dry-run` lists every step with its command and
@@ -27,6 +32,7 @@ import argparse
 import datetime as _dt
 import importlib.util
 import json
+import math
 import os
 import subprocess
 import sys
@@ -47,18 +53,27 @@ PY = sys.executable
 @dataclass(frozen=True)
 class Step:
     name: str
-    default_s: float  # the budget it gets when there is time
-    minimum_s: float  # below this it is not started (recorded as not run)
     tools: tuple[str, ...] = ()  # importable modules it needs
 
 
 STEPS = (
-    Step("preflight", 30, 5),
-    Step("pytest_gpu", 150, 60, ("pytest",)),
-    Step("apex", 240, 120),
-    Step("benchmarks", 150, 60, ("matplotlib",)),
-    Step("notebooks", 240, 60, ("nbclient", "nbformat", "ipykernel", "jupyter_client", "ipywidgets", "matplotlib")),
+    Step("preflight"),
+    Step("pytest_gpu", ("pytest",)),
+    Step("apex"),
+    Step("benchmarks", ("matplotlib",)),
+    Step("notebooks", ("nbclient", "nbformat", "ipykernel", "jupyter_client", "ipywidgets", "matplotlib")),
 )
+MARGIN = 1.3  # a slot is its estimate × this: room for a slower disk or a cold cache, not for a wrong plan
+PREFLIGHT_S = 15.0  # import torch, CUDA context, the tool checks
+# pytest -m gpu tests/test_gpu.py: each test is a few seconds of GPU work after CUDA starts; the
+# torch.distributed.run test starts two processes (~25 s with their imports and gloo rendezvous)
+PYTEST_START_S, PYTEST_PER_TEST_S, PYTEST_TORCHRUN_S = 15.0, 4.0, 25.0
+# One notebook in lab mode on a GPU: "well under a minute" (COURSE.md §4), including its kernel's start
+NOTEBOOK_S = 45.0
+# Apex: two extensions (amp_C's multi_tensor_*.cu, fused_layer_norm_cuda) for one architecture, built
+# side by side with ninja; NVIDIA's own CI compiles one such .cu for one arch in ~30-60 s (nvcc -O3)
+APEX_FILE_S, APEX_SETUP_S = 45.0, 20.0
+PLANNED_GPUS = (("T4", (7, 5)), ("L4", (8, 9)), ("A100", (8, 0)), ("H200", (9, 0)))
 # import name -> the wheel (distribution) name to carry
 DISTRIBUTIONS = {"pytest": "pytest", "nbclient": "nbclient", "nbformat": "nbformat", "ipykernel": "ipykernel",
                  "jupyter_client": "jupyter-client", "ipywidgets": "ipywidgets", "matplotlib": "matplotlib"}
@@ -77,9 +92,60 @@ class Result:
 
 # ------------------------------------------------------------------ pure decisions (tested on a CPU)
 
-def budget_for(step: Step, remaining_s: float, later: list[Step]) -> float:
-    """Seconds this step may use: its default, but leaving the later steps their minimum."""
-    return max(0.0, min(step.default_s, remaining_s - sum(s.minimum_s for s in later)))
+def pytest_estimate(tests: int = 12) -> float:
+    return PYTEST_START_S + tests * PYTEST_PER_TEST_S + PYTEST_TORCHRUN_S
+
+
+def apex_estimate(cu_files: int, cores: int) -> float:
+    """The two extensions' .cu files compiled `cores` at a time (ninja), one architecture."""
+    return APEX_SETUP_S + APEX_FILE_S * math.ceil(max(1, cu_files) / max(1, cores))
+
+
+def notebooks_estimate(count: int, jobs: int) -> float:
+    return NOTEBOOK_S * math.ceil(count / max(1, jobs))
+
+
+def estimates(dev, *, apex_files: int = 0, jobs: int = 6, notebooks: int | None = None,
+              cores: int | None = None) -> dict[str, float]:
+    """Seconds each step's own work takes on `dev` (benchmarks.budget.Device): the plan's basis."""
+    from benchmarks import budget
+
+    count = len(notebook_paths()) if notebooks is None else notebooks
+    return {"preflight": PREFLIGHT_S, "pytest_gpu": pytest_estimate(),
+            "apex": apex_estimate(apex_files, cores or os.cpu_count() or 1) if apex_files else 0.0,
+            "benchmarks": budget.total(dev), "notebooks": notebooks_estimate(count, jobs)}
+
+
+def slots(est: dict[str, float], budget_s: float) -> dict[str, tuple[float, str]]:
+    """(slot seconds, '' or why not started) per step, in order. Apex's time is reserved first (it is
+    asked for explicitly); then each step in turn gets estimate × MARGIN if that fits the time left.
+    The notebooks take what is left: each one that would not fit is listed as not run."""
+    plan, left = {}, budget_s - est["apex"] * MARGIN
+    for name in ("preflight", "pytest_gpu", "apex", "benchmarks", "notebooks"):
+        want = est[name] * MARGIN
+        if name == "apex":
+            plan[name] = (want, "")
+            continue
+        if name == "notebooks":
+            plan[name] = (max(0.0, left), "" if left >= NOTEBOOK_S else t("gpucheck.no_time", seconds=round(left),
+                                                                            needs=round(NOTEBOOK_S)))
+            continue
+        if want > left:
+            plan[name] = (0.0, t("gpucheck.no_time", seconds=round(max(0, left)), needs=round(want)))
+            continue
+        plan[name] = (want, "")
+        left -= want
+    return plan
+
+
+def child_env(extra: dict | None = None) -> dict:
+    """The environment of every process gpu-check starts: the checkout first on PYTHONPATH, so a Python
+    without `pip install -e .` finds fastrain_lib and benchmarks (kernels, pytest, torch.distributed.run
+    workers inherit it)."""
+    env = {**os.environ, **(extra or {})}
+    paths = [str(ROOT)] + [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p and p != str(ROOT)]
+    env["PYTHONPATH"] = os.pathsep.join(paths)
+    return env
 
 
 def missing_tools(needed, importable=None) -> list[str]:
@@ -104,27 +170,128 @@ def arch_list(capability: tuple[int, int]) -> str:
     return f"{capability[0]}.{capability[1]}"
 
 
-def apex_command(path: str | Path) -> list[str]:
-    return [PY, "-m", "pip", "install", "-v", "--no-build-isolation", "--no-deps", "--no-index", str(path)]
+# The two Apex extensions lesson 04 uses: FusedAdam's (amp_C: multi_tensor_*.cu behind amp_C_frontend.cpp)
+# and FusedLayerNorm's (fused_layer_norm_cuda). Apex's setup.py builds a dozen more one after another.
+APEX_EXTENSIONS = {
+    "amp_C": ("csrc/amp_C_frontend.cpp", "csrc/multi_tensor_*.cu"),
+    "fused_layer_norm_cuda": ("csrc/layer_norm_cuda.cpp", "csrc/layer_norm_cuda_kernel.cu"),
+}
+APEX_HEADERS = ("cuda_runtime.h", "cublas_v2.h", "cusparse.h", "cusolverDn.h")  # torch's extension headers need them
+
+
+def apex_sources(path: Path) -> dict[str, list[str]]:
+    return {name: sorted(str(f) for pattern in patterns for f in Path(path).glob(pattern))
+            for name, patterns in APEX_EXTENSIONS.items()}
+
+
+def cuda_version_of(nvcc_output: str) -> str | None:
+    """'13.0' from `nvcc --version` ("Cuda compilation tools, release 13.0, V13.0.48")."""
+    import re
+
+    found = re.search(r"release (\d+)\.(\d+)", nvcc_output or "")
+    return f"{found.group(1)}.{found.group(2)}" if found else None
+
+
+def apex_problems(*, apex_path: Path, nvcc_version: str | None, torch_cuda: str | None, include_dirs, ninja: bool,
+                  capability: tuple[int, int], torch_arch_list, sources: dict[str, list[str]]) -> list[str]:
+    """Every reason the Apex build cannot work here, each naming its check (empty: build).
+    Pure: the caller gathers nvcc's version, the include folders, ninja and the arch list."""
+    from fastrain_lib.measure.probe import arch_runs
+
+    found = []
+    if not (Path(apex_path) / "setup.py").exists():
+        found.append(t("gpucheck.apex_bad_path", path=apex_path))
+    if nvcc_version is None:
+        found.append(t("gpucheck.apex_no_nvcc"))
+    elif torch_cuda and nvcc_version.split(".")[:2] != torch_cuda.split(".")[:2]:
+        # Apex's setup.py refuses a bare-metal CUDA whose major.minor differs from torch's
+        found.append(t("gpucheck.apex_nvcc_mismatch", nvcc=nvcc_version, torch_cuda=torch_cuda))
+    for header in APEX_HEADERS:
+        if not any((Path(d) / header).exists() for d in include_dirs):
+            found.append(t("gpucheck.apex_no_header", header=header, dirs=", ".join(map(str, include_dirs)) or "—"))
+    if not ninja:
+        found.append(t("gpucheck.apex_no_ninja"))
+    if not arch_runs(capability, torch_arch_list):
+        found.append(t("gpucheck.apex_arch", arch=arch_list(capability), built=", ".join(torch_arch_list)))
+    for name, files in sources.items():
+        if not any(f.endswith(".cu") for f in files):
+            found.append(t("gpucheck.apex_no_sources", name=name, path=apex_path))
+    return found
+
+
+def cuda_include_dirs() -> list[Path]:
+    """Where the CUDA headers may be: CUDA_HOME/include, the toolkit next to nvcc, and the nvidia-* wheels."""
+    import shutil
+
+    dirs = []
+    for home in (os.environ.get("CUDA_HOME"), os.environ.get("CUDA_PATH")):
+        if home:
+            dirs.append(Path(home) / "include")
+    nvcc = shutil.which("nvcc")
+    if nvcc:
+        dirs.append(Path(nvcc).resolve().parents[1] / "include")
+    for spec_name in ("nvidia",):
+        spec = importlib.util.find_spec(spec_name)
+        for root in (spec.submodule_search_locations or []) if spec else []:
+            dirs += sorted(Path(root).glob("*/include"))
+    return [d for d in dirs if d.is_dir()]
+
+
+def apex_build_command(path: str | Path, into: Path) -> list[str]:
+    """This script, building the two extensions into `into` (then on PYTHONPATH) and Apex's Python part."""
+    return [PY, str(Path(__file__).resolve()), "--build-apex", str(path), "--apex-into", str(into)]
 
 
 def apex_env(capability: tuple[int, int], cpus: int) -> dict:
-    # NVIDIA/apex README: APEX_CPP_EXT=1 APEX_CUDA_EXT=1 pip install -v --no-build-isolation .
+    # one architecture, ninja's parallel jobs over the .cu files, nvcc's own threads per file
     return {"TORCH_CUDA_ARCH_LIST": arch_list(capability), "MAX_JOBS": str(max(1, cpus)),
-            "APEX_CPP_EXT": "1", "APEX_CUDA_EXT": "1", "NVCC_APPEND_FLAGS": f"--threads {min(4, max(1, cpus))}"}
+            "NVCC_APPEND_FLAGS": f"--threads {min(4, max(1, cpus))}"}
 
 
-def notebook_paths(root: Path = ROOT) -> list[Path]:
+def build_apex(path: Path, into: Path) -> int:
+    """Build amp_C and fused_layer_norm_cuda side by side (two processes, ninja inside each), then put
+    Apex's Python package (no extensions) beside them. Runs in the child process gpu-check starts."""
+    into.mkdir(parents=True, exist_ok=True)
+    sources = apex_sources(path)
+    procs = []
+    for name, files in sources.items():
+        code = ("import sys; from torch.utils.cpp_extension import load; "
+                f"load({name!r}, {files!r}, extra_include_paths=[{str(Path(path) / 'csrc')!r}], "
+                "extra_cflags=['-O3'], extra_cuda_cflags=['-O3', '--use_fast_math', '-lineinfo'], "
+                f"build_directory={str(into)!r}, verbose=True)")
+        (into / name).mkdir(exist_ok=True)
+        code = code.replace(f"build_directory={str(into)!r}", f"build_directory={str(into / name)!r}")
+        procs.append(subprocess.Popen([PY, "-c", code]))
+    codes = [p.wait() for p in procs]
+    if any(codes):
+        return 1
+    for name in sources:  # the built .so next to its name, importable from `into`
+        for so in (into / name).glob(f"{name}*.so"):
+            so.replace(into / so.name)
+    import shutil
+
+    shutil.copytree(Path(path) / "apex", into / "apex", dirs_exist_ok=True)
+    return 0
+
+
+def notebook_paths(root: Path = ROOT, pattern: str | None = None) -> list[Path]:
+    """The lessons first, then solutions, then exercises: when time runs short, the lessons ran."""
+    if pattern:
+        return sorted(Path(p).resolve() for p in __import__("glob").glob(pattern))
     return [p for folder in ("notebooks", "solutions", "exercises") for p in sorted((root / folder).glob("*.ipynb"))]
+
+
+_PYTEST_K = None  # --pytest-k
 
 
 def pytest_command(out: Path) -> list[str]:
     return [PY, "-m", "pytest", "-m", "gpu", "tests/test_gpu.py", "-q", "-p", "no:cacheprovider",
-            f"--junitxml={out / 'pytest-gpu.xml'}"]
+            f"--junitxml={out / 'pytest-gpu.xml'}"] + (["-k", _PYTEST_K] if _PYTEST_K else [])
 
 
-def benchmarks_command() -> list[str]:
-    return [PY, "-m", "benchmarks", "--mode", "full", "--allow-noisy"]
+def benchmarks_command(slot_s: float = 0.0) -> list[str]:
+    # the suite leaves out every family whose estimate no longer fits its slot: never cut off half-way
+    return [PY, "-m", "benchmarks", "--mode", "gpu", "--allow-noisy", "--time-budget", str(round(slot_s))]
 
 
 def notebook_command(path: Path, out: Path, cell_timeout: int) -> list[str]:
@@ -133,8 +300,9 @@ def notebook_command(path: Path, out: Path, cell_timeout: int) -> list[str]:
 
 
 def exit_code(results: list[Result]) -> int:
-    """0 when nothing that ran failed (steps left out for lack of time are reported, not failures)."""
-    return 1 if any(r.status == "failed" for r in results) else 0
+    """0 when nothing that ran failed (steps left out for lack of time are reported, not failures); a
+    step stopped at the end of its slot ran past its own estimate × MARGIN: a hang or a wrong plan, 1."""
+    return 1 if any(r.status in ("failed", "stopped") for r in results) else 0
 
 
 # ------------------------------------------------------------------ running one notebook
@@ -177,7 +345,7 @@ def _run(cmd, timeout_s: float, log: Path, env: dict | None = None) -> tuple[int
     start = time.monotonic()
     log.parent.mkdir(parents=True, exist_ok=True)
     with open(log, "w", encoding="utf-8") as fh:
-        proc = subprocess.Popen(cmd, stdout=fh, stderr=subprocess.STDOUT, cwd=ROOT, env={**os.environ, **(env or {})},
+        proc = subprocess.Popen(cmd, stdout=fh, stderr=subprocess.STDOUT, cwd=ROOT, env=child_env(env),
                                 start_new_session=True)
         try:
             code = proc.wait(timeout=max(1.0, timeout_s))
@@ -210,45 +378,75 @@ def preflight(args, out: Path) -> tuple[Result, dict]:
         info["wheels_install_exit"] = code
     info["missing_tools"] = missing
     if not hardware.cuda_available():
-        return Result("preflight", "failed", detail=t("gpucheck.no_cuda")), info
+        return Result("preflight", "failed", detail=hardware.cuda_problem() or t("gpucheck.no_cuda")), info
     facts = hardware.facts("cuda")
     sheet = hardware.datasheet_for(facts.name)
     info.update(gpu=facts.name, capability=list(facts.capability), gpu_count=facts.count,
                 memory_gb=round((facts.memory_bytes or 0) / 1e9, 1), precision=hardware.precision_for(facts),
-                datasheet=sheet.key if sheet else None)
+                datasheet=sheet.key if sheet else None, cores=hardware.usable_cores())
     detail = f"{facts.name} (sm{facts.capability[0]}{facts.capability[1]}, {info['memory_gb']} GB) · " + \
              (t("gpucheck.datasheet_row", key=sheet.key) if sheet else t("gpucheck.no_datasheet_row"))
     if missing:
-        detail += "\n" + missing_message(missing)
+        detail += "\n" + "\n".join(missing_message([m]) for m in missing)  # one line per missing tool
     return Result("preflight", "passed", detail=detail), info
+
+
+def this_device(info: dict):
+    """benchmarks.budget.Device for the GPU preflight found."""
+    from benchmarks import budget
+
+    from fastrain_lib.measure import hardware
+
+    f = hardware.Facts("cuda", info["gpu"], tuple(info["capability"]), info["gpu_count"],
+                       int(info["memory_gb"] * 1e9))
+    return budget.from_facts(f, hardware.datasheet_for(f.name))
 
 
 def step_pytest(budget: float, out: Path) -> Result:
     cmd = pytest_command(out)
     code, seconds = _run(cmd, budget, out / "pytest-gpu.log")
-    status = "passed" if code == 0 else "failed"
+    status = "passed" if code == 0 else ("stopped" if code is None else "failed")
     detail = _tail(out / "pytest-gpu.log", 25) if code != 0 else _tail(out / "pytest-gpu.log", 1)
     if code is None:
         detail = t("gpucheck.timeout", seconds=round(budget)) + "\n" + detail
     return Result("pytest_gpu", status, seconds, budget, detail, cmd, ["pytest-gpu.log", "pytest-gpu.xml"])
 
 
+def apex_checks(args, info: dict) -> list[str]:
+    import shutil
+
+    import torch
+
+    try:
+        nvcc = subprocess.run(["nvcc", "--version"], capture_output=True, text=True, timeout=30, check=False).stdout
+    except (OSError, subprocess.TimeoutExpired):
+        nvcc = ""
+    return apex_problems(apex_path=Path(args.apex), nvcc_version=cuda_version_of(nvcc), torch_cuda=torch.version.cuda,
+                         include_dirs=cuda_include_dirs(), ninja=bool(shutil.which("ninja")),
+                         capability=tuple(info["capability"]), torch_arch_list=torch.cuda.get_arch_list(),
+                         sources=apex_sources(Path(args.apex)))
+
+
 def step_apex(args, budget: float, out: Path, info: dict) -> Result:
     if not args.apex:
         return Result("apex", "skipped", detail=t("gpucheck.apex_not_asked"))
-    path = Path(args.apex)
-    if not (path / "setup.py").exists():
-        return Result("apex", "failed", detail=t("gpucheck.apex_bad_path", path=path))
-    cmd = apex_command(path)
-    env = apex_env(tuple(info["capability"]), os.cpu_count() or 1)
+    problems = apex_checks(args, info)
+    if problems:  # say which check failed; the Apex rows are left out with that reason
+        return Result("apex", "skipped", detail=t("gpucheck.apex_skipped") + "\n" + "\n".join(problems))
+    into = out / "apex-build"
+    cmd = apex_build_command(args.apex, into)
+    env = apex_env(tuple(info["capability"]), info.get("cores") or os.cpu_count() or 1)
     code, seconds = _run(cmd, budget, out / "apex-build.log", env)
     if code is None:
-        return Result("apex", "failed", seconds, budget, t("gpucheck.apex_timeout", seconds=round(budget)), cmd,
+        return Result("apex", "stopped", seconds, budget, t("gpucheck.apex_timeout", seconds=round(budget)), cmd,
                       ["apex-build.log"])
-    check = subprocess.run([PY, "-c", "from fastrain_lib.fused import apex_status; print(apex_status().state)"],
-                           check=False, capture_output=True, text=True, cwd=ROOT, timeout=120)
+    check = subprocess.run([PY, "-c", "from fastrain_lib.fused.apex import apex_status; print(apex_status().state)"],
+                           check=False, capture_output=True, text=True, cwd=ROOT, timeout=120,
+                           env=child_env({"PYTHONPATH": str(into)}))
     state = check.stdout.strip()
     ok = code == 0 and state == "ok"
+    if ok:
+        os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(into), os.environ.get("PYTHONPATH")]))
     detail = f"TORCH_CUDA_ARCH_LIST={env['TORCH_CUDA_ARCH_LIST']} · apex_status: {state or check.stderr[-300:]}"
     return Result("apex", "passed" if ok else "failed", seconds, budget, detail, cmd, ["apex-build.log"])
 
@@ -257,24 +455,29 @@ def _files(folders) -> set[Path]:
     return {p for folder in folders if folder.is_dir() for p in folder.glob("*")}
 
 
-def step_benchmarks(budget: float, out: Path) -> Result:
-    # reference/ gets a quiet run; a noisy one is kept in results/benchmarks/ (benchmarks --allow-noisy)
+def step_benchmarks(args, budget: float, out: Path) -> Result:
+    # reference/ gets a quiet run; a noisy one is kept in results/benchmarks/ (benchmarks --allow-noisy).
+    # The suite gets the slot less the margin as its --time-budget and leaves out what no longer fits; the
+    # hard limit (the whole slot) is only for a hang.
     folders = (ROOT / "reference", ROOT / "results" / "benchmarks")
     before = _files(folders)
-    cmd = benchmarks_command()
-    code, seconds = _run(cmd, budget, out / "benchmarks.log", {"FASTRAIN_MODE": "full"})
+    cmd = benchmarks_command(budget / MARGIN) + (["--only", args.bench_only] if args.bench_only else [])
+    code, seconds = _run(cmd, budget, out / "benchmarks.log")
     new = sorted(str(p.relative_to(ROOT)) for p in _files(folders) - before)
     detail = t("gpucheck.bench_files", files=", ".join(new) or "—")
+    skipped = [line.split("skipped: ", 1)[1] for line in _tail(out / "benchmarks.log", 400).splitlines()
+               if "skipped: " in line]
+    detail += "".join(f"\n  – {line[:200]}" for line in skipped)
     if code is None:
         detail = t("gpucheck.timeout", seconds=round(budget)) + "\n" + detail
     elif code != 0:
         detail += "\n" + _tail(out / "benchmarks.log")
-    return Result("benchmarks", "passed" if code == 0 else "failed", seconds, budget, detail, cmd,
-                  ["benchmarks.log"] + new)
+    status = "passed" if code == 0 else ("stopped" if code is None else "failed")
+    return Result("benchmarks", status, seconds, budget, detail, cmd, ["benchmarks.log"] + new)
 
 
 def step_notebooks(args, budget: float, out: Path) -> Result:
-    paths = notebook_paths()
+    paths = notebook_paths(pattern=args.notebooks)
     deadline = time.monotonic() + budget
     start = time.monotonic()
     outcome: dict[str, str] = {}
@@ -285,7 +488,7 @@ def step_notebooks(args, budget: float, out: Path) -> Result:
     def one(path: Path):
         left = deadline - time.monotonic()
         name = f"{path.parent.name}/{path.name}"
-        if left < 20:
+        if left < NOTEBOOK_S:  # would not finish: left out with the reason, never cut off half-way
             outcome[name] = "not_run"
             return
         log = out / "notebooks" / f"{path.parent.name}__{path.stem}.log"
@@ -308,66 +511,110 @@ def step_notebooks(args, budget: float, out: Path) -> Result:
 
 # ------------------------------------------------------------------ the whole run
 
-def plan(args, out: Path) -> list[Result]:
-    """What would run, with commands and budgets (--dry-run)."""
-    results, remaining = [], args.budget
-    for i, step in enumerate(STEPS):
-        budget = budget_for(step, remaining, list(STEPS[i + 1:]))
+def plan_for(dev, args, out: Path, cores: int | None = None) -> list[Result]:
+    """The steps on `dev` with their estimates and slots (what the dry run prints, and what a real run
+    follows once preflight has found the GPU)."""
+    jobs = max(1, min(args.jobs, cores or args.jobs))
+    apex_files = sum(len(v) for v in apex_sources(Path(args.apex)).values()) or 16 if args.apex else 0
+    est = estimates(dev, apex_files=apex_files, jobs=jobs, notebooks=len(notebook_paths(pattern=args.notebooks)),
+                    cores=cores)
+    plan = slots(est, args.budget)
+    cmds = {"pytest_gpu": pytest_command(out), "benchmarks": benchmarks_command(plan["benchmarks"][0] / MARGIN),
+            "apex": apex_build_command(args.apex, out / "apex-build") if args.apex else [],
+            "notebooks": notebook_command(Path("notebooks/00_setup.ipynb"), out, args.cell_timeout)}
+    results = []
+    for step in STEPS:
+        slot, why = plan[step.name]
+        detail = t("gpucheck.estimate", estimate=round(est[step.name]))
         if step.name == "apex" and not args.apex:
-            budget = 0.0  # nothing to build: the time goes to the later steps
-        cmd = {"pytest_gpu": pytest_command(out), "benchmarks": benchmarks_command(),
-               "apex": apex_command(args.apex) if args.apex else [],
-               "notebooks": notebook_command(Path("notebooks/00_setup.ipynb"), out, args.cell_timeout)}.get(step.name, [])
-        detail = ""
-        if step.name == "apex":
-            detail = "TORCH_CUDA_ARCH_LIST=<this GPU's capability>, MAX_JOBS=<cores>" if args.apex \
-                else t("gpucheck.apex_not_asked")
+            detail = t("gpucheck.apex_not_asked")
         if step.name == "notebooks":
-            detail = t("gpucheck.notebooks_planned", count=len(notebook_paths()), jobs=args.jobs)
-        missing = missing_tools(step.tools)
-        if missing:
-            detail = (detail + "\n" if detail else "") + missing_message(missing)
-        results.append(Result(step.name, "planned", 0.0, budget, detail, [str(c) for c in cmd]))
-        remaining -= budget
+            fit = min(len(notebook_paths(pattern=args.notebooks)), int(slot // NOTEBOOK_S) * jobs)
+            detail += " · " + t("gpucheck.notebooks_planned", count=fit, total=len(notebook_paths(pattern=args.notebooks)),
+                                jobs=jobs)
+        if why:
+            detail += " · " + why
+        results.append(Result(step.name, "planned" if not why else "skipped", 0.0, round(slot), detail,
+                              [str(c) for c in cmds.get(step.name, [])]))
     return results
 
 
-def write_summary(out: Path, results: list[Result], info: dict, args, started: str) -> None:
+def planned_devices():
+    from benchmarks import budget
+
+    from fastrain_lib.measure.datasheet import DATASHEET
+
+    return [(key, budget.from_sheet(DATASHEET[key], cc)) for key, cc in PLANNED_GPUS]
+
+
+def write_summary(out: Path, results: list[Result], info: dict, args, started: str, extra: str = "") -> None:
     out.mkdir(parents=True, exist_ok=True)
     payload = {"started": started, "budget_s": args.budget, "dry_run": args.dry_run, "machine": info,
                "steps": [asdict(r) for r in results], "exit_code": exit_code(results)}
+    if args.dry_run:
+        payload["plans"] = {key: [asdict(r) for r in plan_for(dev, args, out, cores=16)] for key, dev in planned_devices()}
     (out / "summary.json").write_text(json.dumps(payload, ensure_ascii=False, indent=1, default=str), encoding="utf-8")
     lines = [t("gpucheck.title", started=started, budget=round(args.budget))]
-    for r in results:
-        lines.append(f"{r.status:8} {r.name:11} {r.seconds:6.0f} s / {r.budget_s:4.0f} s  {r.detail.splitlines()[0] if r.detail else ''}")
-        lines += [f"{'':32}{line}" for line in r.detail.splitlines()[1:]]
-        if args.dry_run and r.command:
-            lines.append(f"{'':32}$ {' '.join(r.command)}")
+    lines += _lines(results, args.dry_run)
+    for key, steps in (payload.get("plans") or {}).items():
+        lines.append(t("gpucheck.plan_for", gpu=key, total=round(sum(s["budget_s"] for s in steps))))
+        lines += _lines([Result(**s) for s in steps], False)
     (out / "summary.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
     print("\n".join(lines))
     print(t("gpucheck.where", path=out))
 
 
+def _lines(results: list[Result], commands: bool) -> list[str]:
+    lines = []
+    for r in results:
+        lines.append(f"{r.status:8} {r.name:11} {r.seconds:6.0f} s / {r.budget_s:4.0f} s  "
+                     f"{r.detail.splitlines()[0] if r.detail else ''}")
+        lines += [f"{'':32}{line}" for line in r.detail.splitlines()[1:]]
+        if commands and r.command:
+            lines.append(f"{'':32}$ {' '.join(r.command)}")
+    return lines
+
+
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    p.add_argument("--dry-run", action="store_true", help="list every step with its command and budget; run nothing")
+    p.add_argument("--dry-run", action="store_true", help="list every step with its estimate, slot and command")
     p.add_argument("--budget", type=float, default=480.0, help="seconds for the whole run (default 8 minutes)")
     p.add_argument("--out", default=None, help="folder for the summary and logs (default gpu-check/<time>/)")
     p.add_argument("--wheels", default=None, help="folder of wheels to install missing tools from (pip --no-index)")
     p.add_argument("--apex", default=None, help="a checkout of NVIDIA Apex to build for this GPU")
     p.add_argument("--jobs", type=int, default=6, help="notebooks executed at the same time")
     p.add_argument("--cell-timeout", type=int, default=300, help="seconds one notebook cell may take")
+    p.add_argument("--steps", default=None, help="comma-separated steps to run (default: all)")
+    p.add_argument("--notebooks", default=None, help="a glob of notebooks instead of all of them")
+    p.add_argument("--bench-only", default=None, help="benchmark families to run (python -m benchmarks --only)")
+    p.add_argument("--pytest-k", default=None, help="pytest -k expression for the GPU tests")
     p.add_argument("--run-notebook", default=None, help=argparse.SUPPRESS)
     p.add_argument("--notebook-out", default=None, help=argparse.SUPPRESS)
+    p.add_argument("--build-apex", default=None, help=argparse.SUPPRESS)
+    p.add_argument("--apex-into", default=None, help=argparse.SUPPRESS)
     args = p.parse_args(argv)
     if args.run_notebook:
         return run_notebook(Path(args.run_notebook), Path(args.notebook_out) if args.notebook_out else None,
                             args.cell_timeout)
+    if args.build_apex:
+        return build_apex(Path(args.build_apex), Path(args.apex_into))
+    global _PYTEST_K
+    _PYTEST_K = args.pytest_k
 
     started = _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
     out = Path(args.out) if args.out else ROOT / "gpu-check" / started.replace(":", "")
-    if args.dry_run:
-        write_summary(out, plan(args, out), {"dry_run": True}, args, started)
+    if args.dry_run:  # this machine's GPU if it has one, else a T4 (the smallest our users have)
+        dev = planned_devices()[0][1]
+        try:
+            from fastrain_lib.measure import hardware
+
+            if hardware.cuda_available():
+                f = hardware.facts("cuda")
+                dev = this_device({"gpu": f.name, "capability": f.capability, "gpu_count": f.count,
+                                   "memory_gb": (f.memory_bytes or 0) / 1e9})
+        except ImportError:  # no torch here: the plan still prints
+            pass
+        write_summary(out, plan_for(dev, args, out), {"dry_run": True, "planned_on": dev.name}, args, started)
         return 0
 
     clock = time.monotonic()
@@ -380,25 +627,31 @@ def main(argv=None) -> int:
             results.append(Result(step.name, "not_run", detail=t("gpucheck.after_preflight")))
         write_summary(out, results, info, args, started)
         return 2
-    for i, step in enumerate(STEPS[1:], start=1):
-        remaining = args.budget - (time.monotonic() - clock)
-        budget = budget_for(step, remaining, list(STEPS[i + 1:]))
+    wanted = set(args.steps.split(",")) if args.steps else {s.name for s in STEPS}
+    planned = {r.name: r for r in plan_for(this_device(info), args, out, cores=info.get("cores"))}
+    info["plan"] = {name: r.budget_s for name, r in planned.items()}
+    for step in STEPS[1:]:
+        slot = planned[step.name].budget_s
+        if step.name == "notebooks":  # the notebooks take what the others left
+            slot = max(0.0, args.budget - (time.monotonic() - clock))
+        if step.name not in wanted:
+            results.append(Result(step.name, "skipped", budget_s=slot, detail=t("gpucheck.not_asked")))
+            continue
         missing = missing_tools(step.tools)
         if missing:
-            results.append(Result(step.name, "failed", detail=missing_message(missing)))
+            results.append(Result(step.name, "failed", detail="\n".join(missing_message([m]) for m in missing)))
             continue
-        if budget < step.minimum_s and not (step.name == "apex" and not args.apex):
-            results.append(Result(step.name, "not_run", budget_s=budget,
-                                  detail=t("gpucheck.no_time", seconds=round(budget), needs=round(step.minimum_s))))
+        if planned[step.name].status == "skipped" and step.name != "apex":
+            results.append(Result(step.name, "not_run", budget_s=slot, detail=planned[step.name].detail))
             continue
         if step.name == "pytest_gpu":
-            results.append(step_pytest(budget, out))
+            results.append(step_pytest(slot, out))
         elif step.name == "apex":
-            results.append(step_apex(args, budget, out, info))
+            results.append(step_apex(args, slot, out, info))
         elif step.name == "benchmarks":
-            results.append(step_benchmarks(budget, out))
+            results.append(step_benchmarks(args, slot, out))
         elif step.name == "notebooks":
-            results.append(step_notebooks(args, budget, out))
+            results.append(step_notebooks(args, slot, out))
     write_summary(out, results, info, args, started)
     return exit_code(results)
 

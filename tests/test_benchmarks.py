@@ -411,3 +411,39 @@ def test_suite_refuses_to_write_into_reference_while_a_cpu_hog_runs(tmp_path, mo
     with noise.hog(noise.cores() + 1):
         assert suite.main(["--only", "matmul", "--out", str(reference), "--allow-noisy"]) == 0
     assert list(reference.iterdir()) == []
+
+
+# --- issue 26: no tf32 stage or record on a GPU without TF32; GPU mode sized to the device ---------------------
+def test_no_tf32_record_or_matmul_format_where_the_gpu_has_none(monkeypatch):
+    from benchmarks import amp, matmul
+    from benchmarks.common import Context
+    from fastrain_lib.measure import hardware
+
+    ctx = Context(device="cuda", mode="lab")
+    t4 = hardware.Facts("cuda", "Tesla T4", (7, 5), 1, 16 * 10**9)
+    a100 = hardware.Facts("cuda", "NVIDIA A100-SXM4-80GB", (8, 0), 1, 80 * 10**9)
+    reason = amp.tf32_missing(ctx, t4)
+    assert reason and "Tesla T4" in reason and "TF32" in reason and "fp32" in reason  # a sentence says why
+    assert amp.tf32_missing(ctx, a100) is None
+    assert "tf32" not in [label for label, _, _ in matmul.formats("cuda", tf32=False)]
+    assert "tf32" in [label for label, _, _ in matmul.formats("cuda", tf32=True)]
+    monkeypatch.setattr(hardware, "facts", lambda device=None: t4)
+    assert "tf32" not in [label for label, _, _ in matmul.formats("cuda")]
+
+
+def test_gpu_mode_sizes_fit_the_smallest_gpu_and_its_estimate():
+    from benchmarks import budget
+    from fastrain_lib.measure.datasheet import DATASHEET
+
+    for key, cc in budget.PLANNED:
+        dev = budget.from_sheet(DATASHEET[key], cc)
+        sizes = budget.sizes(dev)
+        layers, width = sizes["optim"]
+        adamw_bytes = 16 * (layers * (12 * width * width + 13 * width))
+        assert adamw_bytes <= budget.MEMORY_SHARE * dev.memory_gb * 1e9, key  # full mode held 14.6 GB on a T4
+        assert 3 * 4 * sizes["matmul"][-1] ** 2 <= budget.MEMORY_SHARE * dev.memory_gb * 1e9, key
+        assert 8 * sizes["copy_numel"] <= budget.MEMORY_SHARE * dev.memory_gb * 1e9, key
+        assert budget.total(dev) < 200, key
+        assert "compile" not in budget.estimate(dev)
+    t4 = budget.from_sheet(DATASHEET["T4"], (7, 5))
+    assert budget.amp_modes(t4) == ["fp32", "fp16"]  # no tf32, no (emulated) bf16 on a T4

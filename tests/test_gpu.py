@@ -148,8 +148,8 @@ def test_lesson05c_workers_train_on_the_gpus_over_nccl():
 
 def test_torchrun_two_processes_on_one_gpu_fall_back_to_gloo(tmp_path):
     out = tmp_path / "out"
-    torchrun = Path(sys.executable).parent / "torchrun"
-    cmd = [str(torchrun), "--standalone", "--nproc_per_node=2", "-m", "fastrain_lib.distributed.ddp", "--steps", "4",
+    # python -m torch.distributed.run: always there (a system or --user install has no torchrun beside python)
+    cmd = [sys.executable, "-m", "torch.distributed.run", "--standalone", "--nproc_per_node=2", "-m", "fastrain_lib.distributed.ddp", "--steps", "4",
            "--batch-size", "8", "--hidden", "16", "--data-size", "128", "--synthetic", "--out", str(out)]
     env = {**os.environ, "CUDA_VISIBLE_DEVICES": os.environ.get("CUDA_VISIBLE_DEVICES", "0").split(",")[0]}
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env,

@@ -11,6 +11,7 @@ from torch.utils.data import DataLoader
 from fastrain_lib.measure import noise
 from fastrain_lib.lessons.l02_to_device import checks as lesson02
 from fastrain_lib.lessons.l02_to_device import checks as C
+from fastrain_lib.lessons.l02_to_device import diagnose as D
 
 # ------------------------------------------------------------------ to_device
 
@@ -403,26 +404,26 @@ class batches_dataset(torch.utils.data.Dataset):
 
 DIAG_STEPS = 12  # enough steps for the profile rules; the timing uses its own count
 DIAG_CASES = [
-    wrong(C.check_fast_loop, C.slow_train_steps, "python_loop", "the slow loop itself", steps=DIAG_STEPS),
-    wrong(C.check_fast_loop, _variant(workers=0), "data_in_main", "loop and item fixed, no workers", steps=DIAG_STEPS),
-    wrong(C.check_fast_loop, _variant(workers=2, item=True), "item_every_step", "item kept", steps=DIAG_STEPS),
-    wrong(C.check_fast_loop, _variant(workers=2, python_loop=True), "python_loop", "python loop kept",
+    wrong(D.check_fast_loop, D.slow_train_steps, "python_loop", "the slow loop itself", steps=DIAG_STEPS),
+    wrong(D.check_fast_loop, _variant(workers=0), "data_in_main", "loop and item fixed, no workers", steps=DIAG_STEPS),
+    wrong(D.check_fast_loop, _variant(workers=2, item=True), "item_every_step", "item kept", steps=DIAG_STEPS),
+    wrong(D.check_fast_loop, _variant(workers=2, python_loop=True), "python_loop", "python loop kept",
           steps=DIAG_STEPS),
-    wrong(C.check_fast_loop, _variant(workers=2, shuffle=True), "wrong_weights", "shuffled", steps=DIAG_STEPS),
-    wrong(C.check_fast_loop, _variant(workers=2, accuracy_per_step=True), "wrong_accuracy", "accuracy per step",
+    wrong(D.check_fast_loop, _variant(workers=2, shuffle=True), "wrong_weights", "shuffled", steps=DIAG_STEPS),
+    wrong(D.check_fast_loop, _variant(workers=2, accuracy_per_step=True), "wrong_accuracy", "accuracy per step",
           steps=DIAG_STEPS),
-    wrong(C.check_fast_loop, _variant(workers=2, last_loss=True), "wrong_loss", "last loss only", steps=DIAG_STEPS),
-    wrong(C.check_fast_loop, _variant(workers=2, as_tuple=True), "wrong_result", "a tuple", steps=DIAG_STEPS),
-    wrong(C.check_fast_loop, decode_everything_first, "data_in_main", "decode all first", steps=DIAG_STEPS),
-    wrong(C.check_fast_loop, None, "not_done", "None"),
+    wrong(D.check_fast_loop, _variant(workers=2, last_loss=True), "wrong_loss", "last loss only", steps=DIAG_STEPS),
+    wrong(D.check_fast_loop, _variant(workers=2, as_tuple=True), "wrong_result", "a tuple", steps=DIAG_STEPS),
+    wrong(D.check_fast_loop, decode_everything_first, "data_in_main", "decode all first", steps=DIAG_STEPS),
+    wrong(D.check_fast_loop, None, "not_done", "None"),
 ]
 DIAG_RIGHT = [
-    right(C.check_fast_loop, C.fast_train_steps, "solution"),
-    right(C.check_fast_loop, fast_one_worker, "one worker, stacked losses"),
+    right(D.check_fast_loop, D.fast_train_steps, "solution"),
+    right(D.check_fast_loop, fast_one_worker, "one worker, stacked losses"),
 ]
 
 test_diag_case = table_test(DIAG_CASES)
-test_diag_coverage = coverage_test(DIAG_CASES + DIAG_RIGHT, [C.check_fast_loop])
+test_diag_coverage = coverage_test(DIAG_CASES + DIAG_RIGHT, [D.check_fast_loop])
 
 
 @pytest.mark.parametrize("case", DIAG_RIGHT)
@@ -432,7 +433,7 @@ def test_a_valid_fix_is_never_rejected(case):
     result = case.check(case.answer)
     assert result.code in ("ok", "noisy"), result.message
     if result.code == "noisy":
-        assert isinstance(result, C.Unsure) and str(result).startswith("⚠️") and not result
+        assert isinstance(result, D.Unsure) and str(result).startswith("⚠️") and not result
     else:
         assert result and "ঠিক আছে" in result.message
 
@@ -452,11 +453,11 @@ def _info(verdict):
     (1.8, "quiet", "ok"),
 ])
 def test_the_timing_verdict_follows_the_noise(monkeypatch, speedup, verdict, code):
-    monkeypatch.setattr(C, "_speedup", lambda fn, steps, rounds=3: (speedup, _info(verdict), [speedup] * 3))
-    result = C.check_fast_loop(C.fast_train_steps, steps=DIAG_STEPS)
+    monkeypatch.setattr(D, "_speedup", lambda fn, steps, rounds=3: (speedup, _info(verdict), [speedup] * 3))
+    result = D.check_fast_loop(D.fast_train_steps, steps=DIAG_STEPS)
     assert result.code == code, result.message
     if code == "noisy":
-        assert isinstance(result, C.Unsure) and not result and str(result).startswith("⚠️")
+        assert isinstance(result, D.Unsure) and not result and str(result).startswith("⚠️")
         assert noise.sentence(_info("noisy")) in result.message  # what was wrong with the machine, and what to do
         assert "❌" not in str(result) and "❌" not in result._repr_html_()
     if code == "not_faster":
@@ -470,7 +471,7 @@ def test_a_real_background_load_gives_the_warning_not_a_cross():
     torch.set_num_threads(1)  # as check_fast_loop does
     try:
         with noise.hog(2):
-            speedup, info, ratios = C._speedup(C.fast_train_steps, DIAG_STEPS, rounds=2)
+            speedup, info, ratios = D._speedup(D.fast_train_steps, DIAG_STEPS, rounds=2)
     finally:
         torch.set_num_threads(before)
     assert info["verdict"] == "noisy" and "load" in info["reasons"], info
@@ -479,22 +480,22 @@ def test_a_real_background_load_gives_the_warning_not_a_cross():
 
 def test_the_timer_counts_steady_steps_only():
     stamps = [0.0, 1.0, 1.1, 1.2, 1.3, 1.4, 1.5]  # a slow first step (workers starting), then 0.1 s a step
-    assert C.steady_steps_per_s(stamps, skip=1) == pytest.approx(10.0)
-    assert C.steady_steps_per_s(stamps, skip=0) == pytest.approx(6 / 1.5)
-    assert math.isnan(C.steady_steps_per_s([1.0]))
+    assert D.steady_steps_per_s(stamps, skip=1) == pytest.approx(10.0)
+    assert D.steady_steps_per_s(stamps, skip=0) == pytest.approx(6 / 1.5)
+    assert math.isnan(D.steady_steps_per_s([1.0]))
 
 
 def test_the_profile_sees_the_three_problems():
-    from fastrain_lib.lessons.l02_to_device import transfer
+    from fastrain_lib.lessons.l02_to_device import input_pipeline
 
     steps = 6
-    model, optimizer = C.diagnose_model()
-    _, slow = transfer.profile_loop(C.slow_train_steps, model, optimizer, C.diagnose_dataset(steps), C.DIAG_BATCH,
+    model, optimizer = D.diagnose_model()
+    _, slow = input_pipeline.profile_loop(D.slow_train_steps, model, optimizer, D.diagnose_dataset(steps), D.DIAG_BATCH,
                                     steps)
-    model, optimizer = C.diagnose_model()
-    _, fast = transfer.profile_loop(C.fast_train_steps, model, optimizer, C.diagnose_dataset(steps), C.DIAG_BATCH,
+    model, optimizer = D.diagnose_model()
+    _, fast = input_pipeline.profile_loop(D.fast_train_steps, model, optimizer, D.diagnose_dataset(steps), D.DIAG_BATCH,
                                     steps)
-    assert slow.samples_here >= steps * C.DIAG_BATCH and fast.samples_here == 0  # (+1 batch fetched before the break)
-    assert slow.item_calls >= steps * (C.DIAG_BATCH + 1) and fast.item_calls <= 3  # the two totals at the end (+ the DataLoader seed)
-    assert slow.ops - fast.ops >= steps * C.DIAG_BATCH  # at least one extra op per sample
+    assert slow.samples_here >= steps * D.DIAG_BATCH and fast.samples_here == 0  # (+1 batch fetched before the break)
+    assert slow.item_calls >= steps * (D.DIAG_BATCH + 1) and fast.item_calls <= 3  # the two totals at the end (+ the DataLoader seed)
+    assert slow.ops - fast.ops >= steps * D.DIAG_BATCH  # at least one extra op per sample
     assert len(optimizer.stamps) == steps

@@ -9,7 +9,7 @@ from torch.utils.data import TensorDataset
 
 from fastrain_lib.measure import bench
 from fastrain_lib.core import config
-from fastrain_lib.lessons.l02_to_device import transfer
+from fastrain_lib.lessons.l02_to_device import input_pipeline, transfer
 from fastrain_lib.models import SimpleNN
 
 needs_cuda = pytest.mark.skipif(not torch.cuda.is_available(), reason="needs a CUDA GPU")
@@ -73,9 +73,62 @@ def test_item_cost_returns_two_comparable_records():
     assert every.metrics["ms_per_step"] > 0 and once.metrics["ms_per_step"] > 0
 
 
+def _item_loop_setup(seed=0):
+    torch.manual_seed(seed)
+    model = SimpleNN()
+    batches = transfer.random_batches(3, 8, torch.device("cpu"), seed=seed)
+    return model, torch.optim.SGD(model.parameters(), lr=0.1), torch.nn.CrossEntropyLoss(), batches
+
+
+def test_the_lessons_two_item_loops_train_alike_and_read_the_loss_as_often_as_they_say():
+    """Lesson 02's saved cells: .item() every step and once give the same weights and the same
+    summed loss; a profile counts one read per step for the first and one in all for the second."""
+    from torch.profiler import ProfilerActivity, profile
+
+    from fastrain_lib.lessons.l02_to_device import saved
+
+    results, reads = {}, {}
+    for loop in (saved.train_item_every_step, saved.train_item_once):
+        model, optimizer, criterion, batches = _item_loop_setup()
+        with profile(activities=[ProfilerActivity.CPU]) as prof:
+            total = loop(model, optimizer, criterion, batches)
+        reads[loop.__name__] = sum(e.name == "aten::_local_scalar_dense" for e in prof.events())
+        results[loop.__name__] = (total, [p.detach().clone() for p in model.parameters()])
+    (every, w_every), (once, w_once) = results["train_item_every_step"], results["train_item_once"]
+    assert isinstance(every, float) and isinstance(once, float)
+    assert every == pytest.approx(once, rel=1e-5) and every > 0
+    assert all(torch.equal(a, b) for a, b in zip(w_every, w_once))
+    assert reads == {"train_item_every_step": 3, "train_item_once": 1}
+
+
+def test_pinned_copy_needs_a_gpu_here_and_says_so():
+    from fastrain_lib.lessons.l02_to_device import saved
+
+    if torch.cuda.is_available():
+        x = torch.rand(64, 7)
+        y = saved.pinned_copy(x, "cuda")
+        assert y.device.type == "cuda" and torch.equal(y.cpu(), x)
+    else:
+        with pytest.raises(RuntimeError):
+            saved.pinned_copy(torch.rand(4), "cpu")
+
+
+@needs_cuda
+def test_the_side_stream_prefetch_computes_what_the_serial_loop_computes():
+    from fastrain_lib.lessons.l02_to_device import saved
+
+    hosts = [torch.rand(256, 256).pin_memory() for _ in range(5)]
+    weight = torch.rand(256, 256, device="cuda")
+    serial = saved.copy_then_compute(hosts, "cuda", lambda x: x @ weight)
+    overlapped = saved.prefetch_on_side_stream(hosts, "cuda", lambda x: x @ weight)
+    torch.cuda.synchronize()
+    assert all(torch.allclose(a, b) for a, b in zip(serial, overlapped))
+    assert torch.allclose(overlapped[-1], hosts[-1].cuda() @ weight)
+
+
 def test_augmented_dataset_changes_images_deterministically():
     base = tiny_digits(4)
-    augmented = transfer.Augmented(base)
+    augmented = input_pipeline.Augmented(base)
     image, label = augmented[1]
     assert image.shape == base[1][0].shape and label == base[1][1]
     assert torch.equal(image, augmented[1][0])  # same index, same augmentation
@@ -85,7 +138,7 @@ def test_augmented_dataset_changes_images_deterministically():
 
 @pytest.mark.parametrize("num_workers", [0, 1])
 def test_loader_throughput(num_workers):
-    record = transfer.loader_throughput(transfer.Augmented(tiny_digits(48)), batch_size=16,
+    record = input_pipeline.loader_throughput(input_pipeline.Augmented(tiny_digits(48)), batch_size=16,
                                         num_workers=num_workers, pin_memory=True)
     assert record.params["num_workers"] == num_workers and record.params["batches"] == 3
     assert record.params["pin_effective"] == torch.cuda.is_available()
@@ -97,16 +150,16 @@ def test_train_epoch_learns_and_reports():
     labels = torch.arange(64) % 10
     images = torch.zeros(64, 1, 28, 28)
     images[torch.arange(64), 0, 0, labels] = 1.0  # an easy task: the label is a bright pixel's position
-    loader = transfer.make_loader(TensorDataset(images, labels), batch_size=16)
+    loader = input_pipeline.make_loader(TensorDataset(images, labels), batch_size=16)
     model = SimpleNN(hidden=32)
     optimizer = torch.optim.SGD(model.parameters(), lr=0.5)
-    first = transfer.train_epoch(model, loader, torch.device("cpu"), optimizer)
+    first = input_pipeline.train_epoch(model, loader, torch.device("cpu"), optimizer)
     for _ in range(10):
-        last = transfer.train_epoch(model, loader, torch.device("cpu"), optimizer)
+        last = input_pipeline.train_epoch(model, loader, torch.device("cpu"), optimizer)
     assert len(first["losses"]) == 4 and first["samples"] == 64 and first["samples_per_s"] > 0
     assert sum(last["losses"]) < sum(first["losses"])
-    assert transfer.accuracy(model, loader, torch.device("cpu")) > 0.5
-    limited = transfer.train_epoch(model, loader, torch.device("cpu"), optimizer, max_steps=2)
+    assert input_pipeline.accuracy(model, loader, torch.device("cpu")) > 0.5
+    limited = input_pipeline.train_epoch(model, loader, torch.device("cpu"), optimizer, max_steps=2)
     assert len(limited["losses"]) == 2
 
 
@@ -222,13 +275,13 @@ class SlowSamples(torch.utils.data.Dataset):
 def test_wait_vs_compute_sees_a_slow_input_pipeline():
     torch.manual_seed(0)
     model = SimpleNN(hidden=16)
-    loader = transfer.make_loader(SlowSamples(), batch_size=8, shuffle=False)
+    loader = input_pipeline.make_loader(SlowSamples(), batch_size=8, shuffle=False)
     # One thread: beside CI's other worker, a 2-thread team waiting for a descheduled thread made this
     # tiny step take longer than the 32 ms of loading (wait share 0.42), which is not what is tested here.
     threads = torch.get_num_threads()
     torch.set_num_threads(1)
     try:
-        result = transfer.wait_vs_compute(loader, model, torch.optim.SGD(model.parameters(), lr=0.1), "cpu")
+        result = input_pipeline.wait_vs_compute(loader, model, torch.optim.SGD(model.parameters(), lr=0.1), "cpu")
     finally:
         torch.set_num_threads(threads)
     assert len(result["wait_s"]) == len(result["step_s"]) == 7  # 8 batches, the first left out
@@ -241,12 +294,12 @@ def test_wait_vs_compute_sees_a_slow_input_pipeline():
 def test_decoded_is_deterministic_and_marks_every_sample():
     from torch.profiler import ProfilerActivity, profile
 
-    decoded = transfer.Decoded(tiny_digits(4), rounds=2)
+    decoded = input_pipeline.Decoded(tiny_digits(4), rounds=2)
     with profile(activities=[ProfilerActivity.CPU]) as prof:
         first = decoded[1][0]
     assert torch.equal(first, decoded[1][0]) and 0 <= first.min() and first.max() <= 1
-    assert not torch.equal(first, transfer.Augmented(tiny_digits(4))[1][0])  # the blur changed it
-    assert sum(e.name == transfer.LOAD_SAMPLE for e in prof.events()) == 1
+    assert not torch.equal(first, input_pipeline.Augmented(tiny_digits(4))[1][0])  # the blur changed it
+    assert sum(e.name == input_pipeline.LOAD_SAMPLE for e in prof.events()) == 1
 
 
 def test_profile_loop_counts_what_the_function_did():
@@ -256,7 +309,7 @@ def test_profile_loop_counts_what_the_function_did():
             x = x + 1
         return [x.sum().item() for _ in range(n_items)]
 
-    result, prof = transfer.profile_loop(work, 5, 3)
+    result, prof = input_pipeline.profile_loop(work, 5, 3)
     assert result == [12.0] * 5
     assert prof.item_calls == 5
     assert prof.ops >= 3 + 5 + 5 and {n: c for n, c, _ in prof.table}["aten::add"] == 3
@@ -265,15 +318,15 @@ def test_profile_loop_counts_what_the_function_did():
 
 @pytest.mark.parametrize("num_workers, samples_here", [(0, 24), (1, 0)])
 def test_profile_loop_sees_where_samples_are_loaded(num_workers, samples_here):
-    loader = transfer.make_loader(transfer.Decoded(tiny_digits(24), rounds=1), batch_size=8,
+    loader = input_pipeline.make_loader(input_pipeline.Decoded(tiny_digits(24), rounds=1), batch_size=8,
                                   num_workers=num_workers, shuffle=False)
     model = SimpleNN(hidden=8)
-    _, prof = transfer.profile_loop(transfer.wait_vs_compute, loader, model,
+    _, prof = input_pipeline.profile_loop(input_pipeline.wait_vs_compute, loader, model,
                                     torch.optim.SGD(model.parameters(), lr=0.1), "cpu")
     assert prof.samples_here == samples_here
     assert prof.data_s > 0 and 0 < prof.data_share < 1
     names = [n for n, _, _ in prof.table]
-    assert "DataLoader next()" in names and (transfer.LOAD_SAMPLE in names) == (num_workers == 0)
+    assert "DataLoader next()" in names and (input_pipeline.LOAD_SAMPLE in names) == (num_workers == 0)
 
 
 def _loop(step_ms: float, wait_ms: float, steps: int = 10) -> dict:
@@ -299,7 +352,7 @@ def test_pipeline_verdicts_say_why_workers_slowed_training(pipeline, keys, monke
     from fastrain_lib.core.i18n import t
 
     monkeypatch.setenv("FASTRAIN_LANG", "en")
-    lines = transfer.pipeline_verdicts(pipeline, cores=2)
+    lines = input_pipeline.pipeline_verdicts(pipeline, cores=2)
     assert [k for k, _ in lines] == keys
     best = lines[0][1]["best"]
     assert pipeline[best]["steps_per_s"] == max(pipeline[w]["steps_per_s"] for w in pipeline if w > 0)

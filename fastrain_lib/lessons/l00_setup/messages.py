@@ -6,14 +6,6 @@ MESSAGES = {
     "lesson00.matrix_size": {"bn": "ম্যাট্রিক্সের আকার n (n × n)", "en": "matrix size n (n × n)"},
     "lesson00.matmul_title": {"bn": "ম্যাট্রিক্স গুণ ({dtype}): এই মেশিনে মাপা", "en": "matrix multiply ({dtype}): measured on this machine"},
     "lesson00.font_title": {"bn": "বাংলা লেখা ঠিকমতো আঁকা হচ্ছে কি?", "en": "Is Bengali text drawn correctly?"},
-    "lesson00.mode_lang": {
-        "bn": "মোড (mode): {mode} | ভাষা (language): {language}",
-        "en": "mode: {mode} | language: {language}",
-    },
-    "lesson00.first_matmul": {
-        "bn": "{n}×{n} ম্যাট্রিক্স গুণ: মধ্যমা {ms:.3f} ms, {gflops:.1f} GFLOP/s",
-        "en": "{n}×{n} matrix multiply: median {ms:.3f} ms, {gflops:.1f} GFLOP/s",
-    },
     "lesson00.verdict_double": {
         "bn": "এখানে মাপা: {n}×{n} থেকে {n2}×{n2}-এ কাজ 8 গুণ, সময় বাড়ল {ratio:.1f} গুণ।",
         "en": "Measured here: from {n}×{n} to {n2}×{n2} the work grows 8×, the time grew {ratio:.1f}×.",
@@ -29,10 +21,6 @@ MESSAGES = {
     "lesson00.why_more_than_8": {
         "bn": "8 গুণের বেশি: বড় ম্যাট্রিক্স প্রসেসরের ক্যাশে আর আঁটে না, অথবা মাপার সময় অন্য প্রোগ্রাম চলছিল (আবার চালিয়ে দেখো)।",
         "en": "More than 8×: the bigger matrices no longer fit the processor's cache, or another program ran during the measurement (run it again).",
-    },
-    "lesson00.widths": {
-        "bn": "matplotlib {version}: যুক্তাক্ষরের চওড়া {joined:.0f} px, আলাদা অক্ষরে {apart:.0f} px",
-        "en": "matplotlib {version}: the conjunct is {joined:.0f} px wide, the separate letters {apart:.0f} px",
     },
     "lesson00.verdict_shaping_ok": {
         "bn": "শেপিং ঠিক আছে ✓ — যুক্তাক্ষরটি আলাদা অক্ষরের চেয়ে সরু, তাই প্লটের বাংলা লেখা ঠিকমতো জোড়া লাগছে।",

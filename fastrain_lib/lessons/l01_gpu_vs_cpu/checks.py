@@ -35,6 +35,18 @@ def _diagnose(got: float, expected: float, mistakes: dict[str, list[float]]) -> 
     return "wrong_value"
 
 
+# the message of each mistake _diagnose can name (full keys, so a test can list them)
+MISTAKE_KEYS = {
+    "missing_factor_2": "lesson01.check.missing_factor_2",
+    "n_squared": "lesson01.check.n_squared",
+    "not_giga": "lesson01.check.not_giga",
+    "inverted_rate": "lesson01.check.inverted_rate",
+    "bits_not_bytes": "lesson01.check.bits_not_bytes",
+    "forgot_output": "lesson01.check.forgot_output",
+    "integer_division": "checks.l01.integer_division",
+}
+
+
 def _check_numeric(fn, cases, expected_fn, mistakes_fn, show_case) -> CheckResult:
     for case in cases:
         result, problem = call_student(fn, *case)
@@ -48,7 +60,7 @@ def _check_numeric(fn, cases, expected_fn, mistakes_fn, show_case) -> CheckResul
         if code == "wrong_value":
             return failed(code, "lesson01.check.wrong_value", case=show_case(*case), expected=expected, got=got)
         if code:
-            return failed(code, "checks.l01.integer_division" if code == "integer_division" else f"lesson01.check.{code}")
+            return failed(code, MISTAKE_KEYS[code])
     return passed()
 
 

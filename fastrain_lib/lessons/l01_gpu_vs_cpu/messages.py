@@ -27,18 +27,6 @@ MESSAGES = {
     "lesson01.iqr_ms": {"bn": "IQR (মিলিসেকেন্ড)", "en": "IQR (ms)"},
     "lesson01.panel_plot_title": {"bn": "ম্যাট্রিক্স গুণ, {dtype}, CPU থ্রেড = {threads}", "en": "matrix multiply, {dtype}, CPU threads = {threads}"},
     # notes printed by the notebook
-    "lesson01.few_cores": {
-        "bn": "এই মেশিনে মাত্র {cores}টি কোর, তাই বক্ররেখায় বিন্দু মাত্র {cores}টি — পুরো গল্পটা দেখতে বেশি কোরের মেশিন লাগবে। তবু যা দেখছ তা সত্যি মাপা। অন্য প্রোগ্রাম একই কোর ব্যবহার করলে বেশি থ্রেডে গতি কমেও যেতে পারে।",
-        "en": "This machine has only {cores} cores, so the curve has only {cores} points — a machine with more cores shows the full story. What you see is still measured. If other programs use the same cores, more threads can even be slower.",
-    },
-    "lesson01.roof_here": {
-        "bn": "এই মেশিনের ছাদ ({device}): গণনা {gflops:.1f} GFLOP/s, মেমরি {gbs:.1f} GB/s, রিজ বিন্দু {ridge:.2f} FLOP/বাইট",
-        "en": "This machine's roof ({device}): compute {gflops:.1f} GFLOP/s, memory {gbs:.1f} GB/s, ridge point {ridge:.2f} FLOP/byte",
-    },
-    "lesson01.no_reference": {
-        "bn": "reference/ ফোল্ডারে এখনও অন্য হার্ডওয়্যারের মাপা ফল নেই, তাই শুধু এই মেশিন আর ডেটাশিটের সংখ্যা দেখানো হচ্ছে।",
-        "en": "reference/ has no results from other hardware yet, so only this machine and datasheet figures are shown.",
-    },
     # exercise checks (fastrain_lib.lessons.l01_gpu_vs_cpu.checks)
     "lesson01.check.not_number": {
         "bn": "ফাংশনটি একটি সংখ্যা ফেরত দেওয়ার কথা, কিন্তু পাওয়া গেল {kind}। return দিয়ে একটি float বা int ফেরত দাও।",
@@ -120,22 +108,6 @@ MESSAGES = {
         "bn": "মাপা ধাপে মডেলের ওজন বদলায়নি: প্রশিক্ষণ ধাপে backward() আর optimizer.step() দুটোই থাকতে হবে, শুধু ফরওয়ার্ড পাস নয়।",
         "en": "The weights did not change in the measured step: a training step needs backward() and optimizer.step(), not only the forward pass.",
     },
-    "lesson01.cpu_line": {
-        "bn": "CPU: {name} | {cores}টি লজিক্যাল কোর | PyTorch থ্রেড: {threads}",
-        "en": "CPU: {name} | {cores} logical cores | PyTorch threads: {threads}",
-    },
-    "lesson01.devices_line": {
-        "bn": "ব্যবহারযোগ্য ডিভাইস: {devices} | মোড: {mode}",
-        "en": "usable devices: {devices} | mode: {mode}",
-    },
-    "lesson01.threads_restored": {
-        "bn": "থ্রেড আবার আগের মতো: {threads}",
-        "en": "threads back as before: {threads}",
-    },
-    "lesson01.thread_row": {
-        "bn": "{threads} থ্রেড: {ms:.2f} ms, {gflops:.1f} GFLOP/s, গতিবৃদ্ধি {speedup:.2f}×",
-        "en": "{threads} threads: {ms:.2f} ms, {gflops:.1f} GFLOP/s, speed-up {speedup:.2f}×",
-    },
     "lesson01.verdict_threads_near_ideal": {
         "bn": "এখানে মাপা: {threads} থ্রেডে গতিবৃদ্ধি {speedup:.2f}×, আদর্শ {threads}×-এর কাছাকাছি।",
         "en": "Measured here: {threads} threads give a {speedup:.2f}× speed-up, close to the ideal {threads}×.",
@@ -151,18 +123,6 @@ MESSAGES = {
     "lesson01.verdict_one_core": {
         "bn": "এই মেশিনে মাত্র 1টি থ্রেড চলে, তাই থ্রেড বাড়ানোর তুলনা এখানে করা যায় না।",
         "en": "This machine runs only 1 thread, so there is nothing to compare here.",
-    },
-    "lesson01.intensity_row": {
-        "bn": "{n}×{n} ম্যাট্রিক্স গুণ: {flops:.3g} FLOP, {moved:.3g} বাইট, ঘনত্ব {intensity:.1f} FLOP/বাইট",
-        "en": "{n}×{n} matmul: {flops:.3g} FLOP, {moved:.3g} bytes, intensity {intensity:.1f} FLOP/byte",
-    },
-    "lesson01.add_intensity": {
-        "bn": "c = a + b: ঘনত্ব {intensity:.3f} FLOP/বাইট (আকার যাই হোক)",
-        "en": "c = a + b: intensity {intensity:.3f} FLOP/byte (whatever the size)",
-    },
-    "lesson01.operation": {
-        "bn": "কাজ",
-        "en": "operation",
     },
     "lesson01.verdict_matmul_sizes": {
         "bn": "এখানে মাপা ({device}): {small}×{small} ম্যাট্রিক্স গুণ {small_g:.1f} GFLOP/s, {big}×{big} {big_g:.1f} GFLOP/s — বড়টি {ratio:.1f} গুণ।",
@@ -196,18 +156,6 @@ MESSAGES = {
         "bn": "এই মেশিনে GPU নেই। CPU-র সেরা মাপ: {gflops:.1f} GFLOP/s, {gbs:.1f} GB/s। Colab-এ GPU নিয়ে (Runtime → Change runtime type → T4 GPU) আবার চালালে দুটি পাশাপাশি দেখবে।",
         "en": "No GPU on this machine. The CPU's best: {gflops:.1f} GFLOP/s, {gbs:.1f} GB/s. Run this again on Colab with a GPU (Runtime → Change runtime type → T4 GPU) to see both side by side.",
     },
-    "lesson01.t4_row": {
-        "bn": "T4 (ডেটাশিট), {name}: ঘনত্ব {intensity:.3g} → বড়জোর {gflops:.0f} GFLOP/s ({kind}-bound)",
-        "en": "T4 (datasheet), {name}: intensity {intensity:.3g} → at most {gflops:.0f} GFLOP/s ({kind}-bound)",
-    },
-    "lesson01.t4_ridge": {
-        "bn": "T4-এর রিজ বিন্দু: {ridge:.1f} FLOP/বাইট",
-        "en": "T4 ridge point: {ridge:.1f} FLOP/byte",
-    },
-    "lesson01.batch_row": {
-        "bn": "{device}, batch {batch}: {ms:.3f} ms/ধাপ, {rate:.0f} নমুনা/সেকেন্ড",
-        "en": "{device}, batch {batch}: {ms:.3f} ms/step, {rate:.0f} samples/s",
-    },
     "lesson01.verdict_batch": {
         "bn": "এখানে মাপা ({device}): batch {small} থেকে {big}-এ থ্রুপুট {ratio:.0f} গুণ ({small_rate:.0f} → {big_rate:.0f} নমুনা/সেকেন্ড); শেষ ধাপে বাড়ল {last:.2f} গুণ।",
         "en": "Measured here ({device}): from batch {small} to {big} the throughput grew {ratio:.0f}× ({small_rate:.0f} → {big_rate:.0f} samples/s); the last step added {last:.2f}×.",
@@ -235,17 +183,5 @@ MESSAGES = {
     "lesson01.reference_run": {
         "bn": "রেফারেন্স: {run}",
         "en": "reference: {run}",
-    },
-    "lesson01.reference_runs": {
-        "bn": "reference/ থেকে {count}টি রানের ছাদ যোগ হলো (প্রতিটি রান আলাদা রেখা): {labels}",
-        "en": "Added the roofs of {count} runs from reference/ (one line per run): {labels}",
-    },
-    "lesson01.no_gpu_reference": {
-        "bn": "reference/ ফোল্ডারে এখনো কোনো GPU-তে মাপা ফল নেই; GPU-র রেখাগুলো শুধু ডেটাশিট থেকে।",
-        "en": "reference/ has no results measured on a GPU yet; the GPU lines are datasheet figures only.",
-    },
-    "lesson01.ex_compare": {
-        "bn": "bench: {bench:.2f} GFLOP/s, তোমার সূত্র: {mine}",
-        "en": "bench: {bench:.2f} GFLOP/s, your formula: {mine}",
     },
 }

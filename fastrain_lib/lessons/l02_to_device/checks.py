@@ -1,4 +1,4 @@
-"""Checks for lesson 02's exercises (.to(device), the training loop, throughput, a slow loop diagnosed from a profile).
+"""Checks for lesson 02's exercises 1-3 (.to(device), the training loop, throughput and batch size); exercise 4 (a slow loop diagnosed from a profile) is checked in diagnose.py.
 
 A CPU-only machine has no second real device, so the checks move data to the 'meta'
 device: a real PyTorch device (tensors there have a shape and dtype but no data), and
@@ -8,18 +8,11 @@ mixing it with CPU tensors raises the same device-mismatch error as cpu vs cuda.
 from __future__ import annotations
 
 import copy
-import math
-import statistics
-import time
 
 import torch
 from torch import nn
-from torch.utils.data import DataLoader, TensorDataset
 
-from fastrain_lib.core import config, errors
-from fastrain_lib.measure import noise
-from fastrain_lib.lessons.l02_to_device import transfer
-from fastrain_lib.core.i18n import t
+from fastrain_lib.core import errors
 from fastrain_lib.lessons.checking import (
     CheckResult,
     as_number,
@@ -112,6 +105,19 @@ def _batches() -> list:
     ]
 
 
+# the message of each mistake _compare can name (full keys, so a test can list them)
+COMPARE_KEYS = {
+    "not_tensor": "lesson02.check.not_tensor",
+    "not_moved": "lesson02.check.not_moved",
+    "nested_not_moved": "lesson02.check.nested_not_moved",
+    "tensor_changed": "lesson02.check.tensor_changed",
+    "container_type": "lesson02.check.container_type",
+    "dict_keys": "lesson02.check.dict_keys",
+    "dict_values": "lesson02.check.dict_values",
+    "length": "lesson02.check.length",
+    "non_tensor_changed": "lesson02.check.non_tensor_changed",
+}
+
 # (the device the student gets, the device tensors must end on): a torch.device and a plain string,
 # and the CPU itself (a hard-coded other device fails there)
 TO_DEVICE_TARGETS = [(TARGET, TARGET), ("meta", TARGET), (torch.device("cpu"), torch.device("cpu"))]
@@ -138,7 +144,7 @@ def check_to_device(to_device) -> CheckResult:
                 return failed("mutated_input", "lesson02.check.mutated_input")
             code = _compare(got, before, target, 0)
             if code:
-                return failed(code, f"lesson02.check.{code}")
+                return failed(code, COMPARE_KEYS[code])
     return passed()
 
 
@@ -347,6 +353,8 @@ def check_throughput(throughput) -> CheckResult:
 
 BATCH_ANSWERS = ("a", "b", "c", "d")
 BATCH_CORRECT = "b"
+# why each wrong choice is wrong
+WRONG_ANSWER_KEYS = {"a": "lesson02.check.answer_a", "c": "lesson02.check.answer_c", "d": "lesson02.check.answer_d"}
 
 
 @check
@@ -360,232 +368,9 @@ def check_batch_answer(answer) -> CheckResult:
     if choice not in BATCH_ANSWERS:
         return failed("not_a_choice", "lesson02.check.not_a_choice", choices=", ".join(BATCH_ANSWERS))
     if choice != BATCH_CORRECT:
-        return failed(f"wrong_{choice}", f"lesson02.check.answer_{choice}")
+        return failed(f"wrong_{choice}", WRONG_ANSWER_KEYS[choice])
     return passed("lesson02.check.answer_right")
 
 
-# ---------------------------------------------------------------- task 4: diagnose a slow training loop from a profile
-#
-# The given loop (slow_train_steps) has three problems a profile shows:
-#   1. every sample is decoded in the training process (num_workers=0): 'fastrain::load_sample'
-#      rows in the profile, and a large share of the time inside DataLoader next();
-#   2. loss.item() every step: one aten::_local_scalar_dense per step (on a GPU: a synchronization);
-#   3. accuracy counted in a Python loop over the batch: a few tiny ops per SAMPLE.
-# A fixed loop must give the same numbers (same weights, same mean loss and accuracy), lose
-# all three from the profile, and run measurably faster. Timing on a busy machine can say
-# nothing either way: then the check says so (a ⚠️, not a ❌) and asks for a rerun.
-
-DIAG_BATCH = 32
-DIAG_HIDDEN = 1024  # model width: a step that takes about as long as making its batch (measured here)
-DIAG_ROUNDS = 2  # blur passes per sample in transfer.Decoded
-SPEEDUP_MIN = 1.25  # the fixed loop must be at least this many times faster (median of paired rounds)
-
-
-class Unsure(CheckResult):
-    """Neither ✅ nor ❌: the machine was too busy for the timing to decide. Falsy (not passed)."""
-
-    def _repr_html_(self) -> str:
-        return f'<div style="color:#8a6d00;font-size:1.1em">⚠️ {self.message}</div>'
-
-    def __str__(self) -> str:
-        return "⚠️ " + self.message
-
-
-def diagnose_steps() -> int:
-    """Steps the timing runs: enough that starting DataLoader workers does not decide it."""
-    return config.by_mode(ci=16, lab=32, full=64)
-
-
-def diagnose_dataset(steps: int | None = None, batch_size: int = DIAG_BATCH, rounds: int = DIAG_ROUNDS):
-    """Digit-sized random images, decoded (transfer.Decoded: per-sample CPU work) on every read."""
-    n = 2 * (steps or diagnose_steps()) * batch_size  # twice what a loop uses: a shuffle picks other samples
-    g = torch.Generator().manual_seed(7)
-    base = TensorDataset(torch.rand(n, 1, 28, 28, generator=g), torch.randint(0, 10, (n,), generator=g))
-    return transfer.Decoded(base, rounds=rounds)
-
-
-class TimedSGD(torch.optim.SGD):
-    """SGD that notes the clock at every step(): steps/s of a loop, whoever wrote the loop."""
-
-    def __init__(self, params, **kwargs):
-        super().__init__(params, **kwargs)
-        self.stamps: list[float] = []
-
-    def step(self, closure=None):
-        result = super().step(closure)
-        self.stamps.append(time.perf_counter())
-        return result
-
-
-def steady_steps_per_s(stamps: list[float], skip: int = 4) -> float:
-    """Steps per second between the `skip`-th step and the last: DataLoader workers starting
-    and their first prefetched batches are left out; the steady speed remains."""
-    skip = min(skip, max(0, len(stamps) - 2))
-    if len(stamps) < 2 or stamps[-1] <= stamps[skip]:
-        return float("nan")
-    return (len(stamps) - 1 - skip) / (stamps[-1] - stamps[skip])
-
-
-def diagnose_model():
-    """A fresh model and optimizer, the same every time (so two loops can be compared)."""
-    from fastrain_lib.models import SimpleNN
-
-    torch.manual_seed(0)
-    model = SimpleNN(hidden=DIAG_HIDDEN)
-    return model, TimedSGD(model.parameters(), lr=0.05, momentum=0.9)
-
-
-def slow_train_steps(model, optimizer, dataset, batch_size, steps):
-    """The slow loop of the exercise (correct, but slow): its mean loss and accuracy."""
-    loader = DataLoader(dataset, batch_size=batch_size, shuffle=False, num_workers=0)
-    criterion = nn.CrossEntropyLoss()
-    total_loss, correct, seen = 0.0, 0, 0
-    for step, (images, labels) in enumerate(loader):
-        if step == steps:
-            break
-        optimizer.zero_grad()
-        outputs = model(images)
-        loss = criterion(outputs, labels)
-        loss.backward()
-        optimizer.step()
-        total_loss += loss.item()
-        for guess, label in zip(outputs.argmax(dim=1), labels):
-            correct += int(guess == label)
-        seen += labels.shape[0]
-    return {"mean_loss": total_loss / steps, "accuracy": correct / seen}
-
-
-def fast_train_steps(model, optimizer, dataset, batch_size, steps):
-    """The reference fix: workers load the samples, the loss stays a tensor, accuracy is one op."""
-    loader = DataLoader(dataset, batch_size=batch_size, shuffle=False, num_workers=2)
-    criterion = nn.CrossEntropyLoss()
-    total_loss = torch.zeros(())
-    correct = torch.zeros((), dtype=torch.long)
-    seen = 0
-    for step, (images, labels) in enumerate(loader):
-        if step == steps:
-            break
-        optimizer.zero_grad()
-        outputs = model(images)
-        loss = criterion(outputs, labels)
-        loss.backward()
-        optimizer.step()
-        total_loss += loss.detach()
-        correct += (outputs.argmax(dim=1) == labels).sum()
-        seen += labels.shape[0]
-    return {"mean_loss": total_loss.item() / steps, "accuracy": correct.item() / seen}
-
-
-def _run(fn, steps: int):
-    """(result, problem, model) of one call of fn on a fresh model and the exercise's data."""
-    model, optimizer = diagnose_model()
-    result, problem = call_student(fn, model, optimizer, diagnose_dataset(steps), DIAG_BATCH, steps)
-    return result, problem, model
-
-
-def _judge_result(result, model, steps: int) -> CheckResult | None:
-    ref_model, ref_opt = diagnose_model()
-    want = slow_train_steps(ref_model, ref_opt, diagnose_dataset(steps), DIAG_BATCH, steps)
-    if not isinstance(result, dict) or not {"mean_loss", "accuracy"} <= set(result):
-        return failed("wrong_result", "lesson02.check.diag.wrong_result", got=describe(result))
-    if not all(torch.allclose(a, b, rtol=1e-5, atol=1e-7) for a, b in zip(model.parameters(), ref_model.parameters())):
-        return failed("wrong_weights", "lesson02.check.diag.wrong_weights", steps=steps)
-    loss, accuracy = as_number(result["mean_loss"]), as_number(result["accuracy"])
-    if loss is None or abs(loss - want["mean_loss"]) > 1e-4 * max(1.0, abs(want["mean_loss"])):
-        return failed("wrong_loss", "lesson02.check.diag.wrong_loss", got=describe(result["mean_loss"]),
-                      want=f"{want['mean_loss']:.4f}")
-    if accuracy is None or abs(accuracy - want["accuracy"]) > 1e-6:
-        return failed("wrong_accuracy", "lesson02.check.diag.wrong_accuracy", got=describe(result["accuracy"]),
-                      want=f"{want['accuracy']:.4f}")
-    return None
-
-
-_OPS_PER_STEP: dict[int, float] = {}
-
-
-def _reference_ops_per_step(steps: int) -> float:
-    """Top-level aten ops per step of the reference fix (measured once per session: torch versions differ)."""
-    if steps not in _OPS_PER_STEP:
-        model, optimizer = diagnose_model()
-        _, prof = transfer.profile_loop(fast_train_steps, model, optimizer, diagnose_dataset(steps),
-                                         DIAG_BATCH, steps)
-        _OPS_PER_STEP[steps] = prof.ops / steps
-    return _OPS_PER_STEP[steps]
-
-
-def _judge_profile(fn, steps: int) -> CheckResult | None:
-    model, optimizer = diagnose_model()
-    dataset = diagnose_dataset(steps)
-    try:
-        _, prof = transfer.profile_loop(fn, model, optimizer, dataset, DIAG_BATCH, steps)
-    except Exception as exc:  # noqa: BLE001 - it ran once already; a second failure is still the answer's
-        return not_done(exc)
-    if prof.ops / steps > _reference_ops_per_step(steps) + DIAG_BATCH / 2:
-        return failed("python_loop", "lesson02.check.diag.python_loop", ops=prof.ops / steps,
-                      ref=_reference_ops_per_step(steps), batch=DIAG_BATCH)
-    if prof.item_calls >= steps:  # one per step or more (a DataLoader reads one seed, the end two totals)
-        return failed("item_every_step", "lesson02.check.diag.item_every_step", items=prof.item_calls, steps=steps)
-    if prof.samples_here > 0:
-        return failed("data_in_main", "lesson02.check.diag.data_in_main", samples=prof.samples_here,
-                      share=prof.data_share)
-    return None
-
-
-def _speedup(fn, steps: int, rounds: int = 3) -> tuple[float, dict, list[float]]:
-    """Median over paired rounds of (fn's steady steps/s ÷ the slow loop's), with the noise
-    information of the whole window (fastrain_lib.measure.noise)."""
-    ratios = []
-    with noise.Window() as window:
-        for _ in range(rounds):
-            rates = []
-            for loop in (slow_train_steps, fn):
-                model, optimizer = diagnose_model()
-                loop(model, optimizer, diagnose_dataset(steps), DIAG_BATCH, steps)
-                rates.append(steady_steps_per_s(optimizer.stamps))
-            ratios.append(rates[1] / rates[0] if rates[0] > 0 else float("nan"))
-    ratios = [r for r in ratios if math.isfinite(r)] or [0.0]  # drop NaN (a round too short to time)
-    spread, repeats = noise.from_times(ratios)
-    # the slow loop needs one core, the fixed one two (training + a worker): two cores must be free
-    info = window.assess(threads=min(noise.cores(), 2), spread=spread, repeats=repeats)  # training + a worker
-    return statistics.median(ratios), info, ratios
-
-
-@check
-def check_fast_loop(fast_loop, *, steps: int | None = None) -> CheckResult:
-    """See _check_fast_loop. Runs with one CPU thread for the training process (restored after):
-    with as many OpenMP threads as cores, the DataLoader workers or any other program make the
-    thread team wait (lesson 01, "why timings lie"), and both loops' timings would mostly measure that."""
-    before = torch.get_num_threads()
-    torch.set_num_threads(1)
-    try:
-        return _check_fast_loop(fast_loop, steps=steps)
-    finally:
-        torch.set_num_threads(before)
-
-
-def _check_fast_loop(fast_loop, *, steps: int | None = None) -> CheckResult:
-    """fast_loop(model, optimizer, dataset, batch_size, steps) -> {'mean_loss', 'accuracy'}:
-    the same numbers as slow_train_steps, none of its three problems in the profile, and
-    at least SPEEDUP_MIN times its speed (or, on a busy machine, an honest 'cannot tell')."""
-    steps = steps or diagnose_steps()
-    if fast_loop is None:
-        return not_done()
-    if not callable(fast_loop):
-        return failed("not_callable", "checks.not_callable", kind=type(fast_loop).__name__)
-    few = 4
-    result, problem, model = _run(fast_loop, few)
-    if problem is not None:
-        return problem
-    problem = _judge_result(result, model, few)  # (a failed CheckResult is falsy: no `or` here)
-    if problem is None:
-        problem = _judge_profile(fast_loop, steps)
-    if problem is not None:
-        return problem
-    speedup, info, ratios = _speedup(fast_loop, steps)
-    if speedup >= SPEEDUP_MIN:
-        return passed("lesson02.check.diag.correct", speedup=speedup)
-    if noise.is_noisy(info):
-        return Unsure(False, t("lesson02.check.diag.noisy", speedup=speedup, need=SPEEDUP_MIN)
-                      + " " + noise.sentence(info), "noisy")
-    return failed("not_faster", "lesson02.check.diag.not_faster", speedup=speedup, need=SPEEDUP_MIN,
-                  rounds=", ".join(f"{r:.2f}" for r in ratios))
+# task 4 (diagnose a slow loop from a profile) is in diagnose.py; its check is one of this lesson's checks
+from fastrain_lib.lessons.l02_to_device.diagnose import check_fast_loop  # noqa: E402,F401

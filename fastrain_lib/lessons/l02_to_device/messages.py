@@ -1,14 +1,10 @@
-"""Messages of lesson 02 (.to(device)): fastrain_lib.lessons.l02_to_device.transfer, panels/lesson02, checks/lesson02."""
+"""Messages of lesson 02 (.to(device)): its transfer.py, input_pipeline.py, panel.py, checks.py and diagnose.py."""
 
 MESSAGES = {
-    # fastrain_lib.lessons.l02_to_device.transfer
+    # transfer.py, input_pipeline.py
     "transfer.needs_gpu": {
         "bn": "হোস্ট→ডিভাইস কপি মাপতে GPU লাগে; এই মেশিনে শুধু CPU আছে, তাই এখানে কিছু সরানোর নেই। ডেটাশিটের বা reference/-এর সংখ্যা দেখো।",
         "en": "Measuring host→device copies needs a GPU; this machine has only a CPU, so there is nothing to move here. See the datasheet or reference/ figures.",
-    },
-    "transfer.unified_memory": {
-        "bn": "এই মেশিনের GPU ({device}) CPU-র সাথে একই মেমরি ভাগ করে (unified memory), মাঝখানে PCIe নেই; তাই পিন করা মেমরির পরীক্ষাটি এখানে প্রযোজ্য নয়।",
-        "en": "This machine's GPU ({device}) shares one memory with the CPU (unified memory), with no PCIe in between, so the pinned-memory experiment does not apply here.",
     },
     "transfer.no_pinning": {
         "bn": "পিন করা মেমরি (pinned memory) বানাতে GPU-র ড্রাইভার লাগে; এই মেশিনে CUDA নেই। pinned=False দিয়ে চালাও।",
@@ -18,15 +14,7 @@ MESSAGES = {
     "transfer.bandwidth_title": {"bn": "হোস্ট → GPU কপির গতি (এই মেশিনে মাপা)", "en": "host → GPU copy speed (measured on this machine)"},
     "transfer.bytes": {"bn": "কপির আকার (বাইট)", "en": "copy size (bytes)"},
     "transfer.gbs": {"bn": "ব্যান্ডউইথ (GB/s)", "en": "bandwidth (GB/s)"},
-    "transfer.pageable": {"bn": "সাধারণ মেমরি (pageable)", "en": "pageable"},
-    "transfer.pinned": {"bn": "পিন করা (pinned)", "en": "pinned"},
-    "transfer.links_title": {"bn": "হোস্ট ↔ GPU সংযোগের সর্বোচ্চ গতি (ডেটাশিট, এক দিকে)", "en": "host ↔ GPU link peak (datasheet, one direction)"},
-    "transfer.link": {"bn": "সংযোগ", "en": "link"},
-    "transfer.used_by": {"bn": "যে GPU-তে", "en": "used by"},
-    "transfer.source": {"bn": "উৎস", "en": "source"},
     "transfer.item_title": {"bn": "প্রতি ধাপে loss.item() বনাম শেষে একবার", "en": "loss.item() every step vs once at the end"},
-    "transfer.item_every": {"bn": "প্রতি ধাপে .item()", "en": ".item() every step"},
-    "transfer.item_once": {"bn": "শেষে একবার .item()", "en": ".item() once"},
     "transfer.ms_per_step": {"bn": "প্রতি ধাপে সময় (মিলিসেকেন্ড)", "en": "time per step (ms)"},
     "transfer.loader_title": {"bn": "DataLoader: num_workers ও pin_memory বনাম নমুনা/সেকেন্ড", "en": "DataLoader: num_workers and pin_memory vs samples/s"},
     "transfer.startup_s": {"bn": "শুরুর সময় (সেকেন্ড)", "en": "start-up (s)"},
@@ -34,9 +22,8 @@ MESSAGES = {
         "bn": "এই মেশিনে GPU নেই, তাই pin_memory=True কোনো কাজ করে না (PyTorch এটি উপেক্ষা করে)।",
         "en": "No GPU here, so pin_memory=True does nothing (PyTorch ignores it).",
     },
-    "transfer.epoch_s": {"bn": "প্রতি ইপকে সময় (সেকেন্ড)", "en": "time per epoch (s)"},
     "transfer.train_title": {"bn": "SimpleNN, বাংলা অঙ্ক: প্রতি ধাপের লস", "en": "SimpleNN, Bengali digits: loss per step"},
-    # panels/lesson02
+    # panel.py
     "lesson02.panel_title": {
         "bn": "প্রশিক্ষণের গতি: ডিভাইস, batch আকার, num_workers, pin_memory বদলে দেখো",
         "en": "Training speed: change the device, batch size, num_workers, pin_memory",
@@ -54,7 +41,7 @@ MESSAGES = {
     "lesson02.samples_seen": {"bn": "দেখা নমুনার সংখ্যা", "en": "samples seen"},
     "lesson02.history": {"bn": "শেষ কয়েকটি চালানোর গতি", "en": "speed of the last few runs"},
     "lesson02.final_loss": {"bn": "শেষ লস", "en": "final loss"},
-    # checks/lesson02: to_device
+    # checks.py: to_device
     "lesson02.check.not_moved": {
         "bn": "টেনসরটি নির্দিষ্ট ডিভাইসে যায়নি। একটি টেনসর পেলে x.to(device) ফেরত দাও — .to() নতুন টেনসর ফেরত দেয়, মূলটি যেখানে ছিল সেখানেই থাকে।",
         "en": "The tensor did not reach the device. For a tensor, return x.to(device) — .to() returns a new tensor and leaves the original where it was.",
@@ -97,7 +84,7 @@ MESSAGES = {
         "bn": "তোমার ফাংশন মূল batch-টাই বদলে দিয়েছে (ইন-প্লেস, in-place)। নতুন list/dict বানিয়ে ফেরত দাও, মূলটি যেমন ছিল রেখে দাও।",
         "en": "Your function changed the original batch in place. Build and return new lists/dicts; leave the original as it was.",
     },
-    # checks/lesson02: the training loop
+    # checks.py: the training loop
     "lesson02.check.model_not_moved": {
         "bn": "মডেলের ওজন ভুল ডিভাইসে রয়ে গেছে। লুপের আগে model = model.to(device) (বা model.to(device)) লেখো।",
         "en": "The model's weights stayed on the wrong device. Before the loop write model = model.to(device) (or model.to(device)).",
@@ -122,10 +109,6 @@ MESSAGES = {
         "bn": "{batches}টি batch-এ optimizer.step() ডাকা হয়েছে {steps} বার। প্রতিটি batch-এ ঠিক একবার ডাকতে হবে, backward-এর পরে।",
         "en": "optimizer.step() was called {steps} times for {batches} batches. Call it exactly once per batch, after backward.",
     },
-    "lesson02.check.no_zero_grad": {
-        "bn": "প্রতি batch-এ optimizer.zero_grad() ডাকা হয়নি। না ডাকলে আগের ধাপের গ্রেডিয়েন্ট (gradient) জমে যোগ হতে থাকে।",
-        "en": "optimizer.zero_grad() was not called for every batch. Without it, the previous steps' gradients keep adding up.",
-    },
     "lesson02.check.no_backward": {
         "bn": "ওজন একটুও বদলায়নি: loss.backward() ডাকা হয়েছে তো? ব্যাকওয়ার্ড পাস (backward pass) ছাড়া optimizer.step()-এর কাছে কোনো গ্রেডিয়েন্ট থাকে না।",
         "en": "The weights did not change at all: is loss.backward() called? Without the backward pass optimizer.step() has no gradients.",
@@ -134,7 +117,7 @@ MESSAGES = {
         "bn": "ফাংশনটি প্রতিটি batch-এর জন্য একটি করে loss-এর list ফেরত দেবে ({batches}টি)। losses.append(loss.detach()) লেখো, আর শেষে return losses।",
         "en": "The function must return a list with one loss per batch ({batches}). Write losses.append(loss.detach()) and return losses at the end.",
     },
-    # checks/lesson02: throughput
+    # checks.py: throughput
     "lesson02.check.not_number": {"bn": "একটি সংখ্যা (float) ফেরত দাও।", "en": "Return a number (float)."},
     "lesson02.check.forgot_batch": {
         "bn": "তুমি প্রতি সেকেন্ডে ধাপ (steps/s) হিসাব করেছ। প্রতিটি ধাপে batch_size-টি নমুনা থাকে: batch_size × steps ÷ seconds।",
@@ -165,78 +148,6 @@ MESSAGES = {
         "bn": "ঠিক! প্রতিটি ধাপের একটা নির্দিষ্ট খরচ আছে (Python, কার্নেল চালু করা, অপটিমাইজারের ধাপ); বড় batch সেই খরচ বেশি নমুনায় ভাগ করে, আর বড় ম্যাট্রিক্স গুণ হার্ডওয়্যার ভালোভাবে ব্যবহার করে — যতক্ষণ না হার্ডওয়্যার পুরো ব্যস্ত হয়ে যায়।",
         "en": "Right! Each step has a fixed cost (Python, launching kernels, the optimizer step); a bigger batch spreads it over more samples, and bigger matrix multiplies use the hardware better — until the hardware is fully busy.",
     },
-    "lesson02.device_chosen": {
-        "bn": "ব্যবহার করা হবে: {device}",
-        "en": "will use: {device}",
-    },
-    "lesson02.devices_here": {
-        "bn": "এই মেশিনে যেসব ডিভাইস চলে: {devices}",
-        "en": "devices that work on this machine: {devices}",
-    },
-    "lesson02.same_device": {
-        "bn": "cpu → cpu: একই বস্তু? {same} | একই মেমরি? {memory}",
-        "en": "cpu → cpu: same object? {same} | same memory? {memory}",
-    },
-    "lesson02.other_device": {
-        "bn": "cpu → {other}: একই বস্তু? {same} | x এখন: {x} | y এখন: {y}",
-        "en": "cpu → {other}: same object? {same} | x is now on: {x} | y is on: {y}",
-    },
-    "lesson02.new_dtype": {
-        "bn": "float32 → float64: একই বস্তু? {same} | একই মেমরি? {memory}",
-        "en": "float32 → float64: same object? {same} | same memory? {memory}",
-    },
-    "lesson02.meta_storage": {
-        "bn": "meta টেনসরের আকার {shape}, ডেটা টাইপ {dtype}, কিন্তু কোনো মেমরি নেই: {error}",
-        "en": "the meta tensor has shape {shape} and dtype {dtype}, but no memory: {error}",
-    },
-    "lesson02.weights_before": {
-        "bn": "আগে, ওজন আছে: {device}",
-        "en": "before, the weights are on: {device}",
-    },
-    "lesson02.returns_itself": {
-        "bn": "model.to() কি নিজেকেই ফেরত দেয়? {same}",
-        "en": "does model.to() return the model itself? {same}",
-    },
-    "lesson02.weights_after": {
-        "bn": "পরে, ওজন আছে: {device}",
-        "en": "after, the weights are on: {device}",
-    },
-    "lesson02.param_kept_dtype": {
-        "bn": "ডেটা টাইপ বদলের পরেও একই Parameter বস্তু? {same}",
-        "en": "the same Parameter object after a dtype change? {same}",
-    },
-    "lesson02.optimizer_holds": {
-        "bn": "{device}-এ সরানোর পরে অপটিমাইজার কি মডেলের আসল প্যারামিটার ধরে আছে? {same}",
-        "en": "after moving to {device}, does the optimizer hold the model's actual parameters? {same}",
-    },
-    "lesson02.params_kept": {
-        "bn": "এখানে .to() একই Parameter বস্তু রেখেছে (শুধু ভেতরের ডেটা বদলেছে), তাই আগে বানানো অপটিমাইজারও ঠিক প্যারামিটার হালনাগাদ করবে।",
-        "en": "Here .to() kept the same Parameter objects (only the data inside changed), so an optimizer built earlier still updates the right parameters.",
-    },
-    "lesson02.params_swapped": {
-        "bn": "এখানে .to() নতুন Parameter বস্তু বানিয়েছে: আগে বানানো অপটিমাইজার পুরোনোগুলো ধরে আছে, তাই মডেলের ওজন কখনো হালনাগাদ হতো না — কোনো ত্রুটি ছাড়াই। এজন্যই অপটিমাইজার বানাও মডেল সরানোর পরে।",
-        "en": "Here .to() made new Parameter objects: the optimizer built earlier still holds the old ones, so the model's weights would never be updated — without any error. That is why the optimizer is built after moving the model.",
-    },
-    "lesson02.error_kind": {
-        "bn": "ত্রুটির ধরন: {kind}",
-        "en": "error category: {kind}",
-    },
-    "lesson02.bytes": {
-        "bn": "বাইট",
-        "en": "bytes",
-    },
-    "lesson02.no_reference_transfers": {
-        "bn": "reference/ ফোল্ডারে এখনো কোনো GPU-তে মাপা হোস্ট→GPU কপির ফল নেই; ওপরে শুধু ডেটাশিটের সংখ্যা।",
-        "en": "reference/ has no host→GPU copy results measured on a GPU yet; above are datasheet figures only.",
-    },
-    "lesson02.call_returns_ms": {
-        "bn": "কল ফিরতে (ms)",
-        "en": "call returns (ms)",
-    },
-    "lesson02.result_ready_ms": {
-        "bn": "ফল তৈরি হতে (ms)",
-        "en": "result ready (ms)",
-    },
     "lesson02.verdict_launch": {
         "bn": "এখানে মাপা ({device}): কল ফিরেছে {launch_ms:.3f} ms-এ, ফল তৈরি হয়েছে {total_ms:.3f} ms-এ।",
         "en": "Measured here ({device}): the call returned after {launch_ms:.3f} ms, the result was ready after {total_ms:.3f} ms.",
@@ -261,10 +172,6 @@ MESSAGES = {
         "bn": "পার্থক্য মাপের ওঠানামার মধ্যে: এই ডিভাইস প্রতিটি অপারেশন শেষ করেই ফেরে, তাই .item()-এর জন্য আলাদা অপেক্ষা নেই।",
         "en": "The difference is within the noise: this device finishes each operation before returning, so .item() has nothing extra to wait for.",
     },
-    "lesson02.dataset_line": {
-        "bn": "{dataset} | ছবির আকার: {shape} | ক্লাস: {classes}",
-        "en": "{dataset} | image shape: {shape} | classes: {classes}",
-    },
     "lesson02.verdict_loader": {
         "bn": "এখানে মাপা: num_workers=0-তে {base:.0f} নমুনা/সেকেন্ড; কর্মী দিয়ে সবচেয়ে ভালো {best_workers}টি কর্মীতে: {best:.0f} নমুনা/সেকেন্ড (num_workers=0-এর {ratio:.2f}×), কর্মী চালু হতে লেগেছে {startup:.2f} সেকেন্ড। এই মেশিনে {cores}টি কোর।",
         "en": "Measured here: num_workers=0 gives {base:.0f} samples/s; the best with workers, {best_workers} workers: {best:.0f} samples/s ({ratio:.2f}× num_workers=0's), and starting the workers took {startup:.2f} s. This machine has {cores} cores.",
@@ -285,27 +192,7 @@ MESSAGES = {
         "bn": "এখানে মাপা: একই লুপে প্রতি ইপক {cpu:.2f} সেকেন্ড CPU-তে, {gpu:.2f} সেকেন্ড {device}-এ — {device} {ratio:.1f} গুণ দ্রুত।",
         "en": "Measured here: the same loop takes {cpu:.2f} s per epoch on the CPU and {gpu:.2f} s on {device} — {device} is {ratio:.1f}× as fast.",
     },
-    "lesson02.run": {
-        "bn": "রেফারেন্স রান",
-        "en": "reference run",
-    },
-    "lesson02.ex_other_device": {
-        "bn": "অন্য ডিভাইস হিসেবে: {device}",
-        "en": "as the other device: {device}",
-    },
-    "lesson02.ex_steps": {
-        "bn": "ধাপ: {steps} | লস আছে: {device}",
-        "en": "steps: {steps} | the losses are on: {device}",
-    },
-    "lesson02.ex_write_throughput_first": {
-        "bn": "আগে (ক)-তে throughput ফাংশনটি লেখো, তারপর এই সেল আবার চালাও।",
-        "en": "First write the throughput function in (a), then run this cell again.",
-    },
-    "lesson02.ex_rate_row": {
-        "bn": "batch {batch:5d}: {rate:10.0f} নমুনা/সেকেন্ড",
-        "en": "batch {batch:5d}: {rate:10.0f} samples/s",
-    },
-    # checks/lesson02: task 4, diagnosing a slow loop
+    # diagnose.py: task 4, diagnosing a slow loop
     "lesson02.check.diag.wrong_result": {
         "bn": "ফাংশনটি {{'mean_loss': ..., 'accuracy': ...}} এই দুটি key-সহ একটি dict ফেরত দেবে; পাওয়া গেল {got}।",
         "en": "The function must return a dict with the keys 'mean_loss' and 'accuracy'; got {got}.",
@@ -417,8 +304,6 @@ MESSAGES = {
         "bn": "সিমুলেশন (GPU নয়, একটি থ্রেড কপির কাজ করছে): সাথে সাথে পড়া মান {early} — {early_word}; অপেক্ষার পরে {late} — {late_word} (হওয়ার কথা {expected})।",
         "en": "Simulation (not a GPU; a thread plays the copy): read at once {early} — {early_word}; after waiting {late} — {late_word} (expected {expected}).",
     },
-    "lesson02.value_right": {"bn": "ঠিক", "en": "right"},
-    "lesson02.value_wrong": {"bn": "ভুল", "en": "wrong"},
     "lesson02.verdict_overlap_gpu": {
         "bn": "{device}-এ {batches}টি batch: এক স্ট্রিমে {serial:.1f} ms, দ্বিতীয় স্ট্রিমে কপিসহ {overlapped:.1f} ms — {ratio:.2f} গুণ দ্রুত।",
         "en": "On {device}, {batches} batches: one stream {serial:.1f} ms, copies on a second stream {overlapped:.1f} ms — {ratio:.2f}× faster.",
@@ -461,42 +346,14 @@ MESSAGES = {
         "en": "Even with num_workers=0 waiting for data is under half the time: the step itself takes longer here, the input "
               "pipeline is not the bottleneck. Best with workers: num_workers={best}, speed {ratio:.2f}×.",
     },
-    "lesson02.workers_noisy": {
-        "bn": "⚠ কর্মী প্রসেস আর প্রশিক্ষণ একই কোরগুলো ভাগ করছে; অন্য প্রোগ্রাম চললে এই মাপ সহজেই নড়ে — আবার চালিয়ে মিলিয়ে দেখো।",
-        "en": "⚠ The worker processes and training share the same cores; with other programs running these timings move easily — rerun and compare.",
-    },
-    "lesson02.profile_headers_name": {"bn": "নাম", "en": "name"},
-    "lesson02.profile_headers_calls": {"bn": "কল", "en": "calls"},
-    "lesson02.profile_headers_ms": {"bn": "মোট ms", "en": "total ms"},
-    "lesson02.profile_summary": {
-        "bn": "{steps}টি ধাপ: .item()-জাতীয় পড়া {items} বার, প্রতি ধাপে {ops:.0f}টি অপারেশন, এই প্রসেসে লোড হওয়া নমুনা {samples}টি, "
-              "সময়ের {share:.0%} DataLoader-এর next()-এ।",
-        "en": "{steps} steps: {items} .item()-style reads, {ops:.0f} ops per step, {samples} samples loaded in this process, "
-              "{share:.0%} of the time inside the DataLoader's next().",
-    },
-    "lesson02.what": {"bn": "কী মাপা হলো", "en": "what was measured"},
-    "lesson02.no_reference_pins": {
-        "bn": "reference/-এ এখনো কোনো GPU-তে মাপা পিন করার খরচ নেই; তাই লাভের দিকের সংখ্যা এখানে দেখানো যাচ্ছে না (GPU থাকলে ওপরের সেলই মাপে)।",
-        "en": "reference/ has no pinning costs measured on a GPU yet, so the saving side cannot be shown here (with a GPU the cell above measures it).",
-    },
-    "lesson02.overlap_needs_gpu": {
-        "bn": "এই মেশিনে CUDA GPU নেই, তাই দুই স্ট্রিমের আসল মাপ নেওয়া গেল না; ওপরের ছবিটি সূত্রের, মাপা নয়।",
-        "en": "No CUDA GPU on this machine, so the two-stream run could not be measured; the picture above is the formula's, not a measurement.",
-    },
     "lesson02.wait_ms": {"bn": "ডেটার অপেক্ষা (ms/ধাপ)", "en": "waiting for data (ms/step)"},
     "lesson02.step_ms": {"bn": "ধাপ নিজে (ms/ধাপ)", "en": "the step itself (ms/step)"},
-    "lesson02.wait_share": {"bn": "অপেক্ষার ভাগ", "en": "share waiting"},
-    "lesson02.steps_per_s": {"bn": "ধাপ/সেকেন্ড", "en": "steps/s"},
     "lesson02.ms_per_step": {"bn": "প্রতি ধাপে সময় (ms)", "en": "time per step (ms)"},
     "lesson02.pipeline_title": {
         "bn": "ডেটার অপেক্ষা বনাম ধাপ, num_workers অনুযায়ী (এই মেশিনে মাপা)",
         "en": "waiting for data vs the step, by num_workers (measured on this machine)",
     },
     # exercise 02, task 4
-    "lesson02.ex_profile_mine_first": {
-        "bn": "আগে fast_train_steps লেখো (এখনো কিছু ফেরত দেয় না)।",
-        "en": "Write fast_train_steps first (it returns nothing yet).",
-    },
     "lesson02.item_cpu_busy": {
         "bn": "CPU-তে .item()-এর জন্য অপেক্ষার কিছু নেই (কাজ কলের ভেতরেই শেষ হয়), তাই এই পার্থক্য .item()-এর খরচ নয়: "
               "মাপার সময় মেশিন সম্ভবত ব্যস্ত ছিল — আবার চালিয়ে মিলিয়ে দেখো। {why}",

@@ -2,7 +2,7 @@
 num_workers and pin_memory -> samples/s and the loss curve.
 
 Every run trains a fresh model on the same number of samples, so runs with different batch
-sizes are compared on equal work. The data goes through transfer.Augmented (a random shift
+sizes are compared on equal work. The data goes through input_pipeline.Augmented (a random shift
 and noise per sample, real CPU work, as decoding and augmenting images is), which is the
 work that DataLoader workers can take off the training process.
 """
@@ -17,7 +17,7 @@ import torch
 from fastrain_lib.measure import bench, hardware
 from fastrain_lib.core import config
 from fastrain_lib.ui import plots
-from fastrain_lib.lessons.l02_to_device import transfer
+from fastrain_lib.lessons.l02_to_device import input_pipeline
 from fastrain_lib.core.i18n import t
 from fastrain_lib.models import SimpleNN
 from fastrain_lib.ui.widgets import ExperimentPanel, Outcome
@@ -37,15 +37,15 @@ def dataset():
 
 def training_run(device: str, batch_size: int, num_workers: int, pin_memory: bool, samples: int | None = None,
                  seed: int = 0) -> dict:
-    """Train a fresh SimpleNN on `samples` augmented digit images; transfer.train_epoch's result
+    """Train a fresh SimpleNN on `samples` augmented digit images; input_pipeline.train_epoch's result
     plus 'x' (samples seen after each step) for the loss curve."""
     device = hardware.check_device(device)
     samples = samples or config.by_mode(ci=640, lab=6000)
     torch.manual_seed(seed)
     model = SimpleNN().to(device)
     optimizer = torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
-    loader = transfer.make_loader(transfer.Augmented(dataset()), batch_size, num_workers, pin_memory, seed=seed)
-    result = transfer.train_epoch(model, loader, device, optimizer, max_steps=max(1, samples // batch_size))
+    loader = input_pipeline.make_loader(input_pipeline.Augmented(dataset()), batch_size, num_workers, pin_memory, seed=seed)
+    result = input_pipeline.train_epoch(model, loader, device, optimizer, max_steps=max(1, samples // batch_size))
     del loader  # the worker processes end here
     result["x"] = [batch_size * (i + 1) for i in range(len(result["losses"]))]
     return result

@@ -1,31 +1,41 @@
-"""What moving data costs: host -> device copies, pinned memory, non_blocking, .item(), DataLoader.
+"""What moving data costs: host -> device copies, pinned memory, non_blocking, .item(), a second stream.
 
-- host_to_device(): GB/s of a CPU -> GPU copy, from pageable or pinned (page-locked) memory,
-  blocking or non_blocking. Needs a GPU; on a CPU-only machine there is nothing to move,
-  so lessons show LINKS (the PCIe specification's peaks, labelled datasheet) and any
-  reference/ records instead.
+The techniques themselves are written in lesson 02's cells and saved to saved.py (pinned_copy,
+train_item_every_step / train_item_once, copy_then_compute / prefetch_on_side_stream); this
+module measures them:
+- host_to_device(), transfer_table(): GB/s of a CPU -> GPU copy, from pageable or pinned
+  (page-locked) memory, blocking or non_blocking. Needs a GPU; on a CPU-only machine there is
+  nothing to move, so lessons show LINKS (the PCIe specification's peaks, labelled datasheet)
+  and any reference/ records instead.
+- pin_cost(), pin_verdict(): what pinning every batch costs and saves.
 - launch_vs_sync(): GPU work is asynchronous: a call returns before the work is done; only
   a synchronisation (torch.cuda.synchronize, or anything that needs the value on the CPU,
   such as loss.item()) waits for it.
 - item_cost(): the same training steps with loss.item() in every step vs once at the end.
-- loader_throughput(): samples/s of a DataLoader for num_workers and pin_memory, with the
-  workers' start-up time reported apart.
-- train_epoch(): the seeds' training loop (to(device), zero_grad, forward, loss, backward, step).
+- early_read(), simulated_early_read(): reading a non_blocking device -> host copy too early.
+- overlap_model(), plot_overlap(), overlap_measure(): copies beside compute on a second stream.
+
+The input pipeline (DataLoader workers, the training loop, profiling) is in input_pipeline.py.
 """
 
 from __future__ import annotations
 
 import time
-import warnings
 from dataclasses import dataclass
 
 import torch
 from torch import nn
-from torch.utils.data import DataLoader, Dataset
 
-from fastrain_lib.measure import bench, hardware, reference
 from fastrain_lib.core import config
 from fastrain_lib.core.i18n import t
+from fastrain_lib.lessons.l02_to_device.saved import (
+    copy_then_compute,
+    pinned_copy,
+    prefetch_on_side_stream,
+    train_item_every_step,
+    train_item_once,
+)
+from fastrain_lib.measure import bench, hardware, reference
 
 
 @dataclass(frozen=True)
@@ -158,152 +168,15 @@ def item_cost(device: str | torch.device, steps: int | None = None, batch_size: 
     optimizer = torch.optim.SGD(model.parameters(), lr=0.01)
     criterion = nn.CrossEntropyLoss()
 
-    def run(every_step: bool) -> float:
-        total = torch.zeros((), device=device)
-        seen = 0.0
-        for inputs, targets in batches:
-            optimizer.zero_grad()
-            loss = criterion(model(inputs), targets)
-            loss.backward()
-            optimizer.step()
-            if every_step:
-                seen += loss.item()  # waits for the device: a synchronisation every step
-            else:
-                total += loss.detach()  # stays on the device: no waiting
-        return seen if every_step else total.item()  # one synchronisation at the end
-
     records = []
-    for every_step in (True, False):
+    for every_step, loop in ((True, train_item_every_step), (False, train_item_once)):  # the lesson's two loops
         name = "item_every_step" if every_step else "item_once"
-        record = bench.measure(lambda e=every_step: run(e), name, params={
+        record = bench.measure(lambda loop=loop: loop(model, optimizer, criterion, batches), name, params={
             "device": str(device), "steps": steps, "batch_size": batch_size, "item_every_step": every_step},
             **kwargs)
         record.metrics["ms_per_step"] = record.median_s / steps * 1e3
         records.append(record)
     return records
-
-
-class Augmented(Dataset):
-    """A dataset wrapper that does real per-sample CPU work (random shift + noise), the way
-    decoding and augmenting images does. It lives in a module, not a notebook cell, so
-    DataLoader workers can pickle it under every start method."""
-
-    def __init__(self, base: Dataset, shift: int = 2, noise: float = 0.05):
-        self.base, self.shift, self.noise = base, shift, noise
-
-    def __len__(self) -> int:
-        return len(self.base)
-
-    def __getitem__(self, index: int):
-        image, label = self.base[index]
-        g = torch.Generator().manual_seed(index)
-        dx, dy = torch.randint(-self.shift, self.shift + 1, (2,), generator=g).tolist()
-        image = torch.roll(image, shifts=(dy, dx), dims=(-2, -1))
-        image = (image + self.noise * torch.randn(image.shape, generator=g)).clamp(0, 1)
-        return image, label
-
-
-def make_loader(dataset: Dataset, batch_size: int, num_workers: int = 0, pin_memory: bool = False,
-                shuffle: bool = True, seed: int = 0) -> DataLoader:
-    """A DataLoader; pin_memory is passed on only where an accelerator can use it.
-
-    Without a GPU, PyTorch ignores pin_memory=True with a warning: we skip the warning, and
-    the lesson says plainly that pinning does nothing here."""
-    usable_pin = pin_memory and hardware.cuda_available()
-    return DataLoader(dataset, batch_size=batch_size, shuffle=shuffle, num_workers=num_workers,
-                      pin_memory=usable_pin, generator=torch.Generator().manual_seed(seed),
-                      persistent_workers=False)
-
-
-def loader_throughput(dataset: Dataset, batch_size: int = 64, num_workers: int = 0, pin_memory: bool = False,
-                      max_batches: int | None = None) -> bench.Record:
-    """Samples/s of iterating a DataLoader once, with the start-up time apart.
-
-    metrics['startup_s']: until the first batch arrives (starting worker processes costs
-    time); metrics['samples_per_s']: the batches after the first. One pass is timed with
-    perf_counter: a DataLoader pass has a one-off start, which repeating would hide."""
-    loader = make_loader(dataset, batch_size, num_workers, pin_memory)
-    max_batches = max_batches or len(loader)
-    samples, count = 0, 0
-    start = time.perf_counter()
-    first = None
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", UserWarning)
-        for images, _labels in loader:
-            count += 1
-            if first is None:
-                first = time.perf_counter()
-            else:
-                samples += images.shape[0]
-            if count >= max_batches:
-                break
-    end = time.perf_counter()
-    del loader  # ends the worker processes now, not at garbage collection
-    steady = max(end - first, 1e-9) if first is not None else float("nan")
-    record = bench.Record(
-        name=f"loader w{num_workers} pin{int(pin_memory)}", median_s=steady,
-        params={"batch_size": batch_size, "num_workers": num_workers, "pin_memory": pin_memory,
-                "pin_effective": pin_memory and hardware.cuda_available(), "batches": count},
-        meta=bench.meta())
-    record.metrics["startup_s"] = (first - start) if first is not None else float("nan")
-    record.metrics["samples_per_s"] = samples / steady if samples else float("nan")
-    return record
-
-
-def train_epoch(model: nn.Module, loader, device: torch.device, optimizer, criterion=None,
-                max_steps: int | None = None, progress_key: str | None = None) -> dict:
-    """One pass of the seeds' training loop.
-
-    Each step: inputs and targets .to(device), zero_grad, forward, loss, backward, step.
-    Losses are kept on the device and read once at the end (no .item() per step).
-    Returns losses (one per step), samples, seconds (the whole pass), startup_s (until the
-    first step is done: DataLoader workers starting, first-call costs) and samples_per_s
-    (the steps after the first, so that one-off start-up does not hide the steady speed)."""
-    from fastrain_lib.ui.progress import progress
-
-    criterion = criterion or nn.CrossEntropyLoss()
-    model.train()
-    losses, samples, first_samples = [], 0, 0
-    batches = progress(loader, progress_key) if progress_key else loader
-    synchronize(device)
-    start = time.perf_counter()
-    after_first = None
-    for step, (inputs, targets) in enumerate(batches):
-        if max_steps is not None and step >= max_steps:
-            break
-        inputs = inputs.to(device, non_blocking=True)
-        targets = targets.to(device, non_blocking=True)
-        optimizer.zero_grad()
-        loss = criterion(model(inputs), targets)
-        loss.backward()
-        optimizer.step()
-        losses.append(loss.detach())
-        samples += inputs.shape[0]
-        if after_first is None:
-            synchronize(device)
-            after_first, first_samples = time.perf_counter(), samples
-    synchronize(device)
-    end = time.perf_counter()
-    values = torch.stack(losses).cpu().tolist() if losses else []
-    steady_s = end - after_first if after_first is not None else 0.0
-    steady_samples = samples - first_samples
-    return {"losses": values, "samples": samples, "seconds": end - start,
-            "startup_s": (after_first - start) if after_first is not None else float("nan"),
-            "samples_per_s": steady_samples / steady_s if steady_s > 0 and steady_samples else
-            (samples / (end - start) if end > start else float("nan"))}
-
-
-@torch.no_grad()
-def accuracy(model: nn.Module, loader, device: torch.device) -> float:
-    """Share of correctly classified samples (model in eval mode)."""
-    model.eval()
-    correct = total = 0
-    for inputs, targets in loader:
-        predictions = model(inputs.to(device)).argmax(dim=1)
-        correct += (predictions == targets.to(device)).sum().item()
-        total += targets.shape[0]
-    model.train()
-    return correct / max(total, 1)
 
 
 # ---------------------------------------------------------------- pinning every batch: what it costs, what it saves
@@ -335,7 +208,7 @@ def pin_cost(numel: int, device: str | torch.device | None = None, **kwargs) -> 
     work = {
         PIN_STEPS[0]: lambda: src.to(device),
         PIN_STEPS[1]: lambda: src.pin_memory(),
-        PIN_STEPS[2]: lambda: src.pin_memory().to(device, non_blocking=True),
+        PIN_STEPS[2]: lambda: pinned_copy(src, device),  # the lesson's cell
         PIN_STEPS[3]: lambda: pinned.to(device, non_blocking=True),
     }
     records = []
@@ -473,195 +346,14 @@ def overlap_measure(device: str | torch.device, batches: int = 8, numel: int = 1
         raise RuntimeError(t("transfer.needs_gpu"))
     hosts = [bench.fresh_random(numel, seed=i).pin_memory() for i in range(batches)]
     weight = bench.fresh_random(matmul_n, matmul_n, device=device, seed=99)
-    side = torch.Stream(device=device)
-    main = torch.accelerator.current_stream(device)
 
     def compute(x):
         return (x[: matmul_n * matmul_n].view(matmul_n, matmul_n) @ weight).sum()
 
-    def serial():
-        return [compute(h.to(device, non_blocking=True)) for h in hosts]
-
-    def overlapped():
-        out = []
-        with side:
-            nxt = hosts[0].to(device, non_blocking=True)
-        for i in range(batches):
-            main.wait_stream(side)  # this batch's copy must be done before computing on it
-            current = nxt
-            current.record_stream(main)  # the memory is used on the main stream too
-            if i + 1 < batches:
-                with side:  # the next copy runs beside this compute
-                    nxt = hosts[i + 1].to(device, non_blocking=True)
-            out.append(compute(current))
-        return out
-
     records = []
-    for name, fn in (("copy+compute serial", serial), ("copy+compute overlapped", overlapped)):
-        record = bench.measure(fn, name, params={"device": str(device), "batches": batches, "numel": numel,
+    for name, loop in (("copy+compute serial", copy_then_compute), ("copy+compute overlapped", prefetch_on_side_stream)):
+        record = bench.measure(lambda loop=loop: loop(hosts, device, compute), name, params={"device": str(device), "batches": batches, "numel": numel,
                                                  "matmul_n": matmul_n}, **kwargs)
         record.metrics["ms"] = record.median_s * 1e3
         records.append(record)
     return records
-
-
-# ---------------------------------------------------------------- is the input pipeline the bottleneck?
-
-
-class Decoded(Augmented):
-    """Augmented, with `rounds` extra blur passes per sample standing for decoding (JPEG, audio):
-    per-sample CPU work that cannot be skipped, only moved off the training process. Each
-    sample is marked in the profiler as 'fastrain::load_sample', so a profile shows which
-    process loaded it (DataLoader workers are other processes: their samples do not appear)."""
-
-    def __init__(self, base: Dataset, rounds: int = 4, **kwargs):
-        super().__init__(base, **kwargs)
-        self.rounds = rounds
-
-    def __getitem__(self, index: int):
-        with torch.profiler.record_function(LOAD_SAMPLE):
-            image, label = super().__getitem__(index)
-            kernel = torch.full((1, 1, 3, 3), 1 / 9)
-            for _ in range(self.rounds):  # a 3x3 blur, then back to the sharp image's range
-                image = torch.nn.functional.conv2d(image.unsqueeze(0), kernel, padding=1).squeeze(0)
-            return image.clamp(0, 1), label
-
-
-LOAD_SAMPLE = "fastrain::load_sample"
-NEXT_BATCH = "enumerate(DataLoader)#"  # the DataLoader marks each next() with this prefix
-
-
-def wait_vs_compute(loader, model: nn.Module, optimizer, device: str | torch.device = "cpu",
-                    max_steps: int | None = None) -> dict:
-    """Time a training loop in two parts per step: waiting for the next batch (the input
-    pipeline) and the step itself (to(device), forward, backward, optimizer step, synchronized).
-
-    Returns {'wait_s', 'step_s' (lists, one per step, the first step left out: workers starting),
-    'startup_s', 'wait_share' (waiting ÷ total), 'steps_per_s'}."""
-    device = hardware.check_device(device)
-    criterion = nn.CrossEntropyLoss()
-    waits, steps = [], []
-    iterator = iter(loader)
-    start = time.perf_counter()
-    startup = None
-    count = 0
-    while max_steps is None or count < max_steps:
-        t0 = time.perf_counter()
-        try:
-            inputs, targets = next(iterator)
-        except StopIteration:
-            break
-        t1 = time.perf_counter()
-        inputs, targets = inputs.to(device), targets.to(device)
-        optimizer.zero_grad()
-        criterion(model(inputs), targets).backward()
-        optimizer.step()
-        synchronize(device)
-        t2 = time.perf_counter()
-        count += 1
-        if startup is None:
-            startup = t2 - start
-            continue
-        waits.append(t1 - t0)
-        steps.append(t2 - t1)
-    del iterator  # the worker processes end here
-    total = sum(waits) + sum(steps)
-    return {"wait_s": waits, "step_s": steps, "startup_s": startup or float("nan"),
-            "wait_share": sum(waits) / total if total else float("nan"),
-            "steps_per_s": len(steps) / total if total else float("nan")}
-
-
-def pipeline_verdicts(pipeline: dict[int, dict], cores: int) -> list[tuple[str, dict]]:
-    """(catalog key, values) for lesson 02's input-pipeline verdict, from wait_vs_compute results
-    per num_workers ({0: ..., 1: ..., 2: ...}): is waiting for data the bottleneck with no workers,
-    which worker count was fastest, and — when workers made training slower — why, from the
-    measured step times. Measured here (2 cores): waiting fell from 91% to 33% with 2 workers,
-    yet training ran at 0.76x, because the step itself grew from 1.31 to 13.63 ms."""
-    import statistics
-
-    def step_ms(w):
-        return statistics.median(pipeline[w]["step_s"]) * 1e3 if pipeline[w]["step_s"] else float("nan")
-
-    best = max((w for w in pipeline if w > 0), key=lambda w: pipeline[w]["steps_per_s"])
-    ratio = pipeline[best]["steps_per_s"] / pipeline[0]["steps_per_s"]
-    values = {"best": best, "share": pipeline[best]["wait_share"], "ratio": ratio}
-    lines = [("lesson02.bottleneck_data" if pipeline[0]["wait_share"] > 0.5 else "lesson02.bottleneck_step", values)]
-    if ratio < 1:
-        slower_step = step_ms(best) > 1.2 * step_ms(0)
-        lines.append(("lesson02.workers_took_cores" if slower_step else "lesson02.workers_cost_more",
-                      {**values, "step0_ms": step_ms(0), "step_ms": step_ms(best), "cores": cores}))
-    return lines
-
-
-@dataclass
-class LoopProfile:
-    """What torch.profiler saw in this process while a training loop ran.
-
-    item_calls      reads of one number to the CPU (aten::_local_scalar_dense: .item(), int(t), float(t))
-    ops             top-level aten operator calls (each a kernel launch on a GPU)
-    samples_here    samples loaded in this process (LOAD_SAMPLE marks); 0 when workers load them
-    data_s          seconds inside the DataLoader's next() (waiting for or making the batch)
-    total_s         seconds of the whole profiled call
-    table           (name, calls, total ms) rows, the busiest first"""
-
-    item_calls: int
-    ops: int
-    samples_here: int
-    data_s: float
-    total_s: float
-    table: list
-
-    @property
-    def data_share(self) -> float:
-        return self.data_s / self.total_s if self.total_s > 0 else float("nan")
-
-
-def profile_loop(fn, *args, rows: int = 12, **kwargs) -> tuple[object, LoopProfile]:
-    """Run fn(*args, **kwargs) once under torch.profiler (CPU activity; on a GPU the kernels'
-    launches still show as aten ops). Returns (fn's result, LoopProfile)."""
-    import os
-    from collections import defaultdict
-
-    from torch.profiler import ProfilerActivity, profile
-
-    os.environ.setdefault("KINETO_LOG_LEVEL", "6")  # keep Kineto's start/stop lines off the notebook
-    start = time.perf_counter()
-    with profile(activities=[ProfilerActivity.CPU]) as prof:
-        result = fn(*args, **kwargs)
-    total = time.perf_counter() - start
-    items = ops = samples = 0
-    data_us = 0.0
-    counts: dict[str, int] = defaultdict(int)
-    times: dict[str, float] = defaultdict(float)
-    for event in prof.events():
-        name = event.name
-        if name == LOAD_SAMPLE or name.startswith(NEXT_BATCH):
-            if name == LOAD_SAMPLE:
-                samples += 1
-                label = name
-            else:
-                data_us += event.cpu_time_total
-                label = "DataLoader next()"
-            counts[label] += 1
-            times[label] += event.cpu_time_total / 1e3
-            continue
-        if _loading(event):
-            continue  # making the batch: counted as samples and data time, not as the step's ops
-        if name == "aten::_local_scalar_dense":
-            items += 1
-        if name.startswith("aten::") and (event.cpu_parent is None or not event.cpu_parent.name.startswith("aten::")):
-            ops += 1
-            counts[name] += 1
-            times[name] += event.cpu_time_total / 1e3
-    table = sorted(((n, counts[n], times[n]) for n in counts), key=lambda row: -row[2])[:rows]
-    return result, LoopProfile(items, ops, samples, data_us / 1e6, total, table)
-
-
-def _loading(event) -> bool:
-    """True for an op run while making a batch (inside a DataLoader next() or a sample's load)."""
-    parent = event.cpu_parent
-    while parent is not None:
-        if parent.name == LOAD_SAMPLE or parent.name.startswith(NEXT_BATCH):
-            return True
-        parent = parent.cpu_parent
-    return False

@@ -163,13 +163,16 @@ def speed_reason(mode: str, ratio: float, device_type: str, fast_formats, matmul
     return "lesson03.v.why_emulated_ok"
 
 
+SPEED_KEYS = {"faster": "lesson03.v.speed_faster", "slower": "lesson03.v.speed_slower", "same": "lesson03.v.speed_same"}
+
+
 def speed_verdicts(ratios: dict[str, float], device_type: str, fast_formats,
                    matmul_ratios: dict[str, float] | None = None) -> list[tuple[str, dict]]:
     """(catalog key, values) for every low-precision mode: how fast against fp32, then why."""
     matmul_ratios = matmul_ratios or {}
     out = []
     for mode, ratio in ratios.items():
-        out.append((f"lesson03.v.speed_{speed_class(ratio)}", {"mode": mode, "ratio": ratio}))
+        out.append((SPEED_KEYS[speed_class(ratio)], {"mode": mode, "ratio": ratio}))
         reason = speed_reason(mode, ratio, device_type, fast_formats, matmul_ratios.get(mode))
         if reason:
             out.append((reason, {"mode": mode, "device": device_type, "mm": matmul_ratios.get(mode) or 0.0}))

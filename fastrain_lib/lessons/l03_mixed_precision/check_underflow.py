@@ -1,0 +1,70 @@
+"""Lesson 03's exercise check, task 3: the share of a gradient's nonzero entries that fp16 loses."""
+
+from __future__ import annotations
+
+import math
+
+import torch
+
+from fastrain_lib.lessons.checking import (
+    CheckResult,
+    as_number,
+    call_student,
+    check,
+    failed,
+    passed,
+    unchanged,
+)
+
+
+def reference_underflow_share(grad: torch.Tensor) -> float:
+    nonzero = grad[grad != 0]
+    if nonzero.numel() == 0:
+        return 0.0
+    return (nonzero.to(torch.float16) == 0).float().mean().item()
+
+
+def underflow_examples() -> list[torch.Tensor]:
+    """Gradient-like tensors: tiny values on both sides of fp16's limits, zeros, negatives;
+    float32 and float64; 1-D and 2-D; and one with no nonzero entry at all."""
+    g = torch.Generator().manual_seed(3)
+    magnitudes = 10.0 ** torch.empty(2000).uniform_(-10, -2, generator=g)
+    signs = torch.where(torch.rand(2000, generator=g) < 0.5, -1.0, 1.0)
+    mixed = magnitudes * signs
+    mixed[::7] = 0.0  # zeros are not "lost", they were zero already
+    subnormals = torch.tensor([1e-5, 3e-5, 5e-5, -2e-5, 1e-8, 2e-8, 4e-8, 1e-3, 0.0], dtype=torch.float64)
+    wide = (10.0 ** torch.empty(37, 11, dtype=torch.float64).uniform_(-9, -3, generator=g))
+    return [mixed, subnormals, torch.randn(50, 20, generator=g) * 1e-6, wide, torch.zeros(5)]
+
+
+@check
+def check_underflow_share(fn) -> CheckResult:
+    """fn(grad) -> share (0..1) of the nonzero entries of grad that become 0 in fp16.
+    The grad itself must come back unchanged."""
+    for grad in underflow_examples():
+        saved = grad.clone()
+        value, problem = call_student(fn, grad)
+        if problem is not None:
+            return problem
+        if not unchanged(grad, saved):
+            return failed("mutated_input", "checks.l03.grad_mutated")
+        grad = saved
+        got = as_number(value)
+        if got is None:
+            return failed("not_a_number", "lesson03.check.not_a_number")
+        value = got
+        expected = reference_underflow_share(grad)
+        if math.isclose(value, expected, abs_tol=1e-6):
+            continue
+        if value > 1:
+            return failed("count_not_share", "lesson03.check.count_not_share")
+        nonzero = grad[grad != 0]
+        if math.isclose(value, (grad.to(torch.float16) == 0).float().mean().item(), abs_tol=1e-6):
+            return failed("counted_zeros", "lesson03.check.counted_zeros")
+        tiny = torch.finfo(torch.float16).tiny
+        if math.isclose(value, (nonzero.abs() < tiny).float().mean().item(), abs_tol=1e-6):
+            return failed("normal_not_subnormal", "lesson03.check.normal_not_subnormal")
+        if math.isclose(value, ((nonzero > 0) & (nonzero.to(torch.float16) == 0)).float().mean().item(), abs_tol=1e-6):
+            return failed("sign", "lesson03.check.sign")
+        return failed("wrong_share", "lesson03.check.wrong_share", expected=expected, got=value)
+    return passed("lesson03.check.underflow_ok")

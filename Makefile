@@ -17,19 +17,22 @@ JOBS   ?= 2
 DEMO_IP    ?= 127.0.0.1
 DEMO_TOKEN ?=
 
-.PHONY: lab test demo bench sync install gpu-check
+.PHONY: lab test demo bench sync install gpu-check colab-env
 
 install: $(STAMP)
 
 # Re-runs only when pyproject.toml changes: running `make lab` twice does not reinstall.
-$(STAMP): pyproject.toml
+# Extras: lab = JupyterLab + Voila (make lab, make demo), dev = the test tools. The package alone
+# (what Colab installs) needs neither.
+EXTRAS ?= lab,dev
+$(STAMP): pyproject.toml setup.py
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV) || { \
 	  echo "✗ .venv তৈরি করা যায়নি। Python 3.10+ ও venv আছে কিনা দেখো (Debian/Ubuntu: sudo apt install python3-venv)।"; \
 	  echo "✗ Could not create .venv. Check Python 3.10+ with venv (Debian/Ubuntu: sudo apt install python3-venv)."; exit 1; }
 	@echo "→ প্যাকেজ ইনস্টল হচ্ছে (প্রথমবার কয়েক মিনিট লাগে) / installing packages (a few minutes the first time)…"
-	@$(PY) -m pip install -q -e ".[dev]" > $(LOG) 2>&1 || { tail -n 20 $(LOG); \
-	  echo "✗ ইনস্টল ব্যর্থ: pip install -e .[dev]। ইন্টারনেট ও ডিস্কের জায়গা দেখো, তারপর আবার make চালাও। পুরো লগ: $(LOG)"; \
-	  echo "✗ Install failed: pip install -e .[dev]. Check the internet connection and disk space, then run make again. Full log: $(LOG)"; exit 1; }
+	@$(PY) -m pip install -q -e ".[$(EXTRAS)]" > $(LOG) 2>&1 || { tail -n 20 $(LOG); \
+	  echo "✗ ইনস্টল ব্যর্থ: pip install -e .[$(EXTRAS)]। ইন্টারনেট ও ডিস্কের জায়গা দেখো, তারপর আবার make চালাও। পুরো লগ: $(LOG)"; \
+	  echo "✗ Install failed: pip install -e .[$(EXTRAS)]. Check the internet connection and disk space, then run make again. Full log: $(LOG)"; exit 1; }
 	@$(PY) -m fastrain_lib.ui.fontcheck || { \
 	  echo "✗ বাংলা ফন্ট matplotlib-এ নিবন্ধন করা যায়নি / the Bengali font could not be registered with matplotlib"; exit 1; }
 	@touch $(STAMP)
@@ -48,6 +51,11 @@ demo: $(STAMP)
 	FASTRAIN_MODE=lab $(VENV)/bin/voila --no-browser --Voila.ip=$(DEMO_IP) --port=$(PORT) \
 	  $(if $(DEMO_TOKEN),--token=$(DEMO_TOKEN),) --VoilaExecutor.timeout=600 \
 	  notebooks/99_instructor_dashboard.ipynb
+
+# The Colab-like environment that tests/test_colab.py runs the lessons in (Colab's pinned versions,
+# scripts/colab-pins.txt), cached under ~/.cache/fastrain; `make test` builds it when missing too.
+colab-env: $(STAMP)
+	$(PY) scripts/colab_env.py build
 
 bench: $(STAMP)
 	$(PY) -m benchmarks

@@ -16,9 +16,17 @@ def name_and_spec(requirement: str) -> tuple[str, str]:
 
 
 def pyproject_packages() -> dict[str, str]:
+    """Runtime, lab and dev packages as one environment (environment.yml is `make install`'s
+    .[lab,dev]): where an extra names a package again, its stricter range wins (ipywidgets)."""
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
-    reqs = project["dependencies"] + project["optional-dependencies"]["dev"]
+    extras = project["optional-dependencies"]
+    reqs = project["dependencies"] + extras["lab"] + extras["dev"]
     return {CONDA_NAMES.get(n, n): s for n, s in map(name_and_spec, reqs)}
+
+
+def runtime_packages() -> dict[str, str]:
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    return dict(map(name_and_spec, project["dependencies"]))
 
 
 def conda_packages() -> dict[str, str]:
@@ -42,6 +50,20 @@ def test_dependencies_are_ranges_not_pins():
     for name, spec in pyproject_packages().items():
         assert "==" not in spec, f"{name} is pinned: {spec}"
     assert pyproject_packages()["matplotlib"] == ">=3.11"  # Bengali shaping needs it
+
+
+def test_the_package_alone_installs_beside_colabs_own_packages():
+    """What Colab gets (issue 25): no Jupyter server, widgets Colab's front end draws (7.7.1), no
+    floor on Colab's kernel packages; matplotlib is the one upgrade. tests/test_colab.py proves it
+    with a real install into Colab's pinned versions; this names the rule for a reader."""
+    runtime = runtime_packages()
+    assert "jupyterlab" not in runtime and "voila" not in runtime and "notebook" not in runtime
+    assert runtime["ipywidgets"] == ">=7.7"
+    for name in ("ipykernel", "ipython", "traitlets", "tqdm", "numpy"):
+        assert runtime.get(name, "") == "", f"{name} has a floor Colab may not meet: {runtime[name]}"
+    lab = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]["lab"]
+    assert {name_and_spec(r)[0] for r in lab} >= {"jupyterlab", "voila"}
+    assert ".[$(EXTRAS)]" in (ROOT / "Makefile").read_text() and "EXTRAS ?= lab,dev" in (ROOT / "Makefile").read_text()
 
 
 def test_layout_matches_the_design():

@@ -77,7 +77,10 @@ def results_dir() -> Path:
 
 
 def reference_dir() -> Path | None:
-    """The reference/ results shipped with the repository (None outside a checkout)."""
+    """The reference/ results: the repository's folder in a checkout; in an installed course (Colab)
+    the copy that the wheel carries (setup.py puts it at fastrain_lib/reference_runs); else None."""
     if REPO_DIR and (REPO_DIR / "reference").is_dir():
         return REPO_DIR / "reference"
+    if (PACKAGE_DIR / "reference_runs").is_dir():
+        return PACKAGE_DIR / "reference_runs"
     return None

@@ -1,13 +1,17 @@
 """The Colab setup, simulated: a fake google.colab module, an old matplotlib, a T4.
 
 Nothing is installed: prepare(dry_run=True) returns the commands it would run, and the
-setup cell itself runs with subprocess.run replaced by a recorder."""
+setup cell itself runs with subprocess.run replaced by a recorder. The restart path ends a real
+kernel here; tests/test_colab.py runs the real install in an environment with Colab's versions."""
 
 from __future__ import annotations
 
 import importlib.util
+import os
+import queue
 import subprocess
 import sys
+import time
 import types
 from pathlib import Path
 
@@ -56,29 +60,105 @@ def test_plain_machine_is_not_colab(not_colab):
     assert not hardware.is_colab()
 
 
-def test_colab_with_old_matplotlib_and_t4(colab):
+def test_colab_with_old_matplotlib_loaded_restarts_before_anything_else(colab):
     report = setup_env.prepare(dry_run=True, loaded_matplotlib="3.8.0", installed_matplotlib="3.8.0",
                                gpu=T4, quiet=True)  # colab=None: detected from the fake module
     assert report.commands == [[sys.executable, "-m", "pip", "install", "-q", "-U", "matplotlib>=3.11"]]
     assert report.restart_needed
-    assert report.precision == "fp16"
-    assert report.messages[:3] == [
+    # Nothing after the restart message: the real run ends the process there (tests/test_colab.py).
+    assert report.messages == [
         t("setup.installing", what="matplotlib>=3.11"),
-        t("setup.restart"),
-        t("setup.t4", gpu="Tesla T4"),
+        t("setup.restart", old="3.8.0", new="3.11"),
     ]
-    # The Bengali the student reads: which menu to use, and which precision to pick.
-    assert "Runtime → Restart session" in report.messages[1]
-    assert "আবার চালাও" in report.messages[1]
-    assert "fp16 + GradScaler" in report.messages[2] and "bf16" in report.messages[2]
-    assert report.messages[3].startswith("প্রস্তুত: fastrain_lib")
+    # The Bengali the student reads: what happened, that the runtime restarts itself, what to do next.
+    assert "3.8.0 → 3.11" in report.messages[1] and "রিস্টার্ট হচ্ছে" in report.messages[1]
+    assert "Runtime → Run all" in report.messages[1] and "আবার চালাও" in report.messages[1]
+
+
+def test_colab_with_old_matplotlib_not_yet_loaded_upgrades_and_goes_on(colab, monkeypatch):
+    """The setup cell ran before anything imported matplotlib: upgrade, no restart, the lesson goes on."""
+    monkeypatch.delitem(sys.modules, "matplotlib", raising=False)
+    report = setup_env.prepare(dry_run=True, installed_matplotlib="3.10.0", gpu=T4, quiet=True)
+    assert report.commands == [[sys.executable, "-m", "pip", "install", "-q", "-U", "matplotlib>=3.11"]]
+    assert not report.restart_needed
+    assert report.precision == "fp16"
+    assert report.messages[0] == t("setup.installing", what="matplotlib>=3.11")
+    assert report.messages[1] == t("setup.t4", gpu="Tesla T4")
+    assert "fp16 + GradScaler" in report.messages[1] and "bf16" in report.messages[1]
+    assert report.messages[2].startswith("প্রস্তুত: fastrain_lib")
+
+
+def test_the_check_comes_before_any_matplotlib_import():
+    """Importing the setup module (the setup cell's import) must not load matplotlib: loading it
+    there would itself be the half-upgraded state the check guards against."""
+    code = ("import sys\nfrom fastrain_lib.core import setup_env\n"
+            "print('matplotlib' in sys.modules, setup_env.matplotlib_in_memory())")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.stdout.split() == ["False", "None"], done.stderr
+
+
+def test_same_version_floor_as_the_plots():
+    from fastrain_lib.ui import plots
+
+    assert setup_env.MIN_MATPLOTLIB == plots.MIN_SHAPING_VERSION
+    assert [setup_env.shapes_bengali(v) for v in ("3.10.0", "3.11.0rc1", "3.11.2", "4.0", None)] == \
+        [False, True, True, True, False]
+
+
+def test_half_upgraded_outside_colab_stops_with_a_bengali_message(not_colab):
+    with pytest.raises(setup_env.RestartRequired) as stopped:
+        setup_env.prepare(colab=False, loaded_matplotlib="3.10.0", installed_matplotlib="3.11.2", gpu={}, quiet=True)
+    message = str(stopped.value)
+    assert message == t("setup.restart_stop", old="3.10.0", new="3.11.2")
+    assert "Kernel → Restart Kernel" in message and "থামানো হলো" in message
+    assert stopped.value._render_traceback_() == [message]  # IPython shows the message, no stack
+
+
+def test_half_upgraded_on_colab_ends_the_kernel_after_saying_so(tmp_path):
+    """A real kernel (this environment's), told it is on Colab with matplotlib 3.10 in memory and
+    3.11 on disk: it prints the Bengali message, and its process ends (Colab then starts a fresh one)."""
+    from jupyter_client.manager import start_new_kernel
+
+    km, kc = start_new_kernel(kernel_name="python3", env={**os.environ, "FASTRAIN_LANG": "bn"}, cwd=str(tmp_path))
+    try:
+        code = ("import sys, types\nsys.modules['google.colab'] = types.ModuleType('google.colab')\n"
+                "from fastrain_lib.core import setup_env\n"
+                "setup_env.prepare(loaded_matplotlib='3.10.0', installed_matplotlib='3.11.2', gpu={})\n"
+                "print('went on')")
+        msg_id = kc.execute(code)
+        printed = []
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and km.is_alive():
+            try:
+                msg = kc.get_iopub_msg(timeout=1)
+            except queue.Empty:
+                continue
+            if msg["parent_header"].get("msg_id") == msg_id and msg["msg_type"] == "stream":
+                printed.append(msg["content"]["text"])
+        # drain what arrived just before the end
+        while True:
+            try:
+                msg = kc.get_iopub_msg(timeout=0.5)
+            except queue.Empty:
+                break
+            if msg["parent_header"].get("msg_id") == msg_id and msg["msg_type"] == "stream":
+                printed.append(msg["content"]["text"])
+        assert not km.is_alive(), "the kernel went on with a half-upgraded matplotlib"
+        text = "".join(printed)
+        assert t("setup.restart", old="3.10.0", new="3.11.2") in text
+        assert "went on" not in text
+    finally:
+        kc.stop_channels()
+        if km.is_alive():
+            km.shutdown_kernel(now=True)
+        km.cleanup_resources()
 
 
 def test_explicit_colab_flag_gives_the_same_commands(not_colab):
     report = setup_env.prepare(dry_run=True, colab=True, loaded_matplotlib="3.8.0",
                                installed_matplotlib="3.8.0", gpu=T4, quiet=True)
     assert report.commands == [[sys.executable, "-m", "pip", "install", "-q", "-U", "matplotlib>=3.11"]]
-    assert report.restart_needed and report.precision == "fp16"
+    assert report.restart_needed
 
 
 def test_colab_with_new_matplotlib_needs_nothing(colab):
@@ -93,8 +173,8 @@ def test_colab_with_new_matplotlib_needs_nothing(colab):
 def test_upgraded_but_not_restarted_asks_for_a_restart(colab):
     report = setup_env.prepare(dry_run=True, colab=True, loaded_matplotlib="3.8.0",
                                installed_matplotlib="3.11.0", gpu=T4, quiet=True)
-    assert report.commands == []  # already on disk: nothing to install
-    assert report.restart_needed and report.messages[0] == t("setup.restart")
+    assert report.commands == []  # already on disk (the course's own install upgraded it): nothing to install
+    assert report.restart_needed and report.messages == [t("setup.restart", old="3.8.0", new="3.11.0")]
 
 
 def test_not_colab_runs_no_commands(not_colab):
@@ -109,7 +189,7 @@ def test_messages_are_printed_unless_quiet(colab, capsys):
     setup_env.prepare(dry_run=True, colab=True, loaded_matplotlib="3.8.0", installed_matplotlib="3.8.0",
                       gpu=T4, quiet=False)
     printed = capsys.readouterr().out
-    assert t("setup.restart") in printed and t("setup.t4", gpu="Tesla T4") in printed
+    assert t("setup.restart", old="3.8.0", new="3.11") in printed
 
 
 def test_the_setup_cell_installs_fastrain_lib_on_colab(colab, monkeypatch):

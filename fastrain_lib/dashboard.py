@@ -28,6 +28,7 @@ from fastrain_lib.measure import noise
 from fastrain_lib.core.i18n import t
 from fastrain_lib.ui.widgets import html_table
 
+# Tab bar classes: lm-* is ipywidgets 8 (Lumino), p-* is 7.x (PhosphorJS, Colab's front end).
 SCALE = 1.5  # plot text size on a projector, relative to the notebooks
 MAX_REFERENCE_BARS = 12
 MAX_REFERENCE_ROWS = 40
@@ -35,9 +36,9 @@ STYLE = """<style>
 .fastrain-dashboard { font-size: 130%; }
 .fastrain-dashboard .widget-label, .fastrain-dashboard .widget-button, .fastrain-dashboard select,
 .fastrain-dashboard .widget-toggle-button { font-size: 120%; }
-.fastrain-dashboard .lm-TabBar-content { flex-wrap: wrap; }
-.fastrain-dashboard .lm-TabBar-tab { flex: 0 0 auto !important; min-width: 5em; max-width: none; font-size: 110%; }
-.fastrain-dashboard .lm-TabBar { min-height: max-content; overflow: visible; }
+.fastrain-dashboard .lm-TabBar-content, .fastrain-dashboard .p-TabBar-content { flex-wrap: wrap; }
+.fastrain-dashboard .lm-TabBar-tab, .fastrain-dashboard .p-TabBar-tab { flex: 0 0 auto !important; min-width: 5em; max-width: none; font-size: 110%; }
+.fastrain-dashboard .lm-TabBar, .fastrain-dashboard .p-TabBar { min-height: max-content; overflow: visible; }
 .fastrain-dashboard img { max-width: 100%; height: auto; }
 .fastrain-dashboard table.fastrain-table { font-size: 110%; }
 </style>"""
@@ -93,6 +94,16 @@ def reference_figure(records):
     return fig
 
 
+def tab_titles(tabs) -> list[str]:
+    """The titles a Tab sends to the page, read from its synced state: `titles` (ipywidgets 8) or
+    `_titles` ({"0": ...}, 7.x). Under 7.7.1 a title given only as Tab(titles=...) is not there."""
+    state = tabs.get_state()
+    if "titles" in state:
+        return list(state["titles"])
+    given = state.get("_titles", {})
+    return [given.get(str(index), "") for index in range(len(tabs.children))]
+
+
 def tab_title(number: str, title: str) -> str:
     """A short tab label: the lesson number and the panel title up to its colon."""
     return f"{number} · {title.split(':')[0].strip()}"
@@ -124,7 +135,11 @@ class Dashboard:
             self.reference_boxes[lesson] = box
             children.append(w.VBox([panel.widget, box]))
             titles.append(tab_title(number, panel.title))
-        self.tabs = w.Tab(children=children, titles=titles)
+        self.tabs = w.Tab(children=children)
+        # set_title works on ipywidgets 7.7 (Colab's front end) and 8; Tab(titles=...) exists only
+        # in 8, and under 7.7.1 its tabs had no titles at all (issue 25).
+        for index, title in enumerate(titles):
+            self.tabs.set_title(index, title)
         self.overlay = w.ToggleButton(value=False, description=t("dash.overlay"), icon="clone",
                                       tooltip=t("dash.overlay_tip"), layout=w.Layout(width="max-content"))
         self.overlay.add_class("fastrain-overlay")

@@ -11,7 +11,6 @@ MESSAGES = {
     "common.batch_size": {"bn": "batch আকার", "en": "batch size"},
     "common.step": {"bn": "ধাপ", "en": "step"},
     "common.loss": {"bn": "লস", "en": "loss"},
-    "common.accuracy": {"bn": "সঠিকতা (accuracy)", "en": "accuracy"},
     "common.samples_per_s": {"bn": "নমুনা/সেকেন্ড", "en": "samples/s"},
     "common.measured_here": {"bn": "এই মেশিনে মাপা", "en": "measured on this machine"},
     "common.reference": {"bn": "রেফারেন্স ফল: {hardware} ({date})", "en": "reference result: {hardware} ({date})"},

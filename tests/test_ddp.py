@@ -76,3 +76,22 @@ def test_a_worker_with_less_than_one_batch_per_process_says_so_instead_of_spinni
 
     with pytest.raises(ValueError, match="8"):
         ddp.train_worker(0, 4, cfg={"device": "cpu", "data_size": 8, "batch_size": 4, "synthetic": True})
+
+
+def test_the_lessons_own_ddp_worker_shards_the_data_and_keeps_the_ranks_identical():
+    # notebooks/05's cell (#@save -> lessons/l05.../saved.py), run as the lesson runs it
+    from fastrain_lib.lessons.l05_data_vs_model_parallel import saved
+
+    r0, r1 = launch(saved.ddp_train, 2, args=(2, 16, 64), threads=1, timeout_s=120)
+    assert r0["checksum"] == r1["checksum"]  # the same weights after every step's averaged gradients
+    assert not set(r0["first_samples"]) & set(r1["first_samples"])  # each rank its own shard
+    assert math.isfinite(r0["loss"]) and math.isfinite(r1["loss"])
+    assert L.pids_alive(L.LAST_PIDS) == []
+
+
+def test_fp16_ddp_steps_through_the_one_amp_step_and_its_scaler():
+    # the worker's step is precision.step.amp_step: with fp16 its GradScaler is on, and the ranks stay identical
+    cfg = ddp.make_cfg(steps=3, batch_size=8, hidden=16, data_size=64, amp="fp16", synthetic=True, device="cpu")
+    r0, r1 = launch(ddp.train_worker, 2, args=(cfg,), timeout_s=120)
+    assert r0["param_hashes"] == r1["param_hashes"] and len(set(r0["param_hashes"])) == 3
+    assert all(math.isfinite(x) for x in r0["losses"])

@@ -9,6 +9,8 @@ from fastrain_lib.measure import bench
 from fastrain_lib.distributed import cost_model
 from fastrain_lib.distributed import launcher as L
 from fastrain_lib.lessons.l05b_ddp_in_depth import panel as P
+from fastrain_lib.lessons.l05b_ddp_in_depth import runs as R
+from fastrain_lib.lessons.l05b_ddp_in_depth import verdicts as V
 
 
 def _dp(phases, serial_fb=None, replicas=2, single=0.05):
@@ -26,7 +28,7 @@ def _rank(fwd, bwd, opt, rank=0):
 
 
 def test_compare_verdict_follows_which_step_was_shorter(monkeypatch):
-    monkeypatch.setattr(P, "cores", lambda: 2)
+    monkeypatch.setattr(V, "cores", lambda: 2)
     key, values = P.compare_verdicts(_dp(DP, serial_fb=0.11), [_rank(0.01, 0.03, 0.004), _rank(0.01, 0.035, 0.004, 1)])[0]
     assert key == "lesson05b.v_ddp_faster"
     assert values["ddp_ms"] == pytest.approx(49.0) and values["dp_ms"] == pytest.approx(100.0)
@@ -43,13 +45,13 @@ def test_compare_verdict_follows_which_step_was_shorter(monkeypatch):
     (0.059, 2, "lesson05b.v_threads_gil"),      # 0.98×: about the same as one thread, not "1.0× longer"
 ])
 def test_thread_verdict_compares_with_the_cores_there_are(monkeypatch, serial_fb, cores, key):
-    monkeypatch.setattr(P, "cores", lambda: cores)
+    monkeypatch.setattr(V, "cores", lambda: cores)
     keys = [k for k, _ in P.compare_verdicts(_dp(DP, serial_fb=serial_fb), [_rank(0.01, 0.03, 0.004)])]
     assert keys[1] == key
 
 
 def test_oversubscription_is_named(monkeypatch):
-    monkeypatch.setattr(P, "cores", lambda: 2)
+    monkeypatch.setattr(V, "cores", lambda: 2)
     keys = [k for k, _ in P.compare_verdicts(_dp(DP, replicas=4), [_rank(0.01, 0.03, 0.004)] * 4)]
     assert "lesson05b.v_oversubscribed" in keys
 
@@ -77,7 +79,7 @@ def test_a_step_below_its_own_compute_is_never_explained_by_overlap(monkeypatch)
     (0.0401, [_rank(0.0082, 0.0212, 0.0037)], "lesson05b.v_dp_faster_no_rest"),  # measured: 40.1 alone, 33.1 step
 ])
 def test_dp_ahead_says_where_ddps_time_went_only_when_there_is_a_rest(piece, ranks, key, monkeypatch):
-    monkeypatch.setattr(P, "cores", lambda: 2)
+    monkeypatch.setattr(V, "cores", lambda: 2)
     monkeypatch.setenv("FASTRAIN_LANG", "en")
     slow_dp = {k: v * 3 for k, v in DP.items()}  # DataParallel's step longer than DDP's in both rows
     (found, values), *_ = P.compare_verdicts({**_dp(slow_dp), "step_s": 0.01, "piece_s": piece}, ranks)
@@ -139,7 +141,7 @@ def test_reference_says_no_gpu_results_when_there_are_none(tmp_path, monkeypatch
 
 def test_the_panel_runs_once_in_real_processes_and_shows_its_measurement(monkeypatch):
     monkeypatch.setenv("FASTRAIN_MODE", "ci")
-    monkeypatch.setattr(P, "allreduce_sizes", lambda: [4_096, 262_144, 1_048_576])
+    monkeypatch.setattr(R, "allreduce_sizes", lambda: [4_096, 262_144, 1_048_576])
     panel = P.make()
     outcome = panel.run(strategy="ddp", processes=2, width=128, bucket_mb=25.0)
     assert panel.last_error is None, panel.last_error
@@ -201,3 +203,14 @@ def test_zero_verdict_names_the_stage_furthest_from_the_model():
     assert key == "lesson05b.v_zero_under" and "ZeRO-3" in values["stage"] and values["ratio"] == pytest.approx(26 / 2.7)
     assert P.zero_verdict({"zero2": 0.002}, {"zero2": 0.004})[0] == "lesson05b.v_zero_over"
     assert P.zero_verdict({"zero2": 0.0041}, {"zero2": 0.004})[0] == "lesson05b.v_zero_close"
+
+
+def test_every_name_shown_has_a_full_catalog_key():
+    from fastrain_lib.core.i18n import CATALOG
+    from fastrain_lib.distributed import dataparallel
+
+    phases = set(dataparallel.PHASES) | set(dataparallel.DDP_PHASES) | set(dataparallel.SINGLE_PHASES)
+    assert phases <= set(V.PHASE_KEYS)
+    assert {"dp", "ddp", "zero1", "zero2", "zero3", "ps"} <= set(V.STRATEGY_KEYS)
+    for table in (V.PHASE_KEYS, V.STRATEGY_KEYS, V.KIND_KEYS, V.COMM_KEYS):
+        assert all(key in CATALOG for key in table.values())

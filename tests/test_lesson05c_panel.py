@@ -155,3 +155,12 @@ def test_the_workers_report_the_device_and_backend_they_really_used(processes):
     assert {(r[0]["device"], r[0]["backend"]) for r in sched} == {("cpu", "gloo")}
     assert [r[0]["stage"] for r in sched] == list(range(processes))
     assert L.pids_alive(L.LAST_PIDS) == []
+
+
+def test_every_strategy_shown_has_a_full_catalog_key():
+    from fastrain_lib.core.i18n import CATALOG
+    from fastrain_lib.lessons.l05c_sharding_and_pipelines import verdicts as V
+
+    assert set(P.STRATEGIES) <= set(V.STRATEGY_KEYS) and set(zero.STRATEGIES) <= set(V.SHORT_KEYS)
+    for table in (V.STRATEGY_KEYS, V.SHORT_KEYS, V.PART_KEYS):
+        assert all(key in CATALOG for key in table.values())

@@ -94,9 +94,6 @@ MESSAGES = {
         "en": "N = {n}, {numel} numbers: gloo's dist.all_reduce {torch_ms:.2f} ms, our ring written in Python {ring_ms:.2f} ms.",
     },
     # --- notebook plots
-    "lesson05.nb_loss_title": {"bn": "একই শেখার হারে: প্রতি ধাপে লস (rank 0)", "en": "same learning rate: loss per step (rank 0)"},
-    "lesson05.nb_loss_legend": {"bn": "{w} প্রসেস (batch {batch})", "en": "{w} processes (batch {batch})"},
-    "lesson05.nb_gantt_m": {"bn": "{k}টি প্রসেসে মাপা পাইপলাইন, M = {m}", "en": "pipeline measured in {k} processes, M = {m}"},
     "lesson05.no_gpu_reference": {
         "bn": "reference/ ফোল্ডারে এখনো GPU-তে মাপা কোনো DDP ফল নেই; বিন্দু-রেখাগুলো (যদি থাকে) অন্য CPU-তে মাপা।",
         "en": "reference/ holds no DDP results measured on GPUs yet; the dotted lines (if any) were measured on other CPUs.",
@@ -120,10 +117,6 @@ MESSAGES = {
     "lesson05.gantt_ideal": {
         "bn": "কাগজে-কলমে GPipe সূচি (যোগাযোগের খরচ শূন্য ধরে): অলস {idle:.0%}",
         "en": "GPipe schedule on paper (no communication cost): idle {idle:.0%}",
-    },
-    "lesson05.gantt_split": {
-        "bn": "সরল মডেল ভাগ ({devices}): একসময়ে একটিই অংশ কাজ করে — অলস {idle:.0%}",
-        "en": "naive model split ({devices}): one part works at a time — idle {idle:.0%}",
     },
     "lesson05.legend_f": {"bn": "ফরওয়ার্ড", "en": "forward"},
     "lesson05.legend_b": {"bn": "ব্যাকওয়ার্ড", "en": "backward"},
@@ -275,9 +268,5 @@ MESSAGES = {
     "lesson05.check_ddp_wrong": {
         "bn": "ওজন দুই র‍্যাঙ্কে এক, কিন্তু রেফারেন্স প্রশিক্ষণের সাথে মেলেনি। optimizer.zero_grad(), F.cross_entropy আর দেওয়া batch_size ব্যবহার করেছ তো?",
         "en": "The weights agree across ranks but not with the reference run. Did you use optimizer.zero_grad(), F.cross_entropy and the given batch_size?",
-    },
-    "lesson05.nb_batch_line": {
-        "bn": "{w} প্রসেস: প্রতি প্রসেসে batch {batch}, কার্যকর batch {global_batch}, শেখার হার {lr} (scale_lr দিলে হতো {scaled_lr})",
-        "en": "{w} processes: batch {batch} per process, effective batch {global_batch}, learning rate {lr} (with scale_lr it would be {scaled_lr})",
     },
 }

@@ -15,14 +15,17 @@ from fastrain_lib.measure import bench, hardware, reference
 from fastrain_lib.core import config
 from fastrain_lib.distributed import ddp_costs
 from fastrain_lib.ui import plots
-from fastrain_lib.distributed import ddp, launch, pipeline, ring
+from fastrain_lib.distributed import ddp, launch, pipeline
 from fastrain_lib.core.i18n import t
-from fastrain_lib.ui.widgets import ExperimentPanel, Outcome, figure_png, set_outputs
+from fastrain_lib.ui.widgets import ExperimentPanel, Outcome
+from fastrain_lib.lessons.l05_data_vs_model_parallel.verdicts import allreduce_verdicts, pipeline_verdict, verdicts_for  # noqa: F401
+from fastrain_lib.lessons.l05_data_vs_model_parallel.ring_views import bytes_figure, draw_ring_state, ring_stepper  # noqa: F401
 
 # benchmarks/ families whose reference/ results the instructor dashboard shows beside this panel
 REFERENCE_FAMILIES = ("ddp",)
 
 COLORS = {"F": "#4C72B0", "B": "#DD8452", "A": "#55A868"}
+LEGEND_KEYS = {"F": "lesson05.legend_f", "B": "lesson05.legend_b", "A": "lesson05.legend_a"}
 
 
 cores = hardware.usable_cores
@@ -103,12 +106,6 @@ def panel_rows(settings: dict) -> list[dict]:
     """The summary rows of the DDP panel's run for `settings` (from the cache: no new run)."""
     return summarise(ddp_runs(process_counts(settings["processes"]), settings["batch_size"], settings["hidden"],
                               settings["backend"]))
-
-
-def verdicts_for(rows: list[dict]) -> list[tuple[str, dict]]:
-    """(catalog key, values) explaining each multi-process row, from its measured numbers."""
-    return [ddp_costs.verdict(r["processes"], cores(), r["speedup"], r["compute_s"], r["allreduce_s"], r["step_s"])
-            for r in rows if r["processes"] > 1]
 
 
 def cost_bars(ax, rows: list[dict]) -> None:
@@ -239,7 +236,7 @@ def gantt(ax, events: list[dict], stages: int, *, title: str = "", scale: float 
     from matplotlib.patches import Patch
 
     kinds = sorted({e["kind"] for e in events}, key="FBA".index)
-    ax.legend(handles=[Patch(color=COLORS[k], label=plots.label(f"lesson05.legend_{k.lower()}")) for k in kinds],
+    ax.legend(handles=[Patch(color=COLORS[k], label=plots.label(LEGEND_KEYS[k])) for k in kinds],
               loc="lower right", fontsize=9)
 
 
@@ -279,36 +276,6 @@ def pipeline_experiment(stages: int, micro_batches: int, width: int) -> Outcome:
     return Outcome(figure=fig, headers=headers, rows=rows, records=[record], note=note)
 
 
-def pipeline_verdict(idle: float, formula: float, stages: int, cores_: int, margin: float = 0.03) -> tuple[str, dict]:
-    """(catalog key, values): how the measured idle share compares with GPipe's formula, and why."""
-    values = {"idle": idle, "formula": formula, "k": stages, "cores": cores_}
-    if stages > cores_:
-        return "lesson05.v_pipe_cores", values
-    if idle > formula + margin:
-        return "lesson05.v_pipe_more", values
-    if idle < formula - margin:
-        return "lesson05.v_pipe_less", values
-    return "lesson05.v_pipe_match", values
-
-
-def allreduce_verdicts(rows: list[tuple]) -> list[tuple[str, dict]]:
-    """From the all-reduce table (N, numbers, ring ms, server ms, dist.all_reduce ms, error):
-    at the largest N, who was faster for the smallest and the largest tensor, and how our
-    Python ring compares with gloo's own all_reduce."""
-    world = max(r[0] for r in rows)
-    mine = sorted((r for r in rows if r[0] == world), key=lambda r: r[1])
-    out = []
-    for n, numel, ring_ms, naive_ms, torch_ms, _ in (mine[0], mine[-1]) if len(mine) > 1 else mine:
-        if ring_ms < naive_ms:
-            key = "lesson05.v_ar_ring"
-        else:  # small: the messages' latency; large: one machine has no separate links for the ring to use
-            key = "lesson05.v_ar_server_big" if numel == mine[-1][1] and len(mine) > 1 else "lesson05.v_ar_server"
-        out.append((key, {"n": n, "numel": numel, "ring_ms": ring_ms, "naive_ms": naive_ms, "steps": 2 * (n - 1)}))
-    n, numel, ring_ms, _, torch_ms, _ = mine[-1]
-    out.append(("lesson05.v_ar_torch", {"n": n, "numel": numel, "ring_ms": ring_ms, "torch_ms": torch_ms}))
-    return out
-
-
 def make_pipeline() -> ExperimentPanel:
     """The pipeline panel: stages × micro-batches → measured Gantt chart vs GPipe's bubble."""
     return ExperimentPanel(
@@ -322,97 +289,6 @@ def make_pipeline() -> ExperimentPanel:
         pipeline_experiment,
         name="lesson05_pipeline",
     )
-
-
-# ---------------------------------------------------------------- all-reduce: bytes and the stepper
-
-
-def bytes_figure(numel: int, measured: list[dict], max_world: int = 16):
-    """Bytes sent per process ÷ S as N grows: formulas as lines, traced runs as points."""
-    ns = list(range(2, max_world + 1))
-    size = numel * 4
-    fig, ax = plots.new_figure()
-    ax.plot(ns, [ring.bytes_per_worker(numel, n)["server"] / size for n in ns], "o-", label=plots.label("lesson05.server"))
-    ax.plot(ns, [ring.bytes_per_worker(numel, n)["ring"] / size for n in ns], "s-", label=plots.label("lesson05.ring"))
-    if measured:
-        ax.plot([m["world"] for m in measured], [m["ring_bytes"] / size for m in measured], "k*", markersize=14,
-                label=plots.label("lesson05.ring_measured"))
-        ax.plot([m["world"] for m in measured], [m["server_bytes"] / size for m in measured], "rX", markersize=12,
-                label=plots.label("lesson05.server_measured"))
-    ax.set_xlabel(plots.label("lesson05.nprocs"))
-    ax.set_ylabel(plots.label("lesson05.bytes_y"))
-    ax.set_title(plots.label("lesson05.bytes_title", mb=size / 1e6))
-    ax.legend()
-    return fig
-
-
-def draw_ring_state(ax, states, events: list[dict], world: int, k: int) -> None:
-    """Ranks as rows, chunks as columns; each cell says whose numbers it holds after k steps."""
-    from matplotlib import patches
-
-    ax.clear()
-    state = states[k]
-    moved = []
-    if k > 0:
-        phase = "scatter-reduce" if k <= world - 1 else "all-gather"
-        step = k - 1 if k <= world - 1 else k - world
-        moved = [e for e in events if e["phase"] == phase and e["step"] == step]
-    received = {(e["rank"], e["recv_chunk"]) for e in moved}
-    for r in range(world):
-        for c in range(world):
-            have = state[r][c]
-            full = len(have) == world
-            color = "#55A868" if full else plt_blue(len(have) / world)
-            edge = "black" if (r, c) in received else "white"
-            ax.add_patch(patches.FancyBboxPatch((c + 0.05, r + 0.05), 0.9, 0.9, boxstyle="round,pad=0.02",
-                                                facecolor=color, edgecolor=edge, linewidth=3 if edge == "black" else 1))
-            ax.text(c + 0.5, r + 0.5, "+".join(f"a{x}" for x in sorted(have)), ha="center", va="center",
-                    fontsize=10 if world <= 4 else 7)
-    for e in moved:  # an arrow from the sender's chunk to the receiver's
-        src_rank, dst_rank, chunk = e["from"], e["rank"], e["recv_chunk"]
-        ax.annotate("", xy=(chunk + 0.5, dst_rank + 0.15), xytext=(chunk + 0.5, src_rank + 0.85),
-                    arrowprops={"arrowstyle": "->", "color": "#C44E52", "lw": 2,
-                                "connectionstyle": "arc3,rad=0.3" if dst_rank < src_rank else "arc3,rad=0"})
-    ax.set_xlim(0, world)
-    ax.set_ylim(world, 0)
-    ax.set_xticks([c + 0.5 for c in range(world)], [plots.label("lesson05.chunk", c=c) for c in range(world)])
-    ax.set_yticks([r + 0.5 for r in range(world)], [plots.label("lesson05.rank_n", r=r) for r in range(world)])
-    ax.grid(False)
-    total = 2 * (world - 1)
-    phase_key = "lesson05.phase_start" if k == 0 else ("lesson05.phase_sr" if k <= world - 1 else "lesson05.phase_ag")
-    ax.set_title(plots.label("lesson05.stepper_title", step=k, total=total, phase=plots.label(phase_key)))
-
-
-def plt_blue(share: float) -> tuple:
-    """A light-to-dark blue by how much of the sum a chunk holds."""
-    light, dark = (0.85, 0.9, 0.97), (0.35, 0.55, 0.85)
-    return tuple(a + (b - a) * share for a, b in zip(light, dark))
-
-
-def ring_stepper(events: list[dict], world: int):
-    """A slider (and a play button) that steps through a real ring all-reduce's trace."""
-    import matplotlib.pyplot as plt
-    from IPython.display import Image
-
-    states = ring.contributions(events, world)
-    total = len(states) - 1
-    slider = widgets.IntSlider(value=0, min=0, max=total, description=t("lesson05.step_slider"))
-    play = widgets.Play(value=0, min=0, max=total, interval=1200)
-    widgets.jslink((play, "value"), (slider, "value"))
-    out = widgets.Output()
-
-    def show(k):
-        # set_outputs, not `with out:` — the capture context stalls nbclient runs (see widgets.set_outputs)
-        fig, ax = plots.new_figure()
-        draw_ring_state(ax, states, events, world, k)
-        set_outputs(out, Image(figure_png(fig)))
-        plt.close(fig)
-
-    slider.observe(lambda change: show(change["new"]), names="value")
-    show(0)
-    box = widgets.VBox([widgets.HBox([play, slider]), out])
-    box.show_step = show  # for tests and for driving it from code
-    return box
 
 
 # ---------------------------------------------------------------- hybrid layout

@@ -80,6 +80,11 @@ def _valid_tables(dp_phases, ddp_phases) -> bool:
         return False
 
 
+DDP_KEYS = {"ddp_mean": "lesson05b.check.ddp_mean", "ddp_sum": "lesson05b.check.ddp_sum",
+            "ddp_rank0": "lesson05b.check.ddp_rank0", "ddp_phase_max": "lesson05b.check.ddp_phase_max",
+            "ddp_min": "lesson05b.check.ddp_min", "ddp_wrong": "lesson05b.check.ddp_wrong"}
+
+
 def _diagnose_ddp(got: float, ddp: list[dict]) -> str:
     totals = [sum(r.values()) for r in ddp]
     if _close(got, sum(totals) / len(totals)):
@@ -120,7 +125,7 @@ def _judge(compare, dp_phases: dict, ddp_phases: list[dict]):
                       want=want["dp_step_s"] * 1e3)
     if not _close(numbers["ddp_step_s"], want["ddp_step_s"]):
         code = _diagnose_ddp(numbers["ddp_step_s"], ddp_phases)
-        return failed(code, f"lesson05b.check.{code}", got=numbers["ddp_step_s"] * 1e3,
+        return failed(code, DDP_KEYS[code], got=numbers["ddp_step_s"] * 1e3,
                       want=want["ddp_step_s"] * 1e3)
     faster = _faster_name(answer["faster"])
     if faster is None:
@@ -166,6 +171,10 @@ RING_CASES = [(50e-6, 1e-9, 2, 1_000_000), (50e-6, 1e-9, 4, 1_000_000), (20e-6, 
               (100e-6, 1e-9, 3, 1_000), (0.0, 1e-9, 5, 10_000_000)]
 
 
+RING_KEYS = {"no_factor_two": "lesson05b.check.ring_no_factor_two", "no_share": "lesson05b.check.ring_no_share",
+             "p_not_p_minus_1": "lesson05b.check.ring_p_not_p_minus_1", "alpha_once": "lesson05b.check.ring_alpha_once"}
+
+
 def _ring_variants(alpha, beta, p, n) -> dict[str, float]:
     return {
         "no_factor_two": (p - 1) * alpha + (p - 1) / p * n * beta,
@@ -190,6 +199,6 @@ def check_allreduce_time(allreduce_time):
             continue
         for code, other in _ring_variants(alpha, beta, p, n).items():
             if _close(value, other) and not _close(other, want):
-                return failed(code, f"lesson05b.check.ring_{code}", p=p, n=n, got=value * 1e3, want=want * 1e3)
+                return failed(code, RING_KEYS[code], p=p, n=n, got=value * 1e3, want=want * 1e3)
         return failed("ring_wrong", "lesson05b.check.ring_wrong", p=p, n=n, got=value * 1e3, want=want * 1e3)
     return passed("lesson05b.check.ring_ok")

@@ -11,129 +11,24 @@ from __future__ import annotations
 
 import ipywidgets as widgets
 
-from fastrain_lib.measure import bench, hardware, reference
+from fastrain_lib.measure import bench, reference
 from fastrain_lib.core import config
 from fastrain_lib.ui import plots
-from fastrain_lib.distributed import WorkerError, cost_model, dataparallel, launch, overlap, ring
+from fastrain_lib.distributed import cost_model, dataparallel
 from fastrain_lib.core.i18n import t
 from fastrain_lib.ui.widgets import ExperimentPanel, Outcome
+from fastrain_lib.lessons.l05b_ddp_in_depth.runs import (  # noqa: F401 - the notebook calls them as lesson05b.*
+    _cached, _key, accumulation_run, allreduce_points, allreduce_sizes, comm_run, compare_cfg, ddp_run, dp_run,
+    fit_for, held_out_point, held_out_size, overlap_cfg, sweep_run, zero_rows)
+from fastrain_lib.lessons.l05b_ddp_in_depth.verdicts import (  # noqa: F401 - the notebook calls them as lesson05b.*
+    COMM_KEYS, KIND_KEYS, PHASE_KEYS, STRATEGY_KEYS, accumulation_verdict, comm_verdict, compare_verdicts, cores,
+    held_out_verdict, most_buckets, prediction_verdict, sweep_verdicts, zero_verdict)
 
 REFERENCE_PANEL = "lesson05b"  # records saved from this panel carry params["panel"] == this
 
 PHASE_COLORS = {"scatter": "#8172B3", "replicate": "#C44E52", "forward": "#4C72B0", "gather_loss": "#937860",
                 "backward": "#DD8452", "reduce_grads": "#DA8BC3", "optimizer": "#55A868",
                 "backward_allreduce": "#CCB974"}
-
-
-cores = hardware.usable_cores
-
-
-# ---------------------------------------------------------------- sizes by run mode
-
-
-def compare_cfg(**overrides) -> dict:
-    """The DataParallel-vs-DDP workload for this run mode (an MLP, one global batch)."""
-    base = {"width": config.by_mode(ci=128, lab=512), "depth": 4, "batch": config.by_mode(ci=128, lab=512),
-            "replicas": 2, "steps": config.by_mode(ci=8, lab=12), "warmup": 2}
-    return dataparallel.make_cfg(**{**base, **overrides})
-
-
-def overlap_cfg(**overrides) -> dict:
-    base = {"width": config.by_mode(ci=256, lab=512), "depth": config.by_mode(ci=4, lab=8),
-            "batch": config.by_mode(ci=32, lab=64), "steps": config.by_mode(ci=3, lab=8), "warmup": 1,
-            "bucket_caps_mb": config.by_mode(ci=[0.1, 25.0], lab=[0.25, 1.0, 4.0, 25.0, 1000.0]),
-            "micro_batches": 4}
-    return overlap.make_cfg(**{**base, **overrides})
-
-
-def allreduce_sizes() -> list[int]:
-    """Message sizes for the α–β fit (bytes): 4 KB to 16 MB (ci: to 4 MB)."""
-    return config.by_mode(ci=[4_096, 65_536, 1_048_576, 4_194_304],
-                          lab=[4_096, 32_768, 262_144, 1_048_576, 4_194_304, 16_777_216])
-
-
-def held_out_size() -> int:
-    """A size between the measured ones, left out of the fit to test its prediction."""
-    return config.by_mode(ci=262_144, lab=2_097_152)
-
-
-# ---------------------------------------------------------------- cached runs
-
-_CACHE: dict[tuple, object] = {}
-
-
-def _cached(key: tuple, make):
-    if key not in _CACHE:
-        _CACHE[key] = make()
-    return _CACHE[key]
-
-
-def _key(cfg: dict) -> tuple:
-    return tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in cfg.items()))
-
-
-def dp_run(cfg: dict) -> dict:
-    """DataParallel (one process; real nn.DataParallel on >= 2 GPUs, threads otherwise) and the
-    two one-device baselines, in a fresh process with one torch thread per op."""
-    key = _key({k: v for k, v in cfg.items() if k != "bucket_cap_mb"})  # DataParallel has no buckets
-    return _cached(("dp",) + key, lambda: launch(dataparallel.dp_worker, 1, args=(cfg,), threads=1,
-                                                timeout_s=300)[0])
-
-
-def ddp_run(cfg: dict) -> list[dict]:
-    """DDP with cfg['replicas'] processes on the same model and global batch (one thread each)."""
-    on_gpu = dataparallel.plan(cfg["replicas"], dataparallel.facts_here()).kind == "torch"
-    return _cached(("ddp",) + _key(cfg), lambda: launch(dataparallel.ddp_worker, cfg["replicas"], args=(cfg,),
-                                                       threads=1, timeout_s=300, tensors_on_cuda=on_gpu))
-
-
-def sweep_run(cfg: dict, processes: int = 2) -> list[dict]:
-    return _cached(("sweep", processes) + _key(cfg),
-                   lambda: launch(overlap.bucket_sweep, processes, args=(cfg,), threads=1, timeout_s=300))
-
-
-def accumulation_run(cfg: dict, processes: int = 2) -> list[dict]:
-    return _cached(("accum", processes) + _key(cfg),
-                   lambda: launch(overlap.accumulation, processes, args=(cfg,), threads=1, timeout_s=300))
-
-
-def allreduce_points(processes: int) -> list[tuple[int, float]]:
-    """Measured (bytes, seconds) of all-reduces on `processes` real processes: the fit's sizes
-    and the held-out one, in one launch (cached)."""
-    sizes = sorted(set(allreduce_sizes()) | {held_out_size()})
-    return _cached(("allreduce", processes, tuple(sizes)),
-                   lambda: cost_model.measure_allreduce(processes, sizes, repeats=config.by_mode(ci=5, lab=9)))
-
-
-def fit_for(processes: int) -> cost_model.Fit:
-    """α and β fitted on every measured size except the held-out one."""
-    held = held_out_size()
-    return cost_model.fit([pt for pt in allreduce_points(processes) if pt[0] != held], processes)
-
-
-def held_out_point(processes: int) -> tuple[int, float]:
-    held = held_out_size()
-    return next(pt for pt in allreduce_points(processes) if pt[0] == held)
-
-
-def zero_rows(cfg: dict) -> list[dict] | None:
-    """ZeRO-1/2/3 and DDP measured by fastrain_lib.distributed.zero (lesson 05c) on the same MLP and
-    global batch, or None where that module is not there (or its interface differs)."""
-    try:
-        from fastrain_lib.distributed import zero
-    except ImportError:
-        return None
-    try:
-        zcfg = {"width": cfg["width"], "depth": cfg["depth"], "batch": cfg["batch"], "steps": cfg["steps"] + 1,
-                "seed": cfg["seed"], "lr": cfg["lr"]}
-        strategies = ("ddp", "zero1", "zero2", "zero3")
-        results = _cached(("zero",) + _key({**zcfg, "p": cfg["replicas"]}),
-                          lambda: launch(zero.zero_worker, cfg["replicas"], args=(strategies, zcfg), threads=1,
-                                         timeout_s=300,
-                                         tensors_on_cuda=hardware.gpu_per_process(cfg["replicas"], hardware.node_facts())))
-        return zero.table(results)
-    except (AttributeError, TypeError, KeyError, WorkerError):  # lesson 05c's module, not ours: say "no measurement"
-        return None
 
 
 # ---------------------------------------------------------------- DataParallel vs DDP
@@ -145,10 +40,10 @@ def phase_table(dp: dict, ddp: list[dict]) -> tuple[list[str], list[tuple]]:
     rows = []
     for name in dataparallel.PHASES:
         where = t("lesson05b.where_dev0") if name in dataparallel.SERIAL else t("lesson05b.where_threads")
-        rows.append((t("lesson05b.dp_name"), t(f"lesson05b.phase_{name}"), dp["phases"][name] * 1e3, where))
+        rows.append((t("lesson05b.dp_name"), t(PHASE_KEYS[name]), dp["phases"][name] * 1e3, where))
     slowest = max(ddp, key=lambda r: r["step_s"])
     for name in dataparallel.DDP_PHASES:
-        rows.append((t("lesson05b.ddp_name"), t(f"lesson05b.phase_{name}"), slowest["phases"][name] * 1e3,
+        rows.append((t("lesson05b.ddp_name"), t(PHASE_KEYS[name]), slowest["phases"][name] * 1e3,
                      t("lesson05b.where_each")))
     return headers, rows
 
@@ -164,13 +59,13 @@ def phase_bars(ax, dp: dict, ddp: list[dict]) -> None:
         for name in names:
             value = phases[name] * 1e3
             ax.bar(x, value, bottom=bottom, color=PHASE_COLORS[name], edgecolor="white",
-                   label=None if name in seen else plots.label(f"lesson05b.phase_{name}"))
+                   label=None if name in seen else plots.label(PHASE_KEYS[name]))
             seen.add(name)
             bottom += value
         ax.text(x, bottom, f"{bottom:.1f}", ha="center", va="bottom")
     ax.set_xticks(range(len(columns)), [c[0] for c in columns])
     ax.set_ylabel(plots.label("lesson05b.time_ms"))
-    ax.set_title(plots.label("lesson05b.phases_title", kind=plots.label(f"lesson05b.kind_{dp['kind']}")))
+    ax.set_title(plots.label("lesson05b.phases_title", kind=plots.label(KIND_KEYS[dp['kind']])))
     ax.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.01, 1.0))
 
 
@@ -178,33 +73,6 @@ def compare_figure(dp: dict, ddp: list[dict]):
     fig, ax = plots.new_figure()
     phase_bars(ax, dp, ddp)
     return fig
-
-
-def compare_verdicts(dp: dict, ddp: list[dict]) -> list[tuple[str, dict]]:
-    """(catalog key, values) for what this DataParallel-vs-DDP run measured."""
-    dp_s, ddp_s = dp["step_s"], dataparallel.ddp_step_s(ddp)
-    n = dp["replicas"]
-    values = {"n": n, "dp_ms": dp_s * 1e3, "ddp_ms": ddp_s * 1e3, "single_ms": dp["single_s"] * 1e3,
-              "piece_ms": dp.get("piece_s", 0.0) * 1e3, "cores": cores(),
-              "share": dataparallel.serial_share(dp["phases"]),
-              "ratio": dp_s / ddp_s if ddp_s > 0 else float("inf")}
-    if ddp_s < dp_s:
-        key = "lesson05b.v_ddp_faster"
-    else:  # "the rest of DDP's step is the all-reduce" only when there is a rest (noise can hide it)
-        key = "lesson05b.v_dp_faster" if values["piece_ms"] < values["ddp_ms"] else "lesson05b.v_dp_faster_no_rest"
-    out = [(key, values)]
-    speedup = dataparallel.thread_speedup(dp)
-    if speedup is not None:
-        if speedup < 0.9:
-            key = "lesson05b.v_threads_slower"
-        elif speedup >= 0.8 * min(n, cores()):
-            key = "lesson05b.v_threads_overlap"
-        else:
-            key = "lesson05b.v_threads_gil"
-        out.append((key, {"n": n, "speedup": speedup, "cores": cores(), "slower": 1 / speedup if speedup > 0 else 0.0}))
-    if n > cores():
-        out.append(("lesson05b.v_oversubscribed", {"n": n, "cores": cores()}))
-    return out
 
 
 def reference_runs(folder=None) -> list:
@@ -271,25 +139,6 @@ def timeline_axes(ax, row: dict) -> None:
     ax.legend(fontsize="small", loc="lower right")
 
 
-def most_buckets(rows: list[dict]) -> dict:
-    """The sweep row with the most buckets (the smallest cap): where overlap can show."""
-    return max(rows, key=lambda r: (r["buckets"], -r["bucket_cap_mb"]))
-
-
-def sweep_verdicts(rows: list[dict]) -> list[tuple[str, dict]]:
-    """Smallest vs largest bucket cap: which step was faster; and how much of the all-reduce hid
-    behind backward with the most buckets."""
-    small = min(rows, key=lambda r: r["bucket_cap_mb"])
-    large = max(rows, key=lambda r: r["bucket_cap_mb"])
-    values = {"small_mb": small["bucket_cap_mb"], "small_ms": small["step_s"] * 1e3, "small_n": small["buckets"],
-              "large_mb": large["bucket_cap_mb"], "large_ms": large["step_s"] * 1e3, "large_n": large["buckets"]}
-    out = [("lesson05b.v_buckets_small" if small["step_s"] < large["step_s"] else "lesson05b.v_buckets_large", values)]
-    many = most_buckets(rows)
-    out.append(("lesson05b.v_overlap", {"cap": many["bucket_cap_mb"], "hidden": many["hidden_share"],
-                                        "n": many["buckets"]}))
-    return out
-
-
 def accumulation_summary(results: list[dict]) -> dict:
     """The slowest rank's step for both ways, all-reduces per optimizer step, and the saving."""
     every = max(r["every"]["step_s"] for r in results)
@@ -300,11 +149,6 @@ def accumulation_summary(results: list[dict]) -> dict:
             "no_sync_allreduces": results[0]["no_sync"]["allreduces_per_step"],
             "every_mb": results[0]["every"]["bytes_per_step"] / 1e6,
             "no_sync_mb": results[0]["no_sync"]["bytes_per_step"] / 1e6}
-
-
-def accumulation_verdict(summary: dict) -> tuple[str, dict]:
-    key = "lesson05b.v_no_sync_saves" if summary["saving"] > 0.02 else "lesson05b.v_no_sync_none"
-    return key, summary
 
 
 # ---------------------------------------------------------------- the cost model
@@ -354,53 +198,9 @@ def prediction_rows(compute_s: float, param_bytes: int, fit: cost_model.Fit, mea
         if isinstance(counts.get(s), dict):
             pred = compute_s + cost_model.collectives_s(counts[s], fit)
         got = measured.get(s)
-        rows.append((t(f"lesson05b.strategy_{s}"), pred * 1e3, got * 1e3 if got else "—",
+        rows.append((t(STRATEGY_KEYS[s]), pred * 1e3, got * 1e3 if got else "—",
                      f"{cost_model.bytes_sent_per_rank(s, param_bytes, fit.world_size) / 1e6:.2f} MB"))
     return rows
-
-
-def prediction_verdict(predicted_s: float, measured_s: float, compute_s: float, comm_s: float) -> tuple[str, dict]:
-    error = (predicted_s - measured_s) / measured_s
-    values = {"pred_ms": predicted_s * 1e3, "meas_ms": measured_s * 1e3, "compute_ms": compute_s * 1e3,
-              "comm_ms": comm_s * 1e3, "error": abs(error)}
-    if measured_s < compute_s:  # overlap brings a step down to its compute, never below it
-        return "lesson05b.v_predict_below_compute", {**values, "gap": compute_s / measured_s - 1}
-    if abs(error) <= 0.25:
-        return "lesson05b.v_predict_close", values
-    return ("lesson05b.v_predict_over" if error > 0 else "lesson05b.v_predict_under"), values
-
-
-def zero_verdict(measured_s: dict[str, float], predicted_s: dict[str, float]) -> tuple[str, dict] | None:
-    """(catalog key, values) for the ZeRO stage whose measurement is furthest from the model, or None."""
-    common = [s for s in ("zero1", "zero2", "zero3") if s in measured_s and s in predicted_s and predicted_s[s] > 0]
-    if not common:
-        return None
-    worst = max(common, key=lambda s: max(measured_s[s] / predicted_s[s], predicted_s[s] / measured_s[s]))
-    ratio = measured_s[worst] / predicted_s[worst]
-    values = {"stage": t(f"lesson05b.strategy_{worst}"), "meas_ms": measured_s[worst] * 1e3,
-              "pred_ms": predicted_s[worst] * 1e3, "ratio": ratio}
-    if ratio > 1.5:
-        return "lesson05b.v_zero_under", values
-    if ratio < 1 / 1.5:
-        return "lesson05b.v_zero_over", values
-    return "lesson05b.v_zero_close", values
-
-
-def held_out_verdict(fit: cost_model.Fit, nbytes: int, measured_s: float) -> tuple[str, dict]:
-    predicted = fit.allreduce_s(nbytes)
-    error = abs(predicted - measured_s) / measured_s
-    return ("lesson05b.v_held_out_ok" if error <= 0.5 else "lesson05b.v_held_out_off",
-            {"kb": nbytes / 1e3, "pred_ms": predicted * 1e3, "meas_ms": measured_s * 1e3, "error": error,
-             "p": fit.world_size, "alpha_us": fit.alpha_s * 1e6, "gbs": fit.bandwidth_bytes_per_s / 1e9})
-
-
-def comm_run(processes: int, nbytes: int) -> list[dict]:
-    """gloo's all-reduce, lesson 05's Python ring and its central parameter server (ring.compare_worker),
-    each timed on a tensor of `nbytes` in `processes` real processes (cached)."""
-    numel = max(1, int(nbytes) // cost_model.FLOAT_BYTES)
-    return _cached(("ring", processes, numel),
-                   lambda: launch(ring.compare_worker, processes, args=([numel], config.by_mode(ci=5, lab=9)),
-                                  threads=1, timeout_s=300))
 
 
 def comm_values(results: list[dict], fit: cost_model.Fit) -> dict:
@@ -417,15 +217,9 @@ def comm_values(results: list[dict], fit: cost_model.Fit) -> dict:
     return values
 
 
-def comm_verdict(values: dict) -> tuple[str, dict]:
-    """Whether our Python ring was slower than gloo's own all-reduce in this run (and so what to say)."""
-    key = "lesson05b.v_comm_ring_slower" if values["ring_meas"] > values["gloo_meas"] else "lesson05b.v_comm_ring_not_slower"
-    return key, values
-
-
 def comm_table(values: dict) -> tuple[list[str], list[tuple]]:
     headers = [t("lesson05b.col_method"), t("lesson05b.col_predicted_ms"), t("lesson05b.col_measured_ms")]
-    rows = [(t(f"lesson05b.comm_{k}"), values[f"{k}_pred"], values[f"{k}_meas"]) for k in ("gloo", "ring", "ps")]
+    rows = [(t(COMM_KEYS[k]), values[f"{k}_pred"], values[f"{k}_meas"]) for k in ("gloo", "ring", "ps")]
     return headers, rows
 
 
@@ -470,7 +264,7 @@ def experiment(strategy: str, processes: int, width: int, bucket_mb: float) -> O
     predicted = cost_model.predict_step_s("ddp", dp["piece_s"], pb, fit)
     headers = [t("lesson05b.col_strategy"), t("lesson05b.col_step_ms"), t("lesson05b.col_predicted_ms"),
                t("lesson05b.col_mem_mb"), t("lesson05b.col_moved_mb")]
-    rows = [(t(f"lesson05b.strategy_{strategy}"), step * 1e3, predicted * 1e3 if strategy == "ddp" else "—",
+    rows = [(t(STRATEGY_KEYS[strategy]), step * 1e3, predicted * 1e3 if strategy == "ddp" else "—",
              max(memory), moved)]
     zero_measured = {r["strategy"]: r for r in (zero_rows(cfg) or [])}
     for s in ("zero1", "zero2", "zero3", "ps"):
@@ -479,11 +273,11 @@ def experiment(strategy: str, processes: int, width: int, bucket_mb: float) -> O
         if z is not None:  # measured by lesson 05c's module on the same MLP and global batch
             if isinstance(z.get("comm"), dict):  # its collectives as counted: each call pays its α
                 predicted_ms = (dp["piece_s"] + cost_model.collectives_s(z["comm"], fit)) * 1e3
-            rows.append((t(f"lesson05b.strategy_{s}"), z["step_s"] * 1e3, predicted_ms,
+            rows.append((t(STRATEGY_KEYS[s]), z["step_s"] * 1e3, predicted_ms,
                          (z["params_bytes"] + z["grads_bytes"] + z["optim_bytes"]) / 1e6,
                          z["payload"] * (processes - 1) / processes / 1e6))
         else:
-            rows.append((t(f"lesson05b.strategy_{s}") + " " + t("lesson05b.prediction_only"), "—", predicted_ms, "—",
+            rows.append((t(STRATEGY_KEYS[s]) + " " + t("lesson05b.prediction_only"), "—", predicted_ms, "—",
                          cost_model.bytes_sent_per_rank(s, pb, processes) / 1e6))
     record = bench.Record(name=f"{strategy} x{processes} width {width}", median_s=step,
                           params={"panel": REFERENCE_PANEL, "strategy": strategy, "processes": processes,

@@ -61,6 +61,12 @@ ZERO_WRONG = [
 ]
 
 
+ZERO_KEYS = {"fp32": "lesson05c.check_zero_fp32", "no_master": "lesson05c.check_zero_no_master",
+             "no_shard": "lesson05c.check_zero_no_shard", "all_sharded": "lesson05c.check_zero_all_sharded",
+             "stage_shift": "lesson05c.check_zero_stage_shift", "units": "lesson05c.check_zero_units",
+             "per_param": "lesson05c.check_zero_per_param"}
+
+
 def _close(a: float, b: float) -> bool:
     return math.isclose(a, b, rel_tol=1e-6, abs_tol=1e-9)
 
@@ -80,7 +86,7 @@ def check_zero_memory(fn) -> CheckResult:
             continue
         for code, wrong in ZERO_WRONG:
             if _close(value, wrong(n, stage, w)):
-                return failed(code, f"lesson05c.check_zero_{code}", n=n, stage=stage, w=w, got=value, want=want)
+                return failed(code, ZERO_KEYS[code], n=n, stage=stage, w=w, got=value, want=want)
         return failed("wrong_value", "lesson05c.check_zero_wrong", n=n, stage=stage, w=w, got=value, want=want)
     return passed("lesson05c.check_zero_ok")
 

@@ -16,6 +16,9 @@ from fastrain_lib.distributed import launch, schedules, tensor_parallel, zero
 from fastrain_lib.core.i18n import t
 from fastrain_lib.ui.widgets import ExperimentPanel, Outcome
 from fastrain_lib.lessons.l05_data_vs_model_parallel.panel import cores, gantt
+from fastrain_lib.lessons.l05c_sharding_and_pipelines.verdicts import (  # noqa: F401 - the notebook calls them as lesson05c.*
+    PART_KEYS, SAME_IDLE, SHORT_KEYS, STRATEGY_KEYS, cost_verdict, schedule_verdicts, strategy_label, sweep_verdict,
+    tp_verdict, zero_verdicts)
 
 REFERENCE_FAMILIES = ()
 STRATEGIES = zero.STRATEGIES + ("tp",) + schedules.SCHEDULES
@@ -23,8 +26,6 @@ PART_COLORS = {"params": "#4C72B0", "grads": "#DD8452", "optim": "#55A868", "act
 KIND_COLORS = {"all_reduce": "#4C72B0", "all_gather": "#55A868", "reduce_scatter": "#DD8452", "broadcast": "#8172B3"}
 
 
-def strategy_label(strategy: str) -> str:
-    return t(f"lesson05c.s_{strategy}")
 
 
 # ---------------------------------------------------------------- running the workers
@@ -62,76 +63,6 @@ def schedule_runs(processes: int, width: int, micro_list=(4,), which=schedules.S
                   threads=1, timeout_s=300, tensors_on_cuda=on_gpus(processes))
 
 
-# ---------------------------------------------------------------- verdicts (used by the notebook too)
-
-
-def zero_verdicts(rows: list[dict]) -> list[tuple[str, dict]]:
-    """(catalog key, values): per strategy, measured bytes vs the formula; then the communication."""
-    out = []
-    for r in rows:
-        measured = r["params_bytes"] + r["grads_bytes"] + r["optim_bytes"]
-        want = r["formula"]["total"]
-        out.append(("lesson05c.v_zero_bytes", {"name": strategy_label(r["strategy"]), "measured_mb": measured / 2**20,
-                                               "formula_mb": want / 2**20, "diff": abs(measured - want) / want}))
-    by = {r["strategy"]: r for r in rows}
-    if "ddp" in by and "zero3" in by:
-        out.append(("lesson05c.v_zero_comm", {"ddp_mb": by["ddp"]["payload"] / 2**20,
-                                              "z3_mb": by["zero3"]["payload"] / 2**20,
-                                              "ratio": by["zero3"]["payload"] / by["ddp"]["payload"],
-                                              "ddp_ms": by["ddp"]["step_s"] * 1e3, "z3_ms": by["zero3"]["step_s"] * 1e3}))
-    return out
-
-
-def tp_verdict(results: list[dict]) -> tuple[str, dict]:
-    r = results[0]
-    forward = sum(v for k, v in r["forward_comms"].items())
-    return ("lesson05c.v_tp_ok" if max(x["error"] for x in results) < 1e-4 else "lesson05c.v_tp_bad",
-            {"forward": forward, "backward": sum(r["backward_comms"].values()),
-             "error": max(x["error"] for x in results)})
-
-
-def sweep_verdict(rows: list[dict]) -> tuple[str, dict]:
-    first, last = rows[0], rows[-1]
-    key = "lesson05c.v_sweep_falls" if last["comm_share"] < first["comm_share"] else "lesson05c.v_sweep_flat"
-    return key, {"w0": first["width"], "s0": first["comm_share"], "w1": last["width"], "s1": last["comm_share"]}
-
-
-# Idle shares of GPipe and 1F1B closer than this are "the same", as the bubble formula says they are.
-SAME_IDLE = 0.05
-
-
-def schedule_verdicts(rows: list[dict]) -> list[tuple[str, dict]]:
-    out = []
-    for r in rows:
-        ok = r["alive"] == r["alive_rule"]
-        out.append(("lesson05c.v_sched_alive" if ok else "lesson05c.v_sched_alive_off",
-                    {"name": strategy_label(r["schedule"]), "m": r["micro_batches"], "alive": r["alive"],
-                     "rule": r["alive_rule"], "kb": [round(b / 1024) for b in r["activation_bytes"]]}))
-    for m in sorted({r["micro_batches"] for r in rows}):
-        pair = {r["schedule"]: r for r in rows if r["micro_batches"] == m}
-        if len(pair) == 2:
-            g, o = pair["gpipe"], pair["1f1b"]
-            if min(g["idle"], o["idle"]) > g["formula"] + 0.15:
-                key = "lesson05c.v_sched_idle_overhead"
-            elif abs(g["idle"] - o["idle"]) > SAME_IDLE:  # measured apart: never "1F1B does not shrink it" alone
-                key = "lesson05c.v_sched_idle_differ"
-            else:
-                key = "lesson05c.v_sched_idle"
-            out.append((key, {"m": m, "g": g["idle"], "o": o["idle"], "f": g["formula"], "cores": cores(),
-                              "k": g["stages"], "lower": "GPipe" if g["idle"] < o["idle"] else "1F1B"}))
-    return out
-
-
-def cost_verdict(rows: list[tuple]) -> tuple[str, dict]:
-    """From the notebook's prediction table (strategy, compute ms, predicted ms, measured ms, ratio)."""
-    if not rows:
-        return "lesson05c.v_cost_missing", {}
-    ratios = [r[4] for r in rows]
-    worst = max(rows, key=lambda r: abs(r[4] - 1))
-    key = "lesson05c.v_cost_close" if all(0.5 <= x <= 2 for x in ratios) else "lesson05c.v_cost_far"
-    return key, {"low": min(ratios), "high": max(ratios), "name": worst[0], "ratio": worst[4]}
-
-
 # ---------------------------------------------------------------- pictures
 
 
@@ -142,11 +73,11 @@ def memory_bars(ax, rows: list[dict]) -> None:
     bottom = [0.0] * len(rows)
     for part in ("params", "grads", "optim"):
         values = [r[f"{part}_bytes"] / 2**20 for r in rows]
-        ax.bar(xs, values, bottom=bottom, color=PART_COLORS[part], label=plots.label(f"lesson05c.part_{part}"))
+        ax.bar(xs, values, bottom=bottom, color=PART_COLORS[part], label=plots.label(PART_KEYS[part]))
         bottom = [b + v for b, v in zip(bottom, values)]
     ax.scatter(list(xs), [r["formula"]["total"] / 2**20 for r in rows], marker="_", s=900, color="black",
                zorder=3, label=plots.label("lesson05c.formula"))
-    ax.set_xticks(list(xs), [plots.label(f"lesson05c.short_{r['strategy']}") for r in rows])
+    ax.set_xticks(list(xs), [plots.label(SHORT_KEYS[r['strategy']]) for r in rows])
     ax.set_ylabel(plots.label("lesson05c.mb_per_rank"))
     ax.set_title(plots.label("lesson05c.memory_title", w=rows[0]["world_size"]))
     ax.legend(fontsize="small")
@@ -163,7 +94,7 @@ def comm_bars(ax, rows: list[dict]) -> None:
             bottom = [b + v for b, v in zip(bottom, values)]
     ax.scatter(list(xs), [r["payload_formula"] / 2**20 for r in rows], marker="_", s=900, color="black", zorder=3,
                label=plots.label("lesson05c.formula"))
-    ax.set_xticks(list(xs), [plots.label(f"lesson05c.short_{r['strategy']}") for r in rows])
+    ax.set_xticks(list(xs), [plots.label(SHORT_KEYS[r['strategy']]) for r in rows])
     ax.set_ylabel(plots.label("lesson05c.payload_mb"))
     ax.set_title(plots.label("lesson05c.comm_title"))
     ax.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.01, 1.0))  # beside the bars, not over them

@@ -1,0 +1,125 @@
+"""Lesson 05b's runs: the workloads by run mode and every measurement in real processes (or the
+threads of one), cached per setting so that the panel and the notebook's cells share one run."""
+
+from __future__ import annotations
+
+from fastrain_lib.core import config
+from fastrain_lib.distributed import WorkerError, cost_model, dataparallel, launch, overlap, ring
+from fastrain_lib.measure import hardware
+
+
+# ---------------------------------------------------------------- sizes by run mode
+
+
+def compare_cfg(**overrides) -> dict:
+    """The DataParallel-vs-DDP workload for this run mode (an MLP, one global batch)."""
+    base = {"width": config.by_mode(ci=128, lab=512), "depth": 4, "batch": config.by_mode(ci=128, lab=512),
+            "replicas": 2, "steps": config.by_mode(ci=8, lab=12), "warmup": 2}
+    return dataparallel.make_cfg(**{**base, **overrides})
+
+
+def overlap_cfg(**overrides) -> dict:
+    base = {"width": config.by_mode(ci=256, lab=512), "depth": config.by_mode(ci=4, lab=8),
+            "batch": config.by_mode(ci=32, lab=64), "steps": config.by_mode(ci=3, lab=8), "warmup": 1,
+            "bucket_caps_mb": config.by_mode(ci=[0.1, 25.0], lab=[0.25, 1.0, 4.0, 25.0, 1000.0]),
+            "micro_batches": 4}
+    return overlap.make_cfg(**{**base, **overrides})
+
+
+def allreduce_sizes() -> list[int]:
+    """Message sizes for the α–β fit (bytes): 4 KB to 16 MB (ci: to 4 MB)."""
+    return config.by_mode(ci=[4_096, 65_536, 1_048_576, 4_194_304],
+                          lab=[4_096, 32_768, 262_144, 1_048_576, 4_194_304, 16_777_216])
+
+
+def held_out_size() -> int:
+    """A size between the measured ones, left out of the fit to test its prediction."""
+    return config.by_mode(ci=262_144, lab=2_097_152)
+
+
+# ---------------------------------------------------------------- cached runs
+
+_CACHE: dict[tuple, object] = {}
+
+
+def _cached(key: tuple, make):
+    if key not in _CACHE:
+        _CACHE[key] = make()
+    return _CACHE[key]
+
+
+def _key(cfg: dict) -> tuple:
+    return tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in cfg.items()))
+
+
+def dp_run(cfg: dict) -> dict:
+    """DataParallel (one process; real nn.DataParallel on >= 2 GPUs, threads otherwise) and the
+    two one-device baselines, in a fresh process with one torch thread per op."""
+    key = _key({k: v for k, v in cfg.items() if k != "bucket_cap_mb"})  # DataParallel has no buckets
+    return _cached(("dp",) + key, lambda: launch(dataparallel.dp_worker, 1, args=(cfg,), threads=1,
+                                                timeout_s=300)[0])
+
+
+def ddp_run(cfg: dict) -> list[dict]:
+    """DDP with cfg['replicas'] processes on the same model and global batch (one thread each)."""
+    on_gpu = dataparallel.plan(cfg["replicas"], dataparallel.facts_here()).kind == "torch"
+    return _cached(("ddp",) + _key(cfg), lambda: launch(dataparallel.ddp_worker, cfg["replicas"], args=(cfg,),
+                                                       threads=1, timeout_s=300, tensors_on_cuda=on_gpu))
+
+
+def sweep_run(cfg: dict, processes: int = 2) -> list[dict]:
+    return _cached(("sweep", processes) + _key(cfg),
+                   lambda: launch(overlap.bucket_sweep, processes, args=(cfg,), threads=1, timeout_s=300))
+
+
+def accumulation_run(cfg: dict, processes: int = 2) -> list[dict]:
+    return _cached(("accum", processes) + _key(cfg),
+                   lambda: launch(overlap.accumulation, processes, args=(cfg,), threads=1, timeout_s=300))
+
+
+def allreduce_points(processes: int) -> list[tuple[int, float]]:
+    """Measured (bytes, seconds) of all-reduces on `processes` real processes: the fit's sizes
+    and the held-out one, in one launch (cached)."""
+    sizes = sorted(set(allreduce_sizes()) | {held_out_size()})
+    return _cached(("allreduce", processes, tuple(sizes)),
+                   lambda: cost_model.measure_allreduce(processes, sizes, repeats=config.by_mode(ci=5, lab=9)))
+
+
+def fit_for(processes: int) -> cost_model.Fit:
+    """α and β fitted on every measured size except the held-out one."""
+    held = held_out_size()
+    return cost_model.fit([pt for pt in allreduce_points(processes) if pt[0] != held], processes)
+
+
+def held_out_point(processes: int) -> tuple[int, float]:
+    held = held_out_size()
+    return next(pt for pt in allreduce_points(processes) if pt[0] == held)
+
+
+def zero_rows(cfg: dict) -> list[dict] | None:
+    """ZeRO-1/2/3 and DDP measured by fastrain_lib.distributed.zero (lesson 05c) on the same MLP and
+    global batch, or None where that module is not there (or its interface differs)."""
+    try:
+        from fastrain_lib.distributed import zero
+    except ImportError:
+        return None
+    try:
+        zcfg = {"width": cfg["width"], "depth": cfg["depth"], "batch": cfg["batch"], "steps": cfg["steps"] + 1,
+                "seed": cfg["seed"], "lr": cfg["lr"]}
+        strategies = ("ddp", "zero1", "zero2", "zero3")
+        results = _cached(("zero",) + _key({**zcfg, "p": cfg["replicas"]}),
+                          lambda: launch(zero.zero_worker, cfg["replicas"], args=(strategies, zcfg), threads=1,
+                                         timeout_s=300,
+                                         tensors_on_cuda=hardware.gpu_per_process(cfg["replicas"], hardware.node_facts())))
+        return zero.table(results)
+    except (AttributeError, TypeError, KeyError, WorkerError):  # lesson 05c's module, not ours: say "no measurement"
+        return None
+
+
+def comm_run(processes: int, nbytes: int) -> list[dict]:
+    """gloo's all-reduce, lesson 05's Python ring and its central parameter server (ring.compare_worker),
+    each timed on a tensor of `nbytes` in `processes` real processes (cached)."""
+    numel = max(1, int(nbytes) // cost_model.FLOAT_BYTES)
+    return _cached(("ring", processes, numel),
+                   lambda: launch(ring.compare_worker, processes, args=([numel], config.by_mode(ci=5, lab=9)),
+                                  threads=1, timeout_s=300))

@@ -1,0 +1,112 @@
+"""Lesson 05b's verdict rules: which sentence (catalog key + values) this run's numbers support.
+The notebook says them after each measuring cell; the panel puts them in its note."""
+
+from __future__ import annotations
+
+from fastrain_lib.core.i18n import t
+from fastrain_lib.distributed import cost_model, dataparallel
+from fastrain_lib.measure import hardware
+
+cores = hardware.usable_cores
+
+# Names shown for strategies, phases, DataParallel kinds and ways of summing (full keys: a test can list them)
+STRATEGY_KEYS = {"dp": "lesson05b.strategy_dp", "ddp": "lesson05b.strategy_ddp", "zero1": "lesson05b.strategy_zero1",
+                 "zero2": "lesson05b.strategy_zero2", "zero3": "lesson05b.strategy_zero3", "ps": "lesson05b.strategy_ps"}
+PHASE_KEYS = {"scatter": "lesson05b.phase_scatter", "replicate": "lesson05b.phase_replicate",
+              "forward": "lesson05b.phase_forward", "gather_loss": "lesson05b.phase_gather_loss",
+              "backward": "lesson05b.phase_backward", "reduce_grads": "lesson05b.phase_reduce_grads",
+              "optimizer": "lesson05b.phase_optimizer", "backward_allreduce": "lesson05b.phase_backward_allreduce"}
+KIND_KEYS = {"threads": "lesson05b.kind_threads", "torch": "lesson05b.kind_torch"}
+COMM_KEYS = {"gloo": "lesson05b.comm_gloo", "ring": "lesson05b.comm_ring", "ps": "lesson05b.comm_ps"}
+
+
+def compare_verdicts(dp: dict, ddp: list[dict]) -> list[tuple[str, dict]]:
+    """(catalog key, values) for what this DataParallel-vs-DDP run measured."""
+    dp_s, ddp_s = dp["step_s"], dataparallel.ddp_step_s(ddp)
+    n = dp["replicas"]
+    values = {"n": n, "dp_ms": dp_s * 1e3, "ddp_ms": ddp_s * 1e3, "single_ms": dp["single_s"] * 1e3,
+              "piece_ms": dp.get("piece_s", 0.0) * 1e3, "cores": cores(),
+              "share": dataparallel.serial_share(dp["phases"]),
+              "ratio": dp_s / ddp_s if ddp_s > 0 else float("inf")}
+    if ddp_s < dp_s:
+        key = "lesson05b.v_ddp_faster"
+    else:  # "the rest of DDP's step is the all-reduce" only when there is a rest (noise can hide it)
+        key = "lesson05b.v_dp_faster" if values["piece_ms"] < values["ddp_ms"] else "lesson05b.v_dp_faster_no_rest"
+    out = [(key, values)]
+    speedup = dataparallel.thread_speedup(dp)
+    if speedup is not None:
+        if speedup < 0.9:
+            key = "lesson05b.v_threads_slower"
+        elif speedup >= 0.8 * min(n, cores()):
+            key = "lesson05b.v_threads_overlap"
+        else:
+            key = "lesson05b.v_threads_gil"
+        out.append((key, {"n": n, "speedup": speedup, "cores": cores(), "slower": 1 / speedup if speedup > 0 else 0.0}))
+    if n > cores():
+        out.append(("lesson05b.v_oversubscribed", {"n": n, "cores": cores()}))
+    return out
+
+
+def most_buckets(rows: list[dict]) -> dict:
+    """The sweep row with the most buckets (the smallest cap): where overlap can show."""
+    return max(rows, key=lambda r: (r["buckets"], -r["bucket_cap_mb"]))
+
+
+def sweep_verdicts(rows: list[dict]) -> list[tuple[str, dict]]:
+    """Smallest vs largest bucket cap: which step was faster; and how much of the all-reduce hid
+    behind backward with the most buckets."""
+    small = min(rows, key=lambda r: r["bucket_cap_mb"])
+    large = max(rows, key=lambda r: r["bucket_cap_mb"])
+    values = {"small_mb": small["bucket_cap_mb"], "small_ms": small["step_s"] * 1e3, "small_n": small["buckets"],
+              "large_mb": large["bucket_cap_mb"], "large_ms": large["step_s"] * 1e3, "large_n": large["buckets"]}
+    out = [("lesson05b.v_buckets_small" if small["step_s"] < large["step_s"] else "lesson05b.v_buckets_large", values)]
+    many = most_buckets(rows)
+    out.append(("lesson05b.v_overlap", {"cap": many["bucket_cap_mb"], "hidden": many["hidden_share"],
+                                        "n": many["buckets"]}))
+    return out
+
+
+def accumulation_verdict(summary: dict) -> tuple[str, dict]:
+    key = "lesson05b.v_no_sync_saves" if summary["saving"] > 0.02 else "lesson05b.v_no_sync_none"
+    return key, summary
+
+
+def prediction_verdict(predicted_s: float, measured_s: float, compute_s: float, comm_s: float) -> tuple[str, dict]:
+    error = (predicted_s - measured_s) / measured_s
+    values = {"pred_ms": predicted_s * 1e3, "meas_ms": measured_s * 1e3, "compute_ms": compute_s * 1e3,
+              "comm_ms": comm_s * 1e3, "error": abs(error)}
+    if measured_s < compute_s:  # overlap brings a step down to its compute, never below it
+        return "lesson05b.v_predict_below_compute", {**values, "gap": compute_s / measured_s - 1}
+    if abs(error) <= 0.25:
+        return "lesson05b.v_predict_close", values
+    return ("lesson05b.v_predict_over" if error > 0 else "lesson05b.v_predict_under"), values
+
+
+def zero_verdict(measured_s: dict[str, float], predicted_s: dict[str, float]) -> tuple[str, dict] | None:
+    """(catalog key, values) for the ZeRO stage whose measurement is furthest from the model, or None."""
+    common = [s for s in ("zero1", "zero2", "zero3") if s in measured_s and s in predicted_s and predicted_s[s] > 0]
+    if not common:
+        return None
+    worst = max(common, key=lambda s: max(measured_s[s] / predicted_s[s], predicted_s[s] / measured_s[s]))
+    ratio = measured_s[worst] / predicted_s[worst]
+    values = {"stage": t(STRATEGY_KEYS[worst]), "meas_ms": measured_s[worst] * 1e3,
+              "pred_ms": predicted_s[worst] * 1e3, "ratio": ratio}
+    if ratio > 1.5:
+        return "lesson05b.v_zero_under", values
+    if ratio < 1 / 1.5:
+        return "lesson05b.v_zero_over", values
+    return "lesson05b.v_zero_close", values
+
+
+def held_out_verdict(fit: cost_model.Fit, nbytes: int, measured_s: float) -> tuple[str, dict]:
+    predicted = fit.allreduce_s(nbytes)
+    error = abs(predicted - measured_s) / measured_s
+    return ("lesson05b.v_held_out_ok" if error <= 0.5 else "lesson05b.v_held_out_off",
+            {"kb": nbytes / 1e3, "pred_ms": predicted * 1e3, "meas_ms": measured_s * 1e3, "error": error,
+             "p": fit.world_size, "alpha_us": fit.alpha_s * 1e6, "gbs": fit.bandwidth_bytes_per_s / 1e9})
+
+
+def comm_verdict(values: dict) -> tuple[str, dict]:
+    """Whether our Python ring was slower than gloo's own all-reduce in this run (and so what to say)."""
+    key = "lesson05b.v_comm_ring_slower" if values["ring_meas"] > values["gloo_meas"] else "lesson05b.v_comm_ring_not_slower"
+    return key, values

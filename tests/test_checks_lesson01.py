@@ -12,7 +12,7 @@ from checkcases import coverage_test, right, table_test, wrong
 
 from fastrain_lib.measure import bench
 from fastrain_lib.lessons.l01_gpu_vs_cpu import checks as C
-from fastrain_lib.lessons.l01_gpu_vs_cpu.panel import training_step
+from fastrain_lib.lessons.l01_gpu_vs_cpu.saved import training_step
 
 
 @pytest.fixture(autouse=True)
@@ -133,3 +133,23 @@ def test_cases_divide_nothing_evenly():
     assert any(2 * n**3 / s / 1e9 != 2 * n**3 // s // 1e9 for n, s in C.GFLOPS_CASES)
     assert any(2 * n % (3 * b) for n, b in C.INTENSITY_CASES)
     assert not any(math.isclose(i, p / b) for (i, p, b), _ in C.BOUND_CASES)  # no case sits on the ridge
+
+
+def test_the_lessons_training_step_is_plain_sgd_steps():
+    """Lesson 01's saved training_step (the cell the batch sweep and the exercise time): two calls are
+    two SGD steps on fresh gradients (zero_grad first), with cross-entropy loss."""
+    import copy
+
+    torch.manual_seed(0)
+    model = torch.nn.Linear(4, 3)
+    twin = copy.deepcopy(model)
+    x, y = torch.randn(5, 4), torch.tensor([0, 1, 2, 0, 1])
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.5)
+    for _ in range(2):
+        training_step(model, optimizer, x, y)
+        twin.zero_grad()
+        torch.nn.functional.cross_entropy(twin(x), y).backward()
+        with torch.no_grad():
+            for p in twin.parameters():
+                p -= 0.5 * p.grad
+    assert all(torch.allclose(a, b, atol=1e-6) for a, b in zip(model.parameters(), twin.parameters()))

@@ -23,6 +23,7 @@ from fastrain_lib.core import config
 from fastrain_lib.ui import plots
 from fastrain_lib.core.i18n import t
 from fastrain_lib.models import SimpleNN
+from fastrain_lib.lessons.l01_gpu_vs_cpu.saved import training_step  # the lesson's cell (#@save)
 from fastrain_lib.ui.progress import progress
 from fastrain_lib.ui.widgets import ExperimentPanel, Outcome
 
@@ -185,15 +186,6 @@ def roofline_figure(roofs: list[roofline.Roof], matmul_records: list[bench.Recor
 
 
 # ---------------------------------------------------------------- 3. batch size and throughput
-
-
-def training_step(model: torch.nn.Module, optimizer: torch.optim.Optimizer, inputs: torch.Tensor,
-                  targets: torch.Tensor):
-    """The seeds' training step: zero_grad, forward, loss, backward, step."""
-    optimizer.zero_grad()
-    loss = torch.nn.functional.cross_entropy(model(inputs), targets)
-    loss.backward()
-    optimizer.step()
 
 
 def batch_throughput(batch_size: int, device: str = "cpu") -> bench.Record:

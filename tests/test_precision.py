@@ -177,3 +177,104 @@ def test_naive_loss_overflows_in_fp16_and_the_fp32_function_does_not():
     torch.nn.functional.cross_entropy(lf, y).backward()
     assert lg.grad.dtype == torch.float16
     assert torch.allclose(lg.grad.float(), lf.grad, atol=1e-3)
+
+
+# ---------------------------------------------------------------------------------------
+# precision/step.py: the one AMP step, saved from lesson 03's cell
+# ---------------------------------------------------------------------------------------
+
+def _tiny(seed=0):
+    torch.manual_seed(seed)
+    model = SimpleNN(hidden=16)
+    g = torch.Generator().manual_seed(seed + 1)
+    x, y = torch.rand(12, 1, 28, 28, generator=g), torch.randint(0, 10, (12,), generator=g)
+    return model, x, y
+
+
+def _by_hand(model, opt, scaler, x, y, dtype, max_norm):
+    """The torch.amp recipe written out, to compare the library step with."""
+    with torch.autocast("cpu", dtype=dtype):
+        loss = torch.nn.functional.cross_entropy(model(x), y)
+    scaler.scale(loss).backward()
+    scaler.unscale_(opt)
+    torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)
+    scaler.step(opt)
+    scaler.update()
+    opt.zero_grad(set_to_none=True)
+    return loss.detach()
+
+
+@pytest.mark.parametrize("dtype", [torch.float16, torch.bfloat16])
+def test_amp_step_is_the_torch_amp_recipe_and_skips_an_overflow(dtype):
+    from fastrain_lib.precision.step import amp_step
+
+    model, x, y = _tiny()
+    twin = SimpleNN(hidden=16)
+    twin.load_state_dict(model.state_dict())
+    opts = [torch.optim.SGD(m.parameters(), lr=0.5) for m in (model, twin)]
+    scalers = [torch.amp.GradScaler("cpu", init_scale=2.0**10, enabled=dtype == torch.float16) for _ in range(2)]
+    for step in range(3):
+        handles = [precision.inject_overflow(m, {0}) for m in (model, twin)] if step == 2 else []
+        before = [p.detach().clone() for p in model.parameters()]
+        loss = amp_step(model, opts[0], scalers[0], x, y, torch.nn.functional.cross_entropy, dtype=dtype, max_norm=0.1)
+        want = _by_hand(twin, opts[1], scalers[1], x, y, dtype, 0.1)
+        for h in handles:
+            h.remove()
+        assert loss.item() == want.item() and not loss.requires_grad  # the unscaled, detached loss
+        # bit for bit (bf16's step 2: no scaler, both write the same nan into the weights)
+        assert all(torch.allclose(a, b, rtol=0, atol=0, equal_nan=True) for a, b in zip(model.parameters(), twin.parameters()))
+        assert all(p.grad is None for p in model.parameters())  # zero_grad at the end
+        if step == 2 and dtype == torch.float16:  # GradScaler skipped the step and halved its scale
+            assert all(torch.equal(a, b) for a, b in zip(before, model.parameters()))
+            assert scalers[0].get_scale() == scalers[1].get_scale() == 2.0**9
+
+
+def test_amp_backward_accumulated_over_micro_batches_equals_one_big_batch():
+    from fastrain_lib.precision.step import amp_backward, amp_step, amp_update
+
+    model, x, y = _tiny()
+    twin = SimpleNN(hidden=16)
+    twin.load_state_dict(model.state_dict())
+    opt, twin_opt = torch.optim.SGD(model.parameters(), lr=0.5), torch.optim.SGD(twin.parameters(), lr=0.5)
+    off = torch.amp.GradScaler("cpu", enabled=False)
+    big = amp_step(model, opt, off, x, y, torch.nn.functional.cross_entropy, max_norm=0.05)
+    losses = [amp_backward(twin, off, xm, ym, torch.nn.functional.cross_entropy, accumulate=3)
+              for xm, ym in zip(x.chunk(3), y.chunk(3))]
+    assert amp_update(twin, twin_opt, off, max_norm=0.05)
+    assert torch.stack(losses).mean().item() == pytest.approx(big.item(), rel=1e-5)
+    for a, b in zip(model.parameters(), twin.parameters()):
+        assert torch.allclose(a, b, atol=1e-6)
+
+
+def test_amp_update_without_a_scaler_skips_an_inf_gradient_only_when_asked():
+    from fastrain_lib.precision.step import amp_backward, amp_update
+
+    for skip in (True, False):
+        model, x, y = _tiny()
+        opt = torch.optim.SGD(model.parameters(), lr=0.5)
+        off = torch.amp.GradScaler("cpu", enabled=False)
+        handle = precision.inject_overflow(model, {0})
+        amp_backward(model, off, x, y, torch.nn.functional.cross_entropy, dtype=torch.bfloat16)
+        handle.remove()
+        stepped = amp_update(model, opt, off, skip_nonfinite=skip)
+        finite = all(torch.isfinite(p).all() for p in model.parameters())
+        assert stepped is (not skip) and finite is skip  # a plain step writes the inf into the weights
+
+
+def test_train_steps_are_the_lessons_amp_step():
+    """train() in fp16 with clipping gives the very weights of a loop of amp_step over the same batches."""
+    from fastrain_lib import train
+    from fastrain_lib.precision.step import amp_step
+
+    model, x, y = _tiny()
+    twin = SimpleNN(hidden=16)
+    twin.load_state_dict(model.state_dict())
+    batches = train.TensorBatches(torch.cat([x] * 4), torch.cat([y] * 4), 12, shuffle=False)
+    options = {"init_scale": 2.0**12, "growth_interval": 2}
+    h = train.train(model, batches, steps=4, precision="fp16", clip_grad=0.5, progress=False,
+                    optimizer=lambda ps: torch.optim.SGD(ps, lr=0.3), scaler_options=options)
+    opt, scaler = torch.optim.SGD(twin.parameters(), lr=0.3), torch.amp.GradScaler("cpu", **options)
+    losses = [amp_step(twin, opt, scaler, xb, yb, train.default_loss, dtype=torch.float16, max_norm=0.5).item()
+              for xb, yb in batches]
+    assert h.losses == pytest.approx(losses, rel=1e-6) and h.scales[-1] == scaler.get_scale()
+    assert all(torch.equal(a, b) for a, b in zip(model.parameters(), twin.parameters()))

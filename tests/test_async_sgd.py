@@ -9,12 +9,13 @@ matplotlib.use("Agg")
 import pytest
 import torch
 
+from fastrain_lib.async_sgd import problems, sim_plots
 from fastrain_lib.async_sgd import simulator as A
 
 
 @pytest.fixture(scope="module")
 def problem():
-    return A.make_problem("blobs", 600, n_eval=200)
+    return problems.make_problem("blobs", 600, n_eval=200)
 
 
 def run(problem, **kw):
@@ -158,10 +159,10 @@ def test_plots_draw(problem, tmp_path):
 
     results = A.compare_modes(problem, A.SimConfig(workers=3, gradients=30, straggler_prob=0.3, straggler_delay=2))
     fig, axes = plt.subplots(1, 3)
-    A.plot_timeline(axes[0], results["backup"])
-    A.plot_losses(axes[1], results, x="grads")
-    A.plot_staleness(axes[2], results)
+    sim_plots.plot_timeline(axes[0], results["backup"])
+    sim_plots.plot_losses(axes[1], results, x="grads")
+    sim_plots.plot_staleness(axes[2], results)
     fig.savefig(tmp_path / "x.png")
     plt.close(fig)
-    headers, rows = A.summary_rows(results)
+    headers, rows = sim_plots.summary_rows(results)
     assert len(rows) == 4 and len(headers) == len(rows[0])

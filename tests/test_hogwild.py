@@ -4,13 +4,13 @@ import pytest
 import torch
 from _processes import live_children
 
-from fastrain_lib.async_sgd import simulator as A
+from fastrain_lib.async_sgd import problems
 from fastrain_lib.async_sgd import hogwild as H
 
 
 @pytest.fixture(scope="module")
 def problem():
-    return A.make_problem("blobs", 600, n_eval=200)
+    return problems.make_problem("blobs", 600, n_eval=200)
 
 
 def test_lock_free_hogwild_trains_and_leaves_no_process(problem):
@@ -30,25 +30,58 @@ def test_locked_hogwild_in_real_processes(problem):
     assert H.pids_alive(H.LAST_PIDS) == [] and live_children() == []
 
 
-def test_worker_lock_paths_in_this_process(problem, monkeypatch):
-    # the same worker function, called directly (no spawn): checks both lock scopes cheaply
+def _run_in_this_process(worker, problem, *extra):
     import copy
     import queue
     import threading
 
+    model = copy.deepcopy(problem.model)
+    before = [p.detach().clone() for p in model.parameters()]
+    go, reports = threading.Event(), queue.Queue()
+    go.set()
+    worker(0, 1, model, problem.x, problem.y, 20, 16, 0.1, 0, go, reports, *extra)
+    assert reports.get_nowait()[0] == "ready"
+    kind, rank, payload = reports.get_nowait()
+    assert kind == "done" and rank == 0 and len(payload["losses"]) == 20
+    return before, model, payload
+
+
+def test_lesson_cell_worker_and_locked_worker_in_this_process(problem):
+    # lesson 06's saved cell (lock-free) and the library's locked copy, called directly (no spawn):
+    # the same seed gives the same batches, so with one process every variant takes the same steps
+    import threading
+
+    before, free, free_out = _run_in_this_process(H.hogwild_worker, problem)
+    assert any(not torch.equal(a, b) for a, b in zip(before, free.parameters()))  # it wrote the weights
+    assert free_out["losses"][-1] < free_out["losses"][0] and free_out["times"] == sorted(free_out["times"])
+    for scope in ("update", "step"):
+        _, locked, out = _run_in_this_process(H.locked_worker, problem, threading.Lock(), scope)
+        assert out["losses"] == pytest.approx(free_out["losses"])
+        assert all(torch.allclose(a, b) for a, b in zip(free.parameters(), locked.parameters()))
+
+
+def test_the_runner_starts_the_saved_cell_with_the_launchers_helper():
+    from fastrain_lib.async_sgd import hogwild_worker
+    from fastrain_lib.distributed import launcher
+
+    assert H.hogwild_worker is hogwild_worker.hogwild_worker  # the copy `make sync` saved from lesson 06
+    assert H._die_with_parent is launcher._die_with_parent  # one "dies with its parent" helper
+
+
+def test_a_failing_worker_is_reported_with_its_traceback(monkeypatch):
+    import queue
+
     monkeypatch.setattr(H, "_die_with_parent", lambda: None)  # not for the test process itself
     threads = torch.get_num_threads()
     monkeypatch.setattr(torch, "set_num_threads", lambda n: None)
-    for scope in ("update", "step"):
-        model = copy.deepcopy(problem.model)
-        before = [p.detach().clone() for p in model.parameters()]
-        go, reports = threading.Event(), queue.Queue()
-        go.set()
-        H.worker(0, 1, model, problem.x, problem.y, 20, 16, 0.1, 0, threading.Lock(), scope, go, reports)
-        assert reports.get_nowait()[0] == "ready"
-        kind, rank, payload = reports.get_nowait()
-        assert kind == "done" and rank == 0 and len(payload["losses"]) == 20
-        assert any(not torch.equal(a, b) for a, b in zip(before, model.parameters()))
+
+    def broken(rank, reports):
+        raise ValueError("shape mismatch in worker")
+
+    reports = queue.Queue()
+    H._entry(broken, reports, 3, (reports,))
+    kind, rank, text = reports.get_nowait()
+    assert (kind, rank) == ("error", 3) and "ValueError: shape mismatch in worker" in text
     assert torch.get_num_threads() == threads
 
 

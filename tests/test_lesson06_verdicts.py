@@ -4,15 +4,17 @@ import math
 
 import pytest
 
+from fastrain_lib.async_sgd import problems
 from fastrain_lib.async_sgd import simulator as A
 from fastrain_lib.async_sgd import hogwild as H
 from fastrain_lib.core.i18n import t
 from fastrain_lib.lessons.l06_sync_vs_async_sgd import panel as P
+from fastrain_lib.lessons.l06_sync_vs_async_sgd import verdicts as V
 
 
 @pytest.fixture(scope="module")
 def problem():
-    return A.make_problem("blobs", 600, n_eval=200)
+    return problems.make_problem("blobs", 600, n_eval=200)
 
 
 def test_ssp_cost_is_named_from_the_simulated_time(problem):
@@ -20,7 +22,7 @@ def test_ssp_cost_is_named_from_the_simulated_time(problem):
     slow = A.SimConfig(workers=4, speeds=A.one_slow_worker(4, 0.25), straggler_prob=0.1, straggler_delay=4,
                        gradients=120, staleness_bound=2)
     results = A.compare_modes(problem, slow)
-    (_, times), (ssp_key, ssp) = P.modes_verdicts(results)
+    (_, times), (ssp_key, ssp) = V.modes_verdicts(results)
     assert times["sync"] == results["sync"].total_time and times["asyn"] == results["async"].total_time
     share = (results["ssp"].total_time - results["async"].total_time) / (results["sync"].total_time - results["async"].total_time)
     assert ssp["share"] == pytest.approx(share)
@@ -28,7 +30,7 @@ def test_ssp_cost_is_named_from_the_simulated_time(problem):
     # equal workers and a loose bound: SSP costs almost nothing
     easy = A.compare_modes(problem, A.SimConfig(workers=4, straggler_prob=0.3, straggler_delay=4, gradients=120,
                                                 staleness_bound=8))
-    assert P.modes_verdicts(easy)[1][0] == "lesson06.v_ssp_near_async"
+    assert V.modes_verdicts(easy)[1][0] == "lesson06.v_ssp_near_async"
 
 
 def _fake_run(lr, workers, loss, diverged=False):
@@ -39,19 +41,19 @@ def _fake_run(lr, workers, loss, diverged=False):
 def test_lr_verdicts():
     runs = {"a": _fake_run(0.1, 1, 0.5), "b": _fake_run(0.1, 8, 0.7), "c": _fake_run(0.6, 1, 0.4),
             "d": _fake_run(0.6, 8, 99.0, diverged=True)}
-    out = P.lr_verdicts(runs)
+    out = V.lr_verdicts(runs)
     assert [k for k, _ in out] == ["lesson06.v_lr_row", "lesson06.v_lr_row", "lesson06.v_lr_diverged"]
     assert out[-1][1]["lrs"] == "0.6" and out[1][1]["many"] == t("async.diverged")
     runs["d"] = _fake_run(0.6, 8, 0.6)
-    assert P.lr_verdicts(runs)[-1][0] == "lesson06.v_lr_worse"
+    assert V.lr_verdicts(runs)[-1][0] == "lesson06.v_lr_worse"
     runs["b"] = _fake_run(0.1, 8, 0.4)
-    assert P.lr_verdicts(runs)[-1] == ("lesson06.v_lr_mixed", {"worse": 1, "total": 2})
+    assert V.lr_verdicts(runs)[-1] == ("lesson06.v_lr_mixed", {"worse": 1, "total": 2})
 
 
 def test_backup_verdict(problem):
     runs = {b: A.simulate(problem, A.SimConfig(mode="backup", backup=b, workers=8, straggler_prob=0.1,
                                                  straggler_delay=5, gradients=160)) for b in (0, 1, 3)}
-    key, values = P.backup_verdicts(runs)[0]
+    key, values = V.backup_verdicts(runs)[0]
     per = {b: r.total_time / (len(r.times) - 1) for b, r in runs.items()}
     assert values["t0"] == pytest.approx(per[0]) and values["tmax"] == pytest.approx(per[3])
     assert key == ("lesson06.v_backup" if per[1] < per[0] else "lesson06.v_backup_nohelp")
@@ -71,11 +73,11 @@ def test_time_to_loss_and_the_hogwild_verdict():
     assert all(H.time_to_loss(r, target) < math.inf for r in (one, two))  # everyone reaches it
     assert H.time_to_loss(one, target) == pytest.approx(2 * H.time_to_loss(two, target))
     assert H.time_to_loss(one, 0.0) == math.inf
-    out = P.hogwild_verdicts([one, two])
+    out = V.hogwild_verdicts([one, two])
     assert out[0][0] == "lesson06.v_hogwild_fastest" and out[0][1]["fastest"] == H.label(two)
     assert out[1][0] == "lesson06.v_hogwild_faster" and out[1][1]["speedup"] == pytest.approx(2.0)
     slow_two = _hog(2, False, [0.03 * i for i in range(1, steps + 1)], [2.0 - 0.015 * i for i in range(steps)])
-    assert P.hogwild_verdicts([one, slow_two])[1][0] == "lesson06.v_hogwild_not_faster"
+    assert V.hogwild_verdicts([one, slow_two])[1][0] == "lesson06.v_hogwild_not_faster"
     _, rows = H.table([one, two])
     assert rows[0][5] == pytest.approx(H.time_to_loss(one, target), abs=1e-3)
 
@@ -95,19 +97,19 @@ def test_ps_verdicts_follow_the_measurement():
     sync = _ps("sync", 6, 0.04, [0] * 6, [0, 1] * 3, 1.4)
     twin = A.SimResult(config={}, times=[0], grads=[0], losses=[2.0], accuracies=[0.1], staleness=[0, 0, 1, 1, 0, 4],
                        events=[])
-    (key, v), (key2, v2) = P.ps_verdicts(asyn, sync, twin)
+    (key, v), (key2, v2) = V.ps_verdicts(asyn, sync, twin)
     assert key == "l06real.v_ps" and v["a_tp"] == pytest.approx(600) and v["s_tp"] == pytest.approx(150)
     assert v["ratio"] == pytest.approx(4.0) and v["slow"] == pytest.approx(5.0) and v["stale"] == pytest.approx(1.0)
     assert v2["sim"] == pytest.approx(1.0) and v2["agree"] == t("l06real.agree")
     far = A.SimResult(config={}, times=[0], grads=[0], losses=[2.0], accuracies=[0.1], staleness=[3] * 6, events=[])
-    assert P.ps_verdicts(asyn, sync, far)[1][1]["agree"] == t("l06real.disagree")
+    assert V.ps_verdicts(asyn, sync, far)[1][1]["agree"] == t("l06real.disagree")
 
 
 def test_local_verdict_follows_the_measurement():
     from fastrain_lib.async_sgd.local_sgd import LocalSGDRun
     runs = {h: LocalSGDRun(period=h, config={"steps": 24}, rounds=r, bytes_per_round=4, wall_s=w, compute_s=0.0,
                            comm_s=0.0, losses=[2.0, loss]) for h, r, w, loss in ((1, 24, 0.08, 1.10), (8, 3, 0.02, 1.15))}
-    (key, v), = P.local_verdicts(runs, 8)
+    (key, v), = V.local_verdicts(runs, 8)
     assert key == "l06real.v_local" and v["saved"] == pytest.approx(1 - 3 / 24) and v["diff"] == pytest.approx(0.05)
 
 
@@ -117,7 +119,7 @@ def test_real_panel_runs_once_and_shares_the_notebooks_measurement(monkeypatch):
 
     from fastrain_lib.distributed import launcher
     monkeypatch.setenv("FASTRAIN_MODE", "ci")
-    monkeypatch.setattr(P, "problem", lambda: A.make_problem("blobs", 400, n_eval=100))
+    monkeypatch.setattr(P, "problem", lambda: problems.make_problem("blobs", 400, n_eval=100))
     P._REAL_CACHE.clear()
     asyn, sync, twin, local = P.real_runs(2, 10.0, (1, 8))
     calls = []

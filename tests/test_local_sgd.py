@@ -8,14 +8,14 @@ import pytest
 import torch
 from _processes import live_children
 
-from fastrain_lib.async_sgd import simulator as A
+from fastrain_lib.async_sgd import problems
 from fastrain_lib.distributed import launcher
 from fastrain_lib.async_sgd import local_sgd as L
 
 
 @pytest.fixture(scope="module")
 def problem():
-    return A.make_problem("blobs", 600, n_eval=200)
+    return problems.make_problem("blobs", 600, n_eval=200)
 
 
 @pytest.fixture(scope="module")

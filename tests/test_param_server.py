@@ -8,14 +8,14 @@ import pytest
 import torch
 from _processes import live_children
 
-from fastrain_lib.async_sgd import simulator as A
+from fastrain_lib.async_sgd import problems, ps_plots
 from fastrain_lib.distributed import launcher
 from fastrain_lib.async_sgd import param_server as PS
 
 
 @pytest.fixture(scope="module")
 def problem():
-    return A.make_problem("blobs", 600, n_eval=200)
+    return problems.make_problem("blobs", 600, n_eval=200)
 
 
 def _no_survivors(result_pids):
@@ -106,9 +106,9 @@ def test_simulator_twin_and_tables(problem):
     sim_cfg = PS.simulator_config(r)
     assert sim_cfg.workers == 2 and sim_cfg.mode == "async" and sim_cfg.gradients == 30 == r.gradients
     assert max(sim_cfg.speeds) == 1.0 and sim_cfg.speeds[1] < sim_cfg.speeds[0]  # the straggler is slower
-    headers, rows = PS.table([r])
+    headers, rows = ps_plots.table([r])
     assert len(rows[0]) == len(headers) and rows[0][1] == 30
-    _, times = PS.time_table([r])
+    _, times = ps_plots.time_table([r])
     assert [row[1] for row in times] == [0, 1] and times[1][4] >= 9.0  # about 10 ms of delay per step
     _no_survivors(r.pids)
 

@@ -8,15 +8,17 @@ the rare collisions cost little, and you save all the waiting. PyTorch's own exa
 1. the model's parameters are moved to shared memory (`model.share_memory()`);
 2. W processes (torch.multiprocessing, "spawn": a fresh Python each) get the SAME model
    object: every `p.data.add_(...)` in any process changes the one shared copy;
-3. each process computes gradients into its own private `.grad` and updates the shared
-   weights in place -- lock-free, or (for comparison) inside a multiprocessing Lock.
+3. each process computes gradients into its own private `.grad` and its own SGD optimizer
+   updates the shared weights in place -- lock-free (lesson 06's cell, saved by `make sync` as
+   hogwild_worker.py), or for comparison inside a multiprocessing Lock (locked_worker here).
 
 Meanwhile the parent process evaluates the shared model every few milliseconds, which
-gives a loss-vs-wall-clock curve. Every child is joined, then terminated, then killed
-(in `finally`), so none survives a crash, a timeout or Ctrl-C.
+gives a loss-vs-wall-clock curve. Every child dies with the notebook (the launcher's
+_die_with_parent) and is joined, then terminated, then killed (in `finally`), so none
+survives a crash, a timeout or Ctrl-C.
 
-The worker function lives here, in a module file: spawned processes import it by name
-(a function typed into a notebook cell cannot be found by them).
+Spawned processes import their worker by name, so the lesson's cell is saved into a module
+file (a function typed into a notebook cell cannot be found by them).
 
     result = train(workers=2, lock=False, total_steps=400)
     result.eval_times, result.eval_losses, result.accuracy, result.train_time_s
@@ -24,10 +26,9 @@ The worker function lives here, in a module file: spawned processes import it by
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import queue as queue_module
-import signal
-import sys
 import time
 import traceback
 from dataclasses import dataclass, field
@@ -36,6 +37,8 @@ import torch
 import torch.multiprocessing as mp
 import torch.nn.functional as F
 
+from fastrain_lib.async_sgd.hogwild_worker import hogwild_worker
+from fastrain_lib.distributed.launcher import _die_with_parent
 from fastrain_lib.distributed.launcher import pids_alive  # noqa: F401 — re-exported: tests ask hogwild.pids_alive
 from fastrain_lib.core.i18n import t
 
@@ -65,68 +68,39 @@ class HogwildResult:
     batch_size: int = 32
 
 
-def _die_with_parent() -> None:
-    # Linux: if the parent (the notebook kernel) dies, the kernel sends this child SIGKILL.
-    if sys.platform.startswith("linux"):
-        try:
-            import ctypes
-
-            ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
-        except OSError:
-            pass
-
-
-def worker(rank: int, workers: int, model, x, y, steps: int, batch_size: int, lr: float, seed: int, lock, scope: str,
-           go, reports) -> None:
-    """One Hogwild process: `steps` SGD steps on its own shard, writing into the shared model.
-
-    lock None: lock-free (Hogwild). scope "update": only the write is locked (no two writes
-    interleave, but reads may see half-written weights). scope "step": read + compute +
-    write under the lock: every step sees consistent weights, but only one process works."""
+def _entry(target, reports, rank: int, args: tuple) -> None:
+    """What each spawned process runs: die with the notebook (the launcher's helper), one thread,
+    then the worker; every failure reaches the parent as a report, with its traceback."""
     _die_with_parent()
     torch.set_num_threads(1)  # one core per process: W processes on W cores, no fighting
     try:
-        generator = torch.Generator().manual_seed(seed + rank)
-        shard = torch.arange(rank, len(x), workers)  # every W-th sample: disjoint shards
-        reports.put(("ready", rank, None))
-        if not go.wait(timeout=120):
-            raise TimeoutError("no start signal")
-        times, losses, density = [], [], []
-        for step in range(steps):
-            index = shard[torch.randint(len(shard), (batch_size,), generator=generator)]
-            if lock is not None and scope == "step":
-                with lock:  # read, compute and write under the lock: consistent, but one at a time
-                    loss = _step(model, x[index], y[index], lr)
-            else:
-                loss = _step(model, x[index], y[index], lr, lock)
-            times.append(time.perf_counter())
-            losses.append(loss)
-            if step % 20 == 0:  # how sparse is an update? (measured now and then: .item() costs)
-                density.append(sum((p.grad != 0).sum().item() for p in model.parameters()))
-        numel = sum(p.numel() for p in model.parameters())
-        reports.put(("done", rank, {"times": times, "losses": losses, "density": sum(density) / max(1, len(density)) / numel}))
+        target(rank, *args)
     except BaseException:  # noqa: BLE001 - the parent must hear about every failure
         reports.put(("error", rank, traceback.format_exc()))
 
 
-def _step(model, x, y, lr: float, lock=None) -> float:
-    """Forward, backward, SGD update of the shared weights; returns the batch loss."""
-    for p in model.parameters():
-        p.grad = None
-    loss = F.cross_entropy(model(x), y)  # reads the shared weights as they are right now
-    loss.backward()  # the gradient goes into this process's private .grad
-    if lock is None:
-        _sgd_step(model, lr)  # Hogwild: write without asking anybody
-    else:
-        with lock:  # one writer at a time; the others wait here
-            _sgd_step(model, lr)
-    return loss.item()
-
-
-@torch.no_grad()
-def _sgd_step(model, lr: float) -> None:
-    for p in model.parameters():
-        p.add_(p.grad, alpha=-lr)  # in place, in shared memory: every process sees it
+def locked_worker(rank: int, workers: int, model, x, y, steps: int, batch_size: int, lr: float, seed: int, go,
+                  reports, lock, scope: str) -> None:
+    """Lesson 06's Hogwild worker with a lock, for comparison. scope "update": only the write is
+    locked (no two writes interleave, but reads may see half-written weights). scope "step":
+    read + compute + write under the lock: every step sees consistent weights, one process works."""
+    optimizer = torch.optim.SGD(model.parameters(), lr=lr)
+    shard = torch.arange(rank, len(x), workers)
+    generator = torch.Generator().manual_seed(seed + rank)
+    reports.put(("ready", rank, None))
+    go.wait()
+    times, losses = [], []
+    for _ in range(steps):
+        index = shard[torch.randint(len(shard), (batch_size,), generator=generator)]
+        with lock if scope == "step" else contextlib.nullcontext():
+            optimizer.zero_grad()
+            loss = F.cross_entropy(model(x[index]), y[index])
+            loss.backward()
+            with lock if scope == "update" else contextlib.nullcontext():
+                optimizer.step()
+        times.append(time.perf_counter())
+        losses.append(loss.item())
+    reports.put(("done", rank, {"times": times, "losses": losses}))
 
 
 @torch.no_grad()
@@ -160,7 +134,7 @@ def train(workers: int = 2, *, lock: bool | str = False, total_steps: int = 400,
     """Train with `workers` processes for `total_steps` SGD steps IN TOTAL (split evenly), so
     that runs with different worker counts do the same amount of work.
 
-    problem: an async_sgd.Problem (model + data); default: the Bengali digits, softmax
+    problem: a problems.Problem (model + data); default: the Bengali digits, softmax
     regression (hidden=0) or the seeds' SimpleNN (hidden>0)."""
     if not isinstance(workers, int) or workers < 1:
         raise ValueError(t("hogwild.bad_workers", workers=workers))
@@ -168,8 +142,9 @@ def train(workers: int = 2, *, lock: bool | str = False, total_steps: int = 400,
     if lock not in LOCKS:
         raise ValueError(t("hogwild.bad_lock", lock=lock))
     if problem is None:
-        from fastrain_lib.async_sgd.simulator import make_problem
+        from fastrain_lib.async_sgd.problems import make_problem
         problem = make_problem("digits", hidden=hidden, seed=seed)
+    density = gradient_density(problem, batch_size, seed)  # how sparse one update is (Hogwild's condition)
     model = copy.deepcopy(problem.model)  # every run starts from the same initial weights
     model.share_memory()  # the parameters now live in shared memory
     x, y = problem.x.share_memory_(), problem.y.share_memory_()  # sent to children as handles, not copies
@@ -182,9 +157,10 @@ def train(workers: int = 2, *, lock: bool | str = False, total_steps: int = 400,
     start = time.perf_counter()
     try:
         for rank in range(workers):
-            p = ctx.Process(target=worker, daemon=True,
-                            args=(rank, workers, model, x, y, steps[rank], batch_size, lr, seed, the_lock, lock or "",
-                                  go, reports))
+            args = (workers, model, x, y, steps[rank], batch_size, lr, seed, go, reports)
+            target = hogwild_worker if not lock else locked_worker  # lock-free: lesson 06's own cell
+            p = ctx.Process(target=_entry, daemon=True,
+                            args=(target, reports, rank, args + ((the_lock, lock) if lock else ())))
             p.start()
             processes.append(p)
         LAST_PIDS[:] = [p.pid for p in processes]
@@ -202,7 +178,7 @@ def train(workers: int = 2, *, lock: bool | str = False, total_steps: int = 400,
         workers=workers, lock=lock, total_steps=total_steps, train_time_s=finish, startup_s=startup,
         accuracy=accuracy, final_loss=loss, eval_times=eval_times, eval_losses=eval_losses,
         batch_times=[m[0] for m in merged], batch_losses=[m[1] for m in merged],
-        grad_density=sum(r["density"] for r in done["reports"].values()) / workers,
+        grad_density=density,
         steps_per_worker=steps, batch_size=batch_size)
 
 
@@ -273,7 +249,7 @@ def sparse_problem(n: int = 2000, features: int = 5000, active: int = 10, seed: 
     gradient touches only those columns of the weight matrix."""
     from torch import nn
 
-    from fastrain_lib.async_sgd.simulator import Problem
+    from fastrain_lib.async_sgd.problems import Problem
 
     g = torch.Generator().manual_seed(seed)
     n_eval = max(200, n // 5)
@@ -377,8 +353,8 @@ def plot_real(ax, results: list[HogwildResult]) -> None:
 def table(results: list[HogwildResult], target: float | None = None) -> tuple[list, list]:
     """One row per run; the column "time to the target loss" uses `target` (default: common_target)."""
     target = common_target(results) if target is None else target
-    headers = [t("hogwild.col_run"), t("hogwild.col_steps"), t("hogwild.col_train"), t("hogwild.col_startup"),
-               t("hogwild.col_samples"), t("hogwild.col_time_to", target=target), t("hogwild.col_acc")]
+    headers = [t("hogwild.col_run"), t("hogwild.col_steps"), t("ps.col_time"), t("hogwild.col_startup"),
+               t("common.samples_per_s"), t("hogwild.col_time_to", target=target), t("hogwild.col_acc")]
     rows = [(label(r), r.total_steps, round(r.train_time_s, 3), round(r.startup_s, 2), round(r.samples_per_s),
              round(time_to_loss(r, target), 3), round(r.accuracy, 3)) for r in results]
     return headers, rows

@@ -194,7 +194,7 @@ def synchronous_reference(problem, *, workers: int, steps: int, batch_size: int,
 def table(results: dict[int, LocalSGDRun]) -> tuple[list, list]:
     """One row per H: all-reduces, bytes, share of communication saved vs H = 1, time, loss."""
     headers = [t("localsgd.col_period"), t("localsgd.col_rounds"), t("localsgd.col_saved"), t("localsgd.col_kb"),
-               t("localsgd.col_wall"), t("localsgd.col_comm"), t("localsgd.col_loss"), t("localsgd.col_acc")]
+               t("localsgd.col_wall"), t("localsgd.col_comm"), t("async.col_loss"), t("async.col_acc")]
     rows = []
     for period, r in sorted(results.items()):
         steps = r.config["steps"]

@@ -15,13 +15,14 @@ import math
 
 import torch
 
+from fastrain_lib.async_sgd import problems
 from fastrain_lib.async_sgd import simulator as async_sgd
 from fastrain_lib.lessons.checking import CheckResult, as_number, call_student, check, describe, failed, passed, snapshot, unchanged
 
 
 @functools.lru_cache(maxsize=1)
 def _problem():
-    return async_sgd.make_problem("blobs", 400, n_eval=100, seed=0)
+    return problems.make_problem("blobs", 400, n_eval=100, seed=0)
 
 
 def _same(a, b, tol: float = 1e-6) -> bool:

@@ -1,0 +1,106 @@
+"""Lesson 06's verdict rules: what the notebook's # VERDICT cells (and the real-process panel)
+say, computed from this run's results. Each returns [(catalog key, values)] for verdicts.say."""
+
+from __future__ import annotations
+
+from fastrain_lib.core.i18n import t
+
+
+def modes_verdicts(results: dict) -> list[tuple[str, dict]]:
+    """Simulated time of the four modes, and what SSP's bound cost here: where SSP's time
+    lies between async (no waiting) and sync (waiting every step)."""
+    sync, asyn, ssp = results["sync"], results["async"], results["ssp"]
+    out = [("lesson06.v_modes_time", {
+        "sync": sync.total_time, "backup": results["backup"].total_time if "backup" in results else float("nan"),
+        "ssp": ssp.total_time, "asyn": asyn.total_time, "speedup": sync.total_time / asyn.total_time,
+        "loss_sync": sync.final_loss, "loss_async": asyn.final_loss})]
+    span = sync.total_time - asyn.total_time
+    share = (ssp.total_time - asyn.total_time) / span if span > 0 else 0.0
+    values = {"ssp": ssp.total_time, "sync": sync.total_time, "asyn": asyn.total_time, "share": share,
+              "s": ssp.config["staleness_bound"], "ssp_max": max(ssp.staleness, default=0),
+              "async_max": max(asyn.staleness, default=0)}
+    key = ("lesson06.v_ssp_near_sync" if share >= 0.6 else
+           "lesson06.v_ssp_between" if share >= 0.25 else "lesson06.v_ssp_near_async")
+    out.append((key, values))
+    return out
+
+
+def lr_verdicts(runs: dict) -> list[tuple[str, dict]]:
+    """One line per learning rate (1 worker vs 8 stale workers), then the conclusion."""
+    by_lr: dict[float, dict[int, object]] = {}
+    for r in runs.values():
+        by_lr.setdefault(r.config["lr"], {})[r.config["workers"]] = r
+
+    def shown(r):
+        return t("async.diverged") if r.diverged else f"{r.final_loss:.3f}"
+
+    out, diverged, worse = [], [], 0
+    for lr, pair in sorted(by_lr.items()):
+        one, many = pair[min(pair)], pair[max(pair)]
+        out.append(("lesson06.v_lr_row", {"lr": lr, "w": max(pair), "one": shown(one), "many": shown(many)}))
+        if many.diverged and not one.diverged:
+            diverged.append(lr)
+        if many.diverged or many.final_loss > one.final_loss:
+            worse += 1
+    if diverged:
+        out.append(("lesson06.v_lr_diverged", {"lrs": ", ".join(str(x) for x in diverged)}))
+    elif worse == len(by_lr):
+        out.append(("lesson06.v_lr_worse", {}))
+    else:
+        out.append(("lesson06.v_lr_mixed", {"worse": worse, "total": len(by_lr)}))
+    return out
+
+
+def backup_verdicts(runs: dict) -> list[tuple[str, dict]]:
+    """Mean time per update with b = 0, 1 and the largest b, and the gradients thrown away."""
+    def per_update(r):
+        return r.total_time / max(1, len(r.times) - 1)
+
+    bmax = max(runs)
+    t0, t1, tmax = per_update(runs[0]), per_update(runs[1]), per_update(runs[bmax])
+    values = {"t0": t0, "t1": t1, "tmax": tmax, "bmax": bmax, "cut": 1 - t1 / t0 if t0 else 0.0,
+              "d1": runs[1].dropped, "dmax": runs[bmax].dropped}
+    return [("lesson06.v_backup" if t1 < t0 else "lesson06.v_backup_nohelp", values)]
+
+
+def hogwild_verdicts(results: list) -> list[tuple[str, dict]]:
+    """Who reached the common target loss first, and lock-free Hogwild vs one process."""
+    from fastrain_lib.async_sgd import hogwild
+
+    target = hogwild.common_target(results)
+    times = [(hogwild.time_to_loss(r, target), hogwild.label(r)) for r in results]
+    fastest = min(times)
+    out = [("lesson06.v_hogwild_fastest", {"target": target, "fastest": fastest[1], "seconds": fastest[0],
+                                           "all": "; ".join(f"{name} {sec:.2f}" for sec, name in times)})]
+    single = [r for r in results if r.workers == 1 and r.lock is False]
+    free = [r for r in results if r.workers > 1 and r.lock is False]
+    if single and free:
+        speedup = hogwild.time_to_loss(single[0], target) / hogwild.time_to_loss(free[0], target)
+        key = "lesson06.v_hogwild_faster" if speedup >= 1.1 else "lesson06.v_hogwild_not_faster"
+        out.append((key, {"speedup": speedup, "w": free[0].workers}))
+    return out
+
+
+
+def ps_verdicts(asyn, sync, twin) -> list[tuple[str, dict]]:
+    """Throughput and staleness of the two real servers; how close the simulator came."""
+    slow = asyn.config["workers"] - 1
+    out = [("l06real.v_ps", {"delay": asyn.config["straggler_ms"], "a_tp": asyn.throughput, "s_tp": sync.throughput,
+                             "ratio": asyn.throughput / sync.throughput if sync.throughput else float("nan"),
+                             "stale": asyn.mean_staleness(), "slow": asyn.mean_staleness(slow),
+                             "a_loss": asyn.final_loss, "s_loss": sync.final_loss})]
+    sim = sum(twin.staleness) / max(1, len(twin.staleness))
+    real = asyn.mean_staleness()
+    close = abs(sim - real) <= max(0.25, 0.25 * max(sim, real))
+    out.append(("l06real.v_sim", {"sim": sim, "real": real,
+                                  "agree": t("l06real.agree" if close else "l06real.disagree")}))
+    return out
+
+
+def local_verdicts(runs: dict, period: int) -> list[tuple[str, dict]]:
+    """Local SGD with period H against H = 1: communication saved, loss reached, time."""
+    one, mine = runs[1], runs[period]
+    return [("l06real.v_local", {"h": period, "rounds": mine.rounds, "rounds1": one.rounds,
+                                 "saved": 1 - mine.rounds / one.rounds, "loss": mine.final_loss,
+                                 "loss1": one.final_loss, "diff": mine.final_loss - one.final_loss,
+                                 "wall": mine.wall_s, "wall1": one.wall_s})]

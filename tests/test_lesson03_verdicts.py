@@ -7,7 +7,8 @@ import re
 import pytest
 
 from fastrain_lib.core.i18n import t
-from fastrain_lib.lessons.l03_mixed_precision import panel as lesson03
+from fastrain_lib.lessons.l03_mixed_precision import panel as panel03
+from fastrain_lib.lessons.l03_mixed_precision import verdicts as lesson03
 from fastrain_lib.measure import hardware
 
 T4 = hardware.Facts("cuda", "Tesla T4", (7, 5), 1)
@@ -125,17 +126,17 @@ def test_reference_rows_are_one_per_run_with_hardware_names(tmp_path):
     cpu = {"cpu_name": "AMD EPYC", "cpu_cores": 2, "date": "2026-11-30T07:06:31+00:00", "mode": "lab"}
     _amp_run(tmp_path, "cpu_a.json", cpu)
     _amp_run(tmp_path, "cpu_b.json", dict(cpu, date="2026-11-30T07:09:00+00:00"))
-    rows, any_gpu = lesson03.reference_amp_rows(tmp_path)
+    rows, any_gpu = panel03.reference_amp_rows(tmp_path)
     assert len(rows) == 2 and not any_gpu
     assert all(row[0].startswith("AMD EPYC") for row in rows)
     assert rows[0][2:] == (10.0, 20.0, 30.0, 40.0)  # ms per step in fp32, tf32, fp16, bf16 order
     _amp_run(tmp_path, "h200.json", {"gpu_name": "NVIDIA H200", "cpu_name": "Intel Xeon", "date": "2026-12-01"}, "cuda")
-    rows, any_gpu = lesson03.reference_amp_rows(tmp_path)
+    rows, any_gpu = panel03.reference_amp_rows(tmp_path)
     assert len(rows) == 3 and any_gpu and "NVIDIA H200" in [row[0] for row in rows]
 
 
 def test_no_reference_results_gives_no_rows(tmp_path):
-    assert lesson03.reference_amp_rows(tmp_path) == ([], False)
+    assert panel03.reference_amp_rows(tmp_path) == ([], False)
 
 
 def test_every_verdict_key_exists_in_both_languages_without_bengali_in_english():

@@ -1,0 +1,160 @@
+"""Lesson 03's verdict rules: pure functions of this run's numbers and the device's facts that pick
+which catalog sentence the lesson prints (verdicts.say), so the words always match the
+measurement (issue 19)."""
+
+from __future__ import annotations
+
+SAME_BAND = 0.05  # within ±5% of fp32 counts as "about the same": closer than run-to-run noise here
+LOW_PRECISION = ("float16", "bfloat16")
+
+
+def old_api_verdict(warning_texts: list[str]) -> str:
+    """Which sentence describes what the deprecated torch.cuda.amp lines did here: disabled with a
+    UserWarning (no CUDA), or ran on CUDA with only the deprecation FutureWarning."""
+    disabled = any("Disabling" in text or "not available" in text for text in warning_texts)
+    return "lesson03.v.old_api_disabled" if disabled else "lesson03.v.old_api_ran"
+
+
+def autocast_verdict(rows: list[tuple[str, str]], device_type: str) -> list[tuple[str, dict]]:
+    """From the ops table (op, dtype under autocast) measured here: which ops autocast ran in low
+    precision, which in float32, and what that says about reductions and normalisations."""
+    low = [op for op, dtype in rows if dtype in LOW_PRECISION]
+    high = [op for op, dtype in rows if dtype == "float32"]
+    out = [("lesson03.v.autocast_lists", {"device": device_type, "low": ", ".join(low) or "—",
+                                           "high": ", ".join(high) or "—"})]
+    reductions = [op for op in ("sum", "softmax", "layer_norm") if op in dict(rows)]
+    kept_low = [op for op in reductions if op in low]
+    if kept_low:
+        out.append(("lesson03.v.reductions_low", {"device": device_type, "ops": ", ".join(kept_low)}))
+    elif reductions:
+        out.append(("lesson03.v.reductions_fp32", {"device": device_type, "ops": ", ".join(reductions)}))
+    return out
+
+
+def speed_class(ratio: float, band: float = SAME_BAND) -> str:
+    """'faster', 'slower' or 'same' for a speed ratio (fp32 time ÷ this mode's time)."""
+    if ratio > 1 + band:
+        return "faster"
+    if ratio < 1 - band:
+        return "slower"
+    return "same"
+
+
+def speed_reason(mode: str, ratio: float, device_type: str, fast_formats, matmul_ratio: float | None = None) -> str | None:
+    """The catalog key of one sentence on *why* `mode` ran at `ratio` × fp32's speed here, chosen from
+    the measurement and the device's facts (fast_formats: the formats it runs in hardware)."""
+    kind = speed_class(ratio)
+    if mode == "tf32":
+        return "lesson03.v.why_tf32_cuda" if device_type == "cuda" and "tf32" in fast_formats else "lesson03.v.why_tf32_noop"
+    if mode not in ("fp16", "bf16"):
+        return None
+    native = mode in fast_formats
+    if native:
+        return "lesson03.v.why_native_fast" if kind == "faster" else "lesson03.v.why_native_small"
+    if kind == "slower":
+        # Much slower, and the matmul alone is slower too: no arithmetic units for this format.
+        if matmul_ratio is not None and matmul_ratio < 1 - SAME_BAND:
+            return "lesson03.v.why_no_native_matmul"
+        return "lesson03.v.why_no_native"
+    return "lesson03.v.why_emulated_ok"
+
+
+SPEED_KEYS = {"faster": "lesson03.v.speed_faster", "slower": "lesson03.v.speed_slower", "same": "lesson03.v.speed_same"}
+
+
+def speed_verdicts(ratios: dict[str, float], device_type: str, fast_formats,
+                   matmul_ratios: dict[str, float] | None = None) -> list[tuple[str, dict]]:
+    """(catalog key, values) for every low-precision mode: how fast against fp32, then why."""
+    matmul_ratios = matmul_ratios or {}
+    out = []
+    for mode, ratio in ratios.items():
+        out.append((SPEED_KEYS[speed_class(ratio)], {"mode": mode, "ratio": ratio}))
+        reason = speed_reason(mode, ratio, device_type, fast_formats, matmul_ratios.get(mode))
+        if reason:
+            out.append((reason, {"mode": mode, "device": device_type, "mm": matmul_ratios.get(mode) or 0.0}))
+    return out
+
+
+def accuracy_verdict(accuracy_pct: dict[str, float], steps: int, close_points: float = 2.0) -> tuple[str, dict]:
+    """Do the modes reach about the same test accuracy in this run? (points = percentage points)"""
+    spread = max(accuracy_pct.values()) - min(accuracy_pct.values())
+    best = max(accuracy_pct, key=accuracy_pct.get)
+    worst = min(accuracy_pct, key=accuracy_pct.get)
+    key = "lesson03.v.accuracy_close" if spread <= close_points else "lesson03.v.accuracy_apart"
+    return key, {"spread": spread, "best": best, "worst": worst, "steps": steps}
+
+
+def gradient_verdict(zero_pct: float, below_normal_pct: float) -> tuple[str, dict]:
+    """How many of this run's real gradients fp16 loses to zero, and how many lose resolution."""
+    key = "lesson03.v.grads_many_low" if below_normal_pct >= 10 else "lesson03.v.grads_few_low"
+    return key, {"zero": zero_pct, "low": below_normal_pct}
+
+
+def safe_scale_range(ks: list[int], underflow_pct: list[float], overflow_pct: list[float]) -> tuple[str, dict]:
+    """The loss-scale exponents k (scale 2^k) at which nothing of this run's gradients became zero
+    or inf: the widest run of consecutive such k, or a sentence saying there is none."""
+    best, current = [], []
+    for k, under, over in zip(ks, underflow_pct, overflow_pct):
+        current = current + [k] if under == 0 and over == 0 else []
+        if len(current) > len(best):
+            best = current
+    if not best:
+        return "lesson03.v.scale_no_safe_range", {}
+    return "lesson03.v.scale_safe_range", {"lo": best[0], "hi": best[-1]}
+
+
+# ----------------------------------------------------------------- memory, accumulation, fp32 regions (issue 18)
+
+def memory_verdicts(measured: dict[str, dict], n_params: int, activation_bytes: dict[str, int]) -> list[tuple[str, dict]]:
+    """measured: layout name -> memory.measured_bytes(...) after one step; activation_bytes: mode ->
+    bytes saved for backward at this batch. Says how many bytes per parameter each layout really
+    took, and whether activations or the per-parameter state are the bigger part here."""
+    out = []
+    per = {name: parts["total"] / max(1, n_params) for name, parts in measured.items()}
+    spread = max(per.values()) - min(per.values())
+    out.append(("lesson03.v.mem_per_param", {"rows": ", ".join(f"{k} {v:.2f}" for k, v in per.items()),
+                                             "same": "yes" if spread < 0.5 else "no"}))
+    key = "lesson03.v.mem_same_state" if spread < 0.5 else "lesson03.v.mem_state_differs"
+    out.append((key, {"spread": spread}))
+    state = min(parts["total"] for parts in measured.values())
+    for mode, act in activation_bytes.items():
+        k = "lesson03.v.mem_act_bigger" if act > state else "lesson03.v.mem_state_bigger"
+        out.append((k, {"mode": mode, "act_mib": act / 2**20, "state_mib": state / 2**20, "ratio": act / max(1, state)}))
+    return out
+
+
+def accumulation_verdict(max_diff: float, grad_scale: float, error_text: str | None) -> list[tuple[str, dict]]:
+    """Accumulated gradients vs one big batch, and what a second unscale_ in one step did."""
+    key = "lesson03.v.accum_equal" if max_diff <= 1e-3 * max(grad_scale, 1e-12) else "lesson03.v.accum_differs"
+    out = [(key, {"diff": max_diff, "scale": grad_scale})]
+    if error_text:
+        out.append(("lesson03.v.accum_unscale_twice", {"error": error_text}))
+    else:
+        out.append(("lesson03.v.accum_unscale_twice_silent", {}))
+    return out
+
+
+def multi_optimizer_verdict(changed: dict[str, bool], scale_before: float, scale_after: float) -> tuple[str, dict]:
+    """Two optimizers, one GradScaler, an inf in the first one's gradients: who stepped."""
+    skipped = [name for name, moved in changed.items() if not moved]
+    stepped = [name for name, moved in changed.items() if moved]
+    return ("lesson03.v.multi_opt", {"skipped": ", ".join(skipped) or "—", "stepped": ", ".join(stepped) or "—",
+                                     "before": scale_before, "after": scale_after})
+
+
+def fp32_region_verdicts(rows: list[dict], device_type: str) -> list[tuple[str, dict]]:
+    """From fp32_regions.fp32_region_rows measured here: where the hand-written loss broke or lost
+    accuracy inside autocast, and what the fp32 region changed."""
+    out = []
+    for mode in sorted({r["mode"] for r in rows if r["how"] == "autocast"}):
+        inside = next(r for r in rows if r["mode"] == mode and r["how"] == "autocast")
+        region = next(r for r in rows if r["mode"] == mode and r["how"] == "enabled=False")
+        values = {"mode": mode, "device": device_type, "exp": inside["exp_dtype"], "err": inside["error"],
+                  "fixed": region["error"]}
+        if not inside["finite"]:
+            out.append(("lesson03.v.fp32_broke", values))
+        elif inside["exp_dtype"] != "float32" and inside["error"] > 10 * region["error"]:
+            out.append(("lesson03.v.fp32_less_accurate", values))
+        else:
+            out.append(("lesson03.v.fp32_autocast_ok", values))
+    return out

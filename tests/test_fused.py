@@ -292,3 +292,31 @@ def test_overhead_regime_counts_launches_and_their_cost():
     assert eager.metrics["launches"] == expected >= 3 * 4  # per layer at least norm, linear, gelu, add
     assert eager.metrics["us_per_launch"] == pytest.approx(eager.median_s * 1e6 / expected)
     assert eager.params["cuda_graphs"] is False
+
+
+def test_training_step_is_the_plain_step_in_fp32_and_scales_in_fp16():
+    """ablation.training_step (the ablation's, the panel's and benchmarks/steps.py's step) is amp_step with the
+    GPT's loss: in fp32 exactly loss.backward() + AdamW.step(); in fp16 its GradScaler scales the loss."""
+    from fastrain_lib.gpt import GPT
+    from fastrain_lib.precision import amp as prec
+
+    def model_and_opt():
+        torch.manual_seed(0)
+        model = GPT(32, 8, 1, 2, 16)
+        return model, optimizers.make_optimizer(model.parameters(), "foreach", lr=1e-2)
+
+    (x, y), = ablation.token_batches(1, 2, 8, 32, "cpu")
+    ours, opt = model_and_opt()
+    loss = ablation.training_step(ours, opt, x, y, precision="fp32")
+    theirs, opt_ref = model_and_opt()
+    ref = F.cross_entropy(theirs(x).flatten(0, -2), y.flatten())
+    ref.backward()
+    opt_ref.step()
+    assert float(loss) == pytest.approx(float(ref.detach()), rel=1e-6)
+    for p, q in zip(ours.parameters(), theirs.parameters()):
+        torch.testing.assert_close(p, q)
+    assert all(p.grad is None for p in ours.parameters())  # zeroed for the next step
+    model, opt = model_and_opt()
+    scaler = prec.make_scaler("cpu", "fp16", init_scale=2.0**10)
+    loss = ablation.training_step(model, opt, x, y, precision="fp16", scaler=scaler)
+    assert torch.isfinite(loss) and scaler.is_enabled() and scaler.get_scale() in (2.0**10, 2.0**9)

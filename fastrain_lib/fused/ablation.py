@@ -101,6 +101,16 @@ def gpt_loss(logits: torch.Tensor, targets: torch.Tensor) -> torch.Tensor:
     return F.cross_entropy(logits.float().flatten(0, -2), targets.flatten())
 
 
+def training_step(model, optimizer, x, y, *, precision: str = "fp32", scaler=None) -> torch.Tensor:
+    """One training step of the tiny GPT in `precision` (fp32, tf32, bf16, fp16): precision.step.amp_step
+    (the one AMP step, lesson 03's cell) with gpt_loss and the precision's autocast dtype. Used by the
+    ablation, the lesson 04 panel and benchmarks/steps.py. `scaler`: make_scaler(device, precision),
+    kept across steps (fp16 needs its scale to carry over); None makes one for this step."""
+    if scaler is None:
+        scaler = prec.make_scaler(x.device, precision)
+    return amp_step(model, optimizer, scaler, x, y, gpt_loss, dtype=prec.AUTOCAST_DTYPES.get(precision))
+
+
 def token_batches(n: int, batch_size: int, block_size: int, vocab_size: int, device, seed: int = 0) -> list:
     """n random (x, y) batches of token ids (y = x shifted by one): same data for every stage."""
     gen = torch.Generator().manual_seed(seed)
@@ -116,13 +126,12 @@ def _run_stage(model, optimizer, batches, device, precision: str, compile: bool,
     compiling look slow), as benchmarks/steps.py does. All steps use batches of one shape."""
     stepper = torch.compile(model) if compile else model
     scaler = prec.make_scaler(device, precision)  # active only for fp16
-    dtype = prec.AUTOCAST_DTYPES.get(precision)  # None: fp32 / tf32, no autocast
     losses, position = [], [0]
 
     def step():
         x, y = batches[position[0] % len(batches)]
         position[0] += 1
-        losses.append(amp_step(stepper, optimizer, scaler, x, y, gpt_loss, dtype=dtype))
+        losses.append(training_step(stepper, optimizer, x, y, precision=precision, scaler=scaler))
 
     # fp32 is the strict baseline (TF32 off), tf32 switches it on; both restored afterwards
     setting = prec.tf32(precision == "tf32") if precision in ("fp32", "tf32") else contextlib.nullcontext()
@@ -252,8 +261,7 @@ def stage_op_times(record: bench.Record, calls: int | None = None) -> dict[str, 
     (x, y), = token_batches(1, p["batch_size"], p["block_size"], p["vocab_size"], device)
     precision = p.get("precision", "fp32")
     scaler = prec.make_scaler(device, precision)
-    dtype = prec.AUTOCAST_DTYPES.get(precision)
-    return op_ms_per_call(lambda: amp_step(model, optimizer, scaler, x, y, gpt_loss, dtype=dtype),
+    return op_ms_per_call(lambda: training_step(model, optimizer, x, y, precision=precision, scaler=scaler),
                           calls or config.by_mode(ci=2, lab=4, full=4))
 
 

@@ -18,7 +18,6 @@ from fastrain_lib.fused import ablation, apex, optimizers
 from fastrain_lib.gpt import GPT
 from fastrain_lib.measure import bench, hardware, launches
 from fastrain_lib.precision import amp as prec
-from fastrain_lib.precision.step import amp_step
 from fastrain_lib.train import train
 from fastrain_lib.ui import plots
 from fastrain_lib.ui.widgets import ExperimentPanel, Outcome
@@ -61,8 +60,8 @@ def step_experiment(optimizer: str, norm: str, precision: str, compile: bool, si
     stepper = torch.compile(model) if compile else model  # compiled already by train(): cache hit
     scaler = prec.make_scaler(device, precision)  # active only for fp16
     x, y = batches[0]
-    whole = launches.count_launches(lambda: amp_step(stepper, opt, scaler, x, y, ablation.gpt_loss,
-                                                     dtype=prec.AUTOCAST_DTYPES.get(precision)), warmup=1)
+    whole = launches.count_launches(lambda: ablation.training_step(stepper, opt, x, y, precision=precision,
+                                                                   scaler=scaler), warmup=1)
     # gradients for the optimizer to use (their precision does not change the optimizer's launches)
     ablation.gpt_loss(model(x), y).backward()
     only_opt = launches.count_launches(opt.step, warmup=0)

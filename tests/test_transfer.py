@@ -10,6 +10,7 @@ from torch.utils.data import TensorDataset
 from fastrain_lib.measure import bench
 from fastrain_lib.core import config
 from fastrain_lib.lessons.l02_to_device import input_pipeline, transfer
+from fastrain_lib.lessons.l02_to_device import verdicts as lesson_verdicts
 from fastrain_lib.models import SimpleNN
 
 needs_cuda = pytest.mark.skipif(not torch.cuda.is_available(), reason="needs a CUDA GPU")
@@ -187,7 +188,7 @@ def test_pin_cost_without_a_gpu_measures_the_host_copy_only():
     assert record.name == "host copy" and record.params["bytes"] == 4 << 16
     assert record.metrics["gbs"] == pytest.approx((4 << 16) / record.median_s / 1e9)
     assert record.metrics["ms"] == pytest.approx(record.median_s * 1e3)
-    key, values = transfer.pin_verdict([record])
+    key, values = lesson_verdicts.pin_verdict([record])
     assert key == "transfer.verdict_pin_cpu" and values["mb"] == pytest.approx(0.262144)
 
 
@@ -197,9 +198,9 @@ def _pin_records(pageable, pin, both, pinned):
 
 
 def test_pin_verdict_compares_pinning_every_batch_with_a_plain_copy():
-    key, values = transfer.pin_verdict(_pin_records(pageable=1.0, pin=0.9, both=1.6, pinned=0.7))
+    key, values = lesson_verdicts.pin_verdict(_pin_records(pageable=1.0, pin=0.9, both=1.6, pinned=0.7))
     assert key == "transfer.verdict_pin_loses" and values["saved"] == pytest.approx(0.3) and values["mb"] == 8.0
-    key, values = transfer.pin_verdict(_pin_records(pageable=2.0, pin=0.4, both=1.5, pinned=1.1))
+    key, values = lesson_verdicts.pin_verdict(_pin_records(pageable=2.0, pin=0.4, both=1.5, pinned=1.1))
     assert key == "transfer.verdict_pin_wins" and values["both"] == 1.5
 
 
@@ -352,7 +353,7 @@ def test_pipeline_verdicts_say_why_workers_slowed_training(pipeline, keys, monke
     from fastrain_lib.core.i18n import t
 
     monkeypatch.setenv("FASTRAIN_LANG", "en")
-    lines = input_pipeline.pipeline_verdicts(pipeline, cores=2)
+    lines = lesson_verdicts.pipeline_verdicts(pipeline, cores=2)
     assert [k for k, _ in lines] == keys
     best = lines[0][1]["best"]
     assert pipeline[best]["steps_per_s"] == max(pipeline[w]["steps_per_s"] for w in pipeline if w > 0)

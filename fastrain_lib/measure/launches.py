@@ -76,7 +76,7 @@ MATMUL_OPS = ("aten::mm", "aten::addmm", "aten::bmm", "aten::matmul")
 def op_ms_per_call(fn, calls: int = 4) -> dict[str, float]:
     """Milliseconds per call of fn() spent in each top-level operator (torch.profiler), after one
     warm-up call (first calls, thread pools, an optimizer's state)."""
-    from fastrain_lib.lessons.l02_to_device.input_pipeline import profile_loop
+    from fastrain_lib.measure.loop_profile import profile_loop
 
     fn()
 

@@ -6,8 +6,8 @@ feeds on it, and how to tell whether waiting for data is the bottleneck.
   with the workers' start-up time reported apart.
 - train_epoch(), accuracy(): the seeds' training loop (to(device), zero_grad, forward, loss,
   backward, step) and its test accuracy.
-- wait_vs_compute(), pipeline_verdicts(): each step split into waiting for the batch and the step.
-- profile_loop(): what torch.profiler saw while a loop ran (.item() reads, ops, samples loaded here).
+- wait_vs_compute(): each step split into waiting for the batch and the step (its verdict: verdicts.py).
+- profile_loop() (measure/loop_profile.py, re-exported here): what torch.profiler saw while a loop ran.
 
 Copies, synchronisation and overlapping copies with compute are in transfer.py.
 """
@@ -16,13 +16,13 @@ from __future__ import annotations
 
 import time
 import warnings
-from dataclasses import dataclass
 
 import torch
 from torch import nn
 from torch.utils.data import DataLoader, Dataset
 
 from fastrain_lib.measure import bench, hardware
+from fastrain_lib.measure.loop_profile import LOAD_SAMPLE, NEXT_BATCH, LoopProfile, profile_loop  # noqa: F401 (used by the lesson)
 
 
 class Augmented(Dataset):
@@ -170,8 +170,6 @@ class Decoded(Augmented):
             return image.clamp(0, 1), label
 
 
-LOAD_SAMPLE = "fastrain::load_sample"
-NEXT_BATCH = "enumerate(DataLoader)#"  # the DataLoader marks each next() with this prefix
 
 
 def wait_vs_compute(loader, model: nn.Module, optimizer, device: str | torch.device = "cpu",
@@ -212,99 +210,3 @@ def wait_vs_compute(loader, model: nn.Module, optimizer, device: str | torch.dev
     return {"wait_s": waits, "step_s": steps, "startup_s": startup or float("nan"),
             "wait_share": sum(waits) / total if total else float("nan"),
             "steps_per_s": len(steps) / total if total else float("nan")}
-
-
-def pipeline_verdicts(pipeline: dict[int, dict], cores: int) -> list[tuple[str, dict]]:
-    """(catalog key, values) for lesson 02's input-pipeline verdict, from wait_vs_compute results
-    per num_workers ({0: ..., 1: ..., 2: ...}): is waiting for data the bottleneck with no workers,
-    which worker count was fastest, and — when workers made training slower — why, from the
-    measured step times. Measured here (2 cores): waiting fell from 91% to 33% with 2 workers,
-    yet training ran at 0.76x, because the step itself grew from 1.31 to 13.63 ms."""
-    import statistics
-
-    def step_ms(w):
-        return statistics.median(pipeline[w]["step_s"]) * 1e3 if pipeline[w]["step_s"] else float("nan")
-
-    best = max((w for w in pipeline if w > 0), key=lambda w: pipeline[w]["steps_per_s"])
-    ratio = pipeline[best]["steps_per_s"] / pipeline[0]["steps_per_s"]
-    values = {"best": best, "share": pipeline[best]["wait_share"], "ratio": ratio}
-    lines = [("lesson02.bottleneck_data" if pipeline[0]["wait_share"] > 0.5 else "lesson02.bottleneck_step", values)]
-    if ratio < 1:
-        slower_step = step_ms(best) > 1.2 * step_ms(0)
-        lines.append(("lesson02.workers_took_cores" if slower_step else "lesson02.workers_cost_more",
-                      {**values, "step0_ms": step_ms(0), "step_ms": step_ms(best), "cores": cores}))
-    return lines
-
-
-@dataclass
-class LoopProfile:
-    """What torch.profiler saw in this process while a training loop ran.
-
-    item_calls      reads of one number to the CPU (aten::_local_scalar_dense: .item(), int(t), float(t))
-    ops             top-level aten operator calls (each a kernel launch on a GPU)
-    samples_here    samples loaded in this process (LOAD_SAMPLE marks); 0 when workers load them
-    data_s          seconds inside the DataLoader's next() (waiting for or making the batch)
-    total_s         seconds of the whole profiled call
-    table           (name, calls, total ms) rows, the busiest first"""
-
-    item_calls: int
-    ops: int
-    samples_here: int
-    data_s: float
-    total_s: float
-    table: list
-
-    @property
-    def data_share(self) -> float:
-        return self.data_s / self.total_s if self.total_s > 0 else float("nan")
-
-
-def profile_loop(fn, *args, rows: int = 12, **kwargs) -> tuple[object, LoopProfile]:
-    """Run fn(*args, **kwargs) once under torch.profiler (CPU activity; on a GPU the kernels'
-    launches still show as aten ops). Returns (fn's result, LoopProfile)."""
-    import os
-    from collections import defaultdict
-
-    from torch.profiler import ProfilerActivity, profile
-
-    os.environ.setdefault("KINETO_LOG_LEVEL", "6")  # keep Kineto's start/stop lines off the notebook
-    start = time.perf_counter()
-    with profile(activities=[ProfilerActivity.CPU]) as prof:
-        result = fn(*args, **kwargs)
-    total = time.perf_counter() - start
-    items = ops = samples = 0
-    data_us = 0.0
-    counts: dict[str, int] = defaultdict(int)
-    times: dict[str, float] = defaultdict(float)
-    for event in prof.events():
-        name = event.name
-        if name == LOAD_SAMPLE or name.startswith(NEXT_BATCH):
-            if name == LOAD_SAMPLE:
-                samples += 1
-                label = name
-            else:
-                data_us += event.cpu_time_total
-                label = "DataLoader next()"
-            counts[label] += 1
-            times[label] += event.cpu_time_total / 1e3
-            continue
-        if _loading(event):
-            continue  # making the batch: counted as samples and data time, not as the step's ops
-        if name == "aten::_local_scalar_dense":
-            items += 1
-        if name.startswith("aten::") and (event.cpu_parent is None or not event.cpu_parent.name.startswith("aten::")):
-            ops += 1
-            counts[name] += 1
-            times[name] += event.cpu_time_total / 1e3
-    table = sorted(((n, counts[n], times[n]) for n in counts), key=lambda row: -row[2])[:rows]
-    return result, LoopProfile(items, ops, samples, data_us / 1e6, total, table)
-
-
-def _loading(event) -> bool:
-    """True for an op run while making a batch (inside a DataLoader next() or a sample's load)."""
-    parent = event.cpu_parent
-    while parent is not None:
-        if parent.name == LOAD_SAMPLE or parent.name.startswith(NEXT_BATCH):
-            return True
-        parent = parent.cpu_parent
-    return False

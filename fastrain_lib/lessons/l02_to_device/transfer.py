@@ -7,7 +7,7 @@ module measures them:
   (page-locked) memory, blocking or non_blocking. Needs a GPU; on a CPU-only machine there is
   nothing to move, so lessons show LINKS (the PCIe specification's peaks, labelled datasheet)
   and any reference/ records instead.
-- pin_cost(), pin_verdict(): what pinning every batch costs and saves.
+- pin_cost(): what pinning every batch costs and saves (its verdict: verdicts.py).
 - launch_vs_sync(): GPU work is asynchronous: a call returns before the work is done; only
   a synchronisation (torch.cuda.synchronize, or anything that needs the value on the CPU,
   such as loss.item()) waits for it.
@@ -219,18 +219,6 @@ def pin_cost(numel: int, device: str | torch.device | None = None, **kwargs) -> 
         records.append(record)
     return records
 
-
-def pin_verdict(records: list[bench.Record]) -> tuple[str, dict]:
-    """(catalog key, values) for pin_cost's records: does pinning every batch pay here?"""
-    by_name = {r.name: r for r in records}
-    if "host copy" in by_name:
-        r = by_name["host copy"]
-        return "transfer.verdict_pin_cpu", {"mb": r.params["bytes"] / 1e6, "ms": r.metrics["ms"],
-                                             "gbs": r.metrics["gbs"]}
-    pageable, pin_only, both, pinned = (by_name[n].metrics["ms"] for n in PIN_STEPS)
-    values = {"mb": records[0].params["bytes"] / 1e6, "pageable": pageable, "pin": pin_only, "both": both,
-              "pinned": pinned, "saved": pageable - pinned}
-    return ("transfer.verdict_pin_loses" if both > pageable else "transfer.verdict_pin_wins"), values
 
 
 # ---------------------------------------------------------------- reading a non_blocking device->host copy too early

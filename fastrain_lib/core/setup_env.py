@@ -157,6 +157,10 @@ def prepare(*, dry_run: bool = False, colab: bool | None = None, loaded_matplotl
     from fastrain_lib.ui import webfont
 
     webfont.inject()  # before the messages are shown: they are Bengali too
+    if colab and shapes_bengali(installed):
+        # True by construction: the package's dependencies are ones Colab already meets except
+        # matplotlib (pyproject.toml); tests/test_colab.py installs it into Colab's pins and checks.
+        report.messages.append(t("setup.colab_installs", matplotlib=installed))
     gpu = hardware.gpu_info() if gpu is None else gpu
     if gpu:
         report.precision = suggested_precision(gpu["gpu_name"], gpu["bf16_fast"])

@@ -10,7 +10,8 @@ import torch
 
 from fastrain_lib import corpus
 from fastrain_lib.measure import bench, hardware
-from fastrain_lib.lessons.l07_capstone import capstone
+from fastrain_lib.lessons.l07_capstone import capstone, model_data, runs
+from fastrain_lib.lessons.l07_capstone import verdicts as cverdicts
 from fastrain_lib.core.i18n import t
 
 
@@ -149,13 +150,13 @@ def test_reference_evidence_from_files(tmp_path):
 
     bench.save_records([rec("amp fp32", 2.0), rec("amp bf16", 1.0), rec("adamw forloop", 3.0),
                         rec("adamw fused", 1.0), rec("ddp x2", 1.0, scaling_efficiency=0.9)], tmp_path / "r.json")
-    (runs,) = capstone.reference_runs(tmp_path)
+    (runs,) = cverdicts.reference_runs(tmp_path)
     label, records = runs
     assert "NVIDIA Test GPU" in label and "2026-01-02" in label
-    row = capstone.evidence_row(label, records)
+    row = cverdicts.evidence_row(label, records)
     assert row[1] == "×2.00 (bf16)" and row[2] == "×3.00" and row[3] == "—" and row[5] == "90%"
-    assert len(row) == len(capstone.evidence_headers())
-    assert capstone.reference_runs(tmp_path / "missing") == []
+    assert len(row) == len(cverdicts.evidence_headers())
+    assert cverdicts.reference_runs(tmp_path / "missing") == []
 
 
 def test_panel_runs_and_changes_with_a_control():
@@ -190,9 +191,9 @@ def test_two_ddp_processes_train_and_count_all_tokens():
 
 
 def test_batches_are_gathered_on_the_device_not_stacked_from_lists(monkeypatch):
-    data = capstone.load_corpus()
+    data = model_data.load_corpus()
     cfg = capstone.sizes()
-    windows = capstone.device_batches(data, "train", cfg, seed=3, device="cpu")
+    windows = model_data.device_batches(data, "train", cfg, seed=3, device="cpu")
     assert windows.tokens.device.type == "cpu" and windows.starts.dtype == torch.long
 
     def no_stack(*args, **kwargs):
@@ -231,12 +232,12 @@ def test_running_twice_reports_fresh_numbers_or_a_labelled_earlier_run(tmp_path)
     assert again.measured_steps == 0 and again.step_times_s == []
     assert math.isnan(again.tokens_per_s) and math.isnan(again.mfu) and not again.mfu_ok
     assert again.finished_earlier and again.finished_earlier[:4].isdigit()  # a date, e.g. 2026-12-01T...
-    (line,) = capstone.report_lines(again)
+    (line,) = cverdicts.report_lines(again)
     assert again.finished_earlier[:10] in line and f"{first.tokens_per_s:,.0f}" not in line
     with pytest.raises(ValueError):
         again.record()  # nothing measured now: nothing to save as a measurement
-    info = capstone.earlier_run(tmp_path / "r")
-    text = capstone.describe_earlier(info)
+    info = runs.earlier_run(tmp_path / "r")
+    text = runs.describe_earlier(info)
     assert info["measured"]["tokens_per_s"] == pytest.approx(first.tokens_per_s)
     assert info["finished"][:10] in text and f"{first.tokens_per_s:,.0f}" in text  # the old number, with its date
 
@@ -250,17 +251,17 @@ def test_a_resumed_run_reports_only_the_steps_it_ran(tmp_path):
     cfg = capstone.sizes()
     warm = statistics.median(r.step_times_s[1:])  # this session's steps, its first (warm-up) left out
     assert r.tokens_per_s == pytest.approx(cfg["batch_size"] * cfg["block_size"] / warm)
-    assert "4" in capstone.report_lines(r)[0] and capstone.mfu_text(r.mfu) in capstone.report_lines(r)[1]
+    assert "4" in cverdicts.report_lines(r)[0] and capstone.mfu_text(r.mfu) in cverdicts.report_lines(r)[1]
 
 
 def test_each_notebook_run_gets_a_fresh_folder(tmp_path):
-    a = capstone.new_run_dir(tmp_path)
-    b = capstone.new_run_dir(tmp_path)
+    a = runs.new_run_dir(tmp_path)
+    b = runs.new_run_dir(tmp_path)
     assert a != b and a.is_dir() and b.is_dir() and not any(b.iterdir())
     for _ in range(4):
-        capstone.new_run_dir(tmp_path, keep=2)
-    assert len(capstone.run_dirs(tmp_path)) == 3  # the 2 kept earlier runs + the new one
-    assert capstone.earlier_run(tmp_path / "missing") is None
+        runs.new_run_dir(tmp_path, keep=2)
+    assert len(runs.run_dirs(tmp_path)) == 3  # the 2 kept earlier runs + the new one
+    assert runs.earlier_run(tmp_path / "missing") is None
 
 
 # (device, memory as the driver reports it, precision) -> the full-mode batch that fits
@@ -309,17 +310,17 @@ def test_recipe_names_the_switch_that_helped_most_here():
     # the lesson-07 mismatch of issue 19: fused measured x0.91 and bf16 x0.78 on a CPU without native bf16
     results = {"fp32": _result([12, 10, 10, 10, 10, 10]), "bf16": _result([14, 12.8, 12.8, 12.9, 12.8, 12.8]),
                "fused": _result([9, 5, 5, 5.1, 5, 5])}
-    effects = capstone.switch_effects(results)
+    effects = cverdicts.switch_effects(results)
     assert [e["switch"] for e in effects] == ["fused", "bf16"]
     assert effects[0]["speedup"] == pytest.approx(2.0) and effects[0]["verdict"] == "faster"
     assert effects[1]["speedup"] == pytest.approx(10 / 12.8) and effects[1]["verdict"] == "slower"
-    lines = capstone.recipe_verdicts(effects, CPU_NO_BF16)
+    lines = cverdicts.recipe_verdicts(effects, CPU_NO_BF16)
     assert [key for key, _ in lines] == ["lesson07.verdict_best", "lesson07.verdict_slower",
                                          "lesson07.why_no_fast_format"]
     best = t(lines[0][0], lang="en", **lines[0][1])
     assert "fused AdamW" in best and "2.00×" in best
     # the same slowdown on a CPU with AMX: no hardware excuse is made up
-    assert "lesson07.why_no_fast_format" not in [k for k, _ in capstone.recipe_verdicts(effects, CPU_AMX)]
+    assert "lesson07.why_no_fast_format" not in [k for k, _ in cverdicts.recipe_verdicts(effects, CPU_AMX)]
 
 
 @pytest.mark.parametrize("facts,why", [(CPU_AMX, None), (CPU_NO_BF16, "lesson07.why_no_fast_format")])
@@ -327,16 +328,16 @@ def test_a_slower_amp_gets_a_hardware_reason_only_from_the_hardware_facts(facts,
     """A reason from facts only where a fact says it (no bf16 hardware); on a CPU with AMX the
     measured reason comes from the profiler (measured_whys), never from a guess here."""
     results = {"fp32": _result([12, 10, 10, 10, 10, 10]), "bf16": _result([17, 16, 16.1, 16, 16.2, 16])}
-    keys = [k for k, _ in capstone.recipe_verdicts(capstone.switch_effects(results), facts)]
+    keys = [k for k, _ in cverdicts.recipe_verdicts(cverdicts.switch_effects(results), facts)]
     assert keys == ["lesson07.verdict_slower"] + ([why] if why else [])
 
 
 def test_recipe_says_nothing_helped_when_it_is_within_the_noise():
     results = {"fp32": _result([10, 9, 11, 10, 12, 8]), "bf16": _result([10, 10.5, 9.5, 10.2, 11, 9]),
                "fused": _result([10, 9.8, 10.4, 9, 11.5, 10])}
-    effects = capstone.switch_effects(results)
+    effects = cverdicts.switch_effects(results)
     assert {e["verdict"] for e in effects} == {"noise"}
-    keys = [k for k, _ in capstone.recipe_verdicts(effects, CPU_AMX)]
+    keys = [k for k, _ in cverdicts.recipe_verdicts(effects, CPU_AMX)]
     assert keys == ["lesson07.verdict_none", "lesson07.verdict_noise"]  # never "best" for a coin toss
 
 
@@ -403,7 +404,7 @@ def test_the_lesson_executed_twice_reports_two_fresh_measurements(tmp_path, monk
     assert earlier[1] == Path(folders[0]).name and earlier[3] == speeds[0]  # the old number, labelled as old
 
     # The closing recipe of each execution is computed from that execution's own comparison table.
-    names = {capstone.SWITCH_NAMES.get(k, k): k for k in ("fused", "bf16", "fp16", "compile")}
+    names = {cverdicts.SWITCH_NAMES.get(k, k): k for k in ("fused", "bf16", "fp16", "compile")}
     for text in shown:
         table = _compare_table(text)
         steps, skipped = _recipe(text)
@@ -453,8 +454,8 @@ def test_closing_recipe_is_the_measured_order(monkeypatch):
     # a CPU like the one issue 19 ran on: fused helped (×2.0), compile a little (×1.25), bf16 slowed (×0.78)
     results = {"fp32": _result([12, 10, 10, 10, 10, 10]), "bf16": _result([14, 12.8, 12.8, 12.9, 12.8, 12.8]),
                "fused": _result([9, 5, 5, 5.1, 5, 5]), "compile": _result([30, 8, 8, 8.1, 8, 8])}
-    effects = capstone.switch_effects(results)
-    lines = capstone.recipe_steps(effects, "AMD EPYC 7B13 (cpu)")
+    effects = cverdicts.switch_effects(results)
+    lines = cverdicts.recipe_steps(effects, "AMD EPYC 7B13 (cpu)")
     assert [k for k, _ in lines] == ["lesson07.recipe_head", "lesson07.recipe_step", "lesson07.recipe_step",
                                      "lesson07.recipe_skip"]
     text = [t(k, lang="en", **v) for k, v in lines]
@@ -463,12 +464,12 @@ def test_closing_recipe_is_the_measured_order(monkeypatch):
     assert text[3] == "No gain measured on this machine: bf16 (AMP) ×0.78 (slower)."
     # the same switches, measured the other way round on another machine: the recipe follows the numbers
     flipped = {"fp32": results["fp32"], "bf16": _result([6, 4, 4, 4.1, 4, 4]), "fused": _result([10, 9.9, 10.1, 10, 10.2, 9.8])}
-    lines = capstone.recipe_steps(capstone.switch_effects(flipped), "Xeon 8480+ (cpu)")
+    lines = cverdicts.recipe_steps(cverdicts.switch_effects(flipped), "Xeon 8480+ (cpu)")
     text = [t(k, lang="en", **v) for k, v in lines]
     assert text[1].startswith("1) turn on bf16 (AMP): 2.50×") and "fused AdamW ×" in text[2] and "within the noise" in text[2]
     # nothing beyond the noise: no step is recommended
     noisy = {"fp32": _result([10, 9, 11, 10, 12, 8]), "fused": _result([10, 9.8, 10.4, 9, 11.5, 10])}
-    keys = [k for k, _ in capstone.recipe_steps(capstone.switch_effects(noisy), "x")]
+    keys = [k for k, _ in cverdicts.recipe_steps(cverdicts.switch_effects(noisy), "x")]
     assert keys == ["lesson07.recipe_head", "lesson07.recipe_nothing", "lesson07.recipe_skip"]
 
 
@@ -492,17 +493,17 @@ def test_a_switch_measured_under_load_gets_no_verdict(monkeypatch, busy_side):
     results = {"fp32": _with_noise(_result([30, 10, 28, 11, 25, 12]), base_info),
                "fused": _with_noise(_result([9, 4, 4.1, 4, 4, 4.2]), switch_info),  # decisively apart, yet busy
                "bf16": _with_noise(_result([14, 12.8, 12.8, 12.9, 12.8, 12.8]), QUIET)}
-    effects = {e["switch"]: e for e in capstone.switch_effects(results)}
+    effects = {e["switch"]: e for e in cverdicts.switch_effects(results)}
     assert effects["fused"]["verdict"] == "busy" and effects["fused"]["other_cores"] == pytest.approx(1.4)
     assert effects["bf16"]["verdict"] == ("busy" if busy_side != "switch" else "noise")
-    lines = capstone.recipe_steps(list(effects.values()), "x")
+    lines = cverdicts.recipe_steps(list(effects.values()), "x")
     keys = [k for k, _ in lines]
     assert "lesson07.recipe_step" not in keys and "lesson07.recipe_nothing" not in keys  # no advice from load
     text = "\n".join(t(k, lang="en", **v) for k, v in lines)
     assert "fused AdamW ×" in text.split("so they get no verdict:")[1]
     assert "keep fp32" not in text and "fused AdamW ×2.50 (within the noise)" not in text
     assert "1.4 of its 2 cores" in text
-    said = [t(k, lang="en", **v) for k, v in capstone.recipe_verdicts(list(effects.values()), CPU_AMX)]
+    said = [t(k, lang="en", **v) for k, v in cverdicts.recipe_verdicts(list(effects.values()), CPU_AMX)]
     fused_line = next(line for line in said if line.startswith("fused AdamW"))
     assert "other work ran on the machine" in fused_line and "helped" not in fused_line
     assert not any(line.startswith("On this machine fused AdamW helped most") for line in said)
@@ -514,7 +515,7 @@ def test_a_spread_alone_is_not_a_busy_machine():
     spread = {**QUIET, "verdict": "noisy", "reasons": ["spread"]}
     results = {"fp32": _with_noise(_result([12, 10, 10, 10, 10, 10]), spread),
                "fused": _with_noise(_result([9, 5, 5, 5.1, 5, 5]), spread)}
-    (effect,) = capstone.switch_effects(results)
+    (effect,) = cverdicts.switch_effects(results)
     assert effect["verdict"] == "faster"
 
 
@@ -528,22 +529,22 @@ def test_compare_records_the_load_each_variant_ran_beside():
     with noise.hog(noise.cores()):
         busy = capstone.compare(variants, steps=6, device="cpu")
     assert all("load" in r.noise["reasons"] for r in busy.values()), [r.noise for r in busy.values()]
-    (effect,) = capstone.switch_effects(busy)
+    (effect,) = cverdicts.switch_effects(busy)
     assert effect["verdict"] == "busy" and effect["other_cores"] >= 0.5
     assert busy["fused"].record().noise["verdict"] == "noisy"  # saved records keep it too
     quiet = capstone.compare(variants, steps=6, device="cpu")
-    if any(capstone._busy(r.noise) for r in quiet.values()):
+    if any(cverdicts._busy(r.noise) for r in quiet.values()):
         pytest.skip(f"the machine is busy without our hog: {[r.noise for r in quiet.values()]}")
-    assert capstone.switch_effects(quiet)[0]["verdict"] in ("faster", "slower", "noise")
+    assert cverdicts.switch_effects(quiet)[0]["verdict"] in ("faster", "slower", "noise")
 
 
 def test_compare_rows_show_what_the_recipe_is_computed_from():
     results = {"fp32": _result([10, 10, 10], tokens_per_step=2048), "fused": _result([8, 8, 8], tokens_per_step=2048)}
     results["fp32"].settings = {"precision": "fp32", "optimizer": "forloop"}
     results["fused"].settings = {"precision": "fp32", "optimizer": "fused"}
-    rows = capstone.compare_rows(results)
+    rows = cverdicts.compare_rows(results)
     assert rows == [("fp32", "fp32 + forloop", "10.0", "204,800", "×1.00"), ("fused", "fp32 + fused", "8.0", "256,000", "×1.25")]
-    assert len(capstone.compare_headers()) == len(rows[0])
+    assert len(cverdicts.compare_headers()) == len(rows[0])
 
 
 # (GPUs on the machine, DDP processes) -> how many GPUs' peaks the MFU divides by
@@ -653,14 +654,14 @@ def test_measured_whys_profile_only_the_slower_switches(monkeypatch):
         profiled.append(settings["precision"])
         return BF16_OPS if settings["precision"] == "bf16" else FP32_OPS
 
-    lines = capstone.measured_whys(capstone.switch_effects(results), results, profile=fake_profile)
+    lines = cverdicts.measured_whys(cverdicts.switch_effects(results), results, profile=fake_profile)
     # the baseline and the one slower switch, interleaved twice (launches.profile_pair); not fused (faster)
     assert profiled == ["fp32", "bf16", "fp32", "bf16"]
     (key, values), = lines
     assert key == "profile.why_op_grew_mm_faster"
     text = t(key, lang="en", **values)
     assert "bf16 (AMP)" in text and "10.20 to 4.90 ms" in text and "2.30 to 20.90 ms" in text
-    assert capstone.measured_whys(capstone.switch_effects({"fp32": results["fp32"], "fused": results["fused"]}),
+    assert cverdicts.measured_whys(cverdicts.switch_effects({"fp32": results["fp32"], "fused": results["fused"]}),
                                   results, profile=fake_profile) == []  # nothing slower: nothing profiled
 
 
@@ -670,10 +671,10 @@ def test_op_times_profiles_real_training_steps():
     from fastrain_lib.measure import launches
 
     settings = {"device": "cpu", "precision": "fp32", "optimizer": "forloop", "model": capstone.sizes()}
-    times = capstone.op_times({**settings, "model": {k: settings["model"][k] for k in
+    times = cverdicts.op_times({**settings, "model": {k: settings["model"][k] for k in
                                                       ("n_layer", "n_head", "n_embd", "block_size", "batch_size")}})
     assert set(launches.MATMUL_OPS) & set(times) and all(v > 0 for v in times.values())
-    bf16 = capstone.op_times({**settings, "precision": "bf16", "model": {}})
+    bf16 = cverdicts.op_times({**settings, "precision": "bf16", "model": {}})
     assert set(bf16) & set(times) and bf16 != times  # the same operators, timed again under autocast
 
 

@@ -33,10 +33,6 @@ MESSAGES.update({
         "bn": "একাধিক প্রসেসের (DDP) রানে এই পাঠে চেকপয়েন্ট রাখা হয় না। checkpoint_dir বাদ দাও, অথবা processes=1 নাও।",
         "en": "Multi-process (DDP) runs in this lesson do not keep checkpoints. Drop checkpoint_dir, or use processes=1.",
     },
-    "capstone.stopped": {
-        "bn": "ধাপ {step}-এ প্রশিক্ষণ থামানো হলো, যেন Colab-এর সংযোগ কেটে গেছে। শেষ চেকপয়েন্ট থেকে আবার শুরু করা যাবে।",
-        "en": "Training stopped at step {step}, as if Colab had disconnected. It can continue from the last checkpoint.",
-    },
 })
 MESSAGES.update({
     # what a run measured now, and runs found on disk (issue 19: never a stale number)
@@ -113,10 +109,6 @@ MESSAGES.update({
     "lesson07.ev_compile": {"bn": "torch.compile বনাম eager", "en": "torch.compile vs eager"},
     "lesson07.ev_ddp": {"bn": "2 প্রসেসে DDP-র দক্ষতা", "en": "DDP efficiency, 2 processes"},
     "lesson07.here": {"bn": "এই মেশিন, এখন", "en": "this machine, now"},
-    "lesson07.no_reference": {
-        "bn": "reference/ ফোল্ডারে এখনও কোনো ফল নেই। নিজের মেশিনে `python -m benchmarks` চালিয়ে যোগ করো (reference/README.md দেখো)।",
-        "en": "reference/ holds no results yet. Add some by running `python -m benchmarks` on your machine (see reference/README.md).",
-    },
 })
 MESSAGES.update({
     "lesson07.resumed_here": {"bn": "এখান থেকে আবার শুরু", "en": "resumed here"},
@@ -188,10 +180,6 @@ MESSAGES.update({
     "lesson07.why_no_fast_format": {
         "bn": "কারণ: {device}-এ {fmt}-এর হার্ডওয়্যার নেই (CPU-তে avx512_bf16 বা AMX, GPU-তে টেনসর কোর), তাই {fmt}-এর গণনা ধীর পথে চলে আর রূপান্তরের খরচ যোগ হয়।",
         "en": "Why: {device} has no hardware for {fmt} (avx512_bf16 or AMX on a CPU, tensor cores on a GPU), so {fmt} arithmetic takes a slow path and the conversions add cost.",
-    },
-    "lesson07.no_gpu_reference": {
-        "bn": "reference/-এ এখনও কোনো GPU-তে মাপা ফল নেই, তাই এখানে GPU-র কোনো সংখ্যা দেখানো হলো না। GPU-র রেসিপি নিচে উৎসসহ লেখা; নিজের GPU-তে `python -m benchmarks` চালিয়ে ফল যোগ করা যায় (reference/README.md)।",
-        "en": "reference/ holds no results measured on a GPU yet, so no GPU numbers are shown here. The GPU recipe below is stated with its sources; run `python -m benchmarks` on a GPU to add results (reference/README.md).",
     },
 })
 MESSAGES.update({

@@ -26,6 +26,7 @@ from fastrain_lib.ui.widgets import ExperimentPanel, Outcome
 REFERENCE_FAMILIES = ("capstone",)
 
 STEPS = {"ci": [6, 10], "lab": [40, 100, 200], "full": [200, 500, 1000]}
+MEMORY_KEYS = {"cuda_peak": "lesson07.memory_cuda_peak", "cpu_rss": "lesson07.memory_cpu_rss"}
 _RUNS: list[tuple[str, float, float]] = []  # (short label, tokens/s, MFU) of this session's runs
 
 
@@ -78,7 +79,7 @@ def capstone_experiment(device: str, precision_mode: str, optimizer: str, norm: 
         (t("lesson07.step_ms"), f"{result.median_step_s * 1e3:.1f}"),
         ("MFU", capstone.mfu_text(result.mfu)),  # above 100% (a wrong peak) is flagged, never shown
         (t("lesson07.peak"), _peak_text(result.peak)),
-        (t(f"lesson07.memory_{result.memory_kind}"), memory),
+        (t(MEMORY_KEYS[result.memory_kind]), memory),
         (t("lesson07.val_loss"), f"{result.val_curve[-1][1]:.3f}" if result.val_curve else "—"),
         (t("lesson07.params"), f"{result.params:,}"),
     ]

@@ -100,8 +100,4 @@ MESSAGES.update({
 
 # Lesson 04's exercise, the Triton softmax timing cell (kept here with gpu-check's keys: issue 26).
 MESSAGES.update({
-    "lesson04.tsm_not_timed": {
-        "bn": "সময় মাপা হলো না: তোমার Triton softmax এখনও যাচাই পেরোয়নি (খালি stub None ফেরত দেয়, বা ফল ভুল)। খালি বা ভুল kernel-এর সময় আর GB/s অর্থহীন — আগে উপরের যাচাই সেলটি সবুজ করো, তারপর এই সেল আবার চালাও।",
-        "en": "Not timed: your Triton softmax does not pass the check yet (the empty stub returns None, or the result is wrong). The time and GB/s of an empty or wrong kernel mean nothing — make the check cell above pass first, then run this cell again.",
-    },
 })

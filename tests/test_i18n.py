@@ -72,7 +72,7 @@ def _product_sources() -> list[str]:
 
     root = Path(__file__).resolve().parents[1]
     sources = [p.read_text(encoding="utf-8") for folder in ("fastrain_lib", "benchmarks", "scripts")
-               for p in sorted((root / folder).rglob("*.py")) if "catalog" not in p.parts]
+               for p in sorted((root / folder).rglob("*.py")) if p.name != "messages.py"]
     for folder in ("notebooks", "solutions", "exercises"):
         for path in sorted((root / folder).glob("*.ipynb")):
             sources += [c.source for c in nbformat.read(path, as_version=4).cells if c.cell_type == "code"]

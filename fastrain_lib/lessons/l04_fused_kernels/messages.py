@@ -103,10 +103,6 @@ MESSAGES = {
     },
     # notebook: inline texts
     "lesson04.variant": {"bn": "রূপ", "en": "variant"},
-    "lesson04.forloop_guess": {"bn": "প্রতি টেনসরে ধরা হলো {per:g}টি লঞ্চ ({where})। {n}টি টেনসরে for-loop: {n} × {per:g} × {us:g} µs ≈ {ms:.1f} ms; fused: {fused_launches}টি লঞ্চ ≈ {fused_us:.0f} µs।", "en": "Taking {per:g} launches per tensor ({where}). For-loop with {n} tensors: {n} × {per:g} × {us:g} µs ≈ {ms:.1f} ms; fused: {fused_launches} launches ≈ {fused_us:.0f} µs."},
-    "lesson04.where_gpu": {"bn": "এই GPU-তে মাপা CUDA kernel", "en": "CUDA kernels measured on this GPU"},
-    "lesson04.where_cpu": {"bn": "এখানে GPU নেই, তাই CPU-তে মাপা অপারেটর কল — GPU-তে kernel-এর সংখ্যা কিছুটা আলাদা হতে পারে", "en": "no GPU here, so operator calls measured on the CPU — a GPU's kernel count can differ somewhat"},
-    "lesson04.prediction_line": {"bn": "{impl:8s} অনুমান: {guess!s:>5}   মাপা: {measured}", "en": "{impl:8s} guess: {guess!s:>5}   measured: {measured}"},
     # verdicts (# VERDICT cells)
     "lesson04.v.gelu_ratio": {"bn": "বাইট {bytes:.1f} গুণ কমেছে, আর সময় কমেছে {time:.2f} গুণ (শিকল ÷ F.gelu)।", "en": "Bytes fell {bytes:.1f}×, time fell {time:.2f}× (chain ÷ F.gelu)."},
     "lesson04.v.gelu_memory": {
@@ -230,10 +226,6 @@ MESSAGES = {
         "bn": "ফল torch.softmax(x, dim=-1)-এর সাথে মেলেনি (ক্ষেত্র: {case}, সবচেয়ে বড় পার্থক্য {diff:.3g})। ধাপগুলো দেখো: মাস্কসহ সারি পড়া (other=-inf), max বিয়োগ, exp, যোগফল দিয়ে ভাগ, মাস্কসহ লেখা।",
         "en": "The result does not match torch.softmax(x, dim=-1) (case: {case}, largest difference {diff:.3g}). Check the steps: load the row with a mask (other=-inf), subtract the max, exp, divide by the sum, store with the mask.",
     },
-    "lesson04.tsm_no_timing": {
-        "bn": "এখানে সময় মাপা হলো না: GPU নেই, আর ইন্টারপ্রেটারে মাপা সময়ের কোনো মানে নেই। GPU-তে এই সেল তোমার kernel আর torch.softmax-এর সময় আর GB/s পাশাপাশি দেখায়।",
-        "en": "No timing here: there is no GPU, and times measured in the interpreter mean nothing. On a GPU this cell shows your kernel's and torch.softmax's time and GB/s side by side.",
-    },
     "lesson04.tsm_ok": {
         "bn": "ঠিক! তোমার Triton kernel সব ক্ষেত্রে torch.softmax-এর সাথে মিলেছে: বিজোড় দৈর্ঘ্যের সারি, বড় মান, আর চওড়া টেনসরের টুকরো।",
         "en": "Correct! Your Triton kernel matches torch.softmax in every case: rows of odd length, large values, and a slice of a wider tensor.",
@@ -326,6 +318,4 @@ MESSAGES = {
     "lesson04.v.overhead_compile": {"bn": "torch.compile (ডিফল্ট): eager-এর চেয়ে {ratio:.2f} গুণ দ্রুত (কম্পাইল {compile_s:.1f} সেকেন্ড, আলাদা ধরা) — জোড়া লাগানো অপারেশনে লঞ্চ কমে।", "en": "torch.compile (default): {ratio:.2f}× as fast as eager (compile {compile_s:.1f} s, counted apart) — fused operations mean fewer launches."},
     "lesson04.v.graphs_gain": {"bn": "CUDA Graph (mode=\"reduce-overhead\"): ডিফল্ট কম্পাইলের চেয়ে আরও {ratio:.2f} গুণ, eager-এর চেয়ে মোট {eager_ratio:.2f} গুণ দ্রুত — সব kernel একটি লঞ্চে আবার চালানো হয়।", "en": "CUDA Graphs (mode=\"reduce-overhead\"): another {ratio:.2f}× over the default compile, {eager_ratio:.2f}× over eager in all — every kernel replayed with one launch."},
     "lesson04.v.graphs_not_here": {"bn": "CUDA Graph এখানে ({device}) মাপা হয়নি: এটি শুধু CUDA-তে কাজ করে। উপরের প্রতি-লঞ্চ খরচই সেই অংশ, যা GPU-তে CUDA Graph সরিয়ে দেয়।", "en": "CUDA Graphs were not measured here ({device}): they work on CUDA only. The per-launch cost above is the part CUDA Graphs remove on a GPU."},
-    "lesson04.explain_line": {"bn": "torch._dynamo.explain: {graphs}টি গ্রাফ, {breaks}টি গ্রাফ ব্রেক। কারণগুলো:", "en": "torch._dynamo.explain: {graphs} graph(s), {breaks} graph break(s). The reasons:"},
-    "lesson04.compiled_step_line": {"bn": "{name:10s} কম্পাইল হলো {graphs}টি গ্রাফ; প্রতি কলে {us:8.1f} µs", "en": "{name:10s} compiled {graphs} graph(s); {us:8.1f} µs per call"},
 }

@@ -65,13 +65,13 @@ def test_the_runner_starts_the_saved_cell_with_the_launchers_helper():
     from fastrain_lib.distributed import launcher
 
     assert H.hogwild_worker is hogwild_worker.hogwild_worker  # the copy `make sync` saved from lesson 06
-    assert H._die_with_parent is launcher._die_with_parent  # one "dies with its parent" helper
+    assert H.die_with_parent is launcher.die_with_parent  # one "dies with its parent" helper
 
 
 def test_a_failing_worker_is_reported_with_its_traceback(monkeypatch):
     import queue
 
-    monkeypatch.setattr(H, "_die_with_parent", lambda: None)  # not for the test process itself
+    monkeypatch.setattr(H, "die_with_parent", lambda: None)  # not for the test process itself
     threads = torch.get_num_threads()
     monkeypatch.setattr(torch, "set_num_threads", lambda n: None)
 

@@ -14,7 +14,7 @@ the rare collisions cost little, and you save all the waiting. PyTorch's own exa
 
 Meanwhile the parent process evaluates the shared model every few milliseconds, which
 gives a loss-vs-wall-clock curve. Every child dies with the notebook (the launcher's
-_die_with_parent) and is joined, then terminated, then killed (in `finally`), so none
+die_with_parent) and is joined, then terminated, then killed (in `finally`), so none
 survives a crash, a timeout or Ctrl-C.
 
 Spawned processes import their worker by name, so the lesson's cell is saved into a module
@@ -38,7 +38,7 @@ import torch.multiprocessing as mp
 import torch.nn.functional as F
 
 from fastrain_lib.async_sgd.hogwild_worker import hogwild_worker
-from fastrain_lib.distributed.launcher import _die_with_parent
+from fastrain_lib.distributed.launcher import die_with_parent
 from fastrain_lib.distributed.launcher import pids_alive  # noqa: F401 — re-exported: tests ask hogwild.pids_alive
 from fastrain_lib.core.i18n import t
 
@@ -71,7 +71,7 @@ class HogwildResult:
 def _entry(target, reports, rank: int, args: tuple) -> None:
     """What each spawned process runs: die with the notebook (the launcher's helper), one thread,
     then the worker; every failure reaches the parent as a report, with its traceback."""
-    _die_with_parent()
+    die_with_parent()
     torch.set_num_threads(1)  # one core per process: W processes on W cores, no fighting
     try:
         target(rank, *args)

@@ -89,7 +89,7 @@ def threads_per_rank(world_size: int) -> int:
     return hardware.threads_for(world_size)
 
 
-def _die_with_parent() -> None:
+def die_with_parent() -> None:
     # Linux: if the notebook kernel itself is killed, the kernel sends us SIGKILL.
     if sys.platform.startswith("linux"):
         try:
@@ -103,7 +103,7 @@ def _die_with_parent() -> None:
 def _entry(fn, rank: int, world_size: int, port: int, backend: str, args: tuple, results, pg_timeout_s: float,
            threads: int) -> None:
     """What each child process runs: join the group, call fn, report, leave the group."""
-    _die_with_parent()
+    die_with_parent()
     os.environ.update(MASTER_ADDR="127.0.0.1", MASTER_PORT=str(port), RANK=str(rank),
                       WORLD_SIZE=str(world_size), LOCAL_RANK=str(rank), LOCAL_WORLD_SIZE=str(world_size))
     torch.set_num_threads(threads)

@@ -23,6 +23,7 @@ import re
 
 import torch
 
+from fastrain_lib.core.dtypes import AUTOCAST_DTYPES
 from fastrain_lib.core.i18n import t
 from fastrain_lib.measure.datasheet import DATASHEET, ROWS, Sheet, datasheet_for, normalize  # noqa: F401 - re-exported
 from fastrain_lib.measure.peaks import (  # noqa: F401 - re-exported
@@ -236,7 +237,7 @@ def precision_here(device=None) -> str:
 
 def amp_dtype_for(device) -> torch.dtype:
     """The autocast dtype of an AMP experiment on `device` (float32 where none is proven)."""
-    return {"bf16": torch.bfloat16, "fp16": torch.float16}.get(amp_format(facts(device)), torch.float32)
+    return AUTOCAST_DTYPES.get(amp_format(facts(device)), torch.float32)
 
 
 def bf16_fast(device=None) -> bool:

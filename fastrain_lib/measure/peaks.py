@@ -10,6 +10,7 @@ from dataclasses import dataclass
 import torch
 
 from fastrain_lib.core import config
+from fastrain_lib.core.dtypes import AUTOCAST_DTYPES
 from fastrain_lib.core.i18n import t
 from fastrain_lib.measure.datasheet import Sheet, datasheet_for
 from fastrain_lib.measure.probe import Facts, synchronize
@@ -58,7 +59,7 @@ def measured_peak(device_type: str, precision: str = "fp32") -> Peak:
     logging.getLogger("torch.utils.cpp_extension").setLevel(logging.ERROR)
     import torch.utils.benchmark as tbench  # heavy import, only needed here
 
-    dtypes = [torch.float32] + [d for m, d in (("bf16", torch.bfloat16), ("fp16", torch.float16)) if m == precision]
+    dtypes = [torch.float32] + ([AUTOCAST_DTYPES[precision]] if precision in AUTOCAST_DTYPES else [])
     best, best_dtype = 0.0, torch.float32
     for dtype in dtypes:
         for n in config.by_mode(ci=(256, 512), lab=(256, 512, 1024), full=(1024, 2048, 4096)):

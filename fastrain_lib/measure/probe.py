@@ -22,6 +22,7 @@ from dataclasses import dataclass
 
 import torch
 
+from fastrain_lib.core.dtypes import AUTOCAST_DTYPES
 from fastrain_lib.core.i18n import t
 
 
@@ -199,7 +200,7 @@ def probe_amp(device_type: str, mode: str) -> bool:
     """Does a real one-parameter training step work in `mode` here? autocast → loss → scale →
     backward → step → update, and the parameter must move and stay finite. Used for MPS, where
     support varies by macOS and PyTorch version; runs on any device type."""
-    dtype = {"fp16": torch.float16, "bf16": torch.bfloat16}[mode]
+    dtype = AUTOCAST_DTYPES[mode]
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")

@@ -30,14 +30,10 @@ import warnings
 import torch
 from torch.nn import functional as F
 
+from fastrain_lib.core.dtypes import AUTOCAST_DTYPES, PRECISIONS, STORAGE_DTYPES  # noqa: F401 - prec.AUTOCAST_DTYPES
 from fastrain_lib.core.i18n import t
 from fastrain_lib.measure import hardware
 
-PRECISIONS = ("fp32", "tf32", "fp16", "bf16")
-# The dtype autocast uses for each low-precision mode (fp32 and tf32 keep float32 tensors).
-AUTOCAST_DTYPES = {"fp16": torch.float16, "bf16": torch.bfloat16}
-# The storage dtype of each format (tf32 is not a storage format: it lives inside the matmul unit).
-STORAGE_DTYPES = {"fp32": torch.float32, "tf32": torch.float32, "fp16": torch.float16, "bf16": torch.bfloat16}
 
 
 # ---------------------------------------------------------------------------------------

@@ -1,0 +1,245 @@
+"""The library's layout rules (docs/architecture.md), enforced: where a maintainer finds a lesson's
+parts, how big a module may grow, which way imports point, where a training step lives, one message
+convention, and that the code a lesson teaches is written in the lesson's own cells.
+
+Each rule is checked on the real tree, and each checker is also given a small wrong example, so a
+rule that could never fail would be noticed."""
+
+from __future__ import annotations
+
+import ast
+import json
+import re
+from pathlib import Path
+
+from fastrain_lib import lessons
+
+ROOT = Path(__file__).resolve().parents[1]
+PKG = ROOT / "fastrain_lib"
+MAX_LINES = 400
+
+
+def lesson_dirs() -> dict[str, Path]:
+    """{'02': fastrain_lib/lessons/l02_to_device, ...}"""
+    return {p[1:].split("_", 1)[0]: PKG / "lessons" / p for p in lessons.lesson_packages()}
+
+
+def notebook_numbers(folder: str) -> set[str]:
+    return {p.name.split("_", 1)[0] for p in (ROOT / folder).glob("[0-9]*.ipynb")}
+
+
+def code_cells(path: Path) -> list[str]:
+    nb = json.loads(path.read_text(encoding="utf-8"))
+    return ["".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "code"]
+
+
+# --- one package per lesson --------------------------------------------------------------------
+
+def test_every_lesson_has_its_package_with_panel_and_messages():
+    lessons_here = {n for n in notebook_numbers("notebooks") if not n.startswith("9")}
+    dirs = lesson_dirs()
+    assert lessons_here <= set(dirs), f"lessons without a package: {sorted(lessons_here - set(dirs))}"
+    for folder in dirs.values():
+        assert (folder / "panel.py").exists(), f"{folder.name}: no panel.py"
+        assert (folder / "messages.py").exists(), f"{folder.name}: no messages.py"
+
+
+def test_every_exercise_has_its_checks_in_its_lesson_package():
+    dirs = lesson_dirs()
+    for number in notebook_numbers("solutions"):
+        folder = dirs[number]
+        assert (folder / "checks.py").exists() or (folder / "checks").is_dir(), \
+            f"solutions/{number}_*: no checks in {folder.name}/"
+
+
+def verdicts_outside_verdicts(folder: Path) -> list[str]:
+    """Public functions named *verdict* in a lesson package, outside its verdicts module(s)."""
+    found = []
+    for path in sorted(folder.rglob("*.py")):
+        if path.stem.startswith("verdicts") or path.name == "messages.py":
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.FunctionDef) and "verdict" in node.name and not node.name.startswith("_"):
+                found.append(f"{path.relative_to(folder).as_posix()}:{node.name}")
+    return found
+
+
+def test_verdict_rules_live_in_each_lessons_verdicts_module():
+    misplaced = [f"{d.name}/{x}" for d in lesson_dirs().values() for x in verdicts_outside_verdicts(d)]
+    assert misplaced == [], "verdict rules outside verdicts.py: " + ", ".join(misplaced)
+
+
+def test_the_verdict_rule_sees_a_misplaced_verdict(tmp_path):
+    (tmp_path / "panel.py").write_text("def make():\n    pass\n\n\ndef speed_verdicts(rows):\n    return []\n")
+    (tmp_path / "verdicts.py").write_text("def amp_verdicts(rows):\n    return []\n")
+    assert verdicts_outside_verdicts(tmp_path) == ["panel.py:speed_verdicts"]
+
+
+# --- small modules -----------------------------------------------------------------------------
+
+def long_modules(files: list[Path], limit: int = MAX_LINES) -> list[str]:
+    """Modules over `limit` lines; message tables (messages.py) are data, not code."""
+    return [f"{p.name} ({n})" for p in files if p.name != "messages.py"
+            and (n := len(p.read_text(encoding="utf-8").splitlines())) > limit]
+
+
+def test_no_module_is_over_400_lines():
+    assert long_modules(sorted(PKG.rglob("*.py"))) == []
+
+
+def test_the_size_rule_sees_a_long_module(tmp_path):
+    (tmp_path / "big.py").write_text("x = 1\n" * 401)
+    (tmp_path / "messages.py").write_text("x = 1\n" * 900)
+    (tmp_path / "small.py").write_text("x = 1\n" * 400)
+    assert long_modules(sorted(tmp_path.glob("*.py"))) == ["big.py (401)"]
+
+
+# --- arrows point down: no import circles --------------------------------------------------------
+
+def import_graph(pkg: Path) -> dict[str, set[str]]:
+    """module -> library modules it imports (at any depth of its code), from the source text."""
+    files = {}
+    for f in pkg.rglob("*.py"):
+        parts = list(f.relative_to(pkg.parent).with_suffix("").parts)
+        files[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = f
+    graph = {}
+    for name, f in files.items():
+        base = name.split(".") if f.name == "__init__.py" else name.split(".")[:-1]
+        deps = set()
+        for node in ast.walk(ast.parse(f.read_text(encoding="utf-8"))):
+            targets = []
+            if isinstance(node, ast.ImportFrom):
+                mod = ".".join(base[: len(base) - node.level + 1] + [node.module or ""]).strip(".") \
+                    if node.level else (node.module or "")
+                targets = [mod] + [f"{mod}.{a.name}" for a in node.names]
+            elif isinstance(node, ast.Import):
+                targets = [a.name for a in node.names]
+            for target in targets:
+                while target and target not in files:
+                    target = target.rpartition(".")[0]
+                # a package's __init__ is not an edge to its own modules, nor they to it
+                if target and target != name and not name.startswith(target + ".") \
+                        and not target.startswith(name + "."):
+                    deps.add(target)
+        graph[name] = deps
+    return graph
+
+
+def circles(graph: dict[str, set[str]]) -> list[tuple[str, str]]:
+    def reaches(a, b, seen):
+        for d in graph.get(a, ()):
+            if d == b or (d not in seen and not seen.add(d) and reaches(d, b, seen)):
+                return True
+        return False
+    return sorted({tuple(sorted((a, b))) for a in graph for b in graph[a] if reaches(b, a, set())})
+
+
+def test_no_import_circles_in_the_library():
+    assert circles(import_graph(PKG)) == []
+
+
+def test_the_circle_check_sees_a_circle(tmp_path):
+    pkg = tmp_path / "lib"
+    (pkg / "core").mkdir(parents=True)
+    (pkg / "__init__.py").write_text("")
+    (pkg / "core" / "__init__.py").write_text("")
+    (pkg / "core" / "a.py").write_text("from lib.ui import b\n")
+    (pkg / "ui").mkdir()
+    (pkg / "ui" / "__init__.py").write_text("")
+    (pkg / "ui" / "b.py").write_text("def f():\n    from ..core import a\n")
+    (pkg / "ui" / "c.py").write_text("from lib.core import a\n")
+    assert circles(import_graph(pkg)) == [("lib.core.a", "lib.ui.b")]
+
+
+def test_core_imports_nothing_above_it():
+    """core/ is the bottom of the tree: config, i18n, errors, verdicts, setup."""
+    graph = import_graph(PKG)
+    allowed = ("fastrain_lib.core", "fastrain_lib.ui", "fastrain_lib.measure")  # setup_env shows the font and facts
+    for name, deps in graph.items():
+        if name.startswith("fastrain_lib.core.") and name != "fastrain_lib.core.setup_env":
+            up = [d for d in deps if not d.startswith("fastrain_lib.core")]
+            assert up == [], f"{name} imports {up}"
+        if name == "fastrain_lib.core.setup_env":
+            assert all(d.startswith(allowed) for d in deps), deps
+
+
+def test_techniques_never_import_a_lesson():
+    graph = import_graph(PKG)
+    lower = ("fastrain_lib.core", "fastrain_lib.measure", "fastrain_lib.ui", "fastrain_lib.fused",
+             "fastrain_lib.precision", "fastrain_lib.distributed", "fastrain_lib.async_sgd")
+    wrong = {name: sorted(d for d in deps if d.startswith("fastrain_lib.lessons"))
+             for name, deps in graph.items() if name.startswith(lower)}
+    assert {k: v for k, v in wrong.items() if v} == {}
+
+
+# --- one training step ---------------------------------------------------------------------------
+
+STEP_HOMES = {"fastrain_lib/precision/step.py"}  # saved from lesson 03's cell (make sync)
+# Lesson 03's exercise IS writing this step: its checks keep a reference step and the named wrong
+# steps (clip before unscale, no averaging, ...) that they tell apart. Nothing else may.
+STEP_CHECKS = re.compile(r"^fastrain_lib/lessons/l03_mixed_precision/check[^/]*\.py$")
+
+
+def training_steps(path: Path) -> list[str]:
+    """Functions that run a mixed-precision training step themselves: autocast + a scaled
+    backward (scaler.scale(...).backward()) in one function body."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            body = ast.unparse(node)
+            if "autocast" in body and re.search(r"\.scale\([^)]*\)\s*\.backward\(", body):
+                found.append(node.name)
+    return found
+
+
+def test_one_amp_training_step_in_the_library():
+    extra = {}
+    for path in sorted(PKG.rglob("*.py")):
+        rel = path.relative_to(ROOT).as_posix()
+        if rel in STEP_HOMES or STEP_CHECKS.match(rel):
+            continue
+        names = training_steps(path)
+        if names:
+            extra[rel] = names
+    assert extra == {}, f"autocast + GradScaler steps outside precision/step.py: {extra}"
+
+
+def test_the_step_rule_sees_a_copied_step(tmp_path):
+    copy = tmp_path / "mine.py"
+    copy.write_text(
+        "import torch\n\n"
+        "def step(m, opt, scaler, x, y):\n"
+        "    with torch.autocast('cpu', dtype=torch.bfloat16):\n"
+        "        loss = m(x).sum()\n"
+        "    scaler.scale(loss).backward()\n"
+        "    scaler.step(opt)\n\n"
+        "def fine(m, x):\n"
+        "    with torch.autocast('cpu'):\n"
+        "        return m(x)\n")
+    assert training_steps(copy) == ["step"]
+    assert training_steps(PKG / "precision" / "step.py") != []  # the one real step is seen too
+
+
+# --- one message convention: notebooks say their sentences inline ---------------------------------
+
+KEYED_CALL = re.compile(r"(?<![\w.])t\(\s*f?[\"'][a-z0-9_]+\.")
+
+
+def keyed_calls(cells: list[str]) -> list[str]:
+    return [m.group(0) for cell in cells for line in cell.splitlines()
+            for m in KEYED_CALL.finditer(line.split("#", 1)[0])]
+
+
+def test_notebook_cells_use_pick_not_catalog_keys():
+    found = {}
+    for folder in ("notebooks", "solutions", "exercises"):
+        for path in sorted((ROOT / folder).glob("*.ipynb")):
+            calls = keyed_calls(code_cells(path))
+            if calls:
+                found[f"{folder}/{path.name}"] = len(calls)
+    assert found == {}, f"t('key') calls in notebook cells (use pick(bn=..., en=...)): {found}"
+
+
+def test_the_convention_check_sees_a_keyed_call():
+    assert keyed_calls(['print(t("lesson02.same_device", n=2))', 'pick(bn="x", en="y")  # t("a.b")',
+                        'x = bench.t("a")', 'print(t(f"lesson04.v_{k}"))']) == ['t("lesson02.', 't(f"lesson04.']

@@ -518,12 +518,18 @@ def plan_for(dev, args, out: Path, cores: int | None = None) -> list[Result]:
     apex_files = sum(len(v) for v in apex_sources(Path(args.apex)).values()) or 16 if args.apex else 0
     est = estimates(dev, apex_files=apex_files, jobs=jobs, notebooks=len(notebook_paths(pattern=args.notebooks)),
                     cores=cores)
-    plan = slots(est, args.budget)
+    asked = wanted_steps(args)
+    # a step left out with --steps reserves no time: `--steps benchmarks` gets the budget a whole run would
+    # have given pytest as well
+    plan = slots({name: (value if name in asked else 0.0) for name, value in est.items()}, args.budget)
     cmds = {"pytest_gpu": pytest_command(out), "benchmarks": benchmarks_command(plan["benchmarks"][0] / MARGIN),
             "apex": apex_build_command(args.apex, out / "apex-build") if args.apex else [],
             "notebooks": notebook_command(Path("notebooks/00_setup.ipynb"), out, args.cell_timeout)}
     results = []
     for step in STEPS:
+        if step.name not in asked:
+            results.append(Result(step.name, "skipped", detail=t("gpucheck.not_asked")))
+            continue
         slot, why = plan[step.name]
         detail = t("gpucheck.estimate", estimate=round(est[step.name]))
         if step.name == "apex" and not args.apex:
@@ -537,6 +543,12 @@ def plan_for(dev, args, out: Path, cores: int | None = None) -> list[Result]:
         results.append(Result(step.name, "planned" if not why else "skipped", 0.0, round(slot), detail,
                               [str(c) for c in cmds.get(step.name, [])]))
     return results
+
+
+def wanted_steps(args) -> set[str]:
+    """The steps asked for with --steps (all of them by default); the preflight always runs."""
+    steps = getattr(args, "steps", None)
+    return ({s.strip() for s in steps.split(",") if s.strip()} if steps else {s.name for s in STEPS}) | {"preflight"}
 
 
 def planned_devices():
@@ -593,6 +605,9 @@ def main(argv=None) -> int:
     p.add_argument("--build-apex", default=None, help=argparse.SUPPRESS)
     p.add_argument("--apex-into", default=None, help=argparse.SUPPRESS)
     args = p.parse_args(argv)
+    unknown = wanted_steps(args) - {s.name for s in STEPS}
+    if unknown:  # a typo would run nothing and pass
+        p.error(f"--steps: unknown {', '.join(sorted(unknown))} (known: {', '.join(s.name for s in STEPS)})")
     if args.run_notebook:
         return run_notebook(Path(args.run_notebook), Path(args.notebook_out) if args.notebook_out else None,
                             args.cell_timeout)
@@ -627,9 +642,10 @@ def main(argv=None) -> int:
             results.append(Result(step.name, "not_run", detail=t("gpucheck.after_preflight")))
         write_summary(out, results, info, args, started)
         return 2
-    wanted = set(args.steps.split(",")) if args.steps else {s.name for s in STEPS}
+    wanted = wanted_steps(args)
     planned = {r.name: r for r in plan_for(this_device(info), args, out, cores=info.get("cores"))}
     info["plan"] = {name: r.budget_s for name, r in planned.items()}
+    pre.budget_s = planned["preflight"].budget_s  # its slot, printed like the others'
     for step in STEPS[1:]:
         slot = planned[step.name].budget_s
         if step.name == "notebooks":  # the notebooks take what the others left
@@ -641,8 +657,8 @@ def main(argv=None) -> int:
         if missing:
             results.append(Result(step.name, "failed", detail="\n".join(missing_message([m]) for m in missing)))
             continue
-        if planned[step.name].status == "skipped" and step.name != "apex":
-            results.append(Result(step.name, "not_run", budget_s=slot, detail=planned[step.name].detail))
+        if planned[step.name].status == "skipped" and step.name != "apex":  # does not fit: skipped, as planned
+            results.append(Result(step.name, "skipped", budget_s=slot, detail=planned[step.name].detail))
             continue
         if step.name == "pytest_gpu":
             results.append(step_pytest(slot, out))

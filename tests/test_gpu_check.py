@@ -147,3 +147,177 @@ def test_notebook_step_runs_in_parallel_and_reports_each(tmp_path, monkeypatch):
     # no time left: nothing starts, and it says so
     late = gc.step_notebooks(args, 5, tmp_path / "late")
     assert late.status == "not_run" and "a.ipynb" in late.detail
+
+
+def test_steps_left_out_reserve_no_time(tmp_path):
+    """`--steps benchmarks --budget 200` on an H200: the benchmarks get the time pytest would have had in a
+    whole run (before: pytest's 114 s stayed reserved and the benchmarks were skipped for lack of time)."""
+    dev = next(d for key, d in gc.planned_devices() if key == "H200")
+    args = gc.argparse.Namespace(budget=200.0, apex=None, jobs=6, cell_timeout=300, notebooks=None,
+                                 steps="benchmarks")
+    plan = {r.name: r for r in gc.plan_for(dev, args, tmp_path, cores=16)}
+    assert plan["benchmarks"].status == "planned" and plan["benchmarks"].budget_s >= gc.estimates(dev)["benchmarks"]
+    assert plan["pytest_gpu"].status == "skipped" and plan["pytest_gpu"].budget_s == 0
+    assert plan["preflight"].status == "planned"  # always runs
+    with pytest.raises(SystemExit):
+        gc.main(["--dry-run", "--steps", "benchmark", "--out", str(tmp_path / "typo")])  # a typo runs nothing
+
+
+# ------------------------------------------------------------------ end to end, CUDA detection faked
+
+FAKECUDA = ROOT / "tests" / "fakecuda"  # sitecustomize.py + fakecuda.py: nothing of the course
+
+
+def _base_python() -> Path | None:
+    """The Python this venv was made from: it has no fastrain_lib and no torch of its own."""
+    if sys.prefix == sys.base_prefix:
+        return None
+    found = Path(sys.base_prefix) / "bin" / f"python{sys.version_info.major}.{sys.version_info.minor}"
+    return found if found.exists() else None
+
+
+def _checkout_copy(dest: Path) -> Path:
+    """What gpu-check needs of a checkout, copied elsewhere: the editable install points at the real one,
+    so a module found in the copy can only have been found through gpu-check's PYTHONPATH."""
+    import shutil
+
+    for folder in ("fastrain_lib", "benchmarks", "scripts", "reference"):
+        shutil.copytree(ROOT / folder, dest / folder)  # with __pycache__ (same mtimes): no recompiling
+    (dest / "tests").mkdir()
+    for name in ("pyproject.toml", "tests/conftest.py", "tests/test_gpu.py"):
+        shutil.copy2(ROOT / name, dest / name)
+    return dest
+
+
+def _clean_env(tmp_path: Path, spec: str, log: Path) -> dict:
+    import site
+
+    venv_bin = str(Path(sys.prefix) / "bin")
+    path = os.pathsep.join(p for p in os.environ.get("PATH", "").split(os.pathsep) if p and p != venv_bin)
+    env = {"PATH": path, "HOME": os.environ.get("HOME", str(tmp_path)), "LANG": "C.UTF-8", "TMPDIR": str(tmp_path),
+           "FASTRAIN_LANG": "en", "MPLBACKEND": "Agg", "FAKECUDA": spec, "FAKECUDA_LOG": str(log),
+           # the venv's packages (torch, pytest, nbclient) as a plain folder: its .pth files, the editable
+           # install's among them, are not read from PYTHONPATH
+           "PYTHONPATH": os.pathsep.join([str(FAKECUDA)] + site.getsitepackages())}
+    return env
+
+
+@pytest.mark.slow
+def test_gpu_check_end_to_end_with_a_faked_h200_from_a_bare_python(tmp_path):
+    """make gpu-check as a fresh GPU box runs it: a Python that has torch & co. but not fastrain_lib, the
+    checkout seen only through gpu-check, CUDA detection faked as an H200 in every process (sitecustomize).
+    Each step's child starts, finds the checkout, sees the fake and runs up to its first real CUDA call;
+    the slots are the plan's, the summary names each outcome, and a step that cannot fit is skipped."""
+    python = _base_python()
+    if python is None:
+        pytest.skip("needs a venv made from a base Python (the base has no fastrain_lib)")
+    probe = subprocess.run([str(python), "-c", "import fastrain_lib"], check=False, cwd=tmp_path, capture_output=True, timeout=60,
+                           env={"PATH": os.environ.get("PATH", ""), "HOME": os.environ.get("HOME", "/root")})
+    if probe.returncode == 0:
+        pytest.skip(f"{python} has fastrain_lib installed: it would not prove the paths")
+    checkout = _checkout_copy(tmp_path / "checkout")
+    log = tmp_path / "imports.jsonl"
+    env = _clean_env(tmp_path, "H200", log)
+    nb = tmp_path / "elsewhere" / "tiny.ipynb"
+    nb.parent.mkdir()
+    _notebook(nb,
+              "import json, os, sys, torch, fastrain_lib\nfrom fastrain_lib.measure import hardware\n"
+              "f = hardware.facts('cuda')\n"
+              "print(json.dumps({'file': fastrain_lib.__file__, 'mode': os.environ.get('FASTRAIN_MODE'), "
+              "'device': str(hardware.best_device()), 'gpu': f.name, 'precision': hardware.precision_for(f), "
+              "'python': sys.executable}))",
+              "# NBVAL_RAISES_EXCEPTION\ntorch.ones(1, device='cuda')  # the first real CUDA call")
+    out = tmp_path / "run"
+    script = checkout / "scripts" / "gpu_check.py"
+    cmd = [str(python), str(script), "--out", str(out), "--steps", "pytest_gpu,benchmarks,notebooks",
+           "--pytest-k", "facts_match or torchrun", "--bench-only", "matmul", "--notebooks", str(nb),
+           "--jobs", "1", "--cell-timeout", "240"]
+    proc = subprocess.run(cmd, check=False, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600)
+    assert (out / "summary.json").exists(), proc.stdout[-3000:] + proc.stderr[-3000:]
+    summary = json.loads((out / "summary.json").read_text(encoding="utf-8"))
+    steps = {s["name"]: s for s in summary["steps"]}
+    logs = {name: (out / name).read_text(encoding="utf-8", errors="replace") if (out / name).exists() else ""
+            for name in ("pytest-gpu.log", "benchmarks.log")}
+    context = proc.stdout[-3000:] + proc.stderr[-3000:] + "\n".join(v[-3000:] for v in logs.values())
+
+    # preflight found the faked H200 through the base Python
+    machine = summary["machine"]
+    assert steps["preflight"]["status"] == "passed", context
+    assert machine["gpu"] == "NVIDIA H200" and machine["capability"] == [9, 0] and machine["precision"] == "bf16"
+    assert machine["datasheet"] == "H200 SXM" and machine["missing_tools"] == []
+
+    # the slots are the plan's for this GPU, and the summary prints them
+    args = gc.argparse.Namespace(budget=480.0, apex=None, jobs=1, cell_timeout=240, notebooks=str(nb),
+                                 steps="pytest_gpu,benchmarks,notebooks")
+    plan = {r.name: r for r in gc.plan_for(gc.this_device(machine), args, out, cores=machine["cores"])}
+    assert machine["plan"] == {name: r.budget_s for name, r in plan.items()}
+    for name in ("preflight", "pytest_gpu", "benchmarks"):
+        assert steps[name]["budget_s"] == plan[name].budget_s > 0, name
+    assert 0 < steps["notebooks"]["budget_s"] <= 480
+    assert steps["benchmarks"]["command"][-4:] == ["--time-budget", str(round(plan["benchmarks"].budget_s / gc.MARGIN)),
+                                                    "--only", "matmul"]
+    text = (out / "summary.txt").read_text(encoding="utf-8")
+    for name in ("preflight", "pytest_gpu", "apex", "benchmarks", "notebooks"):
+        line = next(line for line in text.splitlines() if line.split()[1:2] == [name])
+        assert line.split()[0] == steps[name]["status"], line
+        assert f"/ {steps[name]['budget_s']:4.0f} s" in line, line
+
+    # each step's outcome: the GPU's first real CUDA call ends the faked run (FakeCudaReached), nothing before
+    assert steps["apex"]["status"] == "skipped" and "not asked" in steps["apex"]["detail"]
+    assert steps["pytest_gpu"]["status"] == "failed", context
+    assert "1 failed, 1 passed" in logs["pytest-gpu.log"], context  # facts passed; torchrun's ranks reached CUDA
+    assert "test_facts_match_what_torch_reports PASSED" in logs["pytest-gpu.log"] or \
+        "FAILED tests/test_gpu.py::test_torchrun_two_processes_on_one_gpu_fall_back_to_gloo" in logs["pytest-gpu.log"]
+    assert "FakeCudaReached" in logs["pytest-gpu.log"], context
+    assert steps["benchmarks"]["status"] == "failed", context
+    assert "FAILED: FakeCudaReached" in logs["benchmarks.log"] and "gpu mode: sizes" in logs["benchmarks.log"], context
+    assert steps["notebooks"]["status"] == "passed", steps["notebooks"]["detail"]
+    assert "1 of 1 notebooks ran cleanly" in steps["notebooks"]["detail"]
+    assert summary["exit_code"] == proc.returncode == 1  # failed: only where real CUDA was asked for
+
+    executed = nbformat.read(out / "notebooks" / "elsewhere__tiny.ipynb", as_version=4)
+    seen = json.loads(executed.cells[0].outputs[0]["text"])
+    assert seen == {"file": str(checkout / "fastrain_lib" / "__init__.py"), "mode": "lab", "device": "cuda",
+                    "gpu": "NVIDIA H200", "precision": "bf16", "python": str(python)}
+    assert executed.cells[1].outputs[0]["ename"] == "FakeCudaReached"
+
+    # every process that imported fastrain_lib found it in the copy, with the base Python
+    events = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()]
+    imports = [e for e in events if e["event"] == "fastrain_lib"]
+    assert imports and {e["origin"] for e in imports} == {str(checkout / "fastrain_lib" / "__init__.py")}
+    assert {e["executable"] for e in events} == {str(python)}
+
+    def kinds(found):
+        names = set()
+        for e in found:
+            first, args = (e["argv"] or [""])[0], " ".join(e["argv"][1:])
+            if e["rank"] is not None:
+                names.add(f"rank{e['rank']}")  # a torch.distributed.run worker
+            elif first.endswith("gpu_check.py"):
+                names.add("notebook runner" if "--run-notebook" in args else "gpu_check")
+            elif "ipykernel_launcher" in first:
+                names.add("kernel")
+            elif "--mode gpu" in args:
+                names.add("benchmarks")
+            elif "tests/test_gpu.py" in args:
+                names.add("pytest")
+        return names
+
+    assert kinds(imports) >= {"gpu_check", "pytest", "rank0", "rank1", "benchmarks", "notebook runner", "kernel"}, \
+        [" ".join(e["argv"])[:120] for e in imports]
+    assert kinds(e for e in events if e["event"] == "fake_installed") >= \
+        {"gpu_check", "pytest", "rank0", "rank1", "benchmarks", "kernel"}
+
+    # a step that cannot fit its slot is skipped with its reason, not failed: 100 s leave 81 s after the
+    # preflight, the benchmarks need 156 s on an H200
+    short = tmp_path / "short"
+    proc = subprocess.run([str(python), str(script), "--out", str(short), "--steps", "benchmarks", "--budget", "100"],
+                          check=False, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
+    summary = json.loads((short / "summary.json").read_text(encoding="utf-8"))
+    steps = {s["name"]: s for s in summary["steps"]}
+    assert proc.returncode == summary["exit_code"] == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
+    assert steps["benchmarks"]["status"] == "skipped", steps["benchmarks"]
+    assert "this step needs at least" in steps["benchmarks"]["detail"] and "not run" in steps["benchmarks"]["detail"]
+    assert not (short / "benchmarks.log").exists()  # never started
+    assert [steps[n]["status"] for n in ("preflight", "pytest_gpu", "apex", "notebooks")] == \
+        ["passed", "skipped", "skipped", "skipped"]

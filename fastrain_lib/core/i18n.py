@@ -43,7 +43,7 @@ def _load() -> dict[str, dict[str, str]]:
 CATALOG: dict[str, dict[str, str]] = _load()
 
 
-def t(key: str, lang: str | None = None, **values) -> str:
+def t(key: str, /, lang: str | None = None, **values) -> str:
     """The message `key` in `lang` (default: FASTRAIN_LANG), formatted with `values`.
 
     An unknown key raises KeyError: a typo should fail a test, not show a blank."""

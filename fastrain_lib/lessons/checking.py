@@ -49,7 +49,7 @@ def passed(key: str = "checks.correct", **values) -> CheckResult:
     return CheckResult(True, t(key, **values), "ok")
 
 
-def failed(code: str, key: str, **values) -> CheckResult:
+def failed(code: str, key: str, /, **values) -> CheckResult:
     """A failed check: `code` for tests, the catalog message `key` for the student."""
     return CheckResult(False, t(key, **values), code)
 

@@ -247,9 +247,12 @@ def _run(argv: list[str], args: argparse.Namespace, names: list[str], command: s
     else:
         log(f"noise verdict: quiet ({len(records)} records)")
     final_stem = stem + ("-noisy" if noisy else "")
-    folder = target if (to_reference and not noisy) else out
+    # A run with no record (every family failed or was skipped) is no reference run: it stays out of reference/
+    folder = target if (to_reference and not noisy and records) else out
     json_path = folder / f"{final_stem}.json"
-    if noisy and to_reference:
+    if to_reference and not records:
+        log(f"কোনো রেকর্ড নেই, তাই {target}-এ লেখা হলো না / no records, so nothing written to {target}: {json_path}")
+    elif noisy and to_reference:
         log(both("noise.refused", target=str(target), path=str(json_path)))
     else:
         log(f"writing {len(records)} records ({verdict}): {json_path}")

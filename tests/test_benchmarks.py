@@ -413,6 +413,25 @@ def test_suite_refuses_to_write_into_reference_while_a_cpu_hog_runs(tmp_path, mo
     assert list(reference.iterdir()) == []
 
 
+def test_a_run_without_records_never_lands_in_reference(tmp_path, monkeypatch, capsys):
+    """gpu-check's faked run: every family failed, and a 0-record file was written into reference/,
+    ready to be committed as a reference run of that GPU."""
+    monkeypatch.setenv("FASTRAIN_MODE", "ci")
+    monkeypatch.setenv("FASTRAIN_RESULTS", str(tmp_path / "results"))
+    reference = tmp_path / "reference"
+    reference.mkdir()
+
+    def broken(name, ctx):
+        raise RuntimeError("CUDA error: no kernel image is available")
+
+    monkeypatch.setattr(suite, "run_family", broken)
+    assert suite.main(["--only", "matmul", "--out", str(reference)]) == 1  # failed, and said so
+    assert list(reference.iterdir()) == []
+    (kept,) = (tmp_path / "results" / "benchmarks").glob("*.json")
+    assert json.loads(kept.read_text(encoding="utf-8"))["records"] == []
+    assert "no records" in capsys.readouterr().out
+
+
 # --- issue 26: no tf32 stage or record on a GPU without TF32; GPU mode sized to the device ---------------------
 def test_no_tf32_record_or_matmul_format_where_the_gpu_has_none(monkeypatch):
     from benchmarks import amp, matmul

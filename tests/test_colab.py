@@ -32,9 +32,12 @@ from pathlib import Path
 import nbformat
 import pytest
 from jupyter_client.kernelspec import KernelSpecManager
-from jupyter_client.manager import KernelManager
+# The async manager, as nbclient's own default: with the blocking KernelManager, nbclient did not
+# notice a kernel that ended (the restart path) and waited forever (tried here: 11 minutes, then killed).
+from jupyter_client.manager import AsyncKernelManager
 from nbclient import NotebookClient
 from nbclient.exceptions import CellExecutionError, DeadKernelError
+from nbclient.util import run_sync
 
 from fastrain_lib import authoring
 from fastrain_lib.core.i18n import t
@@ -91,7 +94,7 @@ def _run(runtime: colab_env.Runtime, path: str, source: Path, content: Path):
     """Execute one notebook in a fresh Colab-like kernel; returns (notebook with outputs, outcome)
     where outcome is None (ran clean), "died" (the kernel ended) or the failing cell's error."""
     nb = _notebook(path, source)
-    km = KernelManager(kernel_name=runtime.kernel_name,
+    km = AsyncKernelManager(kernel_name=runtime.kernel_name,
                        kernel_spec_manager=KernelSpecManager(kernel_dirs=runtime.kernel_dirs))
     client = NotebookClient(nb, km=km, timeout=CELL_TIMEOUT_S, allow_errors=False, store_widget_state=True,
                             resources={"metadata": {"path": str(content)}})
@@ -102,8 +105,8 @@ def _run(runtime: colab_env.Runtime, path: str, source: Path, content: Path):
     except CellExecutionError as exc:
         return nb, str(exc)[:3000]
     finally:
-        if km.has_kernel:
-            km.shutdown_kernel(now=True)
+        if km.has_kernel:  # a km passed in is not shut down by nbclient
+            run_sync(km.shutdown_kernel)(now=True)
     return nb, None
 
 
@@ -138,7 +141,7 @@ def _changed(before: dict, after: dict) -> dict:
 def _assert_only_matplotlib_and_the_course(before: dict, after: dict):
     changed = _changed(before, after)
     # Colab's own pins first: the clearest message when the course replaces one of them.
-    replaced = {n: v for n, v in colab_env.pins().items() if n != "matplotlib" and after.get(n) != v}
+    replaced = {n: (v, after.get(n)) for n, v in colab_env.pins().items() if n != "matplotlib" and after.get(n) != v}
     assert not replaced, f"the course's install replaced Colab's own packages (pinned, got): {replaced}"
     assert set(changed) - MAY_CHANGE == set(), f"the install changed more than matplotlib and the course: {changed}"
     assert tuple(int(p) for p in after["matplotlib"].split(".")[:2]) >= (3, 11) and "fastrain-lib" in after, changed

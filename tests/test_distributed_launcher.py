@@ -118,3 +118,29 @@ def test_forkserver_start_method_gives_fresh_processes_and_the_same_guarantees()
 
 def _assert_no_survivors_of_the_job():
     assert L.LAST_PIDS and L.pids_alive(L.LAST_PIDS) == []
+
+
+def test_a_port_taken_between_free_port_and_rank_0_is_retried_once(monkeypatch):
+    """A clean-clone suite run failed lesson 05b with EADDRINUSE: free_port() closes its socket before
+    rank 0 binds the port, and a Jupyter kernel starting beside it took the port in between."""
+    import socket
+
+    taken = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    taken.bind(("127.0.0.1", 0))
+    taken.listen()
+    ports = [taken.getsockname()[1]]
+    real_free_port = L.free_port
+
+    def first_taken_then_free():
+        return ports.pop(0) if ports else real_free_port()
+
+    monkeypatch.setattr(L, "free_port", first_taken_then_free)
+    try:
+        assert [r["rank"] for r in launch(L.whoami, 2, timeout_s=60)] == [0, 1]
+    finally:
+        taken.close()
+    assert ports == []  # the taken port was tried first
+    # any other failure is not retried: it is the student's or the course's error
+    with pytest.raises(WorkerError) as err:
+        launch(L.fail_on, 2, args=(1,), timeout_s=60)
+    assert err.value.rank == 1

@@ -178,8 +178,23 @@ def launch(fn, world_size: int, *, args: tuple = (), backend: str | None = None,
     ctx = mp.get_context(start_method)
     if start_method == "forkserver" and preload:
         ctx.set_forkserver_preload(list(preload))  # takes effect when the helper starts (first call)
+    try:
+        return _launch_once(ctx, fn, world_size, args, backend, timeout_s, threads, free_port())
+    except WorkerError as err:
+        if not _port_taken(err):
+            raise
+    # free_port() closes its socket before rank 0 binds the port again: on a busy machine (Jupyter
+    # kernels open five ports each) another process can take it in between. Once more, new port.
+    return _launch_once(ctx, fn, world_size, args, backend, timeout_s, threads, free_port())
+
+
+def _port_taken(err: WorkerError) -> bool:
+    return any("EADDRINUSE" in text or "address already in use" in text for text in err.tracebacks.values())
+
+
+def _launch_once(ctx, fn, world_size: int, args: tuple, backend: str, timeout_s: float, threads: int,
+                 port: int) -> list:
     results = ctx.Queue()
-    port = free_port()
     # gloo's own timeout (the default is 30 minutes!): a rank stuck waiting for a peer
     # gives up by itself shortly after we would have terminated it anyway.
     pg_timeout_s = timeout_s + 5.0

@@ -218,7 +218,7 @@ MESSAGES.update({
         "en": "⚠ The machine was busy during this measurement (noisy); read the numbers with care and rerun on a quiet machine.",
     },
     "hw.gpu_unsupported": {
-        "bn": "এই GPU ({gpu}, compute capability {cc}) এখানে ইনস্টল করা torch {torch} চালাতে পারে না: এই torch শুধু {built}-এর জন্য তৈরি, তাই প্রথম kernel-এই ভুল হতো। তাই পাঠের সব কাজ CPU-তে চলবে। যা করতে পারো: (১) এই GPU সমর্থন করে এমন পুরোনো torch ইনস্টল করো (যেমন V100/P100-এর জন্য CUDA 12.x-এর torch), (২) Google Colab-এর T4-এ পাঠটি খোলো, অথবা (৩) CPU-তেই চালিয়ে যাও — প্রতিটি পাঠ CPU-তেও চলে।",
+        "bn": "এই GPU ({gpu}, compute capability {cc}) এখানে ইনস্টল করা torch {torch} চালাতে পারে না: এই torch শুধু {built}-এর জন্য তৈরি, তাই প্রথম kernel-এই ভুল হতো। তাই পাঠের সব কাজ CPU-তে চলবে। যা করতে পারো: (1) এই GPU সমর্থন করে এমন পুরোনো torch ইনস্টল করো (যেমন V100/P100-এর জন্য CUDA 12.x-এর torch), (2) Google Colab-এর T4-এ পাঠটি খোলো, অথবা (3) CPU-তেই চালিয়ে যাও — প্রতিটি পাঠ CPU-তেও চলে।",
         "en": "This GPU ({gpu}, compute capability {cc}) cannot run the installed torch {torch}: this torch was built for {built} only, so the first kernel would fail. Everything in the lessons runs on the CPU instead. What you can do: (1) install an older torch that supports this GPU (for a V100/P100, a torch built for CUDA 12.x), (2) open the lesson on Google Colab's T4, or (3) carry on with the CPU — every lesson runs on a CPU too.",
     },
 })

@@ -81,6 +81,10 @@ class Explanation:
                 f"<b>{html.escape(self.text)}</b><br><code>{html.escape(self.error)}</code></div>")
 
 
+CATEGORY_KEYS = {"device": "errors.device", "dtype": "errors.dtype", "shape": "errors.shape", "oom": "errors.oom",
+                 "no_gpu": "errors.no_gpu", "other": "errors.other"}
+
+
 def one_line(exc: BaseException) -> str:
     """'TypeName: first line of the message' (long messages cut at 300 characters)."""
     message = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
@@ -125,7 +129,7 @@ def explanation(exc: BaseException, lang: str | None = None) -> Explanation:
     category = classify(exc)
     line = one_line(exc)
     values = {"kind": type(exc).__name__, "devices": _devices(str(exc)), "message": line}
-    text = t(f"errors.{category}", lang, **values)
+    text = t(CATEGORY_KEYS[category], lang, **values)
     return Explanation(category, text, line)
 
 

@@ -17,6 +17,10 @@ from fastrain_lib.core.i18n import t
 APEX_STATES = ("missing", "wrong_package", "no_extensions", "ok")
 
 
+# every key written out, so the unused-key test can see each one
+STATE_KEYS = {"missing": "apex.missing", "wrong_package": "apex.wrong_package",
+              "no_extensions": "apex.no_extensions", "ok": "apex.ok"}
+
 @dataclass(frozen=True)
 class ApexStatus:
     state: str  # one of APEX_STATES
@@ -26,7 +30,7 @@ class ApexStatus:
     @property
     def message(self) -> str:
         """What we found and what to do next, in the course language."""
-        return t(f"apex.{self.state}")
+        return t(STATE_KEYS[self.state])
 
     def __str__(self) -> str:
         return self.message

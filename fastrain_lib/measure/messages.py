@@ -173,13 +173,6 @@ MESSAGES.update({
         "bn": "তিনটি উদাহরণ: সময় কোথায় যায় (মডেল)\nওপরে: মেপে পাওয়া দশা, কাজ দ্বিগুণে সময় কত গুণ",
         "en": "three examples: where the time goes (model)\nabove: observed regime, time ratio for twice the work",
     },
-    "regimes.table_example": {"bn": "উদাহরণ", "en": "example"},
-    "regimes.table_us": {"bn": "প্রতি কলে µs", "en": "µs per call"},
-    "regimes.table_growth": {"bn": "কাজ ×2 → সময় ×", "en": "work ×2 → time ×"},
-    "regimes.table_bw_share": {"bn": "ব্যান্ডউইথের ভাগ", "en": "share of bandwidth"},
-    "regimes.table_peak_share": {"bn": "peak-এর ভাগ", "en": "share of peak"},
-    "regimes.table_predicted": {"bn": "মডেলের অনুমান", "en": "model predicts"},
-    "regimes.table_observed": {"bn": "মেপে পাওয়া", "en": "observed"},
     "regimes.verdict_machine": {
         "bn": "এই মেশিনে ({device}) তিনটি সীমা মাপা হলো: প্রতিটি ছোট অপারেশনের নির্দিষ্ট খরচ {overhead_us:.1f} µs, "
               "মেমরি ব্যান্ডউইথ {gbs:.1f} GB/s, সর্বোচ্চ গণনা {gflops:.1f} GFLOP/s। অর্থাৎ একটি float32 এলিমেন্টওয়াইজ "
@@ -212,10 +205,6 @@ MESSAGES.update({
               "(আকার বাড়ালে বা কমালে দশা বদলায়), আর মেশিন ব্যস্ত থাকলে মাপও নড়ে।",
         "en": "On this machine it is not {intended} but {observed}: the borders depend on the machine "
               "(a bigger or smaller size moves it), and a busy machine moves the timings too.",
-    },
-    "regimes.noisy_note": {
-        "bn": "⚠ এই মাপের সময় মেশিন ব্যস্ত ছিল (গোলমেলে); সংখ্যাগুলো সাবধানে পড়ো, শান্ত মেশিনে আবার চালাও।",
-        "en": "⚠ The machine was busy during this measurement (noisy); read the numbers with care and rerun on a quiet machine.",
     },
     "hw.gpu_unsupported": {
         "bn": "এই GPU ({gpu}, compute capability {cc}) এখানে ইনস্টল করা torch {torch} চালাতে পারে না: এই torch শুধু {built}-এর জন্য তৈরি, তাই প্রথম kernel-এই ভুল হতো। তাই পাঠের সব কাজ CPU-তে চলবে। যা করতে পারো: (1) এই GPU সমর্থন করে এমন পুরোনো torch ইনস্টল করো (যেমন V100/P100-এর জন্য CUDA 12.x-এর torch), (2) Google Colab-এর T4-এ পাঠটি খোলো, অথবা (3) CPU-তেই চালিয়ে যাও — প্রতিটি পাঠ CPU-তেও চলে।",

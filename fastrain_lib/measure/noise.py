@@ -39,6 +39,9 @@ from fastrain_lib.core.i18n import t
 CORE_TOLERANCE = 0.25
 # Blocks may differ this much (IQR / median) before the median stops meaning much.
 SPREAD_LIMIT = 0.25
+# why a record is noisy -> its sentence ("rounds" is the merged verdict of interleaved records)
+REASON_KEYS = {"load": "noise.reason.load", "threads": "noise.reason.threads", "spread": "noise.reason.spread",
+               "rounds": "noise.reason.rounds", "recompile": "noise.reason.recompile"}
 # Fewer repeats than this say nothing about spread (an IQR of 2 numbers is not a spread).
 MIN_REPEATS = 4
 
@@ -205,7 +208,7 @@ def sentence(info: dict | None, lang: str | None = None) -> str:
         return t("noise.quiet", lang, **values)
     parts = [t("noise.noisy", lang)]
     for reason in info.get("reasons", []):
-        key = "noise.reason.steal" if reason == "load" and values["steal"] >= values["other"] else f"noise.reason.{reason}"
+        key = "noise.reason.steal" if reason == "load" and values["steal"] >= values["other"] else REASON_KEYS[reason]
         parts.append(t(key, lang, **values))
     parts.append(t("noise.todo", lang, **values))
     return " ".join(parts)

@@ -40,6 +40,8 @@ from fastrain_lib.core.i18n import t
 
 OVERHEAD, MEMORY, COMPUTE = "overhead", "memory", "compute"
 REGIMES = (OVERHEAD, MEMORY, COMPUTE)
+NAME_KEYS = {OVERHEAD: "regimes.overhead", MEMORY: "regimes.memory", COMPUTE: "regimes.compute"}
+SHORT_KEYS = {OVERHEAD: "regimes.overhead_short", MEMORY: "regimes.memory_short", COMPUTE: "regimes.compute_short"}
 # Doubling the work: below this time ratio the fixed cost dominates (2.0 = all work, 1.0 = all overhead).
 GROWTH_LIMIT = 1.4
 # Reaching this share of the bandwidth or of the peak means the op is bound by that limit, not by overhead.
@@ -268,15 +270,15 @@ def finding_verdicts(f: Finding, mach: Machine) -> list[tuple[str, dict]]:
     measurements (measured here, same size: the chain 42-93 GB/s, the best streaming kernel 43-63)."""
     lines = [("regimes.verdict_example",
               {"name": f.workload.name, "us": f.record.metrics["us_per_call"], "growth": f.growth,
-               "bw": f.gbs_share, "peak": f.gflops_share, "observed": t(f"regimes.{f.observed}"),
-               "predicted": t(f"regimes.{f.predicted}")})]
+               "bw": f.gbs_share, "peak": f.gflops_share, "observed": t(NAME_KEYS[f.observed]),
+               "predicted": t(NAME_KEYS[f.predicted])})]
     if f.gbs_share > ABOVE_ROOF:
         lines.append(("regimes.above_roof", {"gbs": f.record.metrics["gbs"], "roof": mach.bandwidth_gbs}))
-    intended = t(f"regimes.{f.workload.kind}")
+    intended = t(NAME_KEYS[f.workload.kind])
     if f.observed == f.workload.kind:
         lines.append(("regimes.as_intended", {"intended": intended}))
     else:
-        lines.append(("regimes.not_as_intended", {"intended": intended, "observed": t(f"regimes.{f.observed}")}))
+        lines.append(("regimes.not_as_intended", {"intended": intended, "observed": t(NAME_KEYS[f.observed])}))
     return lines
 
 
@@ -332,11 +334,11 @@ def plot(mach: Machine, sweep: list[bench.Record], findings: list[Finding]):
     bottom = [0.0] * len(findings)
     for regime in REGIMES:
         values = [f.shares[regime] for f in findings]
-        right.bar(names, values, bottom=bottom, color=COLORS[regime], label=plots.label(f"regimes.{regime}"))
+        right.bar(names, values, bottom=bottom, color=COLORS[regime], label=plots.label(NAME_KEYS[regime]))
         bottom = [b + v for b, v in zip(bottom, values)]
     for i, f in enumerate(findings):
         mark = "⚠ " if f.noisy else ""
-        right.annotate(mark + plots.label(f"regimes.{f.observed}_short") + f"\n×{f.growth:.2f}", (i, 1.0),
+        right.annotate(mark + plots.label(SHORT_KEYS[f.observed]) + f"\n×{f.growth:.2f}", (i, 1.0),
                        textcoords="offset points", xytext=(0, 4), ha="center", fontsize=9)
     right.set_ylim(0, 1.3)
     right.set_ylabel(plots.label("regimes.share_axis"))

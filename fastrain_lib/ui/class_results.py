@@ -72,6 +72,9 @@ class ClassResults:
         return "\n".join(lines)
 
 
+KIND_KEYS = {"precision": "class.kind.precision", "fused": "class.kind.fused", "ddp": "class.kind.ddp"}
+
+
 def quiet(records: list[bench.Record]) -> list[bench.Record]:
     """The records fit to compare: all but the noisy ones."""
     return [r for r in records if not noise.is_noisy(r.noise)]
@@ -257,7 +260,7 @@ def plot_speedups(ax, rows: list[dict]) -> None:
         ax.axis("off")
         ax.text(0.5, 0.5, plots.label("class.no_pairs"), ha="center", va="center", wrap=True)
         return
-    names = [f"{r['machine']}\n{plots.label('class.kind.' + r['kind'])}: {r['variant']}" for r in rows]
+    names = [f"{r['machine']}\n{plots.label(KIND_KEYS[r['kind']])}: {r['variant']}" for r in rows]
     values = [r["speedup"] for r in rows]
     colors = plots.accessible_colors()
     kinds = list(COMPARISONS)
@@ -292,7 +295,7 @@ def plot_leaderboard(ax, rows: list[dict]) -> None:
 def speedup_table(rows: list[dict]) -> tuple[list[str], list[tuple]]:
     """Headers and rows for widgets.html_table."""
     headers = [t("class.machine"), t("class.comparison"), t("class.variant"), t("class.speedup"), t("class.matches")]
-    return headers, [(r["machine"], t("class.kind." + r["kind"]), r["variant"], f"{r['speedup']:.2f}×", r["matches"])
+    return headers, [(r["machine"], t(KIND_KEYS[r["kind"]]), r["variant"], f"{r['speedup']:.2f}×", r["matches"])
                      for r in rows]
 
 

@@ -26,6 +26,13 @@ CASES = [
 ]
 
 
+# the message of each named mistake, written out (the unused-key test must see every key)
+MISTAKE_KEYS = {"inverted": "noise.check.inverted", "unpaired_medians": "noise.check.unpaired_medians",
+                "ratio_of_means": "noise.check.ratio_of_means", "mean_of_ratios": "noise.check.mean_of_ratios",
+                "best_of": "noise.check.best_of", "one_round": "noise.check.one_round",
+                "difference": "noise.check.difference"}
+
+
 def right_answer(baseline: list[float], variant: list[float]) -> float:
     return statistics.median(b / v for b, v in zip(baseline, variant))
 
@@ -67,7 +74,7 @@ def check_fair_speedup(fn) -> CheckResult:
             continue
         for code, values in mistakes(baseline, variant).items():
             if any(_close(got, value) for value in values):
-                return failed(code, f"noise.check.{code}", expected=expected, got=got, rounds=len(baseline))
+                return failed(code, MISTAKE_KEYS[code], expected=expected, got=got, rounds=len(baseline))
         return failed("wrong_value", "noise.check.wrong_value", expected=expected, got=got,
                       baseline=baseline, variant=variant)
     return passed("noise.check.correct")

@@ -97,13 +97,13 @@ def load(path, map_location="cpu") -> dict:
     path = Path(path)
     hash_file = path.with_name(path.name + ".sha256")
     if hash_file.exists() and hash_file.read_text().strip() != _sha256(path):
-        raise ValueError(t("ckpt.bad_hash", path=path.name))
+        raise ValueError(t("checkpoint.bad_hash", path=path.name))
     try:
         state = torch.load(path, map_location=map_location, weights_only=True)
     except Exception as exc:  # truncated zip, garbage bytes, a pickled object: all unreadable
-        raise ValueError(t("ckpt.unreadable", path=path.name, error=type(exc).__name__)) from exc
+        raise ValueError(t("checkpoint.unreadable", path=path.name, error=type(exc).__name__)) from exc
     if not isinstance(state, dict) or state.get("format") != FORMAT:
-        raise ValueError(t("ckpt.not_ours", path=path.name))
+        raise ValueError(t("checkpoint.not_ours", path=path.name))
     return state
 
 
@@ -114,7 +114,7 @@ def load_latest(folder, map_location="cpu") -> dict | None:
         try:
             state = load(path, map_location)
         except ValueError as exc:
-            warnings.warn(t("ckpt.skipping", reason=str(exc)), RuntimeWarning, stacklevel=2)
+            warnings.warn(t("checkpoint.skipping", reason=str(exc)), RuntimeWarning, stacklevel=2)
             continue
         state["path"] = str(path)
         return state

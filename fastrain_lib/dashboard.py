@@ -89,8 +89,8 @@ def reference_figure(records):
     ax.bar_label(drawn, labels=[f"{v:.0f}" if v >= 100 else f"{v:.3g}" for v in values], padding=3)
     ax.set_yticks(range(len(shown)), names)
     ax.invert_yaxis()
-    ax.set_xlabel(plots.label("dash.ref_axis"))
-    ax.set_title(plots.label("dash.ref_title"))
+    ax.set_xlabel(plots.label("core.median_ms"))
+    ax.set_title(plots.label("dashboard.ref_title"))
     return fig
 
 
@@ -126,7 +126,7 @@ class Dashboard:
                     raise module
                 panel = module.make()
             except Exception as exc:  # noqa: BLE001 — shown in the tab, the other lessons still work
-                children.append(w.HTML(f'<div class="fastrain-error">{html.escape(t("dash.broken", lesson=number, error=repr(exc)[:300]))}</div>'))
+                children.append(w.HTML(f'<div class="fastrain-error">{html.escape(t("dashboard.broken", lesson=number, error=repr(exc)[:300]))}</div>'))
                 titles.append(f"{number} ✗")
                 continue
             self.panels[lesson] = panel
@@ -140,11 +140,11 @@ class Dashboard:
         # in 8, and under 7.7.1 its tabs had no titles at all (issue 25).
         for index, title in enumerate(titles):
             self.tabs.set_title(index, title)
-        self.overlay = w.ToggleButton(value=False, description=t("dash.overlay"), icon="clone",
-                                      tooltip=t("dash.overlay_tip"), layout=w.Layout(width="max-content"))
+        self.overlay = w.ToggleButton(value=False, description=t("dashboard.overlay"), icon="clone",
+                                      tooltip=t("dashboard.overlay_tip"), layout=w.Layout(width="max-content"))
         self.overlay.add_class("fastrain-overlay")
         self.overlay.observe(lambda change: self.show_reference(change["new"]), names="value")
-        header = w.HTML(f"<h2>{html.escape(t('dash.title'))}</h2><p>{html.escape(t('dash.subtitle'))}</p>")
+        header = w.HTML(f"<h2>{html.escape(t('dashboard.title'))}</h2><p>{html.escape(t('dashboard.subtitle'))}</p>")
         self.widget = w.VBox([header, self.overlay, self.tabs])
         self.widget.add_class("fastrain-dashboard")
 
@@ -167,24 +167,24 @@ class Dashboard:
         parts = []
         mine = records_for(self.reference.records, self.panels[lesson].name, self.modules[lesson])
         if not self.reference.records:
-            parts.append(f'<p class="fastrain-note">{html.escape(t("dash.no_reference"))}</p>')
+            parts.append(f'<p class="fastrain-note">{html.escape(t("dashboard.no_reference"))}</p>')
         else:
             if not mine:  # nothing tied to this panel: show everything reference/ has, said so
-                parts.append(f'<p class="fastrain-note">{html.escape(t("dash.no_reference_here"))}</p>')
+                parts.append(f'<p class="fastrain-note">{html.escape(t("dashboard.no_reference_here"))}</p>')
                 mine = self.reference.records
             fig = reference_figure(mine)
             png = base64.b64encode(figure_png(fig)).decode("ascii")
             plt.close(fig)
-            parts.append(f'<img src="data:image/png;base64,{png}" alt="{html.escape(t("dash.ref_title"))}">')
+            parts.append(f'<img src="data:image/png;base64,{png}" alt="{html.escape(t("dashboard.ref_title"))}">')
             ordered = sorted(mine, key=lambda r: noise.is_noisy(r.noise))  # noisy ones last, never ranked
             rows = [(r.name, class_results.hardware_label(r.meta), r.median_s * 1e3, verdict_word(r),
                      r.meta.get("torch", "?"), str(r.meta.get("date", "?"))[:10]) for r in ordered[:MAX_REFERENCE_ROWS]]
-            parts.append(html_table([t("dash.experiment"), t("class.machine"), t("class.median_ms"),
-                                     t("noise.verdict_col"), "PyTorch", t("dash.date")], rows))
+            parts.append(html_table([t("dashboard.experiment"), t("class_results.machine"), t("core.median_ms"),
+                                     t("noise.verdict_col"), "PyTorch", t("dashboard.date")], rows))
             dropped = [r for r in mine if noise.is_noisy(r.noise)]
             if dropped:
                 parts.append(f'<p class="fastrain-note">{html.escape(t("noise.dropped", count=len(dropped)))}</p>')
-        parts += [f"<p>{html.escape(t('class.skipped', name=s.path.name, reason=s.reason))}</p>"
+        parts += [f"<p>{html.escape(t('class_results.skipped', name=s.path.name, reason=s.reason))}</p>"
                   for s in self.reference.skipped]
         return "\n".join(parts)
 

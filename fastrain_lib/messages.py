@@ -31,73 +31,130 @@ MESSAGES.update({
         "bn": "optimizer হিসেবে {kind} চিনি না। None (AdamW), একটি torch.optim.Optimizer, অথবা params → Optimizer ফাংশন দাও, যেমন lambda p: torch.optim.SGD(p, lr=0.1)।",
         "en": "{kind} is not an optimizer I know. Give None (AdamW), a torch.optim.Optimizer, or a function params → Optimizer, e.g. lambda p: torch.optim.SGD(p, lr=0.1).",
     },
-    "ckpt.bad_hash": {"bn": "চেকপয়েন্ট {path} নষ্ট: ফাইলের হ্যাশ (sha256) সংরক্ষিত হ্যাশের সাথে মেলে না", "en": "checkpoint {path} is corrupt: its sha256 does not match the saved hash"},
-    "ckpt.unreadable": {"bn": "চেকপয়েন্ট {path} পড়া গেল না ({error}) — সম্ভবত লেখার মাঝপথে থেমে গিয়েছিল বা ফাইলটি কাটা পড়েছে", "en": "checkpoint {path} cannot be read ({error}) — probably cut short while writing or truncated"},
-    "ckpt.not_ours": {"bn": "{path} fastrain-এর চেকপয়েন্ট নয়", "en": "{path} is not a fastrain checkpoint"},
-    "ckpt.skipping": {"bn": "⚠️ {reason}। এটি বাদ দিয়ে আগের ভালো চেকপয়েন্ট থেকে শুরু করছি।", "en": "⚠️ {reason}. Skipping it and using the previous good checkpoint."},
+    "checkpoint.bad_hash": {"bn": "চেকপয়েন্ট {path} নষ্ট: ফাইলের হ্যাশ (sha256) সংরক্ষিত হ্যাশের সাথে মেলে না", "en": "checkpoint {path} is corrupt: its sha256 does not match the saved hash"},
+    "checkpoint.unreadable": {"bn": "চেকপয়েন্ট {path} পড়া গেল না ({error}) — সম্ভবত লেখার মাঝপথে থেমে গিয়েছিল বা ফাইলটি কাটা পড়েছে", "en": "checkpoint {path} cannot be read ({error}) — probably cut short while writing or truncated"},
+    "checkpoint.not_ours": {"bn": "{path} fastrain-এর চেকপয়েন্ট নয়", "en": "{path} is not a fastrain checkpoint"},
+    "checkpoint.skipping": {"bn": "⚠️ {reason}। এটি বাদ দিয়ে আগের ভালো চেকপয়েন্ট থেকে শুরু করছি।", "en": "⚠️ {reason}. Skipping it and using the previous good checkpoint."},
 })
 
 
 # Messages of scripts/gpu_check.py (make gpu-check).
 MESSAGES.update({
-    "gpucheck.title": {"bn": "make gpu-check — শুরু {started}, সময়সীমা {budget} সেকেন্ড",
+    "gpu_check.title": {"bn": "make gpu-check — শুরু {started}, সময়সীমা {budget} সেকেন্ড",
                        "en": "make gpu-check — started {started}, time budget {budget} s"},
-    "gpucheck.where": {"bn": "সারাংশ ও লগ: {path}", "en": "summary and logs: {path}"},
-    "gpucheck.no_cuda": {
+    "gpu_check.where": {"bn": "সারাংশ ও লগ: {path}", "en": "summary and logs: {path}"},
+    "gpu_check.no_cuda": {
         "bn": "এই মেশিনে CUDA GPU পাওয়া যায়নি (torch.cuda.is_available() = False)। GPU-ওয়ালা মেশিনে চালাও; শুধু ধাপগুলো দেখতে: make gpu-check DRY_RUN=1",
         "en": "No CUDA GPU on this machine (torch.cuda.is_available() = False). Run it on a GPU machine; to only list the steps: make gpu-check DRY_RUN=1",
     },
-    "gpucheck.missing": {
+    "gpu_check.missing": {
         "bn": "যা নেই: {names}। ইন্টারনেটওয়ালা একটি মেশিনে (একই Python সংস্করণ ও প্ল্যাটফর্ম) চালাও: pip download {dists} -d wheels/ — তারপর wheels/ ফোল্ডারটি এখানে এনে: make gpu-check WHEELS=wheels/",
         "en": "Missing: {names}. On a machine with network (same Python version and platform) run: pip download {dists} -d wheels/ — then bring the wheels/ folder here and run: make gpu-check WHEELS=wheels/",
     },
-    "gpucheck.datasheet_row": {"bn": "ডেটাশিট সারি: {key}", "en": "datasheet row: {key}"},
-    "gpucheck.no_datasheet_row": {
+    "gpu_check.datasheet_row": {"bn": "ডেটাশিট সারি: {key}", "en": "datasheet row: {key}"},
+    "gpu_check.no_datasheet_row": {
         "bn": "এই GPU ডেটাশিট তালিকায় নেই: MFU অজানা দেখাবে (fastrain_lib/measure/datasheet.py-তে উৎসসহ একটি সারি যোগ করো)",
         "en": "this GPU is not in the datasheet table: MFU will show as unknown (add a row with its source to fastrain_lib/measure/datasheet.py)",
     },
-    "gpucheck.timeout": {"bn": "{seconds} সেকেন্ডের সময়সীমা পেরিয়ে গেছে, থামানো হলো", "en": "stopped after its {seconds} s budget"},
-    "gpucheck.no_time": {"bn": "সময় বাকি {seconds} সেকেন্ড, এই ধাপের অন্তত {needs} লাগে: চালানো হয়নি",
+    "gpu_check.timeout": {"bn": "{seconds} সেকেন্ডের সময়সীমা পেরিয়ে গেছে, থামানো হলো", "en": "stopped after its {seconds} s budget"},
+    "gpu_check.no_time": {"bn": "সময় বাকি {seconds} সেকেন্ড, এই ধাপের অন্তত {needs} লাগে: চালানো হয়নি",
                          "en": "{seconds} s left, this step needs at least {needs} s: not run"},
-    "gpucheck.after_preflight": {"bn": "প্রস্তুতি-পরীক্ষা ব্যর্থ, তাই চালানো হয়নি", "en": "not run: the preflight failed"},
-    "gpucheck.apex_not_asked": {
+    "gpu_check.after_preflight": {"bn": "প্রস্তুতি-পরীক্ষা ব্যর্থ, তাই চালানো হয়নি", "en": "not run: the preflight failed"},
+    "gpu_check.apex_not_asked": {
         "bn": "Apex-এর চেকআউট দেওয়া হয়নি (--apex PATH / APEX=PATH), তাই Apex-এর সারিগুলো মাপা হয়নি",
         "en": "no Apex checkout given (--apex PATH / APEX=PATH), so the Apex rows were not measured",
     },
-    "gpucheck.apex_bad_path": {"bn": "{path}-এ NVIDIA Apex-এর setup.py নেই", "en": "{path} holds no NVIDIA Apex setup.py"},
-    "gpucheck.apex_timeout": {
+    "gpu_check.apex_bad_path": {"bn": "{path}-এ NVIDIA Apex-এর setup.py নেই", "en": "{path} holds no NVIDIA Apex setup.py"},
+    "gpu_check.apex_timeout": {
         "bn": "Apex বিল্ড {seconds} সেকেন্ডে শেষ হয়নি: Apex-এর সারিগুলো মাপা হয়নি (বেশি সময় দিয়ে আবার চালাও: --budget)",
         "en": "the Apex build did not finish within {seconds} s: the Apex rows were not measured (run again with a larger --budget)",
     },
-    "gpucheck.bench_files": {"bn": "নতুন ফলের ফাইল (reference/, গোলমেলে রান হলে results/benchmarks/): {files}",
+    "gpu_check.bench_files": {"bn": "নতুন ফলের ফাইল (reference/, গোলমেলে রান হলে results/benchmarks/): {files}",
                              "en": "new results files (reference/, or results/benchmarks/ for a noisy run): {files}"},
-    "gpucheck.notebooks_count": {"bn": "{total}টির মধ্যে {passed}টি নোটবুক ঠিকঠাক চলেছে",
+    "gpu_check.notebooks_count": {"bn": "{total}টির মধ্যে {passed}টি নোটবুক ঠিকঠাক চলেছে",
                                  "en": "{passed} of {total} notebooks ran cleanly"},
-    "gpucheck.notebooks_planned": {"bn": "{total}টির মধ্যে {count}টি নোটবুক সময়ে ধরে, একসাথে {jobs}টি করে, lab মোডে (বাকিগুলো 'চালানো হয়নি' বলে লেখা হবে)",
+    "gpu_check.notebooks_planned": {"bn": "{total}টির মধ্যে {count}টি নোটবুক সময়ে ধরে, একসাথে {jobs}টি করে, lab মোডে (বাকিগুলো 'চালানো হয়নি' বলে লেখা হবে)",
                                    "en": "{count} of {total} notebooks fit, {jobs} at a time, in lab mode (the rest are reported as not run)"},
-    "gpucheck.not_run_time": {"bn": "সময় ফুরিয়ে যাওয়ায় চালানো হয়নি: {names}", "en": "not run (time budget): {names}"},
-    "gpucheck.estimate": {"bn": "আনুমানিক {estimate} সেকেন্ড", "en": "estimate {estimate} s"},
-    "gpucheck.plan_for": {"bn": "— ডেটাশিট অনুযায়ী {gpu}-এ পরিকল্পনা (মোট {total} সেকেন্ড):",
+    "gpu_check.not_run_time": {"bn": "সময় ফুরিয়ে যাওয়ায় চালানো হয়নি: {names}", "en": "not run (time budget): {names}"},
+    "gpu_check.estimate": {"bn": "আনুমানিক {estimate} সেকেন্ড", "en": "estimate {estimate} s"},
+    "gpu_check.plan_for": {"bn": "— ডেটাশিট অনুযায়ী {gpu}-এ পরিকল্পনা (মোট {total} সেকেন্ড):",
                           "en": "— plan on a {gpu} from the datasheet table (total {total} s):"},
-    "gpucheck.not_asked": {"bn": "--steps-এ চাওয়া হয়নি", "en": "not asked for (--steps)"},
-    "gpucheck.apex_skipped": {"bn": "Apex বিল্ড করা হয়নি, তাই Apex-এর সারিগুলো মাপা হবে না। যে পরীক্ষা ব্যর্থ:",
+    "gpu_check.not_asked": {"bn": "--steps-এ চাওয়া হয়নি", "en": "not asked for (--steps)"},
+    "gpu_check.apex_skipped": {"bn": "Apex বিল্ড করা হয়নি, তাই Apex-এর সারিগুলো মাপা হবে না। যে পরীক্ষা ব্যর্থ:",
                               "en": "Apex was not built, so the Apex rows are not measured. The check that failed:"},
-    "gpucheck.apex_no_nvcc": {"bn": "nvcc পাওয়া যায়নি: CUDA toolkit ইনস্টল করো (torch.version.cuda-র সংস্করণের), বা CUDA_HOME ঠিক করো",
+    "gpu_check.apex_no_nvcc": {"bn": "nvcc পাওয়া যায়নি: CUDA toolkit ইনস্টল করো (torch.version.cuda-র সংস্করণের), বা CUDA_HOME ঠিক করো",
                               "en": "nvcc not found: install the CUDA toolkit (torch.version.cuda's version), or set CUDA_HOME"},
-    "gpucheck.apex_nvcc_mismatch": {
+    "gpu_check.apex_nvcc_mismatch": {
         "bn": "nvcc-এর CUDA {nvcc}, কিন্তু torch তৈরি CUDA {torch_cuda}-তে: Apex-এর setup.py তা মানে না। {torch_cuda}-এর toolkit ব্যবহার করো (CUDA_HOME)",
         "en": "nvcc is CUDA {nvcc}, but torch was built with CUDA {torch_cuda}: Apex's setup.py refuses that. Use the {torch_cuda} toolkit (CUDA_HOME)",
     },
-    "gpucheck.apex_no_header": {"bn": "{header} পাওয়া যায়নি (খোঁজা হয়েছে: {dirs}): CUDA toolkit-এর পুরো include ফোল্ডার দরকার",
+    "gpu_check.apex_no_header": {"bn": "{header} পাওয়া যায়নি (খোঁজা হয়েছে: {dirs}): CUDA toolkit-এর পুরো include ফোল্ডার দরকার",
                                 "en": "{header} not found (looked in: {dirs}): the CUDA toolkit's full include folder is needed"},
-    "gpucheck.apex_no_ninja": {"bn": "ninja নেই: ninja ছাড়া extension-গুলো একটার পর একটা কম্পাইল হয়। pip install ninja (বা WHEELS=)",
+    "gpu_check.apex_no_ninja": {"bn": "ninja নেই: ninja ছাড়া extension-গুলো একটার পর একটা কম্পাইল হয়। pip install ninja (বা WHEELS=)",
                                "en": "ninja is missing: without it the extensions compile one file after another. pip install ninja (or WHEELS=)"},
-    "gpucheck.apex_arch": {"bn": "এই GPU-র আর্কিটেকচার {arch} এই torch-এর তালিকায় নেই ({built})",
+    "gpu_check.apex_arch": {"bn": "এই GPU-র আর্কিটেকচার {arch} এই torch-এর তালিকায় নেই ({built})",
                            "en": "this GPU's architecture {arch} is not in this torch's list ({built})"},
-    "gpucheck.apex_no_sources": {"bn": "{path}-এ {name}-এর উৎস ফাইল (csrc/) নেই", "en": "{path} holds no sources of {name} (csrc/)"},
+    "gpu_check.apex_no_sources": {"bn": "{path}-এ {name}-এর উৎস ফাইল (csrc/) নেই", "en": "{path} holds no sources of {name} (csrc/)"},
 })
 
 
 # Lesson 04's exercise, the Triton softmax timing cell (kept here with gpu-check's keys: issue 26).
 MESSAGES.update({
+})
+
+# Said by this package's code (moved from fastrain_lib/fused/messages.py).
+MESSAGES.update({
+    "gpt.bad_heads": {
+        "bn": "n_embd ({n_embd}) কে n_head ({n_head}) দিয়ে নিঃশেষে ভাগ করা যায় না: প্রতিটি হেড সমান ভাগ পায়। যেমন n_embd=64 হলে n_head=2, 4 বা 8 দাও।",
+        "en": "n_embd ({n_embd}) is not divisible by n_head ({n_head}): every head gets an equal share. E.g. with n_embd=64 use n_head=2, 4 or 8.",
+    },
+    "gpt.too_long": {
+        "bn": "ইনপুটের দৈর্ঘ্য {T}, কিন্তু মডেল সর্বোচ্চ block_size={block_size} টোকেন দেখতে পারে। ইনপুট ছোট করো, বা বড় block_size দিয়ে মডেল বানাও।",
+        "en": "The input has {T} tokens but the model sees at most block_size={block_size}. Shorten the input or build the model with a larger block_size.",
+    },
+})
+
+# Said by this package's code (moved from fastrain_lib/lessons/l07_capstone/messages.py).
+MESSAGES.update({
+    "corpus.unknown_chars": {
+        "bn": "এই অক্ষরগুলো শব্দভান্ডারে (vocabulary) নেই: {chars}। শুধু কর্পাসে থাকা বাংলা অক্ষর দিয়ে লেখা শুরু করো।",
+        "en": "These characters are not in the vocabulary: {chars}. Start from Bengali characters that occur in the corpus.",
+    },
+    "corpus.too_small": {
+        "bn": "'{split}' অংশে মাত্র {n}টি অক্ষর, কিন্তু একটি ব্লকেই {block}টি লাগে। block_size ছোট করো, অথবা কর্পাস ফোল্ডারে আরও বাংলা .txt ফাইল রাখো।",
+        "en": "The '{split}' split has only {n} characters, but one block needs {block}. Use a smaller block_size, or put more Bengali .txt files in the corpus folder.",
+    },
+    "corpus.empty": {
+        "bn": "কোনো বাংলা লেখা পাওয়া যায়নি। {folder} ফোল্ডারে UTF-8 এনকোডিংয়ে বাংলা .txt ফাইল রাখো, তারপর আবার চালাও।",
+        "en": "No Bengali text was found. Put Bengali .txt files (UTF-8) in {folder}, then run again.",
+    },
+})
+
+# Said by this package's code (moved from fastrain_lib/ui/messages.py).
+MESSAGES.update({
+    "dashboard.title": {"bn": "fastrain — সব পরীক্ষা এক জায়গায়", "en": "fastrain — every experiment in one place"},
+    "dashboard.subtitle": {
+        "bn": "একটি ট্যাব বেছে নাও, নিয়ন্ত্রণ বদলাও, তারপর চালাও। সব সংখ্যা এই মেশিনে এখনই মাপা; reference/ ফল দেখালে মেশিনের নাম লেখা থাকে।",
+        "en": "Pick a tab, change a control, then press Run. Every number is measured on this machine now; reference/ results carry their machine's name.",
+    },
+    "dashboard.overlay": {"bn": "reference/ ফলও দেখাও (অন্য হার্ডওয়্যার)", "en": "also show reference/ results (other hardware)"},
+    "dashboard.overlay_tip": {
+        "bn": "বেঞ্চমার্ক স্ক্রিপ্ট অন্য মেশিনে যা মেপেছে, মেশিনের নামসহ",
+        "en": "what the benchmark scripts measured on other machines, with each machine's name",
+    },
+    "dashboard.no_reference": {
+        "bn": "reference/ ফোল্ডারে এখনো কোনো মাপা ফল নেই। GPU-ওয়ালা মেশিনে `make bench` চালিয়ে ফলের JSON ফাইল reference/-এ রাখো, তখন এখানে মেশিনের নামসহ দেখা যাবে।",
+        "en": "reference/ holds no measured results yet. Run `make bench` on a machine with a GPU and put its JSON files in reference/; they will appear here with the machine's name.",
+    },
+    "dashboard.no_reference_here": {
+        "bn": "reference/-এ ঠিক এই পরীক্ষার ফল নেই; নিচে reference/-এর সব ফল, মেশিনের নামসহ।",
+        "en": "reference/ has no results for exactly this experiment; below are all of reference/'s results, with their machines.",
+    },
+    "dashboard.ref_title": {"bn": "reference/: অন্য মেশিনে মাপা (এখানে নয়)", "en": "reference/: measured on other machines (not here)"},
+    "dashboard.experiment": {"bn": "পরীক্ষা", "en": "experiment"},
+    "dashboard.date": {"bn": "তারিখ", "en": "date"},
+    "dashboard.broken": {
+        "bn": "পাঠ {lesson}-এর প্যানেল তৈরি করা গেল না: {error}। নোটবুকটি খুলে প্রথম থেকে চালিয়ে দেখো কোথায় সমস্যা।",
+        "en": "Lesson {lesson}'s panel could not be built: {error}. Open its notebook and run it from the top to see what is wrong.",
+    },
 })

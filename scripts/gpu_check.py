@@ -127,11 +127,11 @@ def slots(est: dict[str, float], budget_s: float) -> dict[str, tuple[float, str]
             plan[name] = (want, "")
             continue
         if name == "notebooks":
-            plan[name] = (max(0.0, left), "" if left >= NOTEBOOK_S else t("gpucheck.no_time", seconds=round(left),
+            plan[name] = (max(0.0, left), "" if left >= NOTEBOOK_S else t("gpu_check.no_time", seconds=round(left),
                                                                             needs=round(NOTEBOOK_S)))
             continue
         if want > left:
-            plan[name] = (0.0, t("gpucheck.no_time", seconds=round(max(0, left)), needs=round(want)))
+            plan[name] = (0.0, t("gpu_check.no_time", seconds=round(max(0, left)), needs=round(want)))
             continue
         plan[name] = (want, "")
         left -= want
@@ -162,7 +162,7 @@ def wheels_command(missing: list[str], wheels: str | Path) -> list[str]:
 
 def missing_message(missing: list[str]) -> str:
     dists = " ".join(DISTRIBUTIONS.get(m, m) for m in missing)
-    return t("gpucheck.missing", names=", ".join(missing), dists=dists)
+    return t("gpu_check.missing", names=", ".join(missing), dists=dists)
 
 
 def arch_list(capability: tuple[int, int]) -> str:
@@ -200,22 +200,22 @@ def apex_problems(*, apex_path: Path, nvcc_version: str | None, torch_cuda: str 
 
     found = []
     if not (Path(apex_path) / "setup.py").exists():
-        found.append(t("gpucheck.apex_bad_path", path=apex_path))
+        found.append(t("gpu_check.apex_bad_path", path=apex_path))
     if nvcc_version is None:
-        found.append(t("gpucheck.apex_no_nvcc"))
+        found.append(t("gpu_check.apex_no_nvcc"))
     elif torch_cuda and nvcc_version.split(".")[:2] != torch_cuda.split(".")[:2]:
         # Apex's setup.py refuses a bare-metal CUDA whose major.minor differs from torch's
-        found.append(t("gpucheck.apex_nvcc_mismatch", nvcc=nvcc_version, torch_cuda=torch_cuda))
+        found.append(t("gpu_check.apex_nvcc_mismatch", nvcc=nvcc_version, torch_cuda=torch_cuda))
     for header in APEX_HEADERS:
         if not any((Path(d) / header).exists() for d in include_dirs):
-            found.append(t("gpucheck.apex_no_header", header=header, dirs=", ".join(map(str, include_dirs)) or "—"))
+            found.append(t("gpu_check.apex_no_header", header=header, dirs=", ".join(map(str, include_dirs)) or "—"))
     if not ninja:
-        found.append(t("gpucheck.apex_no_ninja"))
+        found.append(t("gpu_check.apex_no_ninja"))
     if not arch_runs(capability, torch_arch_list):
-        found.append(t("gpucheck.apex_arch", arch=arch_list(capability), built=", ".join(torch_arch_list)))
+        found.append(t("gpu_check.apex_arch", arch=arch_list(capability), built=", ".join(torch_arch_list)))
     for name, files in sources.items():
         if not any(f.endswith(".cu") for f in files):
-            found.append(t("gpucheck.apex_no_sources", name=name, path=apex_path))
+            found.append(t("gpu_check.apex_no_sources", name=name, path=apex_path))
     return found
 
 
@@ -378,14 +378,14 @@ def preflight(args, out: Path) -> tuple[Result, dict]:
         info["wheels_install_exit"] = code
     info["missing_tools"] = missing
     if not hardware.cuda_available():
-        return Result("preflight", "failed", detail=hardware.cuda_problem() or t("gpucheck.no_cuda")), info
+        return Result("preflight", "failed", detail=hardware.cuda_problem() or t("gpu_check.no_cuda")), info
     facts = hardware.facts("cuda")
     sheet = hardware.datasheet_for(facts.name)
     info.update(gpu=facts.name, capability=list(facts.capability), gpu_count=facts.count,
                 memory_gb=round((facts.memory_bytes or 0) / 1e9, 1), precision=hardware.precision_for(facts),
                 datasheet=sheet.key if sheet else None, cores=hardware.usable_cores())
     detail = f"{facts.name} (sm{facts.capability[0]}{facts.capability[1]}, {info['memory_gb']} GB) · " + \
-             (t("gpucheck.datasheet_row", key=sheet.key) if sheet else t("gpucheck.no_datasheet_row"))
+             (t("gpu_check.datasheet_row", key=sheet.key) if sheet else t("gpu_check.no_datasheet_row"))
     if missing:
         detail += "\n" + "\n".join(missing_message([m]) for m in missing)  # one line per missing tool
     return Result("preflight", "passed", detail=detail), info
@@ -408,7 +408,7 @@ def step_pytest(budget: float, out: Path) -> Result:
     status = "passed" if code == 0 else ("stopped" if code is None else "failed")
     detail = _tail(out / "pytest-gpu.log", 25) if code != 0 else _tail(out / "pytest-gpu.log", 1)
     if code is None:
-        detail = t("gpucheck.timeout", seconds=round(budget)) + "\n" + detail
+        detail = t("gpu_check.timeout", seconds=round(budget)) + "\n" + detail
     return Result("pytest_gpu", status, seconds, budget, detail, cmd, ["pytest-gpu.log", "pytest-gpu.xml"])
 
 
@@ -429,16 +429,16 @@ def apex_checks(args, info: dict) -> list[str]:
 
 def step_apex(args, budget: float, out: Path, info: dict) -> Result:
     if not args.apex:
-        return Result("apex", "skipped", detail=t("gpucheck.apex_not_asked"))
+        return Result("apex", "skipped", detail=t("gpu_check.apex_not_asked"))
     problems = apex_checks(args, info)
     if problems:  # say which check failed; the Apex rows are left out with that reason
-        return Result("apex", "skipped", detail=t("gpucheck.apex_skipped") + "\n" + "\n".join(problems))
+        return Result("apex", "skipped", detail=t("gpu_check.apex_skipped") + "\n" + "\n".join(problems))
     into = out / "apex-build"
     cmd = apex_build_command(args.apex, into)
     env = apex_env(tuple(info["capability"]), info.get("cores") or os.cpu_count() or 1)
     code, seconds = _run(cmd, budget, out / "apex-build.log", env)
     if code is None:
-        return Result("apex", "stopped", seconds, budget, t("gpucheck.apex_timeout", seconds=round(budget)), cmd,
+        return Result("apex", "stopped", seconds, budget, t("gpu_check.apex_timeout", seconds=round(budget)), cmd,
                       ["apex-build.log"])
     check = subprocess.run([PY, "-c", "from fastrain_lib.fused.apex import apex_status; print(apex_status().state)"],
                            check=False, capture_output=True, text=True, cwd=ROOT, timeout=120,
@@ -464,12 +464,12 @@ def step_benchmarks(args, budget: float, out: Path) -> Result:
     cmd = benchmarks_command(budget / MARGIN) + (["--only", args.bench_only] if args.bench_only else [])
     code, seconds = _run(cmd, budget, out / "benchmarks.log")
     new = sorted(str(p.relative_to(ROOT)) for p in _files(folders) - before)
-    detail = t("gpucheck.bench_files", files=", ".join(new) or "—")
+    detail = t("gpu_check.bench_files", files=", ".join(new) or "—")
     skipped = [line.split("skipped: ", 1)[1] for line in _tail(out / "benchmarks.log", 400).splitlines()
                if "skipped: " in line]
     detail += "".join(f"\n  – {line[:200]}" for line in skipped)
     if code is None:
-        detail = t("gpucheck.timeout", seconds=round(budget)) + "\n" + detail
+        detail = t("gpu_check.timeout", seconds=round(budget)) + "\n" + detail
     elif code != 0:
         detail += "\n" + _tail(out / "benchmarks.log")
     status = "passed" if code == 0 else ("stopped" if code is None else "failed")
@@ -500,10 +500,10 @@ def step_notebooks(args, budget: float, out: Path) -> Result:
         list(pool.map(one, paths))
     failed = {k: v for k, v in outcome.items() if v != "passed" and v != "not_run"}
     not_run = [k for k, v in outcome.items() if v == "not_run"]
-    lines = [t("gpucheck.notebooks_count", passed=sum(v == "passed" for v in outcome.values()), total=len(paths))]
+    lines = [t("gpu_check.notebooks_count", passed=sum(v == "passed" for v in outcome.values()), total=len(paths))]
     lines += [f"  ✗ {k}: {v}" for k, v in sorted(failed.items())]
     if not_run:
-        lines.append(t("gpucheck.not_run_time", names=", ".join(sorted(not_run))))
+        lines.append(t("gpu_check.not_run_time", names=", ".join(sorted(not_run))))
     status = "failed" if failed else ("passed" if not not_run else "not_run")
     return Result("notebooks", status, time.monotonic() - start, budget, "\n".join(lines),
                   ["<notebook_command per file>"], ["notebooks/"])
@@ -528,15 +528,15 @@ def plan_for(dev, args, out: Path, cores: int | None = None) -> list[Result]:
     results = []
     for step in STEPS:
         if step.name not in asked:
-            results.append(Result(step.name, "skipped", detail=t("gpucheck.not_asked")))
+            results.append(Result(step.name, "skipped", detail=t("gpu_check.not_asked")))
             continue
         slot, why = plan[step.name]
-        detail = t("gpucheck.estimate", estimate=round(est[step.name]))
+        detail = t("gpu_check.estimate", estimate=round(est[step.name]))
         if step.name == "apex" and not args.apex:
-            detail = t("gpucheck.apex_not_asked")
+            detail = t("gpu_check.apex_not_asked")
         if step.name == "notebooks":
             fit = min(len(notebook_paths(pattern=args.notebooks)), int(slot // NOTEBOOK_S) * jobs)
-            detail += " · " + t("gpucheck.notebooks_planned", count=fit, total=len(notebook_paths(pattern=args.notebooks)),
+            detail += " · " + t("gpu_check.notebooks_planned", count=fit, total=len(notebook_paths(pattern=args.notebooks)),
                                 jobs=jobs)
         if why:
             detail += " · " + why
@@ -566,14 +566,14 @@ def write_summary(out: Path, results: list[Result], info: dict, args, started: s
     if args.dry_run:
         payload["plans"] = {key: [asdict(r) for r in plan_for(dev, args, out, cores=16)] for key, dev in planned_devices()}
     (out / "summary.json").write_text(json.dumps(payload, ensure_ascii=False, indent=1, default=str), encoding="utf-8")
-    lines = [t("gpucheck.title", started=started, budget=round(args.budget))]
+    lines = [t("gpu_check.title", started=started, budget=round(args.budget))]
     lines += _lines(results, args.dry_run)
     for key, steps in (payload.get("plans") or {}).items():
-        lines.append(t("gpucheck.plan_for", gpu=key, total=round(sum(s["budget_s"] for s in steps))))
+        lines.append(t("gpu_check.plan_for", gpu=key, total=round(sum(s["budget_s"] for s in steps))))
         lines += _lines([Result(**s) for s in steps], False)
     (out / "summary.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
     print("\n".join(lines))
-    print(t("gpucheck.where", path=out))
+    print(t("gpu_check.where", path=out))
 
 
 def _lines(results: list[Result], commands: bool) -> list[str]:
@@ -639,7 +639,7 @@ def main(argv=None) -> int:
     results.append(pre)
     if pre.status != "passed":
         for step in STEPS[1:]:
-            results.append(Result(step.name, "not_run", detail=t("gpucheck.after_preflight")))
+            results.append(Result(step.name, "not_run", detail=t("gpu_check.after_preflight")))
         write_summary(out, results, info, args, started)
         return 2
     wanted = wanted_steps(args)
@@ -651,7 +651,7 @@ def main(argv=None) -> int:
         if step.name == "notebooks":  # the notebooks take what the others left
             slot = max(0.0, args.budget - (time.monotonic() - clock))
         if step.name not in wanted:
-            results.append(Result(step.name, "skipped", budget_s=slot, detail=t("gpucheck.not_asked")))
+            results.append(Result(step.name, "skipped", budget_s=slot, detail=t("gpu_check.not_asked")))
             continue
         missing = missing_tools(step.tools)
         if missing:

@@ -36,9 +36,9 @@ def test_mfu_arithmetic():
     assert capstone.mfu(500.0, 6e6, 6e9) == pytest.approx(0.5)
     assert math.isnan(capstone.mfu(1.0, 1.0, 0.0))
     assert capstone.mfu_text(0.1234) == "12.3%"
-    assert capstone.mfu_text(math.nan) == t("hw.mfu_unknown")
+    assert capstone.mfu_text(math.nan) == t("hardware.mfu_unknown")
     flagged = capstone.mfu_text(1.4)
-    assert "140" not in flagged and flagged == t("hw.mfu_impossible")  # never shown as a number
+    assert "140" not in flagged and flagged == t("hardware.mfu_impossible")  # never shown as a number
 
 
 def test_cpu_peak_is_measured_and_labelled():
@@ -99,7 +99,7 @@ def test_cuda_peak_and_mfu_follow_the_formula(monkeypatch, name, cc, bf16_tflops
     # PaLM appendix B: tokens/s x FLOPs per token / peak; two processes on two GPUs: twice the peak
     expected = tokens_per_s * 6e9 / (2 * fp32_tflops * 1e12)
     assert r.mfu == pytest.approx(expected)
-    assert capstone.mfu_text(r.mfu) == (f"{100 * expected:.1f}%" if expected <= 1 else t("hw.mfu_impossible"))
+    assert capstone.mfu_text(r.mfu) == (f"{100 * expected:.1f}%" if expected <= 1 else t("hardware.mfu_impossible"))
     assert r.mfu_ok == (expected <= 1)
 
 
@@ -174,7 +174,7 @@ def test_panel_runs_and_changes_with_a_control():
     m = record.metrics  # the MFU row is tokens/s x FLOPs per token / peak of this very run (PaLM, app. B)
     expected = m["tokens_per_s"] * m["flops_per_token"] / m["peak_flops"]
     assert rows["MFU"] == capstone.mfu_text(expected)
-    assert rows[t("lesson07.tokens_per_s")] == f"{m['tokens_per_s']:,.0f}"
+    assert rows[t("core.tokens_per_s")] == f"{m['tokens_per_s']:,.0f}"
     cfg = capstone.sizes()
     assert m["tokens_per_s"] == pytest.approx(cfg["batch_size"] * cfg["block_size"] * 2 / record.median_s)  # accum 2
 
@@ -597,13 +597,13 @@ def test_grown_op_names_the_operator_that_grew_most():
 # rule still said "this one operator's slow path eats the gain".
 WHY_CASES = [
     ({"aten::mm": 17.76, "aten::flash_bwd": 9.10, "aten::other": 27.0},
-     {"aten::mm": 6.99, "aten::flash_bwd": 23.90, "aten::other": 15.5}, "profile.not_reproduced"),
-    (FP32_OPS, BF16_OPS, "profile.why_op_grew_mm_faster"),  # flash backward +18.6 ms > matmuls' -5.3 ms
+     {"aten::mm": 6.99, "aten::flash_bwd": 23.90, "aten::other": 15.5}, "launches.not_reproduced"),
+    (FP32_OPS, BF16_OPS, "launches.why_op_grew_mm_faster"),  # flash backward +18.6 ms > matmuls' -5.3 ms
     # the matmuls saved 5 ms, the op that grew most added only 2: it alone does not "eat the gain"
     ({"aten::mm": 10.0, "aten::gelu": 1.0, "aten::add": 1.0}, {"aten::mm": 5.0, "aten::gelu": 3.0, "aten::add": 6.0},
-     "profile.why_op_grew"),
-    ({"aten::mm": 5.0, "aten::copy_": 1.0}, {"aten::mm": 6.0, "aten::copy_": 4.0}, "profile.why_op_grew"),  # mm slower too
-    ({"aten::mm": 5.0}, {"aten::mm": 5.0}, "profile.not_reproduced"),  # equal totals: nothing to explain
+     "launches.why_op_grew"),
+    ({"aten::mm": 5.0, "aten::copy_": 1.0}, {"aten::mm": 6.0, "aten::copy_": 4.0}, "launches.why_op_grew"),  # mm slower too
+    ({"aten::mm": 5.0}, {"aten::mm": 5.0}, "launches.not_reproduced"),  # equal totals: nothing to explain
 ]
 
 
@@ -658,7 +658,7 @@ def test_measured_whys_profile_only_the_slower_switches(monkeypatch):
     # the baseline and the one slower switch, interleaved twice (launches.profile_pair); not fused (faster)
     assert profiled == ["fp32", "bf16", "fp32", "bf16"]
     (key, values), = lines
-    assert key == "profile.why_op_grew_mm_faster"
+    assert key == "launches.why_op_grew_mm_faster"
     text = t(key, lang="en", **values)
     assert "bf16 (AMP)" in text and "10.20 to 4.90 ms" in text and "2.30 to 20.90 ms" in text
     assert cverdicts.measured_whys(cverdicts.switch_effects({"fp32": results["fp32"], "fused": results["fused"]}),

@@ -180,5 +180,5 @@ def test_the_joiner_message_names_zwj_and_its_code_point():
     from fastrain_lib.core.i18n import t
 
     for lang in ("bn", "en"):
-        text = t("checks07.joiner_dropped", lang=lang, text="'x'", got="'y'", expected="'z'")
+        text = t("lesson07.joiner_dropped", lang=lang, text="'x'", got="'y'", expected="'z'")
         assert "ZWJ" in text and "U+200D" in text and "U+200C" in text

@@ -184,7 +184,7 @@ def test_fresh_colab_runtime(base_env, source, tmp_path):
     _assert_only_matplotlib_and_the_course(before, after)
     assert outcome is None, f"lesson 00 failed after a fresh install: {outcome}"
     said = _setup_output(nb)
-    assert t("setup.colab_installs", "bn", matplotlib=after["matplotlib"]) in said
+    assert t("setup_env.colab_installs", "bn", matplotlib=after["matplotlib"]) in said
     assert "রিস্টার্ট" not in said  # matplotlib was not loaded: no restart needed, none asked for
 
     # The dashboard's tabs under Colab's ipywidgets 7.7.1: every tab has its title in the state the
@@ -211,7 +211,7 @@ def test_colab_runtime_with_matplotlib_already_loaded(base_env, source, tmp_path
     _assert_only_matplotlib_and_the_course(before, after)
     # The setup cell said what happened, in Bengali, and ended the kernel before any later cell ran.
     assert outcome == "died", f"the lesson went on with matplotlib 3.10 in memory and {after['matplotlib']} on disk: {outcome}"
-    assert t("setup.restart", "bn", old="3.10.0", new=after["matplotlib"]) in _setup_output(nb)
+    assert t("setup_env.restart", "bn", old="3.10.0", new=after["matplotlib"]) in _setup_output(nb)
     setup_index = next(i for i, c in enumerate(nb.cells) if authoring.SETUP_TAG in c.metadata.get("tags", []))
     later = [c for c in nb.cells[setup_index + 1:] if c.cell_type == "code" and c.get("outputs")]
     assert not later, "cells after the setup cell ran on a half-upgraded matplotlib"

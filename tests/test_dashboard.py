@@ -39,7 +39,7 @@ def test_reference_switch_without_reference_files(tmp_path):
     board.show_reference(True)
     box = next(iter(board.reference_boxes.values()))
     assert box.layout.display is None
-    assert t("dash.no_reference") in box.value
+    assert t("dashboard.no_reference") in box.value
     board.show_reference(False)
     assert box.layout.display == "none"
 
@@ -54,9 +54,9 @@ def test_reference_records_are_labelled_with_their_machine(tmp_path):
     html = board.reference_boxes["lesson00"].value
     assert "NVIDIA H100 80GB HBM3" in html and "broken.json" in html
     assert '<img src="data:image/png;base64,' in html
-    assert t("dash.no_reference_here") not in html
+    assert t("dashboard.no_reference_here") not in html
     other = board.reference_boxes["lesson01"].value  # nothing tied to lesson 01: all of reference/, said so
-    assert t("dash.no_reference_here") in other and "NVIDIA H100 80GB HBM3" in other
+    assert t("dashboard.no_reference_here") in other and "NVIDIA H100 80GB HBM3" in other
 
 
 def test_records_for_matches_panel_or_family():

@@ -135,7 +135,7 @@ def test_every_decision_on_each_gpu(gpu):
     report = hardware.report()  # the record every result carries
     assert report["devices"] == ["cuda", "cpu"] and report["gpu_name"] == gpu_spec.name
     rows = dict(hardware.report_table(report))
-    assert rows[hardware.t("hw.gpu")] == f"{gpu_spec.name} × {count}"
+    assert rows[hardware.t("hardware.gpu")] == f"{gpu_spec.name} × {count}"
     # bf16: refused on a T4 from its capability, before any probe; elsewhere it gets as far as the probe
     probed = []
     original = precision._autocast_works.__wrapped__
@@ -205,8 +205,8 @@ def test_a_gpu_this_torch_cannot_run_falls_back_to_the_cpu(gpu):
 def test_a_turing_card_without_tensor_cores(gpu):
     f = hardware.facts("cuda")
     assert not hardware.fp16_tensor_cores(f) and hardware.precision_for(f) == "fp32"
-    assert hardware.amp_format(f) == "fp16" and dict(hardware.report_table())[hardware.t("hw.fp16_tc")] == \
-        hardware.t("common.no")
+    assert hardware.amp_format(f) == "fp16" and dict(hardware.report_table())[hardware.t("hardware.fp16_tc")] == \
+        hardware.t("core.no")
 
 
 LESSONS = ("l00_setup", "l01_gpu_vs_cpu", "l02_to_device", "l03_mixed_precision", "l04_fused_kernels", "l07_capstone")

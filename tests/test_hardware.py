@@ -94,7 +94,7 @@ def test_device_table(f, precision, amp, key, fp16, fp32, gbs, source, monkeypat
     if key is None:  # unknown GPU: no peak, no MFU — never a neighbour's numbers
         assert pk16.kind == "unknown" and pk16.flops is None
         assert hardware.mfu(1e12, pk16) is None
-        assert hardware.mfu_text(hardware.mfu(1e12, pk16)) == hardware.t("hw.mfu_unknown")
+        assert hardware.mfu_text(hardware.mfu(1e12, pk16)) == hardware.t("hardware.mfu_unknown")
         return
     assert pk16.kind == "datasheet" and sheet.source in pk16.label
     assert pk16.flops == pytest.approx(fp16 * 1e12)
@@ -133,7 +133,7 @@ def test_mfu_over_100_percent_is_flagged_not_shown():
     assert hardware.mfu_text(0.5) == "50.0%"
     assert hardware.mfu_ok(0.5) and not hardware.mfu_ok(1.2) and not hardware.mfu_ok(None)
     text = hardware.mfu_text(hardware.mfu(130e12, t4))  # 200%: a wrong peak or FLOP count
-    assert "%" in text and "200" not in text and text == hardware.t("hw.mfu_impossible")
+    assert "%" in text and "200" not in text and text == hardware.t("hardware.mfu_impossible")
 
 
 def test_force_t4_policy_makes_any_gpu_take_fp16(monkeypatch):

@@ -123,7 +123,7 @@ def test_a_slower_amp_stage_is_explained_by_the_profiler_not_a_guess():
 
     slower = _ablation({"fp32": 1.0, "amp": 1 / 0.78, "fused_adamw": 1.2})
     (key, values), = lesson04.amp_measured_why(slower, profile=fake)
-    assert profiled == ["fp32", "amp", "fp32", "amp"] and key == "profile.why_op_grew_mm_faster"
+    assert profiled == ["fp32", "amp", "fp32", "amp"] and key == "launches.why_op_grew_mm_faster"
     assert values["op"] == "aten::_scaled_dot_product_flash_attention_for_cpu_backward"
     assert "6.00 to 3.10 ms" in hardware.t(key, lang="en", **values)
     profiled.clear()

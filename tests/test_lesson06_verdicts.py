@@ -43,7 +43,7 @@ def test_lr_verdicts():
             "d": _fake_run(0.6, 8, 99.0, diverged=True)}
     out = V.lr_verdicts(runs)
     assert [k for k, _ in out] == ["lesson06.v_lr_row", "lesson06.v_lr_row", "lesson06.v_lr_diverged"]
-    assert out[-1][1]["lrs"] == "0.6" and out[1][1]["many"] == t("async.diverged")
+    assert out[-1][1]["lrs"] == "0.6" and out[1][1]["many"] == t("async_sgd.diverged")
     runs["d"] = _fake_run(0.6, 8, 0.6)
     assert V.lr_verdicts(runs)[-1][0] == "lesson06.v_lr_worse"
     runs["b"] = _fake_run(0.1, 8, 0.4)
@@ -98,11 +98,11 @@ def test_ps_verdicts_follow_the_measurement():
     twin = A.SimResult(config={}, times=[0], grads=[0], losses=[2.0], accuracies=[0.1], staleness=[0, 0, 1, 1, 0, 4],
                        events=[])
     (key, v), (key2, v2) = V.ps_verdicts(asyn, sync, twin)
-    assert key == "l06real.v_ps" and v["a_tp"] == pytest.approx(600) and v["s_tp"] == pytest.approx(150)
+    assert key == "lesson06.real_v_ps" and v["a_tp"] == pytest.approx(600) and v["s_tp"] == pytest.approx(150)
     assert v["ratio"] == pytest.approx(4.0) and v["slow"] == pytest.approx(5.0) and v["stale"] == pytest.approx(1.0)
-    assert v2["sim"] == pytest.approx(1.0) and v2["agree"] == t("l06real.agree")
+    assert v2["sim"] == pytest.approx(1.0) and v2["agree"] == t("lesson06.real_agree")
     far = A.SimResult(config={}, times=[0], grads=[0], losses=[2.0], accuracies=[0.1], staleness=[3] * 6, events=[])
-    assert V.ps_verdicts(asyn, sync, far)[1][1]["agree"] == t("l06real.disagree")
+    assert V.ps_verdicts(asyn, sync, far)[1][1]["agree"] == t("lesson06.real_disagree")
 
 
 def test_local_verdict_follows_the_measurement():
@@ -110,7 +110,7 @@ def test_local_verdict_follows_the_measurement():
     runs = {h: LocalSGDRun(period=h, config={"steps": 24}, rounds=r, bytes_per_round=4, wall_s=w, compute_s=0.0,
                            comm_s=0.0, losses=[2.0, loss]) for h, r, w, loss in ((1, 24, 0.08, 1.10), (8, 3, 0.02, 1.15))}
     (key, v), = V.local_verdicts(runs, 8)
-    assert key == "l06real.v_local" and v["saved"] == pytest.approx(1 - 3 / 24) and v["diff"] == pytest.approx(0.05)
+    assert key == "lesson06.real_v_local" and v["saved"] == pytest.approx(1 - 3 / 24) and v["diff"] == pytest.approx(0.05)
 
 
 def test_real_panel_runs_once_and_shares_the_notebooks_measurement(monkeypatch):

@@ -56,7 +56,7 @@ def test_old_matplotlib_warns_once_in_bengali_and_falls_back_to_english(monkeypa
 def test_label_uses_english_when_shaping_is_missing(monkeypatch):
     monkeypatch.setattr(plots, "_warned", True)
     monkeypatch.setattr(plots.matplotlib, "__version__", "3.9.0")
-    assert plots.label("panel.run") == "Run"
+    assert plots.label("widgets.run") == "Run"
 
 
 def test_standard_charts_draw(tmp_path):

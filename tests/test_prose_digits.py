@@ -106,7 +106,7 @@ def test_rule_is_stated_the_same_in_glossary_and_readme():
 # --- the library's messages are program output: Western digits, as the rule says ---------------
 # Except where the Bengali digits are the data itself (the Bengali-digits dataset, a lesson-07
 # check about digits in Bengali text).
-DIGITS_ARE_DATA = {"data.bengali_name", "data.mnist_missing", "checks.l07.digit_as_letter"}
+DIGITS_ARE_DATA = {"data.bengali_name", "data.mnist_missing", "checking.l07.digit_as_letter"}
 
 
 def test_library_messages_write_numbers_in_western_digits():

@@ -67,8 +67,8 @@ def test_colab_with_old_matplotlib_loaded_restarts_before_anything_else(colab):
     assert report.restart_needed
     # Nothing after the restart message: the real run ends the process there (tests/test_colab.py).
     assert report.messages == [
-        t("setup.installing", what="matplotlib>=3.11"),
-        t("setup.restart", old="3.8.0", new="3.11"),
+        t("setup_env.installing", what="matplotlib>=3.11"),
+        t("setup_env.restart", old="3.8.0", new="3.11"),
     ]
     # The Bengali the student reads: what happened, that the runtime restarts itself, what to do next.
     assert "3.8.0 → 3.11" in report.messages[1] and "রিস্টার্ট হচ্ছে" in report.messages[1]
@@ -82,10 +82,10 @@ def test_colab_with_old_matplotlib_not_yet_loaded_upgrades_and_goes_on(colab, mo
     assert report.commands == [[sys.executable, "-m", "pip", "install", "-q", "-U", "matplotlib>=3.11"]]
     assert not report.restart_needed
     assert report.precision == "fp16"
-    assert report.messages[0] == t("setup.installing", what="matplotlib>=3.11")
-    assert report.messages[1] == t("setup.colab_installs", matplotlib="3.11")
+    assert report.messages[0] == t("setup_env.installing", what="matplotlib>=3.11")
+    assert report.messages[1] == t("setup_env.colab_installs", matplotlib="3.11")
     assert "fastrain_lib" in report.messages[1] and "যেমন ছিল তেমনই থাকে" in report.messages[1]
-    assert report.messages[2] == t("setup.t4", gpu="Tesla T4")
+    assert report.messages[2] == t("setup_env.t4", gpu="Tesla T4")
     assert "fp16 + GradScaler" in report.messages[2] and "bf16" in report.messages[2]
     assert report.messages[3].startswith("প্রস্তুত: fastrain_lib")
 
@@ -111,7 +111,7 @@ def test_half_upgraded_outside_colab_stops_with_a_bengali_message(not_colab):
     with pytest.raises(setup_env.RestartRequired) as stopped:
         setup_env.prepare(colab=False, loaded_matplotlib="3.10.0", installed_matplotlib="3.11.2", gpu={}, quiet=True)
     message = str(stopped.value)
-    assert message == t("setup.restart_stop", old="3.10.0", new="3.11.2")
+    assert message == t("setup_env.restart_stop", old="3.10.0", new="3.11.2")
     assert "Kernel → Restart Kernel" in message and "থামানো হলো" in message
     assert stopped.value._render_traceback_() == [message]  # IPython shows the message, no stack
 
@@ -147,7 +147,7 @@ def test_half_upgraded_on_colab_ends_the_kernel_after_saying_so(tmp_path):
                 printed.append(msg["content"]["text"])
         assert not km.is_alive(), "the kernel went on with a half-upgraded matplotlib"
         text = "".join(printed)
-        assert t("setup.restart", old="3.10.0", new="3.11.2") in text
+        assert t("setup_env.restart", old="3.10.0", new="3.11.2") in text
         assert "went on" not in text
     finally:
         kc.stop_channels()
@@ -169,14 +169,14 @@ def test_colab_with_new_matplotlib_needs_nothing(colab):
     assert report.commands == []
     assert not report.restart_needed
     assert report.precision == "bf16"
-    assert report.messages[:2] == [t("setup.colab_installs", matplotlib="3.11.0"), t("setup.bf16", gpu=A100["gpu_name"])]
+    assert report.messages[:2] == [t("setup_env.colab_installs", matplotlib="3.11.0"), t("setup_env.bf16", gpu=A100["gpu_name"])]
 
 
 def test_upgraded_but_not_restarted_asks_for_a_restart(colab):
     report = setup_env.prepare(dry_run=True, colab=True, loaded_matplotlib="3.8.0",
                                installed_matplotlib="3.11.0", gpu=T4, quiet=True)
     assert report.commands == []  # already on disk (the course's own install upgraded it): nothing to install
-    assert report.restart_needed and report.messages == [t("setup.restart", old="3.8.0", new="3.11.0")]
+    assert report.restart_needed and report.messages == [t("setup_env.restart", old="3.8.0", new="3.11.0")]
 
 
 def test_not_colab_runs_no_commands(not_colab):
@@ -191,7 +191,7 @@ def test_messages_are_printed_unless_quiet(colab, capsys):
     setup_env.prepare(dry_run=True, colab=True, loaded_matplotlib="3.8.0", installed_matplotlib="3.8.0",
                       gpu=T4, quiet=False)
     printed = capsys.readouterr().out
-    assert t("setup.restart", old="3.8.0", new="3.11") in printed
+    assert t("setup_env.restart", old="3.8.0", new="3.11") in printed
 
 
 def test_the_setup_cell_installs_fastrain_lib_on_colab(colab, monkeypatch):

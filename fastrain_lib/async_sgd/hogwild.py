@@ -353,8 +353,8 @@ def plot_real(ax, results: list[HogwildResult]) -> None:
 def table(results: list[HogwildResult], target: float | None = None) -> tuple[list, list]:
     """One row per run; the column "time to the target loss" uses `target` (default: common_target)."""
     target = common_target(results) if target is None else target
-    headers = [t("hogwild.col_run"), t("hogwild.col_steps"), t("ps.col_time"), t("hogwild.col_startup"),
-               t("common.samples_per_s"), t("hogwild.col_time_to", target=target), t("hogwild.col_acc")]
+    headers = [t("core.run"), t("hogwild.col_steps"), t("param_server.col_time"), t("hogwild.col_startup"),
+               t("core.samples_per_s"), t("hogwild.col_time_to", target=target), t("hogwild.col_acc")]
     rows = [(label(r), r.total_steps, round(r.train_time_s, 3), round(r.startup_s, 2), round(r.samples_per_s),
              round(time_to_loss(r, target), 3), round(r.accuracy, 3)) for r in results]
     return headers, rows

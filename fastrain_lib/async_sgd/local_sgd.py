@@ -64,7 +64,7 @@ class LocalSGDConfig:
               and self.outer_lr > 0 and 0 <= self.outer_momentum < 1 and self.batch_size >= 1
               and len(self.periods) > 0 and all(isinstance(h, int) and h >= 1 for h in self.periods))
         if not ok:
-            raise ValueError(t("localsgd.bad_config"))
+            raise ValueError(t("local_sgd.bad_config"))
 
 
 @dataclass
@@ -193,8 +193,8 @@ def synchronous_reference(problem, *, workers: int, steps: int, batch_size: int,
 
 def table(results: dict[int, LocalSGDRun]) -> tuple[list, list]:
     """One row per H: all-reduces, bytes, share of communication saved vs H = 1, time, loss."""
-    headers = [t("localsgd.col_period"), t("localsgd.col_rounds"), t("localsgd.col_saved"), t("localsgd.col_kb"),
-               t("localsgd.col_wall"), t("localsgd.col_comm"), t("async.col_loss"), t("async.col_acc")]
+    headers = [t("local_sgd.col_period"), t("local_sgd.col_rounds"), t("local_sgd.col_saved"), t("local_sgd.col_kb"),
+               t("local_sgd.col_wall"), t("local_sgd.col_comm"), t("core.final_loss"), t("async_sgd.col_acc")]
     rows = []
     for period, r in sorted(results.items()):
         steps = r.config["steps"]
@@ -211,11 +211,11 @@ def plot(axes, results: dict[int, LocalSGDRun]) -> None:
         name = f"H = {period}"
         axes[0].plot(r.steps, r.losses, marker=".", label=name)
         axes[1].plot([max(c, 0.8) for c in r.comms], r.losses, marker=".", label=name)
-    axes[0].set_xlabel(plots.label("localsgd.local_steps"))
-    axes[1].set_xlabel(plots.label("localsgd.allreduces"))
+    axes[0].set_xlabel(plots.label("local_sgd.local_steps"))
+    axes[1].set_xlabel(plots.label("local_sgd.allreduces"))
     axes[1].set_xscale("log")
     for ax in axes:
-        ax.set_ylabel(plots.label("async.eval_loss"))
+        ax.set_ylabel(plots.label("async_sgd.eval_loss"))
         ax.legend(fontsize="small")
-    axes[0].set_title(plots.label("localsgd.title_steps"))
-    axes[1].set_title(plots.label("localsgd.title_comm"))
+    axes[0].set_title(plots.label("local_sgd.title_steps"))
+    axes[1].set_title(plots.label("local_sgd.title_comm"))

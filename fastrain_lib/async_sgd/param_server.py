@@ -72,11 +72,11 @@ class PSConfig:
 
     def check(self) -> None:
         if self.mode not in MODES:
-            raise ValueError(t("async.bad_mode", mode=self.mode, modes=", ".join(MODES)))
+            raise ValueError(t("async_sgd.bad_mode", mode=self.mode, modes=", ".join(MODES)))
         if not isinstance(self.workers, int) or self.workers < 1:
-            raise ValueError(t("async.bad_workers", workers=self.workers))
+            raise ValueError(t("async_sgd.bad_workers", workers=self.workers))
         if self.steps < 1 or self.batch_size < 1 or self.lr <= 0 or self.straggler_ms < 0:
-            raise ValueError(t("ps.bad_numbers"))
+            raise ValueError(t("param_server.bad_numbers"))
 
 
 class ParameterServerError(RuntimeError):
@@ -152,7 +152,7 @@ class _Server:
             while self.version == round_version:  # wait for the slowest worker of this round
                 left = deadline - time.monotonic()
                 if left <= 0:
-                    raise TimeoutError(t("ps.sync_timeout", seconds=self.cfg.rpc_timeout_s,
+                    raise TimeoutError(t("param_server.sync_timeout", seconds=self.cfg.rpc_timeout_s,
                                          missing=sorted(set(range(self.cfg.workers)) - set(self.pending))))
                 self.lock.wait(timeout=min(left, 1.0))
             return self.version >= self.cfg.steps
@@ -199,7 +199,7 @@ def process(rank: int, world_size: int, cfg: PSConfig, problem, rpc_port: int) -
         rpc.init_rpc(SERVER, rank=0, world_size=world_size, rpc_backend_options=_options(cfg, rpc_port))
         try:
             if not _STATE.done.wait(timeout=cfg.timeout_s):
-                raise TimeoutError(t("ps.server_timeout", seconds=cfg.timeout_s,
+                raise TimeoutError(t("param_server.server_timeout", seconds=cfg.timeout_s,
                                      missing=sorted(set(range(cfg.workers)) - _STATE.finished)))
             with _STATE.lock:
                 # numpy, not tensors: a tensor sent through the result queue is shared memory that
@@ -332,8 +332,8 @@ def run(cfg: PSConfig, problem) -> PSResult:
 def _explain(exc: WorkerError, cfg: PSConfig) -> ParameterServerError:
     """The launcher's error, told in parameter-server words: which worker (or the server) failed."""
     rank = exc.rank
-    who = t("ps.the_server") if rank == 0 else t("ps.the_worker", w=(rank - 1) if rank is not None else "?")
-    key = {"died": "ps.died", "error": "ps.raised", "timeout": "ps.timeout"}.get(exc.kind, "ps.raised")
+    who = t("param_server.the_server") if rank == 0 else t("param_server.the_worker", w=(rank - 1) if rank is not None else "?")
+    key = {"died": "param_server.died", "error": "param_server.raised", "timeout": "param_server.timeout"}.get(exc.kind, "param_server.raised")
     message = t(key, who=who, seconds=cfg.timeout_s) + "\n\n" + str(exc)
     return ParameterServerError(message, None if rank in (None, 0) else rank - 1, exc.kind)
 

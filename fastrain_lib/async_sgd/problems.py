@@ -100,7 +100,7 @@ def make_problem(kind: str = "digits", n: int | None = None, *, hidden: int = 0,
         x, y, x_eval, y_eval = points[:n], labels[:n], points[n:], labels[n:]
         inputs = 20
     else:
-        raise ValueError(t("async.bad_problem", kind=kind))
+        raise ValueError(t("async_sgd.bad_problem", kind=kind))
     torch.manual_seed(seed)  # the same initial weights for every mode
     return Problem(_model(inputs, hidden), x, y, x_eval, y_eval, name=kind)
 

@@ -6,7 +6,7 @@ from fastrain_lib.async_sgd.param_server import PSResult
 from fastrain_lib.core.i18n import t
 from fastrain_lib.ui import plots
 
-MODE_KEYS = {"async": "ps.mode_async", "sync": "ps.mode_sync"}
+MODE_KEYS = {"async": "param_server.mode_async", "sync": "param_server.mode_sync"}
 
 
 def label(result: PSResult) -> str:
@@ -17,9 +17,9 @@ def label(result: PSResult) -> str:
 def table(results: list[PSResult]) -> tuple[list, list]:
     """One row per run: gradients/s, training time, updates, mean and max staleness (overall and
     of the straggler), final loss and accuracy, start-up."""
-    headers = [t("ps.col_run"), t("ps.col_grads"), t("ps.col_time"), t("ps.col_throughput"), t("async.col_updates"),
-               t("async.col_stale_mean"), t("async.col_stale_max"), t("ps.col_stale_slow"), t("async.col_loss"),
-               t("async.col_acc"), t("ps.col_startup")]
+    headers = [t("param_server.col_run"), t("param_server.col_grads"), t("param_server.col_time"), t("param_server.col_throughput"), t("async_sgd.col_updates"),
+               t("async_sgd.col_stale_mean"), t("async_sgd.col_stale_max"), t("param_server.col_stale_slow"), t("core.final_loss"),
+               t("async_sgd.col_acc"), t("param_server.col_startup")]
     rows = []
     for r in results:
         slow = r.config["workers"] - 1
@@ -31,8 +31,8 @@ def table(results: list[PSResult]) -> tuple[list, list]:
 
 def time_table(results: list[PSResult]) -> tuple[list, list]:
     """Where each worker's time went: pull, compute, straggling, push (includes waiting in sync)."""
-    headers = [t("ps.col_run"), t("ps.col_worker"), t("ps.col_pull"), t("ps.col_compute"), t("ps.col_delay"),
-               t("ps.col_push")]
+    headers = [t("param_server.col_run"), t("param_server.col_worker"), t("param_server.col_pull"), t("param_server.col_compute"), t("param_server.col_delay"),
+               t("param_server.col_push")]
     rows = []
     for r in results:
         for p in r.per_worker:
@@ -45,9 +45,9 @@ def time_table(results: list[PSResult]) -> tuple[list, list]:
 def plot_staleness(ax, real: PSResult, simulated=None, *, title: str = "") -> None:
     """Share of gradients with each staleness: the real server (bars) and, if given, the
     simulator with the same measured speeds (outlined bars)."""
-    series = [(plots.label("ps.real"), real.staleness, "#EF8636", None)]
+    series = [(plots.label("param_server.real"), real.staleness, "#EF8636", None)]
     if simulated is not None:
-        series.append((plots.label("ps.simulated"), simulated.staleness, "none", "#3B75AF"))
+        series.append((plots.label("param_server.simulated"), simulated.staleness, "none", "#3B75AF"))
     top = max(max(s, default=0) for _, s, _, _ in series)
     for i, (name, values, face, edge) in enumerate(series):
         counts = [0] * (top + 1)
@@ -56,9 +56,9 @@ def plot_staleness(ax, real: PSResult, simulated=None, *, title: str = "") -> No
         total = max(1, len(values))
         ax.bar([k - 0.2 + 0.4 * i for k in range(top + 1)], [c / total for c in counts], width=0.4, label=name,
                color=face, edgecolor=edge or face, linewidth=1.5)
-    ax.set_xlabel(plots.label("async.staleness"))
-    ax.set_ylabel(plots.label("async.fraction"))
-    ax.set_title(title or plots.label("ps.staleness_title"))
+    ax.set_xlabel(plots.label("async_sgd.staleness"))
+    ax.set_ylabel(plots.label("async_sgd.fraction"))
+    ax.set_title(title or plots.label("param_server.staleness_title"))
     ax.legend(fontsize="small")
 
 
@@ -67,6 +67,6 @@ def plot_losses(ax, results: list[PSResult]) -> None:
     for r in results:
         ax.plot(r.snapshot_s, r.losses, marker=".", label=label(r))
     ax.set_xlabel(plots.label("hogwild.wall_time"))
-    ax.set_ylabel(plots.label("async.eval_loss"))
-    ax.set_title(plots.label("ps.loss_title"))
+    ax.set_ylabel(plots.label("async_sgd.eval_loss"))
+    ax.set_title(plots.label("param_server.loss_title"))
     ax.legend(fontsize="small")

@@ -9,20 +9,20 @@ from fastrain_lib.core.i18n import t
 from fastrain_lib.ui import plots
 
 # One literal key per mode and per timeline bar (a test can enumerate them)
-MODE_KEYS = {"sync": "async.mode_sync", "backup": "async.mode_backup", "async": "async.mode_async",
-             "ssp": "async.mode_ssp"}
-KIND_KEYS = {"compute": "async.kind_compute", "straggle": "async.kind_straggle", "wait": "async.kind_wait",
-             "dropped": "async.kind_dropped"}
+MODE_KEYS = {"sync": "async_sgd.mode_sync", "backup": "async_sgd.mode_backup", "async": "async_sgd.mode_async",
+             "ssp": "async_sgd.mode_ssp"}
+KIND_KEYS = {"compute": "core.compute", "straggle": "async_sgd.kind_straggle", "wait": "async_sgd.kind_wait",
+             "dropped": "async_sgd.kind_dropped"}
 
 
 def summary_rows(results: dict[str, SimResult], n_gradients: int | None = None) -> tuple[list, list]:
     """A table: mode, simulated time, updates, final loss, accuracy, mean/max staleness, dropped."""
-    headers = [t("async.col_mode"), t("async.col_time"), t("async.col_updates"), t("async.col_loss"),
-               t("async.col_acc"), t("async.col_stale_mean"), t("async.col_stale_max"), t("async.col_dropped")]
+    headers = [t("core.mode"), t("async_sgd.col_time"), t("async_sgd.col_updates"), t("core.final_loss"),
+               t("async_sgd.col_acc"), t("async_sgd.col_stale_mean"), t("async_sgd.col_stale_max"), t("async_sgd.col_dropped")]
     rows = []
     for name, r in results.items():
         mean = sum(r.staleness) / max(1, len(r.staleness))
-        loss = t("async.diverged") if r.diverged else round(r.final_loss, 4)
+        loss = t("async_sgd.diverged") if r.diverged else round(r.final_loss, 4)
         rows.append((mode_name(name), round(r.total_time, 2), len(r.times) - 1, loss,
                      round(r.final_accuracy, 3), round(mean, 2), max(r.staleness, default=0), r.dropped))
     return headers, rows
@@ -54,18 +54,18 @@ def plot_timeline(ax, result: SimResult, *, until: float | None = None, title: s
     updates = [e.start for e in result.events if e.worker == -1 and e.start <= until]
     ax.vlines(updates, workers - 0.4 + 0.6, workers + 0.4 + 0.6, color="black", linewidth=1.2)
     ax.set_yticks(list(range(workers)) + [workers + 0.6],
-                  [plots.label("async.worker", i=w) for w in range(workers)] + [plots.label("async.server")])
+                  [plots.label("async_sgd.worker", i=w) for w in range(workers)] + [plots.label("async_sgd.server")])
     ax.set_xlim(0, until)
     ax.set_ylim(-0.6, workers + 1.2)
-    ax.set_xlabel(plots.label("async.sim_time"))
+    ax.set_xlabel(plots.label("async_sgd.sim_time"))
     ax.grid(axis="y", visible=False)
-    ax.set_title(title or plots.label("async.timeline_title", mode=mode_label(result.config["mode"])))
+    ax.set_title(title or plots.label("async_sgd.timeline_title", mode=mode_label(result.config["mode"])))
     if not legend:
         return
     from matplotlib.patches import Patch
     handles = [Patch(facecolor=c, hatch=h, edgecolor="#777777", label=plots.label(KIND_KEYS[k]))
                for k, (c, h) in KIND_STYLE.items()]
-    handles.append(Patch(facecolor="black", label=plots.label("async.kind_update")))
+    handles.append(Patch(facecolor="black", label=plots.label("async_sgd.kind_update")))
     ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.0, 1.0), fontsize="small")
 
 
@@ -90,8 +90,8 @@ def plot_losses(ax, results: dict[str, SimResult], *, x: str = "time", logy: boo
         from matplotlib.ticker import ScalarFormatter
         ax.set_yscale("log")
         ax.yaxis.set_major_formatter(ScalarFormatter())
-    ax.set_xlabel(plots.label("async.sim_time" if x == "time" else "async.applied"))
-    ax.set_ylabel(plots.label("async.eval_loss"))
+    ax.set_xlabel(plots.label("async_sgd.sim_time" if x == "time" else "async_sgd.applied"))
+    ax.set_ylabel(plots.label("async_sgd.eval_loss"))
     if title:
         ax.set_title(title)
     ax.legend(fontsize="small")
@@ -109,8 +109,8 @@ def plot_staleness(ax, results: dict[str, SimResult], *, title: str = ""):
         color = MODE_COLORS.get(r.config["mode"]) if name in MODES else None
         ax.bar([k - 0.4 + width * (i + 0.5) for k in range(top + 1)], [c / total for c in counts],
                width=width, label=mode_label(name), color=color)
-    ax.set_xlabel(plots.label("async.staleness"))
-    ax.set_ylabel(plots.label("async.fraction"))
-    ax.set_title(title or plots.label("async.staleness_title"))
+    ax.set_xlabel(plots.label("async_sgd.staleness"))
+    ax.set_ylabel(plots.label("async_sgd.fraction"))
+    ax.set_title(title or plots.label("async_sgd.staleness_title"))
     ax.set_xticks(range(0, top + 1, max(1, (top + 1) // 10)))
     ax.legend(fontsize="small")

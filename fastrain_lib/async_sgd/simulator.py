@@ -90,17 +90,17 @@ class SimConfig:
     def check(self) -> None:
         """Bad settings get a clear Bengali message (what is wrong, what to do)."""
         if self.mode not in MODES:
-            raise ValueError(t("async.bad_mode", mode=self.mode, modes=", ".join(MODES)))
+            raise ValueError(t("async_sgd.bad_mode", mode=self.mode, modes=", ".join(MODES)))
         if not isinstance(self.workers, int) or self.workers < 1:
-            raise ValueError(t("async.bad_workers", workers=self.workers))
+            raise ValueError(t("async_sgd.bad_workers", workers=self.workers))
         if self.mode == "backup" and not 0 <= self.backup < self.workers:
-            raise ValueError(t("async.bad_backup", backup=self.backup, workers=self.workers))
+            raise ValueError(t("async_sgd.bad_backup", backup=self.backup, workers=self.workers))
         if not 0.0 <= self.straggler_prob <= 1.0:
-            raise ValueError(t("async.bad_prob", prob=self.straggler_prob))
+            raise ValueError(t("async_sgd.bad_prob", prob=self.straggler_prob))
         if self.speeds is not None and (len(self.speeds) != self.workers or min(self.speeds) <= 0):
-            raise ValueError(t("async.bad_speeds", workers=self.workers))
+            raise ValueError(t("async_sgd.bad_speeds", workers=self.workers))
         if self.staleness_bound < 0 or self.lr <= 0 or self.gradients < 1 or self.batch_size < 1:
-            raise ValueError(t("async.bad_numbers"))
+            raise ValueError(t("async_sgd.bad_numbers"))
 
 
 @dataclass

@@ -94,7 +94,7 @@ def restart_runtime(colab: bool) -> None:
         time.sleep(RESTART_GRACE_S)
         os.kill(os.getpid(), signal.SIGKILL)
         time.sleep(60)  # not reached: the process is gone
-    raise RestartRequired(t("setup.restart_stop", old=matplotlib_in_memory() or "?",
+    raise RestartRequired(t("setup_env.restart_stop", old=matplotlib_in_memory() or "?",
                             new=_installed_version("matplotlib") or "?"))
 
 
@@ -117,7 +117,7 @@ def _install(command: list[str], what: str, report: "SetupReport") -> bool:
     with tempfile.NamedTemporaryFile("w", suffix=".log", prefix="fastrain-install-", delete=False,
                                      encoding="utf-8") as log:
         log.write(" ".join(command) + "\n\n" + done.stdout + "\n" + done.stderr)
-    report.messages.append(t("install.failed", what=what, log=log.name))
+    report.messages.append(t("setup_env.install_failed", what=what, log=log.name))
     return False
 
 
@@ -135,7 +135,7 @@ def prepare(*, dry_run: bool = False, colab: bool | None = None, loaded_matplotl
     if colab and not shapes_bengali(installed):
         command = [sys.executable, "-m", "pip", "install", "-q", "-U", MATPLOTLIB_SPEC]
         report.commands.append(command)
-        report.messages.append(t("setup.installing", what=MATPLOTLIB_SPEC))
+        report.messages.append(t("setup_env.installing", what=MATPLOTLIB_SPEC))
         if dry_run:
             installed = "3.11"
         elif _install(command, MATPLOTLIB_SPEC, report):
@@ -144,7 +144,7 @@ def prepare(*, dry_run: bool = False, colab: bool | None = None, loaded_matplotl
         # The new matplotlib is on disk, but the kernel still runs the old one it imported: every
         # later plot would fail. Never go on from here.
         report.restart_needed = True
-        report.messages.append(t("setup.restart" if colab else "setup.restart_stop", old=loaded, new=installed))
+        report.messages.append(t("setup_env.restart" if colab else "setup_env.restart_stop", old=loaded, new=installed))
         if not quiet:
             print("\n".join(report.messages))
         if not dry_run:
@@ -160,17 +160,17 @@ def prepare(*, dry_run: bool = False, colab: bool | None = None, loaded_matplotl
     if colab and shapes_bengali(installed):
         # True by construction: the package's dependencies are ones Colab already meets except
         # matplotlib (pyproject.toml); tests/test_colab.py installs it into Colab's pins and checks.
-        report.messages.append(t("setup.colab_installs", matplotlib=installed))
+        report.messages.append(t("setup_env.colab_installs", matplotlib=installed))
     gpu = hardware.gpu_info() if gpu is None else gpu
     if gpu:
         report.precision = suggested_precision(gpu["gpu_name"], gpu["bf16_fast"])
-        report.messages.append(t("setup.bf16" if gpu["bf16_fast"] else "setup.t4", gpu=gpu["gpu_name"]))
+        report.messages.append(t("setup_env.bf16" if gpu["bf16_fast"] else "setup_env.t4", gpu=gpu["gpu_name"]))
     else:
         report.precision = suggested_precision(None, False)
         # Say whether reference/ really holds GPU results rather than promise them (issue 19).
         gpus = sorted({run.hardware for run in reference.runs() if run.on_gpu})
         report.messages.append(t("lesson00.gpu_results", gpus=", ".join(gpus)) if gpus else t("lesson00.no_gpu_results"))
-    report.messages.append(t("setup.ready", version=__version__, torch=_installed_version("torch") or "?",
+    report.messages.append(t("setup_env.ready", version=__version__, torch=_installed_version("torch") or "?",
                              devices=", ".join(hardware.available_devices()), mode=config.mode()))
     if not quiet:
         print("\n".join(report.messages))

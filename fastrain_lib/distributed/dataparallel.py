@@ -66,7 +66,7 @@ def make_cfg(**overrides) -> dict:
     """DEFAULTS with `overrides`; an unknown key is an error (a typo would be silently ignored)."""
     unknown = set(overrides) - set(DEFAULTS)
     if unknown:
-        raise ValueError(t("dist.bad_cfg", keys=", ".join(sorted(unknown)), known=", ".join(DEFAULTS)))
+        raise ValueError(t("distributed.bad_cfg", keys=", ".join(sorted(unknown)), known=", ".join(DEFAULTS)))
     return {**DEFAULTS, **overrides}
 
 

@@ -67,7 +67,7 @@ def make_cfg(**overrides) -> dict:
     """DEFAULTS with `overrides`; an unknown key is an error (a typo would be silently ignored)."""
     unknown = set(overrides) - set(DEFAULTS)
     if unknown:
-        raise ValueError(t("dist.bad_cfg", keys=", ".join(sorted(unknown)), known=", ".join(DEFAULTS)))
+        raise ValueError(t("distributed.bad_cfg", keys=", ".join(sorted(unknown)), known=", ".join(DEFAULTS)))
     return {**DEFAULTS, **overrides}
 
 
@@ -244,7 +244,7 @@ def main(argv=None) -> dict:
             out.mkdir(parents=True, exist_ok=True)
             (out / f"rank{rank}.json").write_text(json.dumps(result), encoding="utf-8")
         if rank == 0:
-            print(t("dist.torchrun_summary", world=world, loss=result["losses"][-1], sps=result["samples_per_s"],
+            print(t("distributed.torchrun_summary", world=world, loss=result["losses"][-1], sps=result["samples_per_s"],
                     checksum=result["checksum"]), flush=True)
         return result
     finally:

@@ -167,10 +167,10 @@ def launch(fn, world_size: int, *, args: tuple = (), backend: str | None = None,
     Raises WorkerError (message in Bengali, with the failing rank's traceback) when a rank
     raises, dies, or the whole run passes `timeout_s` seconds. Results must be picklable."""
     if not isinstance(world_size, int) or world_size < 1:
-        raise ValueError(t("dist.bad_world_size", value=world_size))
+        raise ValueError(t("distributed.bad_world_size", value=world_size))
     qualname = getattr(fn, "__qualname__", "")
     if getattr(fn, "__module__", None) == "__main__" or "<locals>" in qualname or "<lambda>" in qualname:
-        raise ValueError(t("dist.not_importable", name=getattr(fn, "__name__", repr(fn))))
+        raise ValueError(t("distributed.not_importable", name=getattr(fn, "__name__", repr(fn))))
     if start_method not in START_METHODS:
         raise ValueError(f"start_method must be one of {START_METHODS}, not {start_method!r}")
     backend = backend or default_backend(world_size, tensors_on_cuda)
@@ -254,19 +254,19 @@ def _failure(processes, done: dict, errors: dict, timeout_s: float) -> WorkerErr
             if r not in done and r not in errors and p.exitcode not in (None, 0)]
     if died:
         rank = died[0]
-        message = t("dist.worker_died", rank=rank, code=_describe_exit(processes[rank].exitcode))
+        message = t("distributed.worker_died", rank=rank, code=_describe_exit(processes[rank].exitcode))
         if errors:
-            message += "\n" + t("dist.others_failed", ranks=", ".join(map(str, sorted(errors))))
+            message += "\n" + t("distributed.others_failed", ranks=", ".join(map(str, sorted(errors))))
         return WorkerError(message, rank, "died", errors)
     if errors:
         rank = min(errors, key=lambda r: (_is_peer_error(errors[r]), r))
-        message = t("dist.worker_raised", rank=rank, traceback=errors[rank].rstrip())
+        message = t("distributed.worker_raised", rank=rank, traceback=errors[rank].rstrip())
         others = sorted(set(errors) - {rank})
         if others:
-            message += "\n" + t("dist.others_failed", ranks=", ".join(map(str, others)))
+            message += "\n" + t("distributed.others_failed", ranks=", ".join(map(str, others)))
         return WorkerError(message, rank, "error", errors)
     waiting = [r for r in range(len(processes)) if r not in done]
-    return WorkerError(t("dist.timeout", seconds=timeout_s, ranks=", ".join(map(str, waiting))),
+    return WorkerError(t("distributed.timeout", seconds=timeout_s, ranks=", ".join(map(str, waiting))),
                        waiting[0] if waiting else None, "timeout", errors)
 
 

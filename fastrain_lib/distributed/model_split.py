@@ -28,7 +28,7 @@ class SplitModel(nn.Module):
     def __init__(self, parts: list[nn.Module], devices: list[str | torch.device]):
         super().__init__()
         if not devices or len(parts) != len(devices):
-            raise ValueError(t("dist.too_few_devices", devices=list(map(str, devices))))
+            raise ValueError(t("distributed.too_few_devices", devices=list(map(str, devices))))
         self.devices = [torch.device(d) for d in devices]
         self.parts = nn.ModuleList(part.to(device) for part, device in zip(parts, self.devices))
 
@@ -48,7 +48,7 @@ def split_sequential(model: nn.Sequential, devices: list[str | torch.device]) ->
     layers = list(model)
     k = len(devices)
     if k == 0 or k > len(layers):
-        raise ValueError(t("dist.too_few_devices", devices=list(map(str, devices))))
+        raise ValueError(t("distributed.too_few_devices", devices=list(map(str, devices))))
     sizes = [len(layers) // k + (1 if i < len(layers) % k else 0) for i in range(k)]
     parts, start = [], 0
     for size in sizes:

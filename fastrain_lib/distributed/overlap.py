@@ -47,7 +47,7 @@ def make_cfg(**overrides) -> dict:
     if unknown:
         from fastrain_lib.core.i18n import t
 
-        raise ValueError(t("dist.bad_cfg", keys=", ".join(sorted(unknown)), known=", ".join(DEFAULTS)))
+        raise ValueError(t("distributed.bad_cfg", keys=", ".join(sorted(unknown)), known=", ".join(DEFAULTS)))
     return {**DEFAULTS, **overrides}
 
 

@@ -162,7 +162,7 @@ def pipeline_worker(rank: int, world_size: int, cfg: dict | None = None) -> dict
     stages = world_size // replicas
     stage, replica = rank % stages, rank // stages
     if cfg["batch"] % micro:
-        raise ValueError(t("dist.pipeline_shape", batch=cfg["batch"], micro=micro))
+        raise ValueError(t("distributed.pipeline_shape", batch=cfg["batch"], micro=micro))
     inputs = cfg["width"]
     layers = stage_layers(stages, cfg, inputs)[stage]
     optimizer = torch.optim.SGD(layers.parameters(), lr=cfg["lr"])

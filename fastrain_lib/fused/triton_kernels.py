@@ -48,8 +48,8 @@ def interpreted() -> bool:
 def mode_message() -> str:
     """One sentence for the lesson: interpreter (correctness only) or real GPU code, or no Triton."""
     if not available():
-        return t("triton.missing")
-    return t("triton.interpreter") if interpreted() else t("triton.gpu")
+        return t("triton_kernels.missing")
+    return t("triton_kernels.interpreter") if interpreted() else t("triton_kernels.gpu")
 
 
 try:  # module level on purpose: Triton < 3.4 looks up a kernel's names in its module's globals only
@@ -135,7 +135,7 @@ def jit(fn):
 
     On a GPU it is exactly triton.jit."""
     if not available():
-        raise RuntimeError(t("triton.missing"))
+        raise RuntimeError(t("triton_kernels.missing"))
     interpret = interpreted()
     old = os.environ.get("TRITON_INTERPRET")
     if interpret:
@@ -191,12 +191,12 @@ def backward_source() -> str:
 
 def _checked(x: torch.Tensor, bias: torch.Tensor):
     if not available():
-        raise RuntimeError(t("triton.missing"))
+        raise RuntimeError(t("triton_kernels.missing"))
     if bias.dim() != 1 or x.shape[-1:] != bias.shape:
-        raise ValueError(t("triton.bad_shape", bias=tuple(bias.shape), last=x.shape[-1] if x.dim() else 0))
+        raise ValueError(t("triton_kernels.bad_shape", bias=tuple(bias.shape), last=x.shape[-1] if x.dim() else 0))
     kernel = _build()
     if not _interpreted and not (x.is_cuda and bias.is_cuda):
-        raise ValueError(t("triton.not_on_gpu", device=x.device.type))  # compiled GPU code reads GPU memory only
+        raise ValueError(t("triton_kernels.not_on_gpu", device=x.device.type))  # compiled GPU code reads GPU memory only
     return kernel
 
 
@@ -291,13 +291,13 @@ def softmax(x: torch.Tensor) -> torch.Tensor:
     """Row-wise softmax of a 2-D tensor in Triton (the library's answer to exercise 04's task)."""
     global _softmax
     if not available():
-        raise RuntimeError(t("triton.missing"))
+        raise RuntimeError(t("triton_kernels.missing"))
     if _softmax is None:
         _softmax = jit(_softmax_kernel)
     if x.dim() != 2:
-        raise ValueError(t("triton.softmax_2d", dims=x.dim()))
+        raise ValueError(t("triton_kernels.softmax_2d", dims=x.dim()))
     if not interpreted() and not x.is_cuda:
-        raise ValueError(t("triton.not_on_gpu", device=x.device.type))
+        raise ValueError(t("triton_kernels.not_on_gpu", device=x.device.type))
     if x.stride(1) != 1:  # the kernel walks along a row one element at a time
         x = x.contiguous()
     y = torch.empty(x.shape, dtype=x.dtype, device=x.device)

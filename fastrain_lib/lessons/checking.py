@@ -45,7 +45,7 @@ class CheckResult:
         return ("✅ " if self.ok else "❌ ") + self.message
 
 
-def passed(key: str = "checks.correct", **values) -> CheckResult:
+def passed(key: str = "checking.correct", **values) -> CheckResult:
     return CheckResult(True, t(key, **values), "ok")
 
 
@@ -64,8 +64,8 @@ def _one_line(exc: BaseException) -> str:
 def not_done(exc: BaseException | None = None) -> CheckResult:
     """The answer is missing (a TODO still in place) or crashed before returning."""
     if exc is None or isinstance(exc, NotImplementedError):
-        return failed("not_done", "checks.not_done")
-    return failed("crashed", "checks.crashed", error=_one_line(exc))
+        return failed("not_done", "checking.not_done")
+    return failed("crashed", "checking.crashed", error=_one_line(exc))
 
 
 def check(fn):
@@ -80,9 +80,9 @@ def check(fn):
         try:
             result = fn(*args, **kwargs)
         except (Exception, SystemExit) as exc:  # noqa: BLE001 - a check must never crash the notebook
-            return failed("check_error", "checks.unexpected", error=_one_line(exc))
+            return failed("check_error", "checking.unexpected", error=_one_line(exc))
         if not isinstance(result, CheckResult):  # a check bug; say so instead of returning junk
-            return failed("check_error", "checks.unexpected", error=repr(result)[:100])
+            return failed("check_error", "checking.unexpected", error=repr(result)[:100])
         return result
 
     return wrapper
@@ -96,7 +96,7 @@ def call_student(fn, *args, none_ok: bool = False, **kwargs):
     if fn is None:
         return None, not_done()
     if not callable(fn):
-        return None, failed("not_callable", "checks.not_callable", kind=type(fn).__name__)
+        return None, failed("not_callable", "checking.not_callable", kind=type(fn).__name__)
     try:
         result = fn(*args, **kwargs)
     except Exception as exc:  # noqa: BLE001 — the student's code: report, never crash the notebook

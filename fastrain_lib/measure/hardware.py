@@ -290,24 +290,24 @@ def report() -> dict:
 def report_table(info: dict | None = None) -> list[tuple[str, str]]:
     """The report as (Bengali/English label, value) rows."""
     info = info or report()
-    yes, no = t("common.yes"), t("common.no")
+    yes, no = t("core.yes"), t("core.no")
     rows = [
-        (t("hw.cpu"), f"{info['cpu_name']} — {info['cpu_cores']} {t('hw.cores')}"),
-        (t("hw.torch"), info["torch"]),
-        (t("hw.cuda"), info["cuda_version"] or t("hw.none")),
-        (t("hw.devices"), ", ".join(info["devices"])),
-        (t("hw.colab"), yes if info["colab"] else no),
+        (t("hardware.cpu"), f"{info['cpu_name']} — {info['cpu_cores']} {t('hardware.cores')}"),
+        (t("hardware.torch"), info["torch"]),
+        (t("hardware.cuda"), info["cuda_version"] or t("hardware.none")),
+        (t("hardware.devices"), ", ".join(info["devices"])),
+        (t("hardware.colab"), yes if info["colab"] else no),
     ]
     if "gpu_name" in info:
         rows += [
-            (t("hw.gpu"), f"{info['gpu_name']} × {info['gpu_count']}"),
-            (t("hw.gpu_memory"), f"{info['gpu_memory_gb']} GB"),
-            (t("hw.cc"), info["compute_capability"]),
-            (t("hw.fp16_tc"), yes if info["fp16_tensor_cores"] else no),
-            (t("hw.bf16_fast"), yes if info["bf16_fast"] else no),
+            (t("hardware.gpu"), f"{info['gpu_name']} × {info['gpu_count']}"),
+            (t("hardware.gpu_memory"), f"{info['gpu_memory_gb']} GB"),
+            (t("hardware.cc"), info["compute_capability"]),
+            (t("hardware.fp16_tc"), yes if info["fp16_tensor_cores"] else no),
+            (t("hardware.bf16_fast"), yes if info["bf16_fast"] else no),
         ]
     else:
-        rows.append((t("hw.gpu"), t("hw.no_gpu")))
+        rows.append((t("hardware.gpu"), t("hardware.no_gpu")))
     return rows
 
 
@@ -317,7 +317,7 @@ def show_report(info: dict | None = None):
     try:
         from IPython.display import HTML, display
 
-        display(HTML(html_table([t("hw.item"), t("hw.value")], rows)))
+        display(HTML(html_table([t("hardware.item"), t("hardware.value")], rows)))
     except ImportError:  # plain Python: print instead
         for label, value in rows:
             print(f"{label}: {value}")
@@ -326,7 +326,7 @@ def show_report(info: dict | None = None):
 def datasheet_rows() -> list[tuple]:
     """Datasheet peaks as table rows, each labelled with its source."""
     return [
-        (p.name, p.tflops_fp16, p.tflops_fp32, p.bandwidth_gbs, t("common.yes") if p.fast_bf16 else t("common.no"),
-         f"{t('hw.datasheet')}: {p.source}")
+        (p.name, p.tflops_fp16, p.tflops_fp32, p.bandwidth_gbs, t("core.yes") if p.fast_bf16 else t("core.no"),
+         f"{t('hardware.datasheet')}: {p.source}")
         for p in ROWS
     ]

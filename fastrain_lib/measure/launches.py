@@ -122,11 +122,11 @@ def why_slower(before: dict[str, float], after: dict[str, float], name: str) -> 
     - otherwise: the operator that grew most, with both totals."""
     found = {"name": name, **grown_op(before, after)}
     if found["total_after_ms"] <= found["total_before_ms"]:
-        return "profile.not_reproduced", found
+        return "launches.not_reproduced", found
     mm_saved = found["mm_before_ms"] - found["mm_after_ms"]
     if mm_saved > 0 and found["after_ms"] - found["before_ms"] > mm_saved:
-        return "profile.why_op_grew_mm_faster", found
-    return "profile.why_op_grew", found
+        return "launches.why_op_grew_mm_faster", found
+    return "launches.why_op_grew", found
 
 
 def optimizer_step_launches(impl: str, n_tensors: int, numel: int = 256, device="cpu",

@@ -55,7 +55,6 @@ MESSAGES = {
         "bn": "⚠ {noisy}/{total}টি মাপ গোলমেলে: মেশিন ব্যস্ত ছিল",
         "en": "⚠ {noisy}/{total} measurements noisy: the machine was busy",
     },
-    "noise.threads_control": {"bn": "থ্রেড", "en": "threads"},
     "noise.threads_auto": {"bn": "স্বয়ংক্রিয়", "en": "auto"},
     "noise.verdict_col": {"bn": "মাপের অবস্থা", "en": "noise verdict"},
     "noise.quiet_word": {"bn": "শান্ত", "en": "quiet"},
@@ -157,7 +156,6 @@ MESSAGES.update({
     "regimes.compute": {"bn": "গণনা-সীমিত (compute-bound)", "en": "compute-bound"},
     "regimes.overhead_short": {"bn": "ওভারহেড", "en": "overhead"},
     "regimes.memory_short": {"bn": "মেমরি", "en": "memory"},
-    "regimes.compute_short": {"bn": "গণনা", "en": "compute"},
     "regimes.model_line": {
         "bn": "মডেল: ওভারহেড + বাইট ÷ ব্যান্ডউইথ",
         "en": "model: overhead + bytes ÷ bandwidth",
@@ -206,8 +204,64 @@ MESSAGES.update({
         "en": "On this machine it is not {intended} but {observed}: the borders depend on the machine "
               "(a bigger or smaller size moves it), and a busy machine moves the timings too.",
     },
-    "hw.gpu_unsupported": {
+    "hardware.gpu_unsupported": {
         "bn": "এই GPU ({gpu}, compute capability {cc}) এখানে ইনস্টল করা torch {torch} চালাতে পারে না: এই torch শুধু {built}-এর জন্য তৈরি, তাই প্রথম kernel-এই ভুল হতো। তাই পাঠের সব কাজ CPU-তে চলবে। যা করতে পারো: (1) এই GPU সমর্থন করে এমন পুরোনো torch ইনস্টল করো (যেমন V100/P100-এর জন্য CUDA 12.x-এর torch), (2) Google Colab-এর T4-এ পাঠটি খোলো, অথবা (3) CPU-তেই চালিয়ে যাও — প্রতিটি পাঠ CPU-তেও চলে।",
         "en": "This GPU ({gpu}, compute capability {cc}) cannot run the installed torch {torch}: this torch was built for {built} only, so the first kernel would fail. Everything in the lessons runs on the CPU instead. What you can do: (1) install an older torch that supports this GPU (for a V100/P100, a torch built for CUDA 12.x), (2) open the lesson on Google Colab's T4, or (3) carry on with the CPU — every lesson runs on a CPU too.",
     },
+})
+
+# Said by this package's code (moved from fastrain_lib/core/messages.py).
+MESSAGES.update({
+    "hardware.item": {"bn": "বিষয়", "en": "item"},
+    "hardware.value": {"bn": "মান", "en": "value"},
+    "hardware.cpu": {"bn": "CPU", "en": "CPU"},
+    "hardware.cores": {"bn": "কোর", "en": "cores"},
+    "hardware.torch": {"bn": "PyTorch সংস্করণ", "en": "PyTorch version"},
+    "hardware.cuda": {"bn": "CUDA সংস্করণ (PyTorch বিল্ড)", "en": "CUDA version (PyTorch build)"},
+    "hardware.none": {"bn": "নেই", "en": "none"},
+    "hardware.devices": {"bn": "ব্যবহারযোগ্য ডিভাইস", "en": "usable devices"},
+    "hardware.colab": {"bn": "Google Colab-এ চলছে?", "en": "running in Google Colab?"},
+    "hardware.gpu": {"bn": "GPU", "en": "GPU"},
+    "hardware.no_gpu": {"bn": "এই মেশিনে কোনো CUDA GPU পাওয়া যায়নি — সব কাজ CPU-তে চলবে", "en": "no CUDA GPU found on this machine — everything runs on the CPU"},
+    "hardware.gpu_memory": {"bn": "GPU মেমরি", "en": "GPU memory"},
+    "hardware.cc": {"bn": "কম্পিউট ক্যাপাবিলিটি (compute capability)", "en": "compute capability"},
+    "hardware.fp16_tc": {"bn": "fp16 টেনসর কোর আছে?", "en": "fp16 tensor cores?"},
+    "hardware.bf16_fast": {"bn": "দ্রুত bf16 আছে?", "en": "fast bf16?"},
+    "hardware.datasheet": {"bn": "ডেটাশিট", "en": "datasheet"},
+    "hardware.peak_datasheet": {"bn": "ডেটাশিট শীর্ষ গতি: {name} ({source})", "en": "datasheet peak: {name} ({source})"},
+    "hardware.peak_measured": {"bn": "এই মেশিনে মাপা শীর্ষ গতি ({dtype} matmul)", "en": "peak measured on this machine ({dtype} matmul)"},
+    "hardware.peak_unknown": {
+        "bn": "'{name}' GPU-টির ডেটাশিট আমাদের তালিকায় নেই, তাই MFU অজানা থাকল (ভুল সংখ্যা দেখানোর চেয়ে ভালো)",
+        "en": "the GPU '{name}' is not in our datasheet table, so MFU stays unknown (better than a wrong number)",
+    },
+    "reference.unnamed": {"bn": "নাম-না-জানা মেশিন", "en": "unnamed machine"},
+    "hardware.mfu_unknown": {"bn": "অজানা", "en": "unknown"},
+    "hardware.mfu_impossible": {
+        "bn": "100%-এর বেশি — শীর্ষ গতি বা FLOP গণনায় ভুল, তাই দেখানো হলো না",
+        "en": "above 100% — the peak or the FLOP count is wrong, so it is not shown",
+    },
+    "hardware.device_missing": {
+        "bn": "'{device}' ডিভাইসটি এই মেশিনে নেই। ব্যবহার করা যাবে: {available}। GPU না থাকলে 'cpu' বেছে নাও, অথবা Colab-এ Runtime → Change runtime type → GPU দাও।",
+        "en": "device '{device}' is not available here. Usable: {available}. Without a GPU pick 'cpu', or in Colab choose Runtime → Change runtime type → GPU.",
+    },
+    "launches.why_op_grew": {
+        "bn": "কেন, torch.profiler দিয়ে এইমাত্র মাপা: {name}-এ সবচেয়ে বেশি বেড়েছে {op}-এর সময় — প্রতি ধাপে {before_ms:.2f} থেকে {after_ms:.2f} ms (সব অপারেটর মিলে {total_before_ms:.1f} থেকে {total_after_ms:.1f} ms)।",
+        "en": "Why, measured just now with torch.profiler: with {name} the operator that grew most is {op} — {before_ms:.2f} to {after_ms:.2f} ms per step (all operators together {total_before_ms:.1f} to {total_after_ms:.1f} ms).",
+    },
+    "launches.not_reproduced": {
+        "bn": "কেন, torch.profiler দিয়ে এইমাত্র মাপা: প্রোফাইলে {name}-এর অপারেটরগুলো ধীর হয়নি — সব অপারেটর মিলে {total_before_ms:.1f} থেকে {total_after_ms:.1f} ms প্রতি ধাপে। তাই ধীর হওয়ার কারণ অপারেটরগুলোর বাইরে (Python, অপেক্ষা), নয়তো মাপার সময় মেশিনে অন্য কাজ চলছিল: তুলনাটা আবার চালিয়ে দেখো।",
+        "en": "Why, measured just now with torch.profiler: in the profile {name}'s operators did not get slower — all operators together {total_before_ms:.1f} to {total_after_ms:.1f} ms per step. So the slowdown is not inside the operators (Python, waiting), or other work disturbed the timing: run the comparison again.",
+    },
+    "launches.why_op_grew_mm_faster": {
+        "bn": "কেন, torch.profiler দিয়ে এইমাত্র মাপা: {name}-এ ম্যাট্রিক্স গুণ আসলে দ্রুত হয়েছে ({mm_before_ms:.2f} থেকে {mm_after_ms:.2f} ms প্রতি ধাপে), কিন্তু {op}-এর সময় বেড়েছে {before_ms:.2f} থেকে {after_ms:.2f} ms — সব অপারেটর মিলে {total_before_ms:.1f} থেকে {total_after_ms:.1f} ms। লাভটা খেয়ে ফেলে এই একটি অপারেটরের ধীর {name} পথ।",
+        "en": "Why, measured just now with torch.profiler: with {name} the matrix multiplies did get faster ({mm_before_ms:.2f} to {mm_after_ms:.2f} ms per step), but {op} grew from {before_ms:.2f} to {after_ms:.2f} ms — all operators together {total_before_ms:.1f} to {total_after_ms:.1f} ms. This one operator's slow {name} path eats the gain.",
+    },
+})
+
+# Said by this package's code (moved from fastrain_lib/lessons/l01_gpu_vs_cpu/messages.py).
+MESSAGES.update({
+    "roofline.measured": {"bn": "এই মেশিনে মাপা: {device}", "en": "measured on this machine: {device}"},
+    "roofline.datasheet": {"bn": "ডেটাশিট: {gpu} {precision} ({source})", "en": "datasheet: {gpu} {precision} ({source})"},
+    "roofline.xlabel": {"bn": "গাণিতিক ঘনত্ব (FLOP/বাইট)", "en": "arithmetic intensity (FLOP/byte)"},
+    "roofline.title": {"bn": "রুফলাইন: গতির দুই সীমা — গণনা আর মেমরি", "en": "Roofline: the two limits — compute and memory"},
 })

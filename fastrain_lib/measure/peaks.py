@@ -44,9 +44,9 @@ def datasheet_peak(f: Facts, precision: str = "fp32") -> Peak:
     """The datasheet peak for a GPU described by `f`; kind "unknown" for a GPU not in the table."""
     sheet = datasheet_for(f.name)
     if sheet is None:
-        return Peak(None, None, "unknown", t("hw.peak_unknown", name=f.name or "?"), "")
+        return Peak(None, None, "unknown", t("hardware.peak_unknown", name=f.name or "?"), "")
     return Peak(sheet_tflops(sheet, precision) * 1e12, sheet.bandwidth_gbs * 1e9, "datasheet",
-                t("hw.peak_datasheet", name=sheet.key, source=sheet.source), sheet.source)
+                t("hardware.peak_datasheet", name=sheet.key, source=sheet.source), sheet.source)
 
 
 @functools.lru_cache(maxsize=16)
@@ -73,7 +73,7 @@ def measured_peak(device_type: str, precision: str = "fp32") -> Peak:
             if flops > best:
                 best, best_dtype = flops, dtype
     name = str(best_dtype).replace("torch.", "")
-    return Peak(best, None, "measured", t("hw.peak_measured", dtype=name), f"matmul {name} ({device_type})")
+    return Peak(best, None, "measured", t("hardware.peak_measured", dtype=name), f"matmul {name} ({device_type})")
 
 
 def mfu(achieved_flops_per_s: float, pk: Peak | float | None) -> float | None:
@@ -95,9 +95,9 @@ def mfu_ok(value: float | None) -> bool:
 def mfu_text(value: float | None) -> str:
     """'43.1%', or a clear 'unknown' / 'above 100% — a bug, not shown'."""
     if value is None or math.isnan(value):
-        return t("hw.mfu_unknown")
+        return t("hardware.mfu_unknown")
     if value > 1.0:
-        return t("hw.mfu_impossible")
+        return t("hardware.mfu_impossible")
     return f"{value * 100:.1f}%"
 
 

@@ -99,7 +99,7 @@ def arch_runs(capability: tuple[int, int], arch_list) -> bool:
 def unsupported_message(name: str, capability: tuple[int, int], arch_list) -> str:
     """What a student reads when this torch cannot run their GPU (pure: tested for a V100)."""
     built = ", ".join(a for a in arch_list if a.startswith("sm_")) or "?"
-    return t("hw.gpu_unsupported", gpu=name, cc=f"{capability[0]}.{capability[1]}", built=built,
+    return t("hardware.gpu_unsupported", gpu=name, cc=f"{capability[0]}.{capability[1]}", built=built,
              torch=torch.__version__)
 
 
@@ -155,7 +155,7 @@ def check_device(device: str | torch.device) -> torch.device:
     """A device that really exists here, or a clear message saying what to pick instead."""
     device = torch.device(device)
     if device.type not in available_devices():
-        raise RuntimeError(t("hw.device_missing", device=device.type, available=", ".join(available_devices())))
+        raise RuntimeError(t("hardware.device_missing", device=device.type, available=", ".join(available_devices())))
     return device
 
 

@@ -66,7 +66,7 @@ def hardware_name(meta: dict, fallback: str = "") -> str:
         return meta["gpu_name"] + (f" ×{count}" if count > 1 else "")
     if meta.get("cpu_name"):
         cores = meta.get("cpu_cores")
-        return meta["cpu_name"] + (f" ({cores} {t('hw.cores')})" if cores else "")
+        return meta["cpu_name"] + (f" ({cores} {t('hardware.cores')})" if cores else "")
     return fallback or t("reference.unnamed")
 
 

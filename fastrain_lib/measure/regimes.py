@@ -41,7 +41,7 @@ from fastrain_lib.core.i18n import t
 OVERHEAD, MEMORY, COMPUTE = "overhead", "memory", "compute"
 REGIMES = (OVERHEAD, MEMORY, COMPUTE)
 NAME_KEYS = {OVERHEAD: "regimes.overhead", MEMORY: "regimes.memory", COMPUTE: "regimes.compute"}
-SHORT_KEYS = {OVERHEAD: "regimes.overhead_short", MEMORY: "regimes.memory_short", COMPUTE: "regimes.compute_short"}
+SHORT_KEYS = {OVERHEAD: "regimes.overhead_short", MEMORY: "regimes.memory_short", COMPUTE: "core.compute"}
 # Doubling the work: below this time ratio the fixed cost dominates (2.0 = all work, 1.0 = all overhead).
 GROWTH_LIMIT = 1.4
 # Reaching this share of the bandwidth or of the peak means the op is bound by that limit, not by overhead.
@@ -314,7 +314,7 @@ def plot(mach: Machine, sweep: list[bench.Record], findings: list[Finding]):
     sizes = [r.params["numel"] for r in sweep]
     measured = [r.metrics["us_per_call"] for r in sweep]
     model = [mach.predicted_s(n, 2 * n * 4, 1) * 1e6 for n in sizes]
-    left.plot(sizes, measured, "o-", lw=2.5, color="black", label=plots.label("common.measured_here"))
+    left.plot(sizes, measured, "o-", lw=2.5, color="black", label=plots.label("core.measured_here"))
     left.plot(sizes, model, "--", color="gray", label=plots.label("regimes.model_line"))
     # where the model's memory time passes its overhead: the border between the two regimes
     border = mach.border_numel()

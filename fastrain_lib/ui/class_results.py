@@ -63,16 +63,16 @@ class ClassResults:
 
     def summary(self) -> str:
         """One Bengali (or English) paragraph: what was loaded, what was skipped and why."""
-        lines = [t("class.loaded", records=len(self.records), files=self.files, duplicates=self.duplicates,
+        lines = [t("class_results.loaded", records=len(self.records), files=self.files, duplicates=self.duplicates,
                    machines=len({hardware_label(r.meta) for r in self.records}))]
-        lines += [t("class.skipped", name=s.path.name, reason=s.reason) for s in self.skipped]
+        lines += [t("class_results.skipped", name=s.path.name, reason=s.reason) for s in self.skipped]
         if self.noisy:
             lines.append(t("noise.dropped", count=len(self.noisy)) + " "
                          + ", ".join(sorted({f"{_student(r)}: {r.name}" for r in self.noisy})))
         return "\n".join(lines)
 
 
-KIND_KEYS = {"precision": "class.kind.precision", "fused": "class.kind.fused", "ddp": "class.kind.ddp"}
+KIND_KEYS = {"precision": "class_results.kind.precision", "fused": "class_results.kind.fused", "ddp": "core.ddp_processes"}
 
 
 def quiet(records: list[bench.Record]) -> list[bench.Record]:
@@ -99,15 +99,15 @@ def _number(value) -> bool:
 def _check_record(raw) -> str | None:
     """None when `raw` is a usable record, else the Bengali reason."""
     if not isinstance(raw, dict):
-        return t("class.not_object")
+        return t("class_results.not_object")
     missing = [key for key in ("name", "median_s") if key not in raw]
     if missing:
-        return t("class.missing", fields=", ".join(missing))
+        return t("class_results.missing", fields=", ".join(missing))
     if not isinstance(raw["name"], str) or not _number(raw["median_s"]) or raw["median_s"] <= 0:
-        return t("class.bad_value")
+        return t("class_results.bad_value")
     for key in ("params", "metrics", "meta"):
         if key in raw and not isinstance(raw[key], dict):
-            return t("class.bad_value")
+            return t("class_results.bad_value")
     return None
 
 
@@ -119,23 +119,23 @@ def read_file(path: Path) -> tuple[int, list[bench.Record]]:
     try:
         payload = json.loads(Path(path).read_text(encoding="utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise ValueError(t("class.bad_json", error=str(exc)[:80])) from exc
+        raise ValueError(t("class_results.bad_json", error=str(exc)[:80])) from exc
     if isinstance(payload, list):
         schema, raw_records = 0, payload
     elif isinstance(payload, dict) and isinstance(payload.get("records"), list):
         schema = payload.get("schema", 0)
         if not isinstance(schema, int) or isinstance(schema, bool) or schema < 0:
-            raise ValueError(t("class.bad_schema"))
+            raise ValueError(t("class_results.bad_schema"))
         raw_records = payload["records"]
     else:
-        raise ValueError(t("class.bad_schema"))  # noqa: TRY004 (bad file content, not a bad argument)
+        raise ValueError(t("class_results.bad_schema"))  # noqa: TRY004 (bad file content, not a bad argument)
     if not raw_records:
-        raise ValueError(t("class.empty"))
+        raise ValueError(t("class_results.empty"))
     records = []
     for index, raw in enumerate(raw_records):
         problem = _check_record(raw)
         if problem:
-            raise ValueError(t("class.bad_record", index=index + 1, problem=problem))
+            raise ValueError(t("class_results.bad_record", index=index + 1, problem=problem))
         records.append(bench.Record.from_dict(raw))
     return schema, records
 
@@ -258,7 +258,7 @@ def plot_speedups(ax, rows: list[dict]) -> None:
 
     if not rows:
         ax.axis("off")
-        ax.text(0.5, 0.5, plots.label("class.no_pairs"), ha="center", va="center", wrap=True)
+        ax.text(0.5, 0.5, plots.label("class_results.no_pairs"), ha="center", va="center", wrap=True)
         return
     names = [f"{r['machine']}\n{plots.label(KIND_KEYS[r['kind']])}: {r['variant']}" for r in rows]
     values = [r["speedup"] for r in rows]
@@ -270,8 +270,8 @@ def plot_speedups(ax, rows: list[dict]) -> None:
     ax.set_yticks(range(len(rows)), names)
     ax.invert_yaxis()
     ax.axvline(1.0, color="black", linewidth=1)
-    ax.set_xlabel(plots.label("class.speedup_axis"))
-    ax.set_title(plots.label("class.speedup_title"))
+    ax.set_xlabel(plots.label("class_results.speedup_axis"))
+    ax.set_title(plots.label("class_results.speedup_title"))
 
 
 def plot_leaderboard(ax, rows: list[dict]) -> None:
@@ -280,7 +280,7 @@ def plot_leaderboard(ax, rows: list[dict]) -> None:
 
     if not rows:
         ax.axis("off")
-        ax.text(0.5, 0.5, plots.label("class.no_records"), ha="center", va="center")
+        ax.text(0.5, 0.5, plots.label("class_results.no_records"), ha="center", va="center")
         return
     names = [f"{r['rank']}. {r['student']} — {r['machine']}" for r in rows]
     values = [r["median_s"] * 1e3 for r in rows]
@@ -288,18 +288,18 @@ def plot_leaderboard(ax, rows: list[dict]) -> None:
     ax.bar_label(drawn, labels=[f"{v:.3g} ms" for v in values], padding=3)
     ax.set_yticks(range(len(rows)), names)
     ax.invert_yaxis()
-    ax.set_xlabel(plots.label("class.median_ms"))
-    ax.set_title(plots.label("class.leaderboard_title", name=rows[0]["name"]))
+    ax.set_xlabel(plots.label("core.median_ms"))
+    ax.set_title(plots.label("class_results.leaderboard_title", name=rows[0]["name"]))
 
 
 def speedup_table(rows: list[dict]) -> tuple[list[str], list[tuple]]:
     """Headers and rows for widgets.html_table."""
-    headers = [t("class.machine"), t("class.comparison"), t("class.variant"), t("class.speedup"), t("class.matches")]
+    headers = [t("class_results.machine"), t("class_results.comparison"), t("class_results.variant"), t("core.speedup"), t("class_results.matches")]
     return headers, [(r["machine"], t(KIND_KEYS[r["kind"]]), r["variant"], f"{r['speedup']:.2f}×", r["matches"])
                      for r in rows]
 
 
 def leaderboard_table(rows: list[dict]) -> tuple[list[str], list[tuple]]:
-    headers = ["#", t("class.student"), t("class.machine"), t("class.median_ms"), t("class.vs_slowest")]
+    headers = ["#", t("class_results.student"), t("class_results.machine"), t("core.median_ms"), t("class_results.vs_slowest")]
     return headers, [(r["rank"], r["student"], r["machine"], r["median_s"] * 1e3, f"{r['vs_slowest']:.2f}×")
                      for r in rows]

@@ -82,7 +82,7 @@ def explain_error(exc: BaseException) -> str:
         from fastrain_lib.core.errors import explain  # lesson 02's translator of common PyTorch errors
         return explain(exc)
     except ImportError:
-        return t("panel.error", kind=type(exc).__name__, message=str(exc)[:500])
+        return t("widgets.error", kind=type(exc).__name__, message=str(exc)[:500])
 
 
 def safe_name(text: str, limit: int = 40) -> str:
@@ -131,7 +131,7 @@ class ExperimentPanel:
         self.last_error: BaseException | None = None
         self.runs = 0  # how many times the experiment itself ran (not served from cache)
 
-        self.button = w.Button(description=t("panel.run"), button_style="primary", icon="play")
+        self.button = w.Button(description=t("widgets.run"), button_style="primary", icon="play")
         self.button.add_class("fastrain-run")
         self.button.on_click(lambda _: self.run())
         self.status = w.HTML()
@@ -139,8 +139,8 @@ class ExperimentPanel:
         self.noise_note.add_class("fastrain-noise")
         self.output = w.Output()
         self.output.add_class("fastrain-output")
-        self.save_name = w.Text(placeholder=t("panel.save_name"), layout=w.Layout(width="14em"))
-        self.save_button = w.Button(description=t("panel.save"), icon="save")
+        self.save_name = w.Text(placeholder=t("widgets.save_name"), layout=w.Layout(width="14em"))
+        self.save_button = w.Button(description=t("widgets.save"), icon="save")
         self.save_button.on_click(lambda _: self.save())
         for control in controls.values():
             control.style = {"description_width": "initial"}
@@ -166,7 +166,7 @@ class ExperimentPanel:
             return None
         cores = noise.cores()
         options = [(f"{t('noise.threads_auto')} ({hardware.threads_for()})", 0)] + [(str(n), n) for n in range(1, cores + 1)]
-        dropdown = w.Dropdown(options=options, value=0, description=t("noise.threads_control"),
+        dropdown = w.Dropdown(options=options, value=0, description=t("core.threads"),
                               layout=w.Layout(width="max-content", display=None if mode else "none"))
         dropdown.style = {"description_width": "initial"}
         dropdown.add_class("fastrain-threads")
@@ -193,7 +193,7 @@ class ExperimentPanel:
         threads = self.threads_now()
         key = tuple(sorted(settings.items())) + (("__threads__", threads),)
         self.button.disabled = True
-        self.status.value = f"<i>{html.escape(t('panel.running'))}</i>"
+        self.status.value = f"<i>{html.escape(t('widgets.running'))}</i>"
         start = time.perf_counter()
         before = torch.get_num_threads()
         try:
@@ -206,15 +206,15 @@ class ExperimentPanel:
             self.last, self.last_error = self.cache[key], None
             self._render(self.last)
             elapsed = time.perf_counter() - start
-            message = t("panel.cached") if cached else t("panel.done", seconds=elapsed)
+            message = t("widgets.cached") if cached else t("widgets.done", seconds=elapsed)
             self.status.value = html.escape(message)
             return self.last
         except Exception as exc:  # noqa: BLE001 — any failure is shown to the student, kept for tests
             self.last_error = exc
-            self.status.value = f'<span style="color:#b00">{html.escape(t("panel.failed"))}</span>'
+            self.status.value = f'<span style="color:#b00">{html.escape(t("widgets.failed"))}</span>'
             self.noise_note.value = ""
             set_outputs(self.output, HTML(f'<div class="fastrain-error"><b>{html.escape(explain_error(exc))}</b>'
-                                          f"<details><summary>{html.escape(t('panel.details'))}</summary>"
+                                          f"<details><summary>{html.escape(t('widgets.details'))}</summary>"
                                           f"<pre>{html.escape(traceback.format_exc(limit=6))}</pre></details></div>"))
             return None
         finally:
@@ -257,7 +257,7 @@ class ExperimentPanel:
     def save(self, student: str | None = None):
         """Save the last run's records as JSON in the results folder (for class results)."""
         if self.last is None or not self.last.records:
-            self.status.value = html.escape(t("panel.nothing_to_save"))
+            self.status.value = html.escape(t("widgets.nothing_to_save"))
             return None
         student = safe_name(student or self.save_name.value or "anon")
         stamp = _dt.datetime.now().strftime("%Y%m%d-%H%M%S")
@@ -270,7 +270,7 @@ class ExperimentPanel:
             copy += 1
             path = path.with_name(f"{self.name}-{student}-{stamp}-{copy}.json")
         path = bench.save_records(self.last.records, path)
-        self.status.value = html.escape(t("panel.saved", path=str(path)))
+        self.status.value = html.escape(t("widgets.saved", path=str(path)))
         return path
 
     def show(self):

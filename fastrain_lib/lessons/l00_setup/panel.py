@@ -30,9 +30,9 @@ def matmul_experiment(max_size: int, dtype: str) -> Outcome:
             records.append(record)
         series[device] = gflops
     fig, ax = plots.new_figure()
-    plots.lines(ax, sizes, series, logx=True, xlabel=plots.label("lesson00.matrix_size"),
+    plots.lines(ax, sizes, series, logx=True, xlabel=plots.label("core.matrix_size"),
                 ylabel="GFLOP/s", title=plots.label("lesson00.matmul_title", dtype=dtype))
-    headers = [t("common.device"), t("common.size"), t("common.median_ms"), "GFLOP/s"]
+    headers = [t("core.device"), t("core.size"), t("core.median_ms"), "GFLOP/s"]
     return Outcome(figure=fig, headers=headers, rows=rows, records=records)
 
 
@@ -42,7 +42,7 @@ def make() -> ExperimentPanel:
         {
             "max_size": widgets.Dropdown(options=[256, 512, 1024, 2048], value=256,
                                          description=t("lesson00.max_size")),
-            "dtype": widgets.ToggleButtons(options=list(DTYPES), value="float32", description=t("common.dtype")),
+            "dtype": widgets.ToggleButtons(options=list(DTYPES), value="float32", description=t("core.dtype")),
         },
         matmul_experiment,
         name="lesson00_matmul",

@@ -43,7 +43,7 @@ MISTAKE_KEYS = {
     "inverted_rate": "lesson01.check.inverted_rate",
     "bits_not_bytes": "lesson01.check.bits_not_bytes",
     "forgot_output": "lesson01.check.forgot_output",
-    "integer_division": "checks.l01.integer_division",
+    "integer_division": "checking.l01.integer_division",
 }
 
 
@@ -216,7 +216,7 @@ def check_throughput(fn, device: str = "cpu") -> CheckResult:
             return problem
         wrong = [b for b in seen if b != batch_size]
         if wrong:
-            return failed("batch_ignored", "checks.l01.batch_ignored", got=wrong[0], want=batch_size)
+            return failed("batch_ignored", "checking.l01.batch_ignored", got=wrong[0], want=batch_size)
         if all(torch.equal(a, b.detach()) for a, b in zip(before, model.parameters())):
             return failed("no_training", "lesson01.check.no_training")
     return passed()

@@ -2,16 +2,11 @@
 
 MESSAGES = {
     # roofline (fastrain_lib.measure.roofline)
-    "roofline.measured": {"bn": "এই মেশিনে মাপা: {device}", "en": "measured on this machine: {device}"},
-    "roofline.datasheet": {"bn": "ডেটাশিট: {gpu} {precision} ({source})", "en": "datasheet: {gpu} {precision} ({source})"},
-    "roofline.xlabel": {"bn": "গাণিতিক ঘনত্ব (FLOP/বাইট)", "en": "arithmetic intensity (FLOP/byte)"},
-    "roofline.title": {"bn": "রুফলাইন: গতির দুই সীমা — গণনা আর মেমরি", "en": "Roofline: the two limits — compute and memory"},
     # plots and progress
     "lesson01.ideal": {"bn": "আদর্শ (থ্রেড যত, গতি তত গুণ)", "en": "ideal (speed-up = threads)"},
     "lesson01.threads_axis": {"bn": "CPU থ্রেডের সংখ্যা", "en": "number of CPU threads"},
     "lesson01.speedup_axis": {"bn": "গতিবৃদ্ধি (1 থ্রেডের তুলনায়)", "en": "speed-up (over 1 thread)"},
     "lesson01.threads_title": {"bn": "{size}×{size} ম্যাট্রিক্স গুণ: থ্রেড বাড়ালে কত দ্রুত?", "en": "{size}×{size} matmul: how much faster with more threads?"},
-    "lesson01.matrix_n": {"bn": "ম্যাট্রিক্সের আকার n (n × n)", "en": "matrix size n (n × n)"},
     "lesson01.numel_axis": {"bn": "টেনসরের উপাদান সংখ্যা", "en": "number of tensor elements"},
     "lesson01.matmul_title": {"bn": "ম্যাট্রিক্স গুণ: গণনার গতি", "en": "matrix multiply: compute speed"},
     "lesson01.add_title": {"bn": "যোগ c = a + b: মেমরির গতি", "en": "addition c = a + b: memory speed"},

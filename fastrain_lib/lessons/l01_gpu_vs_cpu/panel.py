@@ -82,7 +82,7 @@ def plot_thread_scaling(records: list[bench.Record]):
     base = records[0].median_s
     speedup = [base / r.median_s for r in records]
     ax.plot(threads, threads, "--", color="gray", label=plots.label("lesson01.ideal"))
-    ax.plot(threads, speedup, "o-", lw=2.5, label=plots.label("common.measured_here"))
+    ax.plot(threads, speedup, "o-", lw=2.5, label=plots.label("core.measured_here"))
     ax.set_xticks(threads)
     ax.set_xlabel(plots.label("lesson01.threads_axis"))
     ax.set_ylabel(plots.label("lesson01.speedup_axis"))
@@ -152,7 +152,7 @@ def plot_sweeps(matmul_records: list[bench.Record], add_records: list[bench.Reco
     for device, (xs, ys) in _by_device(matmul_records, "size", "gflops").items():
         left.plot(xs, ys, "o-", label=device)
     left.set_xscale("log", base=2)
-    left.set_xlabel(plots.label("lesson01.matrix_n"))
+    left.set_xlabel(plots.label("core.matrix_size"))
     left.set_ylabel("GFLOP/s")
     left.set_title(plots.label("lesson01.matmul_title"))
     for device, (xs, ys) in _by_device(add_records, "numel", "gbs").items():
@@ -221,8 +221,8 @@ def plot_batch(records: list[bench.Record]):
     plot_reference(ax, "SimpleNN step", "batch_size", "samples_per_s")
     ax.set_xscale("log", base=2)
     ax.set_yscale("log")
-    ax.set_xlabel(plots.label("common.batch_size"))
-    ax.set_ylabel(plots.label("common.samples_per_s"))
+    ax.set_xlabel(plots.label("core.batch_size"))
+    ax.set_ylabel(plots.label("core.samples_per_s"))
     ax.set_title(plots.label("lesson01.batch_title"))
     ax.legend()
     return fig
@@ -297,16 +297,16 @@ def panel_experiment(size: int, dtype: str, devices: tuple, threads: int) -> Out
         right.plot(sizes, [r.metrics["gflops"] for r in mine], "o-", label=device)
     left.set_xscale("log", base=2)
     left.set_yscale("log")
-    left.set_xlabel(plots.label("lesson01.matrix_n"))
-    left.set_ylabel(plots.label("common.median_ms"))
+    left.set_xlabel(plots.label("core.matrix_size"))
+    left.set_ylabel(plots.label("core.median_ms"))
     right.set_xscale("log", base=2)
     right.set_ylim(bottom=0)  # from zero: small differences should look small
-    right.set_xlabel(plots.label("lesson01.matrix_n"))
+    right.set_xlabel(plots.label("core.matrix_size"))
     right.set_ylabel("GFLOP/s")
     fig.suptitle(plots.label("lesson01.panel_plot_title", dtype=dtype, threads=threads))
     left.legend()
     right.legend()
-    headers = [t("common.device"), t("common.size"), t("common.threads"), t("common.median_ms"),
+    headers = [t("core.device"), t("core.size"), t("core.threads"), t("core.median_ms"),
                t("lesson01.iqr_ms"), "GFLOP/s"]
     return Outcome(figure=fig, headers=headers, rows=rows, records=records)
 
@@ -319,11 +319,11 @@ def make() -> ExperimentPanel:
         {
             "size": widgets.Dropdown(options=[128, 256, 512, 1024, 2048, 4096],
                                      value=config.by_mode(ci=128, lab=512), description=t("lesson01.max_size")),
-            "dtype": widgets.ToggleButtons(options=list(DTYPES), value="float32", description=t("common.dtype")),
+            "dtype": widgets.ToggleButtons(options=list(DTYPES), value="float32", description=t("core.dtype")),
             "devices": widgets.SelectMultiple(options=devices, value=tuple(devices), rows=min(3, len(devices)),
                                               description=t("lesson01.devices")),
             "threads": widgets.IntSlider(value=torch.get_num_threads(), min=1, max=cores,
-                                         description=t("common.threads")),
+                                         description=t("core.threads")),
         },
         panel_experiment,
         name="lesson01_gpu_vs_cpu",

@@ -268,13 +268,13 @@ def _explain_weights(model, start, loader, make_opt, criterion_cls, optimizer) -
         return failed("no_backward", "lesson02.check.no_backward")
     if optimizer.steps != len(loader):
         return failed("no_step", "lesson02.check.no_step", batches=len(loader), steps=optimizer.steps)
-    for variant, code, key in ((_no_zero_grad, "no_zero_grad", "checks.l02.no_zero_grad"),
-                               (_plain_loss, "criterion_ignored", "checks.l02.criterion_ignored")):
+    for variant, code, key in ((_no_zero_grad, "no_zero_grad", "checking.l02.no_zero_grad"),
+                               (_plain_loss, "criterion_ignored", "checking.l02.criterion_ignored")):
         twin = copy.deepcopy(start)
         variant(twin, loader, make_opt(twin.parameters()), criterion_cls(), "cpu")
         if all(torch.allclose(a, b, atol=1e-6) for a, b in zip(twin.parameters(), model.parameters())):
             return failed(code, key)
-    return failed("wrong_weights", "checks.l02.wrong_weights")
+    return failed("wrong_weights", "checking.l02.wrong_weights")
 
 
 def _judge_losses(losses, ref_losses) -> CheckResult | None:
@@ -283,7 +283,7 @@ def _judge_losses(losses, ref_losses) -> CheckResult | None:
     for i, (got, want) in enumerate(zip(losses, ref_losses)):
         value = as_number(got)
         if value is None or abs(value - want.item()) > 1e-5 * max(1.0, abs(want.item())):
-            return failed("wrong_loss_values", "checks.l02.wrong_loss_values", step=i + 1, got=describe(got),
+            return failed("wrong_loss_values", "checking.l02.wrong_loss_values", step=i + 1, got=describe(got),
                           want=f"{want.item():.4f}")
     return None
 
@@ -300,7 +300,7 @@ def check_train_epoch(train_epoch) -> CheckResult:
     if train_epoch is None:
         return not_done()
     if not callable(train_epoch):
-        return failed("not_callable", "checks.not_callable", kind=type(train_epoch).__name__)
+        return failed("not_callable", "checking.not_callable", kind=type(train_epoch).__name__)
     problem = _meta_run(train_epoch)
     if problem is not None:
         return problem
@@ -314,7 +314,7 @@ def check_train_epoch(train_epoch) -> CheckResult:
         if problem is not None:
             return problem
         if not unchanged(loader, saved):
-            return failed("mutated_input", "checks.l02.loader_changed")
+            return failed("mutated_input", "checking.l02.loader_changed")
         ref_losses = reference_train_epoch(twin, saved, make_opt(twin.parameters()), criterion_cls(), "cpu")
         if not all(torch.allclose(a, b, atol=1e-6) for a, b in zip(twin.parameters(), model.parameters())):
             return _explain_weights(model, start, saved, make_opt, criterion_cls, optimizer)
@@ -345,7 +345,7 @@ def check_throughput(throughput) -> CheckResult:
         if abs(value - seconds / (batch_size * steps)) <= 1e-6 * (seconds / (batch_size * steps)):
             return failed("inverted", "lesson02.check.inverted")
         if value in (batch_size * steps // seconds, round(expected), int(expected)):
-            return failed("integer_division", "checks.l01.integer_division")
+            return failed("integer_division", "checking.l01.integer_division")
         return failed("wrong_value", "lesson02.check.wrong_value", batch_size=batch_size, steps=steps,
                       seconds=seconds, expected=expected, got=value)
     return passed()

@@ -222,7 +222,7 @@ def _check_fast_loop(fast_loop, *, steps: int | None = None) -> CheckResult:
     if fast_loop is None:
         return not_done()
     if not callable(fast_loop):
-        return failed("not_callable", "checks.not_callable", kind=type(fast_loop).__name__)
+        return failed("not_callable", "checking.not_callable", kind=type(fast_loop).__name__)
     few = 4
     result, problem, model = _run(fast_loop, few)
     if problem is not None:

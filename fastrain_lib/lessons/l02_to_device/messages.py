@@ -40,7 +40,6 @@ MESSAGES = {
     },
     "lesson02.samples_seen": {"bn": "দেখা নমুনার সংখ্যা", "en": "samples seen"},
     "lesson02.history": {"bn": "শেষ কয়েকটি চালানোর গতি", "en": "speed of the last few runs"},
-    "lesson02.final_loss": {"bn": "শেষ লস", "en": "final loss"},
     # checks.py: to_device
     "lesson02.check.not_moved": {
         "bn": "টেনসরটি নির্দিষ্ট ডিভাইসে যায়নি। একটি টেনসর পেলে x.to(device) ফেরত দাও — .to() নতুন টেনসর ফেরত দেয়, মূলটি যেখানে ছিল সেখানেই থাকে।",
@@ -285,7 +284,6 @@ MESSAGES = {
               "batch itself takes {pinned:.2f} ms, so moving the pinning off the loop's path gains more.",
     },
     "transfer.lane_copy": {"bn": "কপি", "en": "copy"},
-    "transfer.lane_compute": {"bn": "গণনা", "en": "compute"},
     "transfer.time_ms": {"bn": "সময় (মিলিসেকেন্ড)", "en": "time (ms)"},
     "transfer.timeline_serial": {
         "bn": "এক স্ট্রিমে: কপি আর গণনা পালা করে — মোট {ms:.1f} ms (মডেল, মাপা নয়)",
@@ -348,7 +346,6 @@ MESSAGES = {
     },
     "lesson02.wait_ms": {"bn": "ডেটার অপেক্ষা (ms/ধাপ)", "en": "waiting for data (ms/step)"},
     "lesson02.step_ms": {"bn": "ধাপ নিজে (ms/ধাপ)", "en": "the step itself (ms/step)"},
-    "lesson02.ms_per_step": {"bn": "প্রতি ধাপে সময় (ms)", "en": "time per step (ms)"},
     "lesson02.pipeline_title": {
         "bn": "ডেটার অপেক্ষা বনাম ধাপ, num_workers অনুযায়ী (এই মেশিনে মাপা)",
         "en": "waiting for data vs the step, by num_workers (measured on this machine)",

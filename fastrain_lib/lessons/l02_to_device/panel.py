@@ -55,7 +55,7 @@ def speed_experiment(device: str, batch_size: int, num_workers: int, pin_memory:
     """One training run for the chosen setting: loss curve, and samples/s beside earlier runs."""
     result = training_run(device, batch_size, num_workers, pin_memory)
     rate = result["samples_per_s"]
-    pin = t("common.yes") if pin_memory else t("common.no")
+    pin = t("core.yes") if pin_memory else t("core.no")
     setting = f"{device}\nb{batch_size} w{num_workers} p{int(pin_memory)}"
     HISTORY.append((setting, rate))
     del HISTORY[:-6]  # the last six runs fit on one chart
@@ -63,10 +63,10 @@ def speed_experiment(device: str, batch_size: int, num_workers: int, pin_memory:
     fig, (left, right) = plots.new_figure(ncols=2)
     left.plot(result["x"], result["losses"], marker=".")
     left.set_xlabel(plots.label("lesson02.samples_seen"))
-    left.set_ylabel(plots.label("common.loss"))
+    left.set_ylabel(plots.label("core.loss"))
     left.set_title(plots.label("lesson02.panel_plot", device=device, batch_size=batch_size,
                                num_workers=num_workers, pin=pin, rate=rate), fontsize=11)
-    plots.bars(right, [s for s, _ in HISTORY], [r for _, r in HISTORY], ylabel=plots.label("common.samples_per_s"),
+    plots.bars(right, [s for s, _ in HISTORY], [r for _, r in HISTORY], ylabel=plots.label("core.samples_per_s"),
                title=plots.label("lesson02.history"), fmt="{:.0f}")
     right.tick_params(axis="x", labelsize=8)
 
@@ -76,8 +76,8 @@ def speed_experiment(device: str, batch_size: int, num_workers: int, pin_memory:
                           metrics={"samples_per_s": rate, "startup_s": result["startup_s"],
                                    "final_loss": result["losses"][-1]},
                           meta=bench.meta())
-    headers = [t("common.device"), t("common.batch_size"), "num_workers", "pin_memory",
-               t("common.samples_per_s"), t("transfer.startup_s"), t("lesson02.final_loss")]
+    headers = [t("core.device"), t("core.batch_size"), "num_workers", "pin_memory",
+               t("core.samples_per_s"), t("transfer.startup_s"), t("core.final_loss")]
     rows = [(device, batch_size, num_workers, pin, rate, result["startup_s"], result["losses"][-1])]
     note = t("lesson02.panel_note", startup=result["startup_s"])
     if pin_memory and not hardware.cuda_available():
@@ -90,8 +90,8 @@ def make() -> ExperimentPanel:
         t("lesson02.panel_title"),
         {
             "device": widgets.Dropdown(options=hardware.available_devices(), value=hardware.available_devices()[0],
-                                       description=t("common.device")),
-            "batch_size": widgets.Dropdown(options=list(BATCH_SIZES), value=64, description=t("common.batch_size")),
+                                       description=t("core.device")),
+            "batch_size": widgets.Dropdown(options=list(BATCH_SIZES), value=64, description=t("core.batch_size")),
             "num_workers": widgets.Dropdown(options=list(WORKERS), value=0, description=t("lesson02.num_workers")),
             "pin_memory": widgets.Checkbox(value=False, description=t("lesson02.pin_memory")),
         },

@@ -64,7 +64,7 @@ def link_rows() -> list[tuple]:
     rows = []
     for key, link in LINKS.items():
         gpus = ", ".join(g for g, k in GPU_LINKS.items() if k == key)
-        rows.append((link.name, link.gbs, gpus, f"{t('hw.datasheet')}: {link.source}"))
+        rows.append((link.name, link.gbs, gpus, f"{t('hardware.datasheet')}: {link.source}"))
     return rows
 
 
@@ -313,7 +313,7 @@ def plot_overlap(copy_s: float, compute_s: float, batches: int, title: str = "")
             y = 1 if lane == "copy" else 0
             ax.barh(y, (end - start) * 1e3, left=start * 1e3, color=colors[lane], edgecolor="white")
             ax.text((start + end) / 2 * 1e3, y, str(b + 1), ha="center", va="center", color="white", fontsize=9)
-        ax.set_yticks([0, 1], [plots.label("transfer.lane_compute"), plots.label("transfer.lane_copy")])
+        ax.set_yticks([0, 1], [plots.label("core.compute"), plots.label("transfer.lane_copy")])
         total = overlap_model(copy_s, compute_s, batches)["overlapped_s" if overlapped else "serial_s"]
         ax.set_title(plots.label("transfer.timeline_overlapped" if overlapped else "transfer.timeline_serial",
                                  ms=total * 1e3), fontsize=11)

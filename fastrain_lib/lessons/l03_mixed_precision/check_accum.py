@@ -222,7 +222,7 @@ def check_accum_step(accum_step) -> CheckResult:
             if bad is not None:  # (a failed CheckResult is falsy: never chain them with `or`)
                 return bad
             if not unchanged(mbs, saved):
-                return failed("mutated_input", "checks.l03.mutated_input")
+                return failed("mutated_input", "checking.l03.mutated_input")
             after = _params(model)
             if step == 2 and (not all(torch.isfinite(p).all() for p in after) or not _same(before, after)):
                 return failed("not_skipped", "lesson03.check.not_skipped")
@@ -235,6 +235,6 @@ def check_accum_step(accum_step) -> CheckResult:
                 if got is not None and math.isclose(got, want * k, rel_tol=1e-3):
                     return failed("summed_loss", "lesson03.check.accum_summed_loss", k=k)
                 if got is not None and math.isclose(got, want * scale_before, rel_tol=1e-3):
-                    return failed("returned_scaled_loss", "checks.l03.returned_scaled_loss", scale=f"{scale_before:g}")
-                return failed("wrong_loss", "checks.l03.wrong_loss", got=describe(result), want=f"{want:.4f}")
+                    return failed("returned_scaled_loss", "checking.l03.returned_scaled_loss", scale=f"{scale_before:g}")
+                return failed("wrong_loss", "checking.l03.wrong_loss", got=describe(result), want=f"{want:.4f}")
     return passed("lesson03.check.accum_ok")

@@ -128,7 +128,7 @@ def _common_problems(fn, spy, caught, dtype) -> CheckResult | None:
         return failed("backward_in_autocast", "lesson03.check.backward_in_autocast")
     if spy.forward_dtypes and spy.forward_dtypes[0] != dtype:
         if spy.forward_dtypes[0] in (torch.float16, torch.bfloat16):
-            return failed("ignored_dtype", "checks.l03.ignored_dtype", want=str(dtype).replace("torch.", ""),
+            return failed("ignored_dtype", "checking.l03.ignored_dtype", want=str(dtype).replace("torch.", ""),
                           got=str(spy.forward_dtypes[0]).replace("torch.", ""))
         return failed("no_autocast", "lesson03.check.no_autocast")
     return None
@@ -140,8 +140,8 @@ def _judge_loss(result, ref_loss, scale) -> CheckResult | None:
     if got is not None and math.isclose(got, want, rel_tol=1e-4, abs_tol=1e-6):
         return None
     if got is not None and math.isclose(got, want * scale, rel_tol=1e-3):
-        return failed("returned_scaled_loss", "checks.l03.returned_scaled_loss", scale=f"{scale:g}")
-    return failed("wrong_loss", "checks.l03.wrong_loss", got=describe(result), want=f"{want:.4f}")
+        return failed("returned_scaled_loss", "checking.l03.returned_scaled_loss", scale=f"{scale:g}")
+    return failed("wrong_loss", "checking.l03.wrong_loss", got=describe(result), want=f"{want:.4f}")
 
 
 def _check_step(fn, reference, with_clip: bool) -> CheckResult:
@@ -176,7 +176,7 @@ def _check_step(fn, reference, with_clip: bool) -> CheckResult:
             if common is not None:
                 return common
             if not unchanged((inputs, targets), saved):
-                return failed("mutated_input", "checks.l03.mutated_input")
+                return failed("mutated_input", "checking.l03.mutated_input")
             after = _params(model)
             if step == 2 and (not all(torch.isfinite(p).all() for p in after) or not _same(before, after)):
                 return failed("not_skipped", "lesson03.check.not_skipped")
@@ -217,7 +217,7 @@ def check_clip_step(clip_step) -> CheckResult:
     call_student(clip_step, model, optimizer, scaler, inputs, targets, max_norm, DEVICE, dtype)
     for variant, code, key in ((_clip_before_unscale, "clip_before_unscale", "lesson03.check.clip_before_unscale"),
                                (_no_clip, "no_clip", "lesson03.check.no_clip"),
-                               (_fixed_norm, "fixed_max_norm", "checks.l03.fixed_max_norm")):
+                               (_fixed_norm, "fixed_max_norm", "checking.l03.fixed_max_norm")):
         twin, twin_opt, twin_scaler = _clone(_setup(make_opt=make_opt)[0], make_opt)
         variant(twin, twin_opt, twin_scaler, inputs, targets, max_norm)
         if _same(_params(model), _params(twin)):

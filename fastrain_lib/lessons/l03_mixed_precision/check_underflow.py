@@ -47,7 +47,7 @@ def check_underflow_share(fn) -> CheckResult:
         if problem is not None:
             return problem
         if not unchanged(grad, saved):
-            return failed("mutated_input", "checks.l03.grad_mutated")
+            return failed("mutated_input", "checking.l03.grad_mutated")
         grad = saved
         got = as_number(value)
         if got is None:

@@ -63,14 +63,14 @@ def precision_experiment(modes: tuple, batch_size: int, width: int) -> Outcome:
     plots.bars(axes[1], names, [results[m][1] / 1024 for m in names], ylabel=plots.label("lesson03.activation_kib"),
                title=plots.label("lesson03.activation_kib"))
     plots.lines(axes[2], list(range(1, steps + 1)), {m: results[m][0].losses for m in names}, marker="",
-                xlabel=plots.label("common.step"), ylabel=plots.label("common.loss"),
+                xlabel=plots.label("core.step"), ylabel=plots.label("core.loss"),
                 title=plots.label("lesson03.loss_curve"))
     for ax in axes[:2]:
         ax.margins(y=0.15)  # room for the numbers on the bars
     fig.suptitle(plots.label("lesson03.panel_fig_title", device=device.type, batch=batch_size, width=width))
 
-    headers = [t("lesson03.mode"), t("lesson03.time_per_step"), t("lesson03.activation_kib"),
-               t("lesson03.final_loss"), t("lesson03.skipped")]
+    headers = [t("core.mode"), t("lesson03.time_per_step"), t("lesson03.activation_kib"),
+               t("core.final_loss"), t("lesson03.skipped")]
     rows, records = [], []
     for mode in names:
         history, saved_bytes = results[mode]
@@ -96,7 +96,7 @@ def make() -> ExperimentPanel:
             "modes": widgets.SelectMultiple(options=list(prec.PRECISIONS), value=("fp32", "bf16"), rows=4,
                                             description=t("lesson03.modes")),
             "batch_size": widgets.Dropdown(options=[16, 32, 64, 128, 256], value=64,
-                                           description=t("common.batch_size")),
+                                           description=t("core.batch_size")),
             "width": widgets.Dropdown(options=[64, 128, 256, 512, 1024], value=128, description=t("lesson03.width")),
         },
         precision_experiment,

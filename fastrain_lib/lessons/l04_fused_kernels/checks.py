@@ -122,19 +122,19 @@ def _judge_adam(adam_step, config, seed) -> CheckResult | None:
         return problem
     state_ok = _close(exp_avgs, ref_m) and _close(exp_avg_sqs, ref_v, atol=1e-9)
     if unchanged(params, params0):  # the caller's tensors never moved
-        return not_done() if returned is None else failed("not_in_place", "checks.l04.adam_not_in_place")
+        return not_done() if returned is None else failed("not_in_place", "checking.l04.adam_not_in_place")
     if _close(params, ref_params):
         return None if state_ok else failed("state_wrong", "lesson04.adam_state_wrong")
     if any(p.dtype != dtype for p in params):
-        return failed("dtype_changed", "checks.l04.adam_dtype")
+        return failed("dtype_changed", "checking.l04.adam_dtype")
     if _close(params, _variant_trajectory(params0, grads, lr, betas, eps, bias_correction=False)):
         return failed("no_bias_correction", "lesson04.adam_no_bias_correction")
     if _close(params, _variant_trajectory(params0, grads, lr, betas, eps, eps_inside=True)):
         return failed("eps_inside_sqrt", "lesson04.adam_eps_inside")
     if betas != (0.9, 0.999) and _close(params, _reference(params0, grads, lr, (0.9, 0.999), eps)[0]):
-        return failed("fixed_betas", "checks.l04.adam_fixed_betas", betas=betas)
+        return failed("fixed_betas", "checking.l04.adam_fixed_betas", betas=betas)
     if eps != 1e-8 and _close(params, _reference(params0, grads, lr, betas, 1e-8)[0]):
-        return failed("fixed_eps", "checks.l04.adam_fixed_eps", eps=eps)
+        return failed("fixed_eps", "checking.l04.adam_fixed_eps", eps=eps)
     if not state_ok:
         return failed("state_wrong", "lesson04.adam_state_wrong")
     if not _close(first, ref_first):
@@ -193,10 +193,10 @@ def check_launch_counts(measure_launches) -> CheckResult:
                 return failed("no_warmup", "lesson04.launch_no_warmup")
             for other_n in (4, 8, 16):
                 if other_n != n and count == _expected_launches(impl, other_n):
-                    return failed("ignored_n", "checks.l04.launch_ignored_n", n=n, other=other_n)
+                    return failed("ignored_n", "checking.l04.launch_ignored_n", n=n, other=other_n)
             other_impl = "foreach" if impl == "forloop" else "forloop"
             if count == _expected_launches(other_impl, n):
-                return failed("ignored_impl", "checks.l04.launch_ignored_impl", impl=impl)
+                return failed("ignored_impl", "checking.l04.launch_ignored_impl", impl=impl)
             return failed("wrong_count", "lesson04.launch_wrong", impl=impl, n=n, expected=expected, got=count)
         results[(impl, n)] = count
     return passed("lesson04.launch_ok", forloop=results[("forloop", 16)], foreach=results[("foreach", 16)])
@@ -243,19 +243,19 @@ def check_layer_norm(layer_norm) -> CheckResult:
         if problem is not None:
             return problem
         if not unchanged((x, w, b), saved):
-            return failed("mutated_input", "checks.l04.ln_mutated")
+            return failed("mutated_input", "checking.l04.ln_mutated")
         x, w, b = saved
         expected = F.layer_norm(x, (x.shape[-1],), w, b, eps)
         if not isinstance(got, torch.Tensor) or got.device != x.device:
-            return failed("not_tensor", "checks.l04.ln_not_tensor", got=describe(got))
+            return failed("not_tensor", "checking.l04.ln_not_tensor", got=describe(got))
         if got.shape != expected.shape:
             return failed("wrong_shape", "lesson04.ln_shape", got=tuple(got.shape), expected=tuple(expected.shape))
         if not got.is_floating_point():
-            return failed("not_tensor", "checks.l04.ln_not_tensor", got=describe(got))
+            return failed("not_tensor", "checking.l04.ln_not_tensor", got=describe(got))
         got = got.detach()
         close = torch.allclose(got.to(x.dtype), expected, atol=1e-4, rtol=1e-4)
         if close and got.dtype != x.dtype:
-            return failed("dtype_changed", "checks.l04.ln_dtype", got=str(got.dtype).replace("torch.", ""),
+            return failed("dtype_changed", "checking.l04.ln_dtype", got=str(got.dtype).replace("torch.", ""),
                           want=str(x.dtype).replace("torch.", ""))
         if close:
             continue
@@ -263,7 +263,7 @@ def check_layer_norm(layer_norm) -> CheckResult:
             if wrong.shape == got.shape and torch.allclose(got.to(x.dtype), wrong, atol=1e-4, rtol=1e-4):
                 return failed(code, LN_MESSAGES[code])
         if eps != 1e-5 and torch.allclose(got.to(x.dtype), F.layer_norm(x, (x.shape[-1],), w, b, 1e-5), atol=1e-4):
-            return failed("fixed_eps", "checks.l04.ln_fixed_eps", eps=eps)
+            return failed("fixed_eps", "checking.l04.ln_fixed_eps", eps=eps)
         return failed("wrong_values", "lesson04.ln_wrong", diff=float((got.to(x.dtype) - expected).abs().max()))
     return passed()
 

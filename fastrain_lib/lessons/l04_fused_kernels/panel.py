@@ -79,7 +79,7 @@ def step_experiment(optimizer: str, norm: str, precision: str, compile: bool, si
     fig, (ax_time, ax_launch) = plots.new_figure(ncols=2)
     names = [name for name, _ in shown]
     values = [value for _, value in shown]
-    drawn = plots.bars(ax_time, list(range(1, len(names) + 1)), values, ylabel=plots.label("lesson04.ms_per_step"),
+    drawn = plots.bars(ax_time, list(range(1, len(names) + 1)), values, ylabel=plots.label("core.ms_per_step"),
                        title=plots.label("lesson04.time_title", device=device.type))
     for bar, name in zip(drawn, names):
         bar.set_alpha(1.0 if name == label else 0.45)
@@ -91,7 +91,7 @@ def step_experiment(optimizer: str, norm: str, precision: str, compile: bool, si
     ax_launch.set_title(plots.label("lesson04.launch_title", total=whole.launches))
     ax_launch.legend()
 
-    headers = ["#", t("lesson04.setting"), t("lesson04.ms_per_step")]
+    headers = ["#", t("lesson04.setting"), t("core.ms_per_step")]
     rows = [(i + 1, name, value) for i, (name, value) in enumerate(shown)]
     rows.append(("", t("lesson04.launches_now"), f"{model_launches} + {opt_launches} = {whole.launches}"))
     record = bench.Record(name=f"lesson04_step:{label}", median_s=median_ms / 1e3, times_s=times,
@@ -123,7 +123,7 @@ def make() -> ExperimentPanel:
         t("lesson04.panel_title"),
         {
             "optimizer": widgets.Dropdown(options=list(optimizers.OPTIMIZER_IMPLS), value="foreach",
-                                          description=t("lesson04.optimizer")),
+                                          description=t("core.optimizer")),
             "norm": widgets.Dropdown(options=list(NORMS), value="torch", description="LayerNorm"),
             "precision": widgets.Dropdown(options=_precisions(device), value="fp32",
                                           description=t("lesson04.precision")),

@@ -69,7 +69,7 @@ def ablation_rows(records: list[bench.Record]) -> list[tuple]:
 
 
 def ablation_headers() -> list[str]:
-    return [t("lesson04.stage"), t("lesson04.ms_per_step"), t("lesson04.tokens_per_s"), t("lesson04.speedup"),
+    return [t("lesson04.stage"), t("core.ms_per_step"), t("core.tokens_per_s"), t("lesson04.speedup"),
             "MFU", t("lesson04.compile_s")]
 
 

@@ -221,8 +221,8 @@ def _idle_variants(events, k):
     every_span = max(e["end"] for e in events) - min(e["start"] for e in events)
     return [("forgot_stages", "lesson05.check_idle_forgot_stages", 1 - busy / span),
             ("busy_not_idle", "lesson05.check_idle_busy", busy / (k * span)),
-            ("not_only_work", "checks.l05.idle_not_only_work", 1 - every / (k * every_span)),
-            ("span_from_zero", "checks.l05.idle_span_from_zero", 1 - busy / (k * max(e["end"] for e in work)))]
+            ("not_only_work", "checking.l05.idle_not_only_work", 1 - every / (k * every_span)),
+            ("span_from_zero", "checking.l05.idle_span_from_zero", 1 - busy / (k * max(e["end"] for e in work)))]
 
 
 def _judge_idle(fn, events, k, want, wrong_code) -> CheckResult | None:
@@ -231,7 +231,7 @@ def _judge_idle(fn, events, k, want, wrong_code) -> CheckResult | None:
     if problem is not None:
         return problem
     if not unchanged(events, before):
-        return failed("mutated_input", "checks.l05.idle_mutated")
+        return failed("mutated_input", "checking.l05.idle_mutated")
     if abs(got - want) <= 1e-6:
         return None
     for code, key, value in _idle_variants(events, k):

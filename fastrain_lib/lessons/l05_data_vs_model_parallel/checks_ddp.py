@@ -75,11 +75,11 @@ def _judge_average(results, world, dtype) -> CheckResult | None:
     weights = [p.detach() for p in models[0].parameters()]
     for r in results:
         if any(g is None or g.shape != m.shape for g, m in zip(r["grads"], mean)):
-            return failed("grad_lost", "checks.l05.avg_grad_lost")
+            return failed("grad_lost", "checking.l05.avg_grad_lost")
         if any(g.dtype != dtype for g in r["grads"]):
-            return failed("dtype_changed", "checks.l05.avg_dtype", got=str(r["grads"][0].dtype), want=str(dtype))
+            return failed("dtype_changed", "checking.l05.avg_dtype", got=str(r["grads"][0].dtype), want=str(dtype))
         if not all(torch.equal(w, v) for w, v in zip(r["weights"], weights)):
-            return failed("weights_changed", "checks.l05.avg_weights_changed")
+            return failed("weights_changed", "checking.l05.avg_weights_changed")
     grads = [r["grads"] for r in results]
     if all(torch.allclose(g, m, atol=1e-6) for rg in grads for g, m in zip(rg, mean)):
         return None
@@ -92,7 +92,7 @@ def _judge_average(results, world, dtype) -> CheckResult | None:
     if torch.allclose(got, factor * want, atol=1e-6):
         if abs(factor - world) < 1e-6:
             return failed("not_averaged", "lesson05.check_avg_not_averaged", world=world)
-        return failed("off_by_factor", "checks.l05.avg_factor", world=world, factor=f"{factor:.3g}")
+        return failed("off_by_factor", "checking.l05.avg_factor", world=world, factor=f"{factor:.3g}")
     return failed("wrong_result", "lesson05.check_avg_wrong")
 
 
@@ -112,7 +112,7 @@ def check_average_gradients(fn, *, timeout_s: float = 60.0) -> CheckResult:
         problem = _judge_average(results, world, dtype)
         if problem is not None:
             return problem
-    return passed("checks.l05.avg_ok", worlds=", ".join(str(w) for w, _ in AVG_CONFIGS))
+    return passed("checking.l05.avg_ok", worlds=", ".join(str(w) for w, _ in AVG_CONFIGS))
 
 
 # ---------------------------------------------------------------------------------------
@@ -195,18 +195,18 @@ def _judge_checkpoint(path, results) -> CheckResult | None:
     try:
         saved = torch.load(path, weights_only=True)
     except Exception as exc:  # noqa: BLE001 - not a state dict of tensors
-        return failed("bad_checkpoint", "checks.l05.ddp_bad_checkpoint", error=str(exc)[:200])
+        return failed("bad_checkpoint", "checking.l05.ddp_bad_checkpoint", error=str(exc)[:200])
     ref, start = results[0]["ref_state"], results[0]["start"]
     if not isinstance(saved, dict):
-        return failed("bad_checkpoint", "checks.l05.ddp_bad_checkpoint", error=type(saved).__name__)
+        return failed("bad_checkpoint", "checking.l05.ddp_bad_checkpoint", error=type(saved).__name__)
     if set(saved) == {f"module.{k}" for k in ref}:
-        return failed("module_prefix", "checks.l05.ddp_module_prefix")
+        return failed("module_prefix", "checking.l05.ddp_module_prefix")
     if set(saved) != set(ref):
-        return failed("bad_checkpoint", "checks.l05.ddp_bad_checkpoint", error=", ".join(sorted(map(str, saved)))[:200])
+        return failed("bad_checkpoint", "checking.l05.ddp_bad_checkpoint", error=", ".join(sorted(map(str, saved)))[:200])
     if all(torch.equal(saved[k], start[k]) for k in ref):
-        return failed("saved_untrained", "checks.l05.ddp_saved_untrained")
+        return failed("saved_untrained", "checking.l05.ddp_saved_untrained")
     if not all(torch.allclose(saved[k], ref[k], atol=1e-5) for k in ref):
-        return failed("checkpoint_stale", "checks.l05.ddp_checkpoint_stale")
+        return failed("checkpoint_stale", "checking.l05.ddp_checkpoint_stale")
     return None
 
 
@@ -214,11 +214,11 @@ def _judge_ddp(results, path, world, n, epochs) -> CheckResult | None:
     per_epoch = -(-n // world)  # DistributedSampler pads to a multiple of world: ceil(n / world)
     for r in results:
         if len(r["seen"]) != epochs * per_epoch:
-            return failed("no_sampler", "checks.l05.ddp_sampler_count", world=world, got=len(r["seen"]) // max(epochs, 1),
+            return failed("no_sampler", "checking.l05.ddp_sampler_count", world=world, got=len(r["seen"]) // max(epochs, 1),
                           want=per_epoch, n=n)
     first = [set(r["seen"][:per_epoch]) for r in results]
     if set.union(*first) != set(range(n)):
-        return failed("no_sampler", "checks.l05.ddp_sampler_count", world=world, got=per_epoch, want=per_epoch, n=n)
+        return failed("no_sampler", "checking.l05.ddp_sampler_count", world=world, got=per_epoch, want=per_epoch, n=n)
     if epochs > 1 and all(r["seen"][:per_epoch] == r["seen"][per_epoch:2 * per_epoch] for r in results):
         return failed("no_set_epoch", "lesson05.check_ddp_no_set_epoch")
     if len({r["hash"] for r in results}) > 1:
@@ -256,4 +256,4 @@ def check_train_ddp(fn, checkpoint_dir: str | None = None, *, timeout_s: float =
                 problem = _judge_ddp(results, path, world, n, epochs)
         if problem is not None:
             return problem
-    return passed("checks.l05.ddp_ok", worlds=", ".join(str(c[0]) for c in DDP_CONFIGS))
+    return passed("checking.l05.ddp_ok", worlds=", ".join(str(c[0]) for c in DDP_CONFIGS))

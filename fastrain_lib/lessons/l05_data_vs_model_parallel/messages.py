@@ -8,26 +8,19 @@ MESSAGES = {
     "lesson05.backend": {"bn": "ব্যাকএন্ড", "en": "backend"},
     "lesson05.hidden": {"bn": "মডেলের আকার (hidden)", "en": "model size (hidden)"},
     "lesson05.nprocs": {"bn": "প্রসেসের সংখ্যা", "en": "number of processes"},
-    "lesson05.samples_s": {"bn": "নমুনা/সেকেন্ড", "en": "samples/s"},
     "lesson05.ideal": {"bn": "আদর্শ (রৈখিক)", "en": "ideal (linear)"},
     "lesson05.measured": {"bn": "মাপা", "en": "measured"},
     "lesson05.efficiency": {"bn": "স্কেলিং দক্ষতা (%)", "en": "scaling efficiency (%)"},
     "lesson05.scaling_title": {"bn": "DDP থ্রুপুট: {cores} কোরের মেশিনে মাপা", "en": "DDP throughput: measured on a {cores}-core machine"},
     "lesson05.efficiency_title": {"bn": "দক্ষতা = গতিবৃদ্ধি ÷ প্রসেস", "en": "efficiency = speed-up ÷ processes"},
     "lesson05.col_global_batch": {"bn": "মোট batch", "en": "global batch"},
-    "lesson05.col_step_ms": {"bn": "ধাপের মধ্যমা (ms)", "en": "median step (ms)"},
-    "lesson05.col_speedup": {"bn": "গতিবৃদ্ধি", "en": "speed-up"},
     "lesson05.col_identical": {"bn": "সব র‍্যাঙ্কে ওজন এক?", "en": "weights identical on all ranks?"},
-    "lesson05.yes": {"bn": "হ্যাঁ", "en": "yes"},
-    "lesson05.no": {"bn": "না", "en": "no"},
     "lesson05.oversubscribed": {
         "bn": "সতর্কতা: {procs} প্রসেস কিন্তু কোর মাত্র {cores}টি — প্রসেসগুলো কোর ভাগাভাগি করছে, তাই এখানে গতি বাড়বে না।",
         "en": "Note: {procs} processes but only {cores} cores — the processes share cores, so no speed-up is possible here.",
     },
     # --- what one DDP step costs, and the verdict chosen from it (fastrain_lib.distributed.ddp_costs)
     "lesson05.cost_compute": {"bn": "গণনা, 1টি প্রসেস (ms)", "en": "compute, 1 process (ms)"},
-    "lesson05.cost_allreduce": {"bn": "অল-রিডিউস (ms)", "en": "all-reduce (ms)"},
-    "lesson05.cost_step": {"bn": "মাপা ধাপ (ms)", "en": "measured step (ms)"},
     "lesson05.cost_title": {"bn": "এক ধাপের খরচ: গণনা বনাম অল-রিডিউস", "en": "one step's cost: compute vs all-reduce"},
     "lesson05.v_wins": {
         "bn": "{w}টি প্রসেস এখানে জিতেছে: এক প্রসেসের চেয়ে {speedup:.2f}× দ্রুত। কারণ প্রতি ধাপে গণনা {compute_ms:.1f} ms, "
@@ -105,9 +98,7 @@ MESSAGES = {
     # --- pipeline panel and plots
     "lesson05.pipe_title": {"bn": "পাইপলাইন: ধাপ আর মাইক্রো-ব্যাচ বদলে বাবল দেখো", "en": "Pipeline: change stages and micro-batches, watch the bubble"},
     "lesson05.stages": {"bn": "ধাপ (K, প্রসেস)", "en": "stages (K, processes)"},
-    "lesson05.micro": {"bn": "মাইক্রো-ব্যাচ (M)", "en": "micro-batches (M)"},
     "lesson05.width": {"bn": "লেয়ারের চওড়া", "en": "layer width"},
-    "lesson05.time_ms": {"bn": "সময় (ms)", "en": "time (ms)"},
     "lesson05.time_units": {"bn": "সময় (ফরওয়ার্ড = 1 একক)", "en": "time (forward = 1 unit)"},
     "lesson05.stage_n": {"bn": "ধাপ {k}", "en": "stage {k}"},
     "lesson05.gantt_measured": {
@@ -118,11 +109,7 @@ MESSAGES = {
         "bn": "কাগজে-কলমে GPipe সূচি (যোগাযোগের খরচ শূন্য ধরে): অলস {idle:.0%}",
         "en": "GPipe schedule on paper (no communication cost): idle {idle:.0%}",
     },
-    "lesson05.legend_f": {"bn": "ফরওয়ার্ড", "en": "forward"},
-    "lesson05.legend_b": {"bn": "ব্যাকওয়ার্ড", "en": "backward"},
     "lesson05.legend_a": {"bn": "অল-রিডিউস", "en": "all-reduce"},
-    "lesson05.col_idle": {"bn": "মাপা অলস ভাগ", "en": "measured idle share"},
-    "lesson05.col_formula": {"bn": "সূত্র (K−1)/(M+K−1)", "en": "formula (K−1)/(M+K−1)"},
     "lesson05.col_step": {"bn": "ধাপের সময় (ms)", "en": "step time (ms)"},
     # --- all-reduce plots
     "lesson05.bytes_title": {"bn": "একটি অল-রিডিউসে প্রতি প্রসেস কত বাইট পাঠায় (S = {mb:.1f} MB)",
@@ -138,7 +125,6 @@ MESSAGES = {
     "lesson05.phase_ag": {"bn": "all-gather (সম্পূর্ণ টুকরো ছড়িয়ে দাও)", "en": "all-gather (pass the finished chunks on)"},
     "lesson05.chunk": {"bn": "টুকরো {c}", "en": "chunk {c}"},
     "lesson05.rank_n": {"bn": "র‍্যাঙ্ক {r}", "en": "rank {r}"},
-    "lesson05.step_slider": {"bn": "ধাপ", "en": "step"},
     # --- hybrid layout
     "lesson05.layout_title": {"bn": "হাইব্রিড: {k} পাইপলাইন ধাপ × {r} ডেটা-প্যারালেল কপি = {w} প্রসেস",
                               "en": "hybrid: {k} pipeline stages × {r} data-parallel replicas = {w} processes"},

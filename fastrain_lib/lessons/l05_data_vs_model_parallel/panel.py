@@ -25,7 +25,7 @@ from fastrain_lib.lessons.l05_data_vs_model_parallel.ring_views import bytes_fig
 REFERENCE_FAMILIES = ("ddp",)
 
 COLORS = {"F": "#4C72B0", "B": "#DD8452", "A": "#55A868"}
-LEGEND_KEYS = {"F": "lesson05.legend_f", "B": "lesson05.legend_b", "A": "lesson05.legend_a"}
+LEGEND_KEYS = {"F": "core.forward", "B": "core.backward", "A": "lesson05.legend_a"}
 
 
 cores = hardware.usable_cores
@@ -114,13 +114,13 @@ def cost_bars(ax, rows: list[dict]) -> None:
     xs = range(len(multi))
     width = 0.27
     for i, (key, field, color) in enumerate((("lesson05.cost_compute", "compute_s", "#4C72B0"),
-                                              ("lesson05.cost_allreduce", "allreduce_s", "#55A868"),
-                                              ("lesson05.cost_step", "step_s", "#DD8452"))):
+                                              ("core.allreduce_ms", "allreduce_s", "#55A868"),
+                                              ("core.measured_step_ms", "step_s", "#DD8452"))):
         ax.bar([x + (i - 1) * width for x in xs], [r[field] * 1e3 for r in multi], width,
                color=color, label=plots.label(key))
     ax.set_xticks(list(xs), [str(r["processes"]) for r in multi])
     ax.set_xlabel(plots.label("lesson05.nprocs"))
-    ax.set_ylabel(plots.label("lesson05.time_ms"))
+    ax.set_ylabel(plots.label("core.time_ms"))
     ax.set_title(plots.label("lesson05.cost_title"))
     ax.legend(fontsize="small")
 
@@ -135,7 +135,7 @@ def scaling_experiment(processes: int, batch_size: int, backend: str, hidden: in
     left.plot(xs, [rows[0]["samples_per_s"] * x for x in xs], "--", color="gray", label=plots.label("lesson05.ideal"))
     left.set_xticks(xs)
     left.set_xlabel(plots.label("lesson05.nprocs"))
-    left.set_ylabel(plots.label("lesson05.samples_s"))
+    left.set_ylabel(plots.label("core.samples_per_s"))
     left.set_title(plots.label("lesson05.scaling_title", cores=cores()))
     left.legend(fontsize="small")
     middle.plot(xs, [100 * r["efficiency"] for r in rows], "o-", label=plots.label("lesson05.measured"))
@@ -147,12 +147,12 @@ def scaling_experiment(processes: int, batch_size: int, backend: str, hidden: in
     middle.set_title(plots.label("lesson05.efficiency_title"))
     middle.legend(fontsize="small")
     cost_bars(right, rows)
-    headers = [t("lesson05.nprocs"), t("lesson05.col_global_batch"), t("lesson05.col_step_ms"),
-               t("lesson05.cost_compute"), t("lesson05.cost_allreduce"), t("lesson05.samples_s"),
-               t("lesson05.col_speedup"), t("lesson05.efficiency"), t("lesson05.col_identical")]
+    headers = [t("lesson05.nprocs"), t("lesson05.col_global_batch"), t("core.median_step_ms"),
+               t("lesson05.cost_compute"), t("core.allreduce_ms"), t("core.samples_per_s"),
+               t("core.speedup"), t("lesson05.efficiency"), t("lesson05.col_identical")]
     table = [(r["processes"], r["global_batch"], r["step_s"] * 1e3, r["compute_s"] * 1e3, r["allreduce_s"] * 1e3,
               r["samples_per_s"], r["speedup"], 100 * r["efficiency"],
-              t("lesson05.yes") if r["identical"] else t("lesson05.no")) for r in rows]
+              t("core.yes") if r["identical"] else t("core.no")) for r in rows]
     records = [bench.Record(name=f"ddp {r['processes']} processes", median_s=r["step_s"], times_s=r["times"],
                             params={"panel": "lesson05_ddp", "processes": r["processes"], "batch_size": batch_size,
                                     "hidden": hidden, "backend": r["backend"]},
@@ -181,7 +181,7 @@ def reference_runs(folder=None) -> list[dict]:
                 points.append((r.params["processes"], efficiency))
                 workload = "SimpleNN" if r.params.get("panel") == "lesson05_ddp" else "GPT"
         if points:
-            found.append({"label": plots.label("common.reference", hardware=f"{run.hardware}, {workload}",
+            found.append({"label": plots.label("core.reference", hardware=f"{run.hardware}, {workload}",
                                                date=f"{run.date}, {run.mode}" if run.mode else run.date),
                           "points": sorted(points), "file": run.path.name,
                           "on_gpu": any(reference.used_gpu(r) for r in run.records
@@ -231,7 +231,7 @@ def gantt(ax, events: list[dict], stages: int, *, title: str = "", scale: float 
     rows = sorted({e["stage"] + (e.get("replica", 0) * stages if e.get("replica") else 0) for e in events})
     ax.set_yticks(rows, [plots.label("lesson05.stage_n", k=r % stages) if stages else str(r) for r in rows])
     ax.invert_yaxis()
-    ax.set_xlabel(xlabel or plots.label("lesson05.time_ms"))
+    ax.set_xlabel(xlabel or plots.label("core.time_ms"))
     ax.set_title(title)
     from matplotlib.patches import Patch
 
@@ -266,7 +266,7 @@ def pipeline_experiment(stages: int, micro_batches: int, width: int) -> Outcome:
           title=plots.label("lesson05.gantt_ideal", idle=pipeline.idle_share(pipeline.ideal_schedule(
               stages, micro_batches), stages)), xlabel=plots.label("lesson05.time_units"))
     span = max(e["end"] for e in events) - min(e["start"] for e in events)
-    headers = ["K", "M", t("lesson05.col_idle"), t("lesson05.col_formula"), t("lesson05.col_step")]
+    headers = ["K", "M", t("core.idle_share"), t("core.bubble_formula"), t("lesson05.col_step")]
     rows = [(stages, micro_batches, f"{idle:.0%}", f"{formula:.0%}", span * 1e3)]
     record = bench.Record(name=f"pipeline K={stages} M={micro_batches}", median_s=span,
                           params={"panel": "lesson05_pipeline", "stages": stages, "micro_batches": micro_batches,
@@ -282,7 +282,7 @@ def make_pipeline() -> ExperimentPanel:
         t("lesson05.pipe_title"),
         {
             "stages": widgets.Dropdown(options=[2, 3, 4], value=2, description=t("lesson05.stages")),
-            "micro_batches": widgets.Dropdown(options=[1, 2, 4, 8], value=4, description=t("lesson05.micro")),
+            "micro_batches": widgets.Dropdown(options=[1, 2, 4, 8], value=4, description=t("core.micro_batches")),
             "width": widgets.Dropdown(options=[128, 256, 512, 1024], value=config.by_mode(ci=256, lab=512),
                                       description=t("lesson05.width")),
         },

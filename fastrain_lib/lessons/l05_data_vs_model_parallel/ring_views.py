@@ -81,7 +81,7 @@ def ring_stepper(events: list[dict], world: int):
 
     states = ring.contributions(events, world)
     total = len(states) - 1
-    slider = widgets.IntSlider(value=0, min=0, max=total, description=t("lesson05.step_slider"))
+    slider = widgets.IntSlider(value=0, min=0, max=total, description=t("core.step"))
     play = widgets.Play(value=0, min=0, max=total, interval=1200)
     widgets.jslink((play, "value"), (slider, "value"))
     out = widgets.Output()

@@ -60,5 +60,5 @@ def _run_ranks(worker, world_size, args, timeout_s) -> tuple[list | None, CheckR
         return ranks.run(worker, world_size, args, timeout_s=timeout_s), None
     except ranks.RanksFailed as exc:
         if exc.kind == "timeout":
-            return None, failed("timeout", "checks.l05.timeout", world=world_size, seconds=f"{timeout_s:g}")
+            return None, failed("timeout", "checking.l05.timeout", world=world_size, seconds=f"{timeout_s:g}")
         return None, failed("worker_failed", "lesson05.check_worker_failed", error=exc.detail[-1500:])

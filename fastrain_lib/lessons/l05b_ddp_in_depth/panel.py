@@ -36,14 +36,14 @@ PHASE_COLORS = {"scatter": "#8172B3", "replicate": "#C44E52", "forward": "#4C72B
 
 def phase_table(dp: dict, ddp: list[dict]) -> tuple[list[str], list[tuple]]:
     """One row per phase: DataParallel's phases, then DDP's (the slowest rank's), in ms."""
-    headers = [t("lesson05b.col_strategy"), t("lesson05b.col_phase"), t("lesson05b.col_ms"), t("lesson05b.col_where")]
+    headers = [t("core.strategy"), t("lesson05b.col_phase"), t("core.time_ms"), t("lesson05b.col_where")]
     rows = []
     for name in dataparallel.PHASES:
         where = t("lesson05b.where_dev0") if name in dataparallel.SERIAL else t("lesson05b.where_threads")
         rows.append((t("lesson05b.dp_name"), t(PHASE_KEYS[name]), dp["phases"][name] * 1e3, where))
     slowest = max(ddp, key=lambda r: r["step_s"])
     for name in dataparallel.DDP_PHASES:
-        rows.append((t("lesson05b.ddp_name"), t(PHASE_KEYS[name]), slowest["phases"][name] * 1e3,
+        rows.append((t("core.ddp"), t(PHASE_KEYS[name]), slowest["phases"][name] * 1e3,
                      t("lesson05b.where_each")))
     return headers, rows
 
@@ -64,7 +64,7 @@ def phase_bars(ax, dp: dict, ddp: list[dict]) -> None:
             bottom += value
         ax.text(x, bottom, f"{bottom:.1f}", ha="center", va="bottom")
     ax.set_xticks(range(len(columns)), [c[0] for c in columns])
-    ax.set_ylabel(plots.label("lesson05b.time_ms"))
+    ax.set_ylabel(plots.label("core.time_ms"))
     ax.set_title(plots.label("lesson05b.phases_title", kind=plots.label(KIND_KEYS[dp['kind']])))
     ax.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.01, 1.0))
 
@@ -115,7 +115,7 @@ def sweep_figure(rows: list[dict], timeline_cap: float | None = None):
                       textcoords="offset points", xytext=(0, 8), ha="center", fontsize=9)
     left.set_xscale("log")
     left.set_xlabel(plots.label("lesson05b.bucket_mb"))
-    left.set_ylabel(plots.label("lesson05b.step_ms"))
+    left.set_ylabel(plots.label("core.median_step_ms"))
     left.set_title(plots.label("lesson05b.sweep_title"))
     chosen = (min(rows, key=lambda r: abs(r["bucket_cap_mb"] - timeline_cap)) if timeline_cap is not None
               else most_buckets(rows))
@@ -131,7 +131,7 @@ def timeline_axes(ax, row: dict) -> None:
                 label=plots.label("lesson05b.tl_allreduce") if i == 0 else None)
         ax.text(e["done"] * 1e3, 1 + i, f" {e['bytes'] / 1e6:.2f} MB", va="center", fontsize=8)
     ax.axvline(row["compute_end_s"] * 1e3, color="gray", linestyle="--")
-    ax.set_yticks(range(1 + len(row["events"])), [plots.label("lesson05b.tl_backward")] +
+    ax.set_yticks(range(1 + len(row["events"])), [plots.label("core.backward")] +
                   [plots.label("lesson05b.tl_bucket", i=i) for i in range(len(row["events"]))])
     ax.invert_yaxis()
     ax.set_xlabel(plots.label("lesson05b.tl_x"))
@@ -225,7 +225,7 @@ def comm_table(values: dict) -> tuple[list[str], list[tuple]]:
 
 def reference_table(folder=None) -> tuple[list[str], list[tuple]]:
     """Rows of this lesson's GPU measurements in reference/ (none today): run, strategy, devices, ms."""
-    headers = [t("lesson05b.col_run"), t("lesson05b.col_strategy"), t("lesson05b.processes"), t("lesson05b.col_step_ms")]
+    headers = [t("core.run"), t("core.strategy"), t("lesson05b.processes"), t("core.measured_step_ms")]
     rows = [(run.label, r.params.get("strategy", "?"), r.params.get("processes", "?"), r.median_s * 1e3)
             for run, records in reference_runs(folder) for r in records]
     return headers, rows
@@ -258,11 +258,11 @@ def experiment(strategy: str, processes: int, width: int, bucket_mb: float) -> O
         step = dataparallel.ddp_step_s(ddp)
     right.bar(range(len(memory)), memory, color="#4C72B0")
     right.set_xticks(range(len(memory)), [str(i) for i in range(len(memory))])
-    right.set_xlabel(plots.label("lesson05b.mem_x_dp" if strategy == "dp" else "lesson05b.mem_x_ddp"))
+    right.set_xlabel(plots.label("core.device" if strategy == "dp" else "core.rank"))
     right.set_ylabel(plots.label("lesson05b.mem_y"))
     right.set_title(plots.label("lesson05b.mem_title"))
     predicted = cost_model.predict_step_s("ddp", dp["piece_s"], pb, fit)
-    headers = [t("lesson05b.col_strategy"), t("lesson05b.col_step_ms"), t("lesson05b.col_predicted_ms"),
+    headers = [t("core.strategy"), t("core.measured_step_ms"), t("lesson05b.col_predicted_ms"),
                t("lesson05b.col_mem_mb"), t("lesson05b.col_moved_mb")]
     rows = [(t(STRATEGY_KEYS[strategy]), step * 1e3, predicted * 1e3 if strategy == "ddp" else "—",
              max(memory), moved)]
@@ -295,11 +295,11 @@ def make() -> ExperimentPanel:
     return ExperimentPanel(
         t("lesson05b.panel_title"),
         {
-            "strategy": widgets.Dropdown(options=[(t("lesson05b.strategy_dp"), "dp"), (t("lesson05b.strategy_ddp"), "ddp")],
-                                         value="ddp", description=t("lesson05b.strategy")),
+            "strategy": widgets.Dropdown(options=[(t("lesson05b.strategy_dp"), "dp"), (t("core.ddp"), "ddp")],
+                                         value="ddp", description=t("core.strategy")),
             "processes": widgets.Dropdown(options=[2, 3, 4], value=2, description=t("lesson05b.processes")),
             "width": widgets.Dropdown(options=[128, 256, 512, 1024], value=config.by_mode(ci=128, lab=512),
-                                      description=t("lesson05b.width")),
+                                      description=t("core.model_width")),
             "bucket_mb": widgets.Dropdown(options=[0.25, 1.0, 4.0, 25.0], value=25.0,
                                           description=t("lesson05b.bucket_mb_control")),
         },

@@ -10,12 +10,12 @@ from fastrain_lib.measure import hardware
 cores = hardware.usable_cores
 
 # Names shown for strategies, phases, DataParallel kinds and ways of summing (full keys: a test can list them)
-STRATEGY_KEYS = {"dp": "lesson05b.strategy_dp", "ddp": "lesson05b.strategy_ddp", "zero1": "lesson05b.strategy_zero1",
-                 "zero2": "lesson05b.strategy_zero2", "zero3": "lesson05b.strategy_zero3", "ps": "lesson05b.strategy_ps"}
+STRATEGY_KEYS = {"dp": "lesson05b.strategy_dp", "ddp": "core.ddp", "zero1": "core.zero1",
+                 "zero2": "core.zero2", "zero3": "lesson05b.strategy_zero3", "ps": "lesson05b.strategy_ps"}
 PHASE_KEYS = {"scatter": "lesson05b.phase_scatter", "replicate": "lesson05b.phase_replicate",
-              "forward": "lesson05b.phase_forward", "gather_loss": "lesson05b.phase_gather_loss",
-              "backward": "lesson05b.phase_backward", "reduce_grads": "lesson05b.phase_reduce_grads",
-              "optimizer": "lesson05b.phase_optimizer", "backward_allreduce": "lesson05b.phase_backward_allreduce"}
+              "forward": "core.forward", "gather_loss": "lesson05b.phase_gather_loss",
+              "backward": "core.backward", "reduce_grads": "lesson05b.phase_reduce_grads",
+              "optimizer": "core.optimizer", "backward_allreduce": "lesson05b.phase_backward_allreduce"}
 KIND_KEYS = {"threads": "lesson05b.kind_threads", "torch": "lesson05b.kind_torch"}
 COMM_KEYS = {"gloo": "lesson05b.comm_gloo", "ring": "lesson05b.comm_ring", "ps": "lesson05b.comm_ps"}
 

@@ -191,7 +191,7 @@ def _diagnose(results: list[dict], world_size: int) -> CheckResult | None:
         if "error" in clean:
             if any(hint in clean["error"] for hint in PEER_GONE):  # waited for a rank that never came
                 return failed("timeout", "lesson05c.check_tp_mismatch", w=world_size)
-            return failed("crashed", "checks.crashed", error=clean["error"])
+            return failed("crashed", "checking.crashed", error=clean["error"])
         y = clean.get("y")
         if y is None:
             return not_done() if clean.get("type") == "NoneType" else \
@@ -228,7 +228,7 @@ def check_column_row_mlp(fn, *, timeout_s: float = 60.0) -> CheckResult:
     if fn is None or (callable(fn) and is_stub(fn)):
         return not_done()
     if not callable(fn):
-        return failed("not_callable", "checks.not_callable", kind=type(fn).__name__)
+        return failed("not_callable", "checking.not_callable", kind=type(fn).__name__)
     source = source_of(fn)
     if source is None:
         return failed("no_source", "lesson05c.check_tp_no_source")

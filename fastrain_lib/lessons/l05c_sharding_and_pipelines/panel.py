@@ -111,16 +111,16 @@ def sweep_figure(rows: list[dict]):
     fig, (left, right) = plots.new_figure(ncols=2)
     xs = [r["width"] for r in rows]
     left.plot(xs, [r["compute_s"] * 1e3 for r in rows], "o-", label=plots.label("lesson05c.tp_compute"))
-    left.plot(xs, [r["allreduce_s"] * 1e3 for r in rows], "s-", label=plots.label("lesson05c.tp_allreduce"))
+    left.plot(xs, [r["allreduce_s"] * 1e3 for r in rows], "s-", label=plots.label("core.allreduce_ms"))
     left.plot(xs, [r["single_s"] * 1e3 for r in rows], "^--", color="gray", label=plots.label("lesson05c.tp_single"))
     left.set_xscale("log", base=2)
     left.set_yscale("log")
-    left.set_xlabel(plots.label("lesson05c.width"))
-    left.set_ylabel(plots.label("lesson05c.ms"))
+    left.set_xlabel(plots.label("core.model_width"))
+    left.set_ylabel(plots.label("core.time_ms"))
     left.set_title(plots.label("lesson05c.tp_time_title"))
     left.legend(fontsize="small")
     right.bar([str(x) for x in xs], [100 * r["comm_share"] for r in rows], color="#55A868")
-    right.set_xlabel(plots.label("lesson05c.width"))
+    right.set_xlabel(plots.label("core.model_width"))
     right.set_ylabel(plots.label("lesson05c.comm_share"))
     right.set_title(plots.label("lesson05c.tp_share_title"))
     return fig
@@ -146,7 +146,7 @@ def experiment(strategy: str, processes: int, width: int, micro_batches: int) ->
     if strategy in zero.STRATEGIES:
         results = zero_runs(processes, width, (strategy,))
         rows = zero.table(results)
-        headers = [t("lesson05c.col_rank"), t("lesson05c.part_params"), t("lesson05c.part_grads"),
+        headers = [t("core.rank"), t("lesson05c.part_params"), t("lesson05c.part_grads"),
                    t("lesson05c.part_optim"), t("lesson05c.formula"), t("lesson05c.payload_mb"),
                    t("lesson05c.col_step_ms"), t("lesson05c.col_error")]
         table = [(r[0]["rank"], r[0]["params_bytes"] / mb, r[0]["grads_bytes"] / mb, r[0]["optim_bytes"] / mb,
@@ -165,9 +165,9 @@ def experiment(strategy: str, processes: int, width: int, micro_batches: int) ->
     elif strategy == "tp":
         results = tp_runs(processes, width)
         rows = tensor_parallel.sweep_rows(results)
-        headers = [t("lesson05c.col_rank"), t("lesson05c.col_up_shape"), t("lesson05c.col_down_shape"),
+        headers = [t("core.rank"), t("lesson05c.col_up_shape"), t("lesson05c.col_down_shape"),
                    t("lesson05c.col_fwd_comm"), t("lesson05c.col_bwd_comm"), t("lesson05c.col_error"),
-                   t("lesson05c.tp_compute"), t("lesson05c.tp_allreduce")]
+                   t("lesson05c.tp_compute"), t("core.allreduce_ms")]
         table = [(r["rank"], str(r["up_local_shape"]), str(r["down_local_shape"]), str(r["forward_comms"]),
                   str(r["backward_comms"]), f"{r['error']:.1e}", r["sweep"][0]["compute_s"] * 1e3,
                   r["sweep"][0]["allreduce_s"] * 1e3) for r in results]
@@ -189,7 +189,7 @@ def experiment(strategy: str, processes: int, width: int, micro_batches: int) ->
         rows = schedules.summary(results)
         r = rows[0]
         headers = [t("lesson05c.col_stage"), t("lesson05c.col_alive"), t("lesson05c.col_alive_rule"),
-                   t("lesson05c.col_act_kb"), t("lesson05c.col_idle"), t("lesson05c.col_formula")]
+                   t("lesson05c.col_act_kb"), t("core.idle_share"), t("core.bubble_formula")]
         table = [(k, r["alive"][k], r["alive_rule"][k], r["activation_bytes"][k] / 1024, f"{r['idle']:.0%}",
                   f"{r['formula']:.0%}") for k in range(processes)]
         fig = schedule_figure(rows)
@@ -213,11 +213,11 @@ def make() -> ExperimentPanel:
         t("lesson05c.panel_title"),
         {
             "strategy": widgets.Dropdown(options=[(strategy_label(s), s) for s in STRATEGIES], value="zero3",
-                                         description=t("lesson05c.strategy")),
+                                         description=t("core.strategy")),
             "processes": widgets.Dropdown(options=[2, 3, 4], value=2, description=t("lesson05c.processes")),
             "width": widgets.Dropdown(options=[64, 128, 256, 512, 1024], value=config.by_mode(ci=128, lab=256),
-                                      description=t("lesson05c.width")),
-            "micro_batches": widgets.Dropdown(options=[1, 2, 4, 8], value=4, description=t("lesson05c.micro")),
+                                      description=t("core.model_width")),
+            "micro_batches": widgets.Dropdown(options=[1, 2, 4, 8], value=4, description=t("core.micro_batches")),
         },
         experiment,
         name="lesson05c",

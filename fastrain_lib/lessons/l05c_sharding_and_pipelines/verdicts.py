@@ -9,8 +9,8 @@ from fastrain_lib.lessons.l05_data_vs_model_parallel.panel import cores
 STRATEGY_KEYS = {"ddp": "lesson05c.s_ddp", "zero1": "lesson05c.s_zero1", "zero1_torch": "lesson05c.s_zero1_torch",
                  "zero2": "lesson05c.s_zero2", "zero3": "lesson05c.s_zero3", "tp": "lesson05c.s_tp",
                  "gpipe": "lesson05c.s_gpipe", "1f1b": "lesson05c.s_1f1b"}
-SHORT_KEYS = {"ddp": "lesson05c.short_ddp", "zero1": "lesson05c.short_zero1", "zero1_torch": "lesson05c.short_zero1_torch",
-              "zero2": "lesson05c.short_zero2", "zero3": "lesson05c.short_zero3"}
+SHORT_KEYS = {"ddp": "core.ddp", "zero1": "core.zero1", "zero1_torch": "lesson05c.short_zero1_torch",
+              "zero2": "core.zero2", "zero3": "lesson05c.short_zero3"}
 PART_KEYS = {"params": "lesson05c.part_params", "grads": "lesson05c.part_grads", "optim": "lesson05c.part_optim"}
 
 

@@ -46,7 +46,7 @@ def _judge_update(update, problem, seed, rows, lr) -> CheckResult | None:
     if error is not None:
         return error
     if not unchanged((theta, theta_read, batch), saved):
-        return failed("mutated_input", "checks.l06.update_mutated")
+        return failed("mutated_input", "checking.l06.update_mutated")
     theta, theta_read, batch = saved
     if not isinstance(result, torch.Tensor) or result.shape != theta.shape:
         return failed("wrong_shape", "lesson06.check.update_shape")
@@ -57,7 +57,7 @@ def _judge_update(update, problem, seed, rows, lr) -> CheckResult | None:
                              (theta_read - lr * stale_grad, "overwrites", "lesson06.check.update_overwrites"),
                              (theta + lr * stale_grad, "wrong_sign", "lesson06.check.update_sign"),
                              (theta - stale_grad, "no_lr", "lesson06.check.update_no_lr"),
-                             (theta - 0.1 * stale_grad, "fixed_lr", "checks.l06.update_fixed_lr")):
+                             (theta - 0.1 * stale_grad, "fixed_lr", "checking.l06.update_fixed_lr")):
         if _same(result, wrong):
             return failed(code, key)
     return failed("wrong", "lesson06.check.update_wrong")
@@ -128,10 +128,10 @@ def check_may_start(rule) -> CheckResult:
         if error is not None:
             return error
         if given != clocks:
-            return failed("mutated_input", "checks.l06.clocks_mutated")
+            return failed("mutated_input", "checking.l06.clocks_mutated")
         value = _as_bool(answer)
         if value is None:
-            return failed("not_bool", "checks.l06.not_bool", got=describe(answer))
+            return failed("not_bool", "checking.l06.not_bool", got=describe(answer))
         answers.append(value)
     expected = [case[3] for case in CASES]
     if answers != expected:
@@ -142,7 +142,7 @@ def check_may_start(rule) -> CheckResult:
         if answers == spread:
             return failed("spread", "lesson06.check.rule_spread")
         if answers == [c - cs[0] <= s for c, cs, s, _ in CASES]:
-            return failed("first_not_min", "checks.l06.rule_first_not_min")
+            return failed("first_not_min", "checking.l06.rule_first_not_min")
         if all(answers):
             return failed("no_bound", "lesson06.check.rule_no_bound")
         bad = CASES[[a == e for a, e in zip(answers, expected)].index(False)]
@@ -196,7 +196,7 @@ def check_epoch_times(epoch_times) -> CheckResult:
         if error is not None:
             return error
         if given != list(step_times):
-            return failed("mutated_input", "checks.l06.times_mutated")
+            return failed("mutated_input", "checking.l06.times_mutated")
         pair = _pair(answer)
         if pair is None:
             return failed("wrong_type", "lesson06.check.epoch_type")
@@ -211,7 +211,7 @@ def check_epoch_times(epoch_times) -> CheckResult:
             if math.isclose(sync_time, n * max(step_times), rel_tol=1e-6):
                 return failed("sync_no_workers", "lesson06.check.epoch_sync_workers")
             if any(math.isclose(sync_time, v * max(step_times), rel_tol=1e-6) for v in (n / workers, n // workers)):
-                return failed("no_ceil", "checks.l06.epoch_no_ceil", n=n, workers=workers)
+                return failed("no_ceil", "checking.l06.epoch_no_ceil", n=n, workers=workers)
             return failed("sync_wrong", "lesson06.check.epoch_sync_wrong", workers=workers,
                           times=list(step_times), n=n, expected=true_sync)
         if abs(async_time - true_async) > tol:
@@ -249,26 +249,26 @@ def check_local_sgd_comm(comm) -> CheckResult:
             return error
         pair = _pair(answer)
         if pair is None:
-            return failed("wrong_type", "l06real.check.type", got=describe(answer))
+            return failed("wrong_type", "lesson06.real_check.type", got=describe(answer))
         rounds, saved = pair
         expected = counted_rounds(steps, period)
         if not math.isclose(rounds, expected, abs_tol=1e-9):
             if math.isclose(rounds, steps // period, abs_tol=1e-9):
-                return failed("floor", "l06real.check.floor", steps=steps, h=period)
+                return failed("floor", "lesson06.real_check.floor", steps=steps, h=period)
             if math.isclose(rounds, steps / period, abs_tol=1e-9):
-                return failed("not_int", "l06real.check.not_int")
+                return failed("not_int", "lesson06.real_check.not_int")
             if math.isclose(rounds, steps * period, abs_tol=1e-9):
-                return failed("times", "l06real.check.times")
-            return failed("rounds_wrong", "l06real.check.rounds_wrong", steps=steps, h=period, expected=expected,
+                return failed("times", "lesson06.real_check.times")
+            return failed("rounds_wrong", "lesson06.real_check.rounds_wrong", steps=steps, h=period, expected=expected,
                           got=describe(rounds))
         true_saved = 1 - expected / steps
         if not math.isclose(saved, true_saved, abs_tol=1e-6):
             if math.isclose(saved, expected / steps, abs_tol=1e-6):
-                return failed("saved_inverted", "l06real.check.saved_inverted")
+                return failed("saved_inverted", "lesson06.real_check.saved_inverted")
             if math.isclose(saved, 1 - 1 / period, abs_tol=1e-6):
-                return failed("saved_1_over_h", "l06real.check.saved_1_over_h")
-            return failed("saved_wrong", "l06real.check.saved_wrong", steps=steps, h=period, rounds=expected,
+                return failed("saved_1_over_h", "lesson06.real_check.saved_1_over_h")
+            return failed("saved_wrong", "lesson06.real_check.saved_wrong", steps=steps, h=period, rounds=expected,
                           expected=true_saved)
     steps, period = COMM_CASES[2]
     rounds = counted_rounds(steps, period)
-    return passed("l06real.check.ok", steps=steps, h=period, rounds=rounds, saved=1 - rounds / steps)
+    return passed("lesson06.real_check.ok", steps=steps, h=period, rounds=rounds, saved=1 - rounds / steps)

@@ -75,7 +75,7 @@ def make() -> ExperimentPanel:
                                                   description=t("lesson06.straggler_prob")),
             "straggler_delay": widgets.FloatSlider(value=4.0, min=0.0, max=10.0, step=0.5,
                                                    description=t("lesson06.straggler_delay")),
-            "mode": widgets.Dropdown(options=mode_options, value="all", description=t("lesson06.mode")),
+            "mode": widgets.Dropdown(options=mode_options, value="all", description=t("core.mode")),
             "staleness_bound": widgets.IntSlider(value=2, min=0, max=8, description=t("lesson06.bound")),
             "lr": widgets.Dropdown(options=list(LRS), value=0.1, description=t("lesson06.lr")),
         },
@@ -129,9 +129,9 @@ def real_experiment(workers: int, straggler_ms: float, period: int) -> Outcome:
     for h, r in sorted(local.items()):
         axes[2].plot([max(c, 0.8) for c in r.comms], r.losses, marker=".", label=f"H = {h}")
     axes[2].set_xscale("log")
-    axes[2].set_xlabel(plots.label("localsgd.allreduces"))
-    axes[2].set_ylabel(plots.label("async.eval_loss"))
-    axes[2].set_title(plots.label("localsgd.title_comm"))
+    axes[2].set_xlabel(plots.label("local_sgd.allreduces"))
+    axes[2].set_ylabel(plots.label("async_sgd.eval_loss"))
+    axes[2].set_title(plots.label("local_sgd.title_comm"))
     axes[2].legend(fontsize="small")
     headers, rows = ps_plots.table([asyn, sync])
     records = [bench.Record(name=f"param_server/{r.config['mode']}", median_s=r.train_time_s / max(1, r.gradients),
@@ -144,18 +144,18 @@ def real_experiment(workers: int, straggler_ms: float, period: int) -> Outcome:
                              meta=bench.meta()) for h, r in local.items() if h in (1, period)]
     local = {h: r for h, r in local.items() if h in (1, period)}
     lines = [t(k, **v) for k, v in ps_verdicts(asyn, sync, twin) + local_verdicts(local, period)]
-    note = t("l06real.note", workers=workers, steps=steps, local_steps=local_steps) + " " + " ".join(lines)
+    note = t("lesson06.real_note", workers=workers, steps=steps, local_steps=local_steps) + " " + " ".join(lines)
     return Outcome(figure=fig, headers=headers, rows=rows, records=records, note=note)
 
 
 def make_real() -> ExperimentPanel:
     return ExperimentPanel(
-        t("l06real.panel_title"),
+        t("lesson06.real_panel_title"),
         {
             "workers": widgets.IntSlider(value=2, min=1, max=4, description=t("lesson06.workers")),
             "straggler_ms": widgets.FloatSlider(value=10.0, min=0.0, max=50.0, step=5.0,
-                                                description=t("l06real.delay")),
-            "period": widgets.Dropdown(options=[1, 2, 4, 8, 16, 32], value=8, description=t("l06real.period")),
+                                                description=t("lesson06.real_delay")),
+            "period": widgets.Dropdown(options=[1, 2, 4, 8, 16, 32], value=8, description=t("lesson06.real_period")),
         },
         real_experiment,
         name="lesson06_real_processes",

@@ -32,7 +32,7 @@ def lr_verdicts(runs: dict) -> list[tuple[str, dict]]:
         by_lr.setdefault(r.config["lr"], {})[r.config["workers"]] = r
 
     def shown(r):
-        return t("async.diverged") if r.diverged else f"{r.final_loss:.3f}"
+        return t("async_sgd.diverged") if r.diverged else f"{r.final_loss:.3f}"
 
     out, diverged, worse = [], [], 0
     for lr, pair in sorted(by_lr.items()):
@@ -85,22 +85,22 @@ def hogwild_verdicts(results: list) -> list[tuple[str, dict]]:
 def ps_verdicts(asyn, sync, twin) -> list[tuple[str, dict]]:
     """Throughput and staleness of the two real servers; how close the simulator came."""
     slow = asyn.config["workers"] - 1
-    out = [("l06real.v_ps", {"delay": asyn.config["straggler_ms"], "a_tp": asyn.throughput, "s_tp": sync.throughput,
+    out = [("lesson06.real_v_ps", {"delay": asyn.config["straggler_ms"], "a_tp": asyn.throughput, "s_tp": sync.throughput,
                              "ratio": asyn.throughput / sync.throughput if sync.throughput else float("nan"),
                              "stale": asyn.mean_staleness(), "slow": asyn.mean_staleness(slow),
                              "a_loss": asyn.final_loss, "s_loss": sync.final_loss})]
     sim = sum(twin.staleness) / max(1, len(twin.staleness))
     real = asyn.mean_staleness()
     close = abs(sim - real) <= max(0.25, 0.25 * max(sim, real))
-    out.append(("l06real.v_sim", {"sim": sim, "real": real,
-                                  "agree": t("l06real.agree" if close else "l06real.disagree")}))
+    out.append(("lesson06.real_v_sim", {"sim": sim, "real": real,
+                                  "agree": t("lesson06.real_agree" if close else "lesson06.real_disagree")}))
     return out
 
 
 def local_verdicts(runs: dict, period: int) -> list[tuple[str, dict]]:
     """Local SGD with period H against H = 1: communication saved, loss reached, time."""
     one, mine = runs[1], runs[period]
-    return [("l06real.v_local", {"h": period, "rounds": mine.rounds, "rounds1": one.rounds,
+    return [("lesson06.real_v_local", {"h": period, "rounds": mine.rounds, "rounds1": one.rounds,
                                  "saved": 1 - mine.rounds / one.rounds, "loss": mine.final_loss,
                                  "loss1": one.final_loss, "diff": mine.final_loss - one.final_loss,
                                  "wall": mine.wall_s, "wall1": one.wall_s})]

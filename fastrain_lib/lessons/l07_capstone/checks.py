@@ -24,18 +24,18 @@ def check_mfu(fn) -> CheckResult:
             return problem
         got = as_number(result)
         if got is None:
-            return failed("not_number", "checks07.not_number", got=describe(result))
+            return failed("not_number", "lesson07.not_number", got=describe(result))
         if math.isclose(got, expected, rel_tol=1e-6):
             continue
         if math.isclose(got, 100 * expected, rel_tol=1e-6):
-            return failed("percent", "checks07.mfu_percent")
+            return failed("percent", "lesson07.mfu_percent")
         if math.isclose(got, tokens * flops, rel_tol=1e-6):
-            return failed("no_peak", "checks07.mfu_no_peak")
+            return failed("no_peak", "lesson07.mfu_no_peak")
         if expected and math.isclose(got, 1 / expected, rel_tol=1e-6):
-            return failed("inverted", "checks07.mfu_inverted")
+            return failed("inverted", "lesson07.mfu_inverted")
         if got == tokens * flops // peak or got == round(expected):
-            return failed("integer_division", "checks.l01.integer_division")
-        return failed("wrong_value", "checks07.mfu_wrong", tokens=tokens, flops=flops, peak=peak, got=got,
+            return failed("integer_division", "checking.l01.integer_division")
+        return failed("wrong_value", "lesson07.mfu_wrong", tokens=tokens, flops=flops, peak=peak, got=got,
                       expected=expected)
     return passed()
 
@@ -95,20 +95,20 @@ def _explain(text: str, got: str, expected: str) -> CheckResult:
     shown = {"text": repr(text), "got": repr(got), "expected": repr(expected)}
     if any(ch in JOINERS for ch in text):
         if sum(ch in JOINERS for ch in got) > sum(ch in JOINERS for ch in expected):
-            return failed("joiner_left", "checks07.joiner_left", **shown)
+            return failed("joiner_left", "lesson07.joiner_left", **shown)
         if got == reference_strip_dangling(text, joiners_are_marks=False):
-            return failed("joiner_dropped", "checks07.joiner_dropped", **shown)
+            return failed("joiner_dropped", "lesson07.joiner_dropped", **shown)
     if any(ch.isdigit() for ch in text) and len(got) > len(expected):
-        return failed("digit_as_letter", "checks.l07.digit_as_letter", **shown)
+        return failed("digit_as_letter", "checking.l07.digit_as_letter", **shown)
     if got and corpus.is_mark(got[0]):
-        return failed("start_left", "checks07.start_left", text=text)
+        return failed("start_left", "lesson07.start_left", text=text)
     if not any(corpus.is_mark(ch) for ch in got) and any(corpus.is_mark(ch) for ch in expected):
-        return failed("removes_attached", "checks07.removes_attached", text=text, got=got)
+        return failed("removes_attached", "lesson07.removes_attached", text=text, got=got)
     if len(got) > len(expected):
-        return failed("after_space_left", "checks07.after_space_left", text=text, got=got, expected=expected)
+        return failed("after_space_left", "lesson07.after_space_left", text=text, got=got, expected=expected)
     if len(got) < len(expected):
-        return failed("removes_too_much", "checks.l07.removes_too_much", **shown)
-    return failed("wrong_text", "checks.l07.wrong_text", **shown)
+        return failed("removes_too_much", "checking.l07.removes_too_much", **shown)
+    return failed("wrong_text", "checking.l07.wrong_text", **shown)
 
 
 @check
@@ -120,7 +120,7 @@ def check_strip_dangling(fn) -> CheckResult:
         if problem is not None:
             return problem
         if not isinstance(got, str):
-            return failed("not_text", "checks07.not_text", got=type(got).__name__)
+            return failed("not_text", "lesson07.not_text", got=type(got).__name__)
         if got != expected:
             return _explain(text, got, expected)
     return passed()

@@ -2,18 +2,6 @@
 
 MESSAGES = {
     # corpus
-    "corpus.unknown_chars": {
-        "bn": "এই অক্ষরগুলো শব্দভান্ডারে (vocabulary) নেই: {chars}। শুধু কর্পাসে থাকা বাংলা অক্ষর দিয়ে লেখা শুরু করো।",
-        "en": "These characters are not in the vocabulary: {chars}. Start from Bengali characters that occur in the corpus.",
-    },
-    "corpus.too_small": {
-        "bn": "'{split}' অংশে মাত্র {n}টি অক্ষর, কিন্তু একটি ব্লকেই {block}টি লাগে। block_size ছোট করো, অথবা কর্পাস ফোল্ডারে আরও বাংলা .txt ফাইল রাখো।",
-        "en": "The '{split}' split has only {n} characters, but one block needs {block}. Use a smaller block_size, or put more Bengali .txt files in the corpus folder.",
-    },
-    "corpus.empty": {
-        "bn": "কোনো বাংলা লেখা পাওয়া যায়নি। {folder} ফোল্ডারে UTF-8 এনকোডিংয়ে বাংলা .txt ফাইল রাখো, তারপর আবার চালাও।",
-        "en": "No Bengali text was found. Put Bengali .txt files (UTF-8) in {folder}, then run again.",
-    },
 }
 MESSAGES.update({
     # capstone
@@ -72,14 +60,11 @@ MESSAGES.update({
         "en": "Bengali GPT: every switch of the course — change, run, compare",
     },
     "lesson07.precision": {"bn": "প্রিসিশন (precision)", "en": "precision"},
-    "lesson07.optimizer": {"bn": "অপটিমাইজার", "en": "optimizer"},
     "lesson07.grad_accum": {"bn": "গ্রেডিয়েন্ট জমানো (accumulation)", "en": "gradient accumulation"},
-    "lesson07.processes": {"bn": "DDP প্রসেস", "en": "DDP processes"},
     "lesson07.steps": {"bn": "ধাপ", "en": "steps"},
     "lesson07.train_loss": {"bn": "প্রশিক্ষণের লস", "en": "training loss"},
     "lesson07.val_loss": {"bn": "যাচাইয়ের লস (validation)", "en": "validation loss"},
     "lesson07.loss_title": {"bn": "লস: {settings}", "en": "loss: {settings}"},
-    "lesson07.tokens_per_s": {"bn": "টোকেন/সেকেন্ড", "en": "tokens/s"},
     "lesson07.speed_title": {"bn": "গতি: এই সেশনের রান (আর reference/)", "en": "speed: this session's runs (and reference/)"},
     "lesson07.reference_bar": {"bn": "রেফারেন্স ({precision}):\n{hardware}", "en": "reference ({precision}):\n{hardware}"},
     "lesson07.step_ms": {"bn": "প্রতি ধাপের মধ্যমা সময় (ms)", "en": "median step time (ms)"},
@@ -117,36 +102,36 @@ MESSAGES.update({
 })
 MESSAGES.update({
     # lesson 07 exercise checks
-    "checks07.not_number": {"bn": "ফাংশনটি একটি সংখ্যা ফেরত দেয়নি (পেয়েছি {got})। MFU একটি ভগ্নাংশ, যেমন 0.35।",
+    "lesson07.not_number": {"bn": "ফাংশনটি একটি সংখ্যা ফেরত দেয়নি (পেয়েছি {got})। MFU একটি ভগ্নাংশ, যেমন 0.35।",
                            "en": "The function did not return a number (got {got}). MFU is a fraction, e.g. 0.35."},
-    "checks07.mfu_percent": {"bn": "তুমি শতাংশ ফেরত দিয়েছ (×100)। এখানে 0 থেকে 1-এর ভগ্নাংশ চাই: 100 দিয়ে গুণ কোরো না।",
+    "lesson07.mfu_percent": {"bn": "তুমি শতাংশ ফেরত দিয়েছ (×100)। এখানে 0 থেকে 1-এর ভগ্নাংশ চাই: 100 দিয়ে গুণ কোরো না।",
                             "en": "You returned a percentage (×100). A fraction between 0 and 1 is wanted: do not multiply by 100."},
-    "checks07.mfu_no_peak": {"bn": "তুমি শুধু অর্জিত FLOP/s দিয়েছ। MFU পেতে সেটাকে যন্ত্রের সর্বোচ্চ FLOP/s (peak) দিয়ে ভাগ করো।",
+    "lesson07.mfu_no_peak": {"bn": "তুমি শুধু অর্জিত FLOP/s দিয়েছ। MFU পেতে সেটাকে যন্ত্রের সর্বোচ্চ FLOP/s (peak) দিয়ে ভাগ করো।",
                             "en": "You returned the achieved FLOP/s only. Divide it by the device's peak FLOP/s to get MFU."},
-    "checks07.mfu_inverted": {"bn": "ভাগটা উল্টে গেছে: MFU = অর্জিত FLOP/s ÷ সর্বোচ্চ FLOP/s, উল্টোটা নয়।",
+    "lesson07.mfu_inverted": {"bn": "ভাগটা উল্টে গেছে: MFU = অর্জিত FLOP/s ÷ সর্বোচ্চ FLOP/s, উল্টোটা নয়।",
                              "en": "The division is upside down: MFU = achieved FLOP/s ÷ peak FLOP/s, not the other way."},
-    "checks07.mfu_wrong": {
+    "lesson07.mfu_wrong": {
         "bn": "টোকেন/সেকেন্ড={tokens}, FLOP/টোকেন={flops}, peak={peak} হলে উত্তর {expected:.4g} হওয়ার কথা, পেয়েছি {got:.4g}। সূত্র: টোকেন/সেকেন্ড × FLOP/টোকেন ÷ peak।",
         "en": "With tokens/s={tokens}, FLOPs/token={flops}, peak={peak} the answer should be {expected:.4g}, got {got:.4g}. Formula: tokens/s × FLOPs/token ÷ peak.",
     },
-    "checks07.not_text": {"bn": "ফাংশনটি লেখা (str) ফেরত দেয়নি, দিয়েছে {got}।", "en": "The function did not return text (str) but {got}."},
-    "checks07.removes_attached": {
+    "lesson07.not_text": {"bn": "ফাংশনটি লেখা (str) ফেরত দেয়নি, দিয়েছে {got}।", "en": "The function did not return text (str) but {got}."},
+    "lesson07.removes_attached": {
         "bn": "'{text}' থেকে তুমি সব চিহ্ন মুছে ফেলেছ ('{got}')। শুধু সেই চিহ্ন সরাও যার আগে কোনো অক্ষর নেই (শুরুতে, স্পেস বা যতিচিহ্নের পরে); ক্ষ-র হসন্ত বা মা-র া থাকবে।",
         "en": "You removed every mark from '{text}' ('{got}'). Remove only marks with no letter before them (at the start, after a space or punctuation); the hasanta of ক্ষ or the া of মা stay.",
     },
-    "checks07.start_left": {
+    "lesson07.start_left": {
         "bn": "'{text}'-এর শুরুর চিহ্নটি রয়ে গেছে। লেখার একদম প্রথম অক্ষরটি চিহ্ন হলে সেটা সরাতে হবে।",
         "en": "The mark at the start of '{text}' is still there. If the very first character is a mark, remove it.",
     },
-    "checks07.after_space_left": {
+    "lesson07.after_space_left": {
         "bn": "'{text}'-এর উত্তর '{expected}' হওয়ার কথা, পেয়েছি '{got}'। স্পেস বা যতিচিহ্নের (।) পরের চিহ্নও ঝুলন্ত: আগের অক্ষরটি বাংলা বর্ণ বা চিহ্ন কিনা দেখো।",
         "en": "For '{text}' the answer should be '{expected}', got '{got}'. A mark after a space or punctuation (।) dangles too: check whether the previous character is a Bengali letter or mark.",
     },
-    "checks07.joiner_dropped": {
+    "lesson07.joiner_dropped": {
         "bn": "{text}-এর হসন্তটি তুমি বাদ দিয়েছ (পেয়েছি {got}, হওয়ার কথা {expected})। র‍্য-তে র-এর পরে একটি অদৃশ্য অক্ষর থাকে, ZWJ (zero width joiner, U+200D), তারপর হসন্ত: র + U+200D + ্ + য। ZWJ আর ZWNJ (U+200C) বর্ণ নয়, unicodedata.category-তে এরা 'Cf'; এদের চিহ্নের মতো ধরো: ZWJ-এর পরের হসন্ত জোড়া লাগানো, ঝুলন্ত নয়।",
         "en": "You removed the hasanta of {text} (got {got}, expected {expected}). In র‍্য an invisible character follows র: ZWJ (zero width joiner, U+200D), then the hasanta: র + U+200D + ্ + য. ZWJ and ZWNJ (U+200C) are not letters, their unicodedata.category is 'Cf'; treat them like marks: a hasanta after a ZWJ is attached, not dangling.",
     },
-    "checks07.joiner_left": {
+    "lesson07.joiner_left": {
         "bn": "{text}-এর উত্তর {expected} হওয়ার কথা, পেয়েছি {got}। লেখার শুরুতে বা স্পেসের পরে থাকা ZWJ (U+200D) বা ZWNJ (U+200C)-ও ঝুলন্ত: জোড়ার মতো কিছু নেই, আর তার পরের হসন্ত ফাঁকা বৃত্তে আঁকা হয়। যোজককেও চিহ্নের মতো বাদ দাও।",
         "en": "For {text} the answer should be {expected}, got {got}. A ZWJ (U+200D) or ZWNJ (U+200C) at the start or after a space dangles too: there is nothing to join, and a hasanta after it is drawn on a dotted circle. Drop a joiner like a mark.",
     },

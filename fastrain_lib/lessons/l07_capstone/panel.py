@@ -56,8 +56,8 @@ def capstone_experiment(device: str, precision_mode: str, optimizer: str, norm: 
     if result.val_curve:
         xs, ys = zip(*result.val_curve)
         ax_loss.plot(xs, ys, marker="o", label=plots.label("lesson07.val_loss"))
-    ax_loss.set_xlabel(plots.label("common.step"))
-    ax_loss.set_ylabel(plots.label("common.loss"))
+    ax_loss.set_xlabel(plots.label("core.step"))
+    ax_loss.set_ylabel(plots.label("core.loss"))
     ax_loss.set_title(plots.label("lesson07.loss_title", settings=label.replace("\n", " ")), fontsize=11)
     ax_loss.legend()
 
@@ -69,13 +69,13 @@ def capstone_experiment(device: str, precision_mode: str, optimizer: str, norm: 
         names.append(t("lesson07.reference_bar", hardware=reference.hardware_name(record.meta),
                        precision=record.params.get("precision", "?")))
         values.append(record.metrics.get("tokens_per_s", 0.0))
-    plots.bars(ax_speed, names, values, ylabel=plots.label("lesson07.tokens_per_s"),
+    plots.bars(ax_speed, names, values, ylabel=plots.label("core.tokens_per_s"),
                title=plots.label("lesson07.speed_title"), fmt="{:.0f}")
     ax_speed.tick_params(axis="x", labelsize=8)
 
     memory = "—" if result.memory_bytes is None else f"{result.memory_bytes / 2**20:.0f} MB"
     rows = [
-        (t("lesson07.tokens_per_s"), f"{result.tokens_per_s:,.0f}"),
+        (t("core.tokens_per_s"), f"{result.tokens_per_s:,.0f}"),
         (t("lesson07.step_ms"), f"{result.median_step_s * 1e3:.1f}"),
         ("MFU", capstone.mfu_text(result.mfu)),  # above 100% (a wrong peak) is flagged, never shown
         (t("lesson07.peak"), _peak_text(result.peak)),
@@ -92,7 +92,7 @@ def capstone_experiment(device: str, precision_mode: str, optimizer: str, norm: 
         notes.append(t("lesson07.note_oversubscribed", n=processes, cores=os.cpu_count()))
     if result.peak.kind == "measured":
         notes.append(t("lesson07.note_measured_peak"))
-    return Outcome(figure=fig, headers=[t("hw.item"), t("hw.value")], rows=rows, records=[result.record()],
+    return Outcome(figure=fig, headers=[t("hardware.item"), t("hardware.value")], rows=rows, records=[result.record()],
                    note=" ".join(notes))
 
 
@@ -106,15 +106,15 @@ def make() -> ExperimentPanel:
     return ExperimentPanel(
         t("lesson07.panel_title"),
         {
-            "device": widgets.Dropdown(options=devices, value=devices[0], description=t("common.device")),
+            "device": widgets.Dropdown(options=devices, value=devices[0], description=t("core.device")),
             "precision_mode": widgets.Dropdown(options=list(precision.PRECISIONS), value="fp32",
                                                description=t("lesson07.precision")),
             "optimizer": widgets.Dropdown(options=list(optimizers.OPTIMIZER_IMPLS), value="foreach",
-                                          description=t("lesson07.optimizer")),
+                                          description=t("core.optimizer")),
             "norm": widgets.Dropdown(options=list(layernorm.NORM_IMPLS), value="torch", description="LayerNorm"),
             "compile": widgets.Checkbox(value=False, description="torch.compile"),
             "grad_accum": widgets.Dropdown(options=[1, 2, 4], value=1, description=t("lesson07.grad_accum")),
-            "processes": widgets.Dropdown(options=[1, 2, 4], value=1, description=t("lesson07.processes")),
+            "processes": widgets.Dropdown(options=[1, 2, 4], value=1, description=t("core.ddp_processes")),
             "steps": widgets.Dropdown(options=steps, value=steps[0], description=t("lesson07.steps")),
         },
         capstone_experiment,

@@ -202,7 +202,7 @@ def compare_rows(results: dict[str, Result], base: str = "fp32") -> list[tuple]:
 
 
 def compare_headers() -> list[str]:
-    return [t("lesson07.cmp_switch"), t("lesson07.cmp_settings"), t("lesson07.step_ms"), t("lesson07.tokens_per_s"),
+    return [t("lesson07.cmp_switch"), t("lesson07.cmp_settings"), t("lesson07.step_ms"), t("core.tokens_per_s"),
             t("lesson07.cmp_speedup")]
 
 

@@ -3,8 +3,10 @@ only code the student has read in a lesson cell, and the two never drift apart."
 
 from __future__ import annotations
 
+import ast
 import importlib
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -94,3 +96,68 @@ def test_authoring_check_reports_a_stale_saved_module(tmp_path):
     copy = tmp_path / path.relative_to(ROOT)
     copy.write_text(copy.read_text(encoding="utf-8") + "\n# edited by hand\n", encoding="utf-8")
     assert path.relative_to(ROOT) in [p.relative_to(tmp_path) for p in authoring.stale_files(tmp_path)]
+
+
+# --- the techniques issue 24 names are written in the lessons' own cells ---------------------------
+def code_cells(notebook: str) -> list[str]:
+    nb = json.loads((ROOT / notebook).read_text(encoding="utf-8"))
+    return ["".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "code"]
+
+
+# (notebook, what a student must be able to read in one of its code cells)
+TECHNIQUES = [
+    ("notebooks/02_to_device.ipynb", [r"\.pin_memory\(\)", r"non_blocking=True", r"for .*:\n(.*\n)*.*\.item\(\)",
+                                      r"Stream\(", r"wait_stream\("]),
+    ("notebooks/03_mixed_precision.ipynb", [r"autocast\(", r"scaler\.scale\(.*\)\.backward\(\)", r"unscale_\(",
+                                            r"clip_grad_norm_\(", r"scaler\.step\(", r"scaler\.update\(\)"]),
+    ("notebooks/04_fused_kernels.ipynb", [r"foreach=False", r"foreach=True", r"fused=True", r"def bias_gelu\(",
+                                          r"class NaiveLayerNorm", r"nn\.LayerNorm\(", r"torch\.compile\("]),
+    ("notebooks/05_data_vs_model_parallel.ipynb", [r"DistributedDataParallel|DDP\(", r"set_epoch\(",
+                                                   r"def ring_all_reduce\(", r"isend\("]),
+    ("notebooks/05c_sharding_and_pipelines.ipynb", [r"def zero1_step\(", r"reduce_scatter", r"all_gather"]),
+    ("notebooks/06_sync_vs_async_sgd.ipynb", [r"def hogwild_worker\("]),
+    ("notebooks/07_capstone_bengali_gpt.ipynb", [r"for \w+, \w+ in switches\.items\(\):", r"fused=s\[", r"amp_step\("]),
+]
+
+
+@pytest.mark.parametrize("notebook,patterns", TECHNIQUES, ids=[n for n, _ in TECHNIQUES])
+def test_the_technique_is_written_in_a_lesson_cell(notebook, patterns):
+    cells = code_cells(notebook)
+    missing = [p for p in patterns if not any(re.search(p, c) for c in cells)]
+    assert missing == [], f"{notebook}: no code cell shows {missing}"
+
+
+def test_lesson_04_shows_its_code_not_the_librarys_source():
+    assert not any("inspect.getsource(" in c and "bias_gelu" in c for c in code_cells("notebooks/04_fused_kernels.ipynb"))
+
+
+def test_the_amp_step_is_defined_once_in_the_whole_course():
+    defs = [n for n in sorted((ROOT / "notebooks").glob("*.ipynb"))
+            for c in code_cells(f"notebooks/{n.name}") if re.search(r"^def amp_step\(", c, re.M)]
+    assert [n.name for n in defs] == ["03_mixed_precision.ipynb"]
+
+
+# the short versions that lessons 05-07 show before the library measures (<= 20 lines each)
+SHORT = [("notebooks/05_data_vs_model_parallel.ipynb", "ddp_train"),
+         ("notebooks/05_data_vs_model_parallel.ipynb", "ring_all_reduce"),
+         ("notebooks/05c_sharding_and_pipelines.ipynb", "zero1_step"),
+         ("notebooks/06_sync_vs_async_sgd.ipynb", "hogwild_worker")]
+
+
+@pytest.mark.parametrize("notebook,name", SHORT, ids=[n for _, n in SHORT])
+def test_the_short_version_in_the_cell_is_short(notebook, name):
+    for cell in code_cells(notebook):
+        for node in ast.parse(cell).body:
+            if isinstance(node, ast.FunctionDef) and node.name == name:
+                assert node.end_lineno - node.lineno + 1 <= 20
+                return
+    pytest.fail(f"{notebook}: no cell defines {name}")
+
+
+def test_the_capstone_loop_over_switches_is_short():
+    for cell in code_cells("notebooks/07_capstone_bengali_gpt.ipynb"):
+        for node in ast.parse(cell).body:
+            if isinstance(node, ast.For) and "switches" in ast.unparse(node.iter):
+                assert node.end_lineno - node.lineno + 1 <= 20
+                return
+    pytest.fail("lesson 07 has no loop over its switches in a cell")

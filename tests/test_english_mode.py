@@ -127,7 +127,7 @@ def test_a_silent_verdict_cell_is_caught():
 
 
 def test_a_raw_repr_is_caught():
-    outcome = _Cell("widgets.run()", text="Outcome(figure=<Figure size 640x480 with 1 Axes>, headers=['n'], rows=[(1,)])")
+    outcome = _Cell("panel.run()", text="Outcome(figure=<Figure size 640x480 with 1 Axes>, headers=['n'], rows=[(1,)])")
     record = _Cell("r", text="Record(name='matmul 512', median_s=0.01, metrics={})")
     assert len(repr_problems([outcome, record])) == 2
     fine = _Cell("print(x)", text="Result (tokens/s): 45,499\nRecord(s) saved to results.json; Fit(α, β) above")

@@ -222,7 +222,8 @@ def test_the_step_rule_sees_a_copied_step(tmp_path):
 
 # --- one message convention: notebooks say their sentences inline ---------------------------------
 
-KEYED_CALL = re.compile(r"(?<![\w.])t\(\s*f?[\"'][a-z0-9_]+\.")
+# t("key"), verdicts.say("key") and plots.label("key"): a reader of the cell would see a key
+KEYED_CALL = re.compile(r"(?:(?<![\w.])t|verdicts\.say|plots\.label)\(\s*f?[\"'][a-z0-9_]+\.")
 
 
 def keyed_calls(cells: list[str]) -> list[str]:
@@ -242,4 +243,7 @@ def test_notebook_cells_use_pick_not_catalog_keys():
 
 def test_the_convention_check_sees_a_keyed_call():
     assert keyed_calls(['print(t("lesson02.same_device", n=2))', 'pick(bn="x", en="y")  # t("a.b")',
-                        'x = bench.t("a")', 'print(t(f"lesson04.v_{k}"))']) == ['t("lesson02.', 't(f"lesson04.']
+                        'x = bench.t("a")', 'print(t(f"lesson04.v_{k}"))', 'verdicts.say("lesson01.v", x=1)',
+                        'verdicts.say(pick(bn="ক", en="a"))', 'ax.set_title(plots.label("lesson03.title"))',
+                        'plots.pick(bn="খ", en="b")']) == \
+        ['t("lesson02.', 't(f"lesson04.', 'verdicts.say("lesson01.', 'plots.label("lesson03.']

@@ -120,10 +120,6 @@ MESSAGES.update({
     "core.run": {"bn": "রান", "en": "run"},
     "core.matrix_size": {"bn": "ম্যাট্রিক্সের আকার n (n × n)", "en": "matrix size n (n × n)"},
     "core.ms_per_step": {"bn": "প্রতি ধাপে সময় (ms)", "en": "time per step (ms)"},
-    "core.noisy": {
-        "bn": "সাবধান: এই মাপের সময় মেশিন ব্যস্ত ছিল বা মাপগুলো খুব ছড়ানো (noise) — উপরের অনুপাত নড়বড়ে; মেশিন শান্ত হলে আবার চালাও।",
-        "en": "Careful: the machine was busy or the repeats spread widely during this measurement (noise) — the ratios above are shaky; run again when the machine is quiet.",
-    },
     "core.optimizer": {"bn": "অপটিমাইজার", "en": "optimizer"},
     "core.tokens_per_s": {"bn": "টোকেন/সেকেন্ড", "en": "tokens/s"},
     "core.median_step_ms": {"bn": "ধাপের মধ্যমা (ms)", "en": "median step (ms)"},

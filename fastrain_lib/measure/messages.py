@@ -171,14 +171,6 @@ MESSAGES.update({
         "bn": "তিনটি উদাহরণ: সময় কোথায় যায় (মডেল)\nওপরে: মেপে পাওয়া দশা, কাজ দ্বিগুণে সময় কত গুণ",
         "en": "three examples: where the time goes (model)\nabove: observed regime, time ratio for twice the work",
     },
-    "regimes.verdict_machine": {
-        "bn": "এই মেশিনে ({device}) তিনটি সীমা মাপা হলো: প্রতিটি ছোট অপারেশনের নির্দিষ্ট খরচ {overhead_us:.1f} µs, "
-              "মেমরি ব্যান্ডউইথ {gbs:.1f} GB/s, সর্বোচ্চ গণনা {gflops:.1f} GFLOP/s। অর্থাৎ একটি float32 এলিমেন্টওয়াইজ "
-              "অপারেশনকে ওভারহেড ছাড়িয়ে মেমরি-সীমিত হতে প্রায় {border:,.0f}টি উপাদান লাগে।",
-        "en": "Three limits measured on this machine ({device}): a fixed cost of {overhead_us:.1f} µs per small op, "
-              "memory bandwidth {gbs:.1f} GB/s, peak compute {gflops:.1f} GFLOP/s. So a float32 elementwise op needs "
-              "about {border:,.0f} elements before it leaves the overhead regime and becomes memory-bound.",
-    },
     "regimes.verdict_example": {
         "bn": "{name}: প্রতি কলে {us:.1f} µs; কাজ দ্বিগুণ করলে সময় {growth:.2f} গুণ; ব্যান্ডউইথের {bw:.0%} আর "
               "peak-এর {peak:.0%} পেয়েছে। মেপে পাওয়া দশা: {observed}; মডেলের অনুমান: {predicted}।",

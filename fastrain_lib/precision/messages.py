@@ -17,9 +17,4 @@ MESSAGES = {
         "bn": "এই PyTorch ({torch})-এ '{device}' ডিভাইসের জন্য GradScaler নেই, তাই fp16 প্রশিক্ষণ নিরাপদ নয়। 'bf16' বা 'fp32' বেছে নাও, অথবা PyTorch আপগ্রেড করো।",
         "en": "This PyTorch ({torch}) has no GradScaler for '{device}', so fp16 training is not safe. Pick 'bf16' or 'fp32', or upgrade PyTorch.",
     },
-    "precision.bits": {"bn": "মোট বিট", "en": "bits"},
-    "precision.sign": {"bn": "চিহ্ন (sign)", "en": "sign"},
-    "precision.exponent": {"bn": "সূচক (exponent)", "en": "exponent"},
-    "precision.mantissa": {"bn": "ম্যান্টিসা (mantissa)", "en": "mantissa"},
-    "precision.diagram_title": {"bn": "প্রতিটি ফরম্যাটের বিট: চিহ্ন, সূচক, ম্যান্টিসা", "en": "bits of each format: sign, exponent, mantissa"},
 }

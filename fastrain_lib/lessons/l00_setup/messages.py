@@ -4,31 +4,6 @@ MESSAGES = {
     "lesson00.panel_title": {"bn": "ম্যাট্রিক্স গুণের গতি: আকার ও ডেটা টাইপ বদলে দেখো", "en": "Matrix multiply speed: change the size and dtype"},
     "lesson00.max_size": {"bn": "সবচেয়ে বড় আকার", "en": "largest size"},
     "lesson00.matmul_title": {"bn": "ম্যাট্রিক্স গুণ ({dtype}): এই মেশিনে মাপা", "en": "matrix multiply ({dtype}): measured on this machine"},
-    "lesson00.font_title": {"bn": "বাংলা লেখা ঠিকমতো আঁকা হচ্ছে কি?", "en": "Is Bengali text drawn correctly?"},
-    "lesson00.verdict_double": {
-        "bn": "এখানে মাপা: {n}×{n} থেকে {n2}×{n2}-এ কাজ 8 গুণ, সময় বাড়ল {ratio:.1f} গুণ।",
-        "en": "Measured here: from {n}×{n} to {n2}×{n2} the work grows 8×, the time grew {ratio:.1f}×.",
-    },
-    "lesson00.why_less_than_8": {
-        "bn": "8 গুণের কম, কারণ ছোট ম্যাট্রিক্সে প্রতিটি কলের নির্দিষ্ট খরচ (Python, থ্রেড জাগানো) মোট সময়ের বড় অংশ, আর বড় ম্যাট্রিক্সে প্রসেসর বেশি দক্ষভাবে কাজ করে।",
-        "en": "Less than 8×: for small matrices the fixed cost of each call (Python, waking threads) is a large part of the time, and bigger matrices use the processor more efficiently.",
-    },
-    "lesson00.why_about_8": {
-        "bn": "প্রায় 8 গুণ: এই আকারে সময় ঠিক করছে গণনার পরিমাণ নিজেই।",
-        "en": "About 8×: at these sizes the amount of arithmetic itself sets the time.",
-    },
-    "lesson00.why_more_than_8": {
-        "bn": "8 গুণের বেশি: বড় ম্যাট্রিক্স প্রসেসরের ক্যাশে আর আঁটে না, অথবা মাপার সময় অন্য প্রোগ্রাম চলছিল (আবার চালিয়ে দেখো)।",
-        "en": "More than 8×: the bigger matrices no longer fit the processor's cache, or another program ran during the measurement (run it again).",
-    },
-    "lesson00.verdict_shaping_ok": {
-        "bn": "শেপিং ঠিক আছে ✓ — যুক্তাক্ষরটি আলাদা অক্ষরের চেয়ে সরু, তাই প্লটের বাংলা লেখা ঠিকমতো জোড়া লাগছে।",
-        "en": "Shaping works ✓ — the conjunct is narrower than the separate letters, so Bengali in plots is joined correctly.",
-    },
-    "lesson00.verdict_shaping_broken": {
-        "bn": "শেপিং কাজ করছে না ✗ — যুক্তাক্ষর আর আলাদা অক্ষর সমান চওড়া। matplotlib 3.11 বা নতুন ইনস্টল করো (প্রস্তুতি সেল Colab-এ নিজেই করে)।",
-        "en": "Shaping does not work ✗ — the conjunct is as wide as the separate letters. Install matplotlib 3.11 or newer (the setup cell does this on Colab).",
-    },
     "lesson00.no_gpu_results": {
         "bn": "GPU নেই — সব পাঠ CPU-তে চলবে, শুধু সময় বেশি লাগবে। reference/ ফোল্ডারে এখনো কোনো GPU-তে মাপা ফল নেই; পাঠগুলো GPU-র জন্য শুধু ডেটাশিটের সংখ্যা (উৎসসহ) দেখায়।",
         "en": "No GPU — every lesson runs on the CPU, only slower. reference/ has no results measured on a GPU yet; for GPUs the lessons show datasheet figures (with sources) only.",

@@ -11,18 +11,11 @@ MESSAGES = {
         "en": "Pinned memory needs a GPU driver; this machine has no CUDA. Run with pinned=False.",
     },
     "transfer.progress_epoch": {"bn": "ইপক {epoch}/{epochs} ({device})", "en": "epoch {epoch}/{epochs} ({device})"},
-    "transfer.bandwidth_title": {"bn": "হোস্ট → GPU কপির গতি (এই মেশিনে মাপা)", "en": "host → GPU copy speed (measured on this machine)"},
-    "transfer.bytes": {"bn": "কপির আকার (বাইট)", "en": "copy size (bytes)"},
-    "transfer.gbs": {"bn": "ব্যান্ডউইথ (GB/s)", "en": "bandwidth (GB/s)"},
-    "transfer.item_title": {"bn": "প্রতি ধাপে loss.item() বনাম শেষে একবার", "en": "loss.item() every step vs once at the end"},
-    "transfer.ms_per_step": {"bn": "প্রতি ধাপে সময় (মিলিসেকেন্ড)", "en": "time per step (ms)"},
-    "transfer.loader_title": {"bn": "DataLoader: num_workers ও pin_memory বনাম নমুনা/সেকেন্ড", "en": "DataLoader: num_workers and pin_memory vs samples/s"},
     "transfer.startup_s": {"bn": "শুরুর সময় (সেকেন্ড)", "en": "start-up (s)"},
     "transfer.pin_ignored": {
         "bn": "এই মেশিনে GPU নেই, তাই pin_memory=True কোনো কাজ করে না (PyTorch এটি উপেক্ষা করে)।",
         "en": "No GPU here, so pin_memory=True does nothing (PyTorch ignores it).",
     },
-    "transfer.train_title": {"bn": "SimpleNN, বাংলা অঙ্ক: প্রতি ধাপের লস", "en": "SimpleNN, Bengali digits: loss per step"},
     # panel.py
     "lesson02.panel_title": {
         "bn": "প্রশিক্ষণের গতি: ডিভাইস, batch আকার, num_workers, pin_memory বদলে দেখো",
@@ -147,50 +140,6 @@ MESSAGES = {
         "bn": "ঠিক! প্রতিটি ধাপের একটা নির্দিষ্ট খরচ আছে (Python, কার্নেল চালু করা, অপটিমাইজারের ধাপ); বড় batch সেই খরচ বেশি নমুনায় ভাগ করে, আর বড় ম্যাট্রিক্স গুণ হার্ডওয়্যার ভালোভাবে ব্যবহার করে — যতক্ষণ না হার্ডওয়্যার পুরো ব্যস্ত হয়ে যায়।",
         "en": "Right! Each step has a fixed cost (Python, launching kernels, the optimizer step); a bigger batch spreads it over more samples, and bigger matrix multiplies use the hardware better — until the hardware is fully busy.",
     },
-    "lesson02.verdict_launch": {
-        "bn": "এখানে মাপা ({device}): কল ফিরেছে {launch_ms:.3f} ms-এ, ফল তৈরি হয়েছে {total_ms:.3f} ms-এ।",
-        "en": "Measured here ({device}): the call returned after {launch_ms:.3f} ms, the result was ready after {total_ms:.3f} ms.",
-    },
-    "lesson02.launch_async": {
-        "bn": "কল ফল তৈরির অনেক আগে ফিরেছে: কাজটি অ্যাসিঙ্ক্রোনাস, CPU এর মধ্যে অন্য কাজ পাঠাতে পারে।",
-        "en": "The call returned long before the result was ready: the work is asynchronous, and the CPU can queue more work meanwhile.",
-    },
-    "lesson02.launch_sync": {
-        "bn": "কল আর ফল প্রায় একসাথে: এই ডিভাইস কলের ভেতরেই কাজটা শেষ করে (CPU-তে এমনই হয়)।",
-        "en": "The call and the result came almost together: this device finishes the work inside the call (as a CPU does).",
-    },
-    "lesson02.verdict_item": {
-        "bn": "এখানে মাপা ({device}): প্রতি ধাপে .item() ডাকলে {every:.3f} ms/ধাপ, শেষে একবার ডাকলে {once:.3f} ms/ধাপ — অনুপাত {ratio:.2f}।",
-        "en": "Measured here ({device}): .item() every step {every:.3f} ms/step, once at the end {once:.3f} ms/step — ratio {ratio:.2f}.",
-    },
-    "lesson02.item_costs": {
-        "bn": "প্রতি ধাপে .item() এখানে স্পষ্টভাবে ধীর: প্রতিবার CPU অপেক্ষা করে GPU-র কাজ শেষ হওয়া পর্যন্ত, আর GPU অপেক্ষা করে পরের কাজের জন্য।",
-        "en": ".item() every step is clearly slower here: each time the CPU waits for the GPU to finish, and the GPU waits for the next work.",
-    },
-    "lesson02.item_free": {
-        "bn": "পার্থক্য মাপের ওঠানামার মধ্যে: এই ডিভাইস প্রতিটি অপারেশন শেষ করেই ফেরে, তাই .item()-এর জন্য আলাদা অপেক্ষা নেই।",
-        "en": "The difference is within the noise: this device finishes each operation before returning, so .item() has nothing extra to wait for.",
-    },
-    "lesson02.verdict_loader": {
-        "bn": "এখানে মাপা: num_workers=0-তে {base:.0f} নমুনা/সেকেন্ড; কর্মী দিয়ে সবচেয়ে ভালো {best_workers}টি কর্মীতে: {best:.0f} নমুনা/সেকেন্ড (num_workers=0-এর {ratio:.2f}×), কর্মী চালু হতে লেগেছে {startup:.2f} সেকেন্ড। এই মেশিনে {cores}টি কোর।",
-        "en": "Measured here: num_workers=0 gives {base:.0f} samples/s; the best with workers, {best_workers} workers: {best:.0f} samples/s ({ratio:.2f}× num_workers=0's), and starting the workers took {startup:.2f} s. This machine has {cores} cores.",
-    },
-    "lesson02.workers_help": {
-        "bn": "কর্মী প্রসেস এখানে লাভ দিয়েছে: ছবি বদলানোর কাজ প্রশিক্ষণের প্রসেস থেকে সরে গেছে আর ফাঁকা কোর কাজে লেগেছে।",
-        "en": "Worker processes helped here: the augmentation moved out of the training process onto otherwise idle cores.",
-    },
-    "lesson02.workers_no_help": {
-        "bn": "কর্মী প্রসেস এখানে লাভ দেয়নি: প্রতি batch-এর কাজ কম, কর্মী থেকে batch পাঠানোর খরচ আছে, আর ফাঁকা কোর কম।",
-        "en": "Worker processes did not help here: there is little work per batch, sending batches from workers costs time, and there are few idle cores.",
-    },
-    "lesson02.verdict_train_one": {
-        "bn": "এখানে মাপা ({device}): {epochs}টি ইপকে সঠিকতা {accuracy:.1%} (আন্দাজে উত্তর দিলে প্রায় 10%), প্রতি ইপক {seconds:.2f} সেকেন্ড।",
-        "en": "Measured here ({device}): accuracy after {epochs} epochs {accuracy:.1%} (guessing gives about 10%), {seconds:.2f} s per epoch.",
-    },
-    "lesson02.verdict_train_two": {
-        "bn": "এখানে মাপা: একই লুপে প্রতি ইপক {cpu:.2f} সেকেন্ড CPU-তে, {gpu:.2f} সেকেন্ড {device}-এ — {device} {ratio:.1f} গুণ দ্রুত।",
-        "en": "Measured here: the same loop takes {cpu:.2f} s per epoch on the CPU and {gpu:.2f} s on {device} — {device} is {ratio:.1f}× as fast.",
-    },
     # diagnose.py: task 4, diagnosing a slow loop
     "lesson02.check.diag.wrong_result": {
         "bn": "ফাংশনটি {{'mean_loss': ..., 'accuracy': ...}} এই দুটি key-সহ একটি dict ফেরত দেবে; পাওয়া গেল {got}।",
@@ -294,30 +243,6 @@ MESSAGES = {
         "en": "copies on a second stream: the next batch's copy beside this batch's compute — {ms:.1f} ms in all (model, not measured)",
     },
     # lesson 02 notebook: new sections
-    "lesson02.verdict_early_gpu": {
-        "bn": "{device}-এ: সিঙ্ক্রোনাইজ করার আগে পড়া মান {early} — {early_word}; সিঙ্ক্রোনাইজ করার পরে {late} — {late_word} (হওয়ার কথা {expected})।",
-        "en": "On {device}: read before synchronizing {early} — {early_word}; after synchronizing {late} — {late_word} (expected {expected}).",
-    },
-    "lesson02.verdict_early_sim": {
-        "bn": "সিমুলেশন (GPU নয়, একটি থ্রেড কপির কাজ করছে): সাথে সাথে পড়া মান {early} — {early_word}; অপেক্ষার পরে {late} — {late_word} (হওয়ার কথা {expected})।",
-        "en": "Simulation (not a GPU; a thread plays the copy): read at once {early} — {early_word}; after waiting {late} — {late_word} (expected {expected}).",
-    },
-    "lesson02.verdict_overlap_gpu": {
-        "bn": "{device}-এ {batches}টি batch: এক স্ট্রিমে {serial:.1f} ms, দ্বিতীয় স্ট্রিমে কপিসহ {overlapped:.1f} ms — {ratio:.2f} গুণ দ্রুত।",
-        "en": "On {device}, {batches} batches: one stream {serial:.1f} ms, copies on a second stream {overlapped:.1f} ms — {ratio:.2f}× faster.",
-    },
-    "lesson02.overlap_model_line": {
-        "bn": "মডেল (মাপা নয়): কপি {copy_ms:.1f} ms, গণনা {compute_ms:.1f} ms, {batches}টি batch → এক স্ট্রিমে {serial:.1f} ms, "
-              "পাশাপাশি {overlapped:.1f} ms, সর্বোচ্চ {speedup:.2f} গুণ। লাভ সবচেয়ে বেশি যখন কপি আর গণনার সময় প্রায় সমান।",
-        "en": "Model (not measured): copy {copy_ms:.1f} ms, compute {compute_ms:.1f} ms, {batches} batches → one stream {serial:.1f} ms, "
-              "overlapped {overlapped:.1f} ms, at most {speedup:.2f}×. The gain is largest when copy and compute take about as long.",
-    },
-    "lesson02.verdict_bottleneck": {
-        "bn": "num_workers={workers}: প্রতি ধাপে গড়ে ডেটার অপেক্ষা {wait_ms:.2f} ms, ধাপ নিজে {step_ms:.2f} ms — সময়ের {share:.0%} "
-              "যায় ডেটার অপেক্ষায়; {rate:.0f} ধাপ/সেকেন্ড (কর্মী চালু হতে {startup:.2f} s, আলাদা)।",
-        "en": "num_workers={workers}: per step on average {wait_ms:.2f} ms waiting for data, {step_ms:.2f} ms for the step itself — "
-              "{share:.0%} of the time goes to waiting for data; {rate:.0f} steps/s (workers starting: {startup:.2f} s, apart).",
-    },
     "lesson02.bottleneck_data": {
         "bn": "num_workers=0-তে প্রশিক্ষণ বেশির ভাগ সময় ডেটার অপেক্ষায়: ইনপুট পাইপলাইনই বোতলের গলা (bottleneck)। "
               "কর্মী দিয়ে সবচেয়ে ভালো হলো num_workers={best} — ডেটার অপেক্ষা {share:.0%}-এ নামল, গতি {ratio:.2f} গুণ।",
@@ -344,17 +269,5 @@ MESSAGES = {
         "en": "Even with num_workers=0 waiting for data is under half the time: the step itself takes longer here, the input "
               "pipeline is not the bottleneck. Best with workers: num_workers={best}, speed {ratio:.2f}×.",
     },
-    "lesson02.wait_ms": {"bn": "ডেটার অপেক্ষা (ms/ধাপ)", "en": "waiting for data (ms/step)"},
-    "lesson02.step_ms": {"bn": "ধাপ নিজে (ms/ধাপ)", "en": "the step itself (ms/step)"},
-    "lesson02.pipeline_title": {
-        "bn": "ডেটার অপেক্ষা বনাম ধাপ, num_workers অনুযায়ী (এই মেশিনে মাপা)",
-        "en": "waiting for data vs the step, by num_workers (measured on this machine)",
-    },
     # exercise 02, task 4
-    "lesson02.item_cpu_busy": {
-        "bn": "CPU-তে .item()-এর জন্য অপেক্ষার কিছু নেই (কাজ কলের ভেতরেই শেষ হয়), তাই এই পার্থক্য .item()-এর খরচ নয়: "
-              "মাপার সময় মেশিন সম্ভবত ব্যস্ত ছিল — আবার চালিয়ে মিলিয়ে দেখো। {why}",
-        "en": "On a CPU .item() has nothing to wait for (the work is done inside the call), so this difference is not "
-              ".item()'s cost: the machine was probably busy while measuring — rerun and compare. {why}",
-    },
 }

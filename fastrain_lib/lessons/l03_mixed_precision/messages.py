@@ -18,22 +18,6 @@ MESSAGES = {
         "en": "Times measured on this machine now (median, first step left out); activation memory is bytes counted with saved_tensors_hooks — the same on any hardware.",
     },
     # plots in the notebook
-    "lesson03.grad_magnitude": {"bn": "গ্রেডিয়েন্টের মান |g| (log₂)", "en": "gradient magnitude |g| (log₂)"},
-    "lesson03.count": {"bn": "সংখ্যা", "en": "count"},
-    "lesson03.fp16_subnormal": {"bn": "fp16-এর ক্ষুদ্রতম সাবনর্মাল", "en": "fp16 smallest subnormal"},
-    "lesson03.fp16_normal": {"bn": "fp16-এর ক্ষুদ্রতম নর্মাল", "en": "fp16 smallest normal"},
-    "lesson03.grad_hist_title": {"bn": "বাস্তব গ্রেডিয়েন্ট বনাম fp16-এর সীমা", "en": "real gradients vs fp16's limits"},
-    "lesson03.scale_exp": {"bn": "স্কেল 2^k-এর k", "en": "k in the scale 2^k"},
-    "lesson03.share_lost": {"bn": "শূন্য হয়ে যাওয়া অংশ (%)", "en": "share lost to zero (%)"},
-    "lesson03.scaling_title": {"bn": "গ্রেডিয়েন্ট স্কেলিং কতটা বাঁচায়", "en": "how much loss scaling rescues"},
-    "lesson03.underflow": {"bn": "আন্ডারফ্লো (শূন্য)", "en": "underflow (zero)"},
-    "lesson03.overflow": {"bn": "ওভারফ্লো (inf)", "en": "overflow (inf)"},
-    "lesson03.scale": {"bn": "GradScaler-এর স্কেল", "en": "GradScaler's scale"},
-    "lesson03.scaler_title": {"bn": "ইচ্ছে করে inf ঢোকানো: স্কেল অর্ধেক, ধাপ বাদ", "en": "an injected inf: scale halved, step skipped"},
-    "lesson03.skipped_step": {"bn": "বাদ পড়া ধাপ", "en": "skipped step"},
-    "lesson03.accuracy_title": {"bn": "একই ডেটা ও seed-এ প্রতিটি মোডের ফল", "en": "each mode on the same data and seed"},
-    "lesson03.speed_title": {"bn": "প্রতি ধাপে সময়: {device}", "en": "time per step: {device}"},
-    "lesson03.memory_title": {"bn": "ব্যাকওয়ার্ডের জন্য জমা রাখা বাইট", "en": "bytes saved for backward"},
     # checks
     "lesson03.check.step_ok": {"bn": "ঠিক আছে! ধাপটি রেফারেন্সের সাথে মেলে, inf এলে ধাপ বাদ পড়ে আর স্কেল অর্ধেক হয়।", "en": "Correct! The step matches the reference; on inf the step is skipped and the scale halved."},
     "lesson03.check.deprecated_api": {
@@ -128,7 +112,6 @@ MESSAGES = {
         "bn": "এই ডিভাইসে ({device}) autocast নিচু প্রিসিশনে চালিয়েছে: {low}; float32-এ: {high}।",
         "en": "On this device ({device}) autocast ran in low precision: {low}; in float32: {high}.",
     },
-    "lesson03.v.no_autocast": {"bn": "এই ডিভাইসে ({device}) fp16 বা bf16 autocast চলে না: সব অপারেশন fp32-এ।", "en": "On this device ({device}) neither fp16 nor bf16 autocast runs: every op is in fp32."},
     "lesson03.v.reductions_low": {
         "bn": "এখানে ({device}) {ops} নিচু প্রিসিশনে চলেছে: এই ডিভাইসের autocast-এর fp32-তালিকায় এরা নেই, তাই ইনপুটের dtype-ই মেনে চলে। (CUDA-র autocast এদের fp32-এ তোলে — তালিকা ডিভাইসভেদে আলাদা।)",
         "en": "Here ({device}) {ops} ran in low precision: they are not on this device's autocast fp32 list, so they follow their input's dtype. (CUDA's autocast lifts them to fp32 — the lists differ by device.)",

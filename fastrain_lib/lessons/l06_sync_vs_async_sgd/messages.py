@@ -87,7 +87,6 @@ MESSAGES = {
         "en": "Lock-free Hogwild ({w} processes) was not faster than one process in this run ({speedup:.2f}×): the cores were "
               "not free, or the processes lost time fighting over the same weights. Stop other work and run again.",
     },
-    "lesson06.nb_ssp_title": {"bn": "s = {s}: সর্বোচ্চ পুরোনোত্ব {stale}", "en": "s = {s}: max staleness {stale}"},
     # check 1: the asynchronous update rule
     "lesson06.check.update_shape": {
         "bn": "ফেরত দেওয়া মান theta-র আকারের একটি টেনসর হওয়া উচিত (নতুন প্যারামিটার)। theta - lr * গ্রেডিয়েন্ট ফেরত দাও।",

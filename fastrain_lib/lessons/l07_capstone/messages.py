@@ -96,9 +96,6 @@ MESSAGES.update({
     "lesson07.here": {"bn": "এই মেশিন, এখন", "en": "this machine, now"},
 })
 MESSAGES.update({
-    "lesson07.resumed_here": {"bn": "এখান থেকে আবার শুরু", "en": "resumed here"},
-    "lesson07.curve_title": {"bn": "বাংলা GPT: লস কমছে (চেকপয়েন্ট থেকে আবার শুরুসহ)", "en": "Bengali GPT: the loss falls (with a resume from a checkpoint)"},
-    "lesson07.compare_title": {"bn": "একই মডেল, আলাদা সুইচ: এই মেশিনে মাপা", "en": "same model, different switches: measured here"},
 })
 MESSAGES.update({
     # lesson 07 exercise checks

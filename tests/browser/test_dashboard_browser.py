@@ -20,7 +20,9 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
 BENGALI = re.compile(r"[\u0980-\u09FF]{3,}")
-PANEL_MODULES = sorted(p.stem for p in (REPO / "fastrain_lib" / "panels").glob("lesson*.py"))
+from fastrain_lib.lessons import panel_names  # noqa: E402
+
+PANEL_MODULES = sorted(panel_names())  # ['lesson00', 'lesson01', ..., 'lesson05b', ...]: one tab each
 MIN_PLOT_PT = 14  # projector: the smallest plot text, at the size the browser draws the image
 README_IMG = REPO / "docs" / "img"
 

@@ -1,6 +1,19 @@
 """Messages of the core modules: config, hardware, bench, plots, widgets, progress, setup."""
 
 MESSAGES = {
+    "core.verdict_noisy": {
+        "bn": "এখানে কোনো কারণ বলা হচ্ছে না: এই সিদ্ধান্ত যে {total}টি মাপের ওপর দাঁড়িয়ে, তার {noisy}টি গোলমেলে (noisy) "
+              "ছিল ({reasons})। ব্যস্ত মেশিনে সময়ের পার্থক্য অন্য কাজের ভারের, হার্ডওয়্যারের নিয়মের নয়। "
+              "অন্য প্রোগ্রাম বন্ধ করে বা কম থ্রেডে ঘরটি আবার চালাও।",
+        "en": "No cause is given here: {noisy} of the {total} measurements this conclusion stands on were noisy "
+              "({reasons}). On a busy machine a difference in time comes from the other work, not from the hardware. "
+              "Close other programs or use fewer threads and run the cell again.",
+    },
+    "core.noise_reason_load": {"bn": "মেশিনে অন্য কাজের ভার", "en": "other load on the machine"},
+    "core.noise_reason_threads": {"bn": "কোরের চেয়ে বেশি থ্রেড", "en": "more threads than cores"},
+    "core.noise_reason_spread": {"bn": "পুনরাবৃত্তিগুলো মেলেনি", "en": "the repeats disagree"},
+    "core.noise_reason_recompile": {"bn": "মাপার মাঝে আবার কম্পাইল", "en": "recompiled while timed"},
+    "core.noise_reason_rounds": {"bn": "রাউন্ডগুলো মেলেনি", "en": "the rounds disagree"},
     "core.yes": {"bn": "হ্যাঁ", "en": "yes"},
     "core.no": {"bn": "না", "en": "no"},
     "core.device": {"bn": "ডিভাইস", "en": "device"},

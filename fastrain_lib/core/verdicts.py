@@ -5,29 +5,69 @@ contradicted on their machine. Instead a verdict cell computes the sentence from
 
     # VERDICT
     from fastrain_lib.core import verdicts
-    speedup = for_loop_ms / fused_ms
-    verdicts.say(pick(bn=f"এখানে fused {speedup:.1f} গুণ দ্রুত", en=f"fused is {speedup:.1f}x faster here"))
+    speedup = for_loop.median / fused.median
+    verdicts.say(pick(bn=f"এখানে fused {speedup:.1f} গুণ দ্রুত", en=f"fused is {speedup:.1f}x faster here"),
+                 noise=[for_loop, fused])
 
 A notebook cell writes its sentence inline (pick), so the reader sees it; library code passes a
 catalog key and its values (verdicts.say("lesson05.v_ring", ...)).
 
+**No cause from a noisy measurement.** A sentence that explains timings (X is faster *because*
+...) is only true when those timings were taken on a quiet machine. `noise=` names the
+measurements the sentence stands on (bench Records, or noise-information dicts from
+`measure.noise.Window.assess`, or a list of them); when any of them is noisy, `say` prints the
+noisy-measurement sentence instead of the explanation. `noise=()` declares a sentence that
+stands on no timing (a count, a formula). Every `Window.assess` notes its verdict here; a
+sentence said without `noise=` after a noisy measurement is written to the audit log
+(FASTRAIN_VERDICT_LOG, a JSON-lines file) so the loaded-machine test can find it.
+
 Conventions (tests rely on them):
 - a verdict cell's source starts with the line `# VERDICT`;
-- it prints at least one line starting with PREFIX, produced by `say` (or `line`).
+- it prints at least one line starting with PREFIX, produced by `say` (or `line`);
+- `say` prints once and returns None (a returned string would print again as the cell's value).
 Catalog keys for verdicts live in the lesson's catalog file, in both languages.
 """
 
 from __future__ import annotations
 
+import json
+import os
 import re
 
 from fastrain_lib.core.i18n import t
 
 PREFIX = "➤ "
+NOISY_MARK = "⚠️ "  # a verdict line that starts PREFIX + NOISY_MARK explains nothing: its data were noisy
 CELL_MARK = "# VERDICT"
-
+LOG_ENV = "FASTRAIN_VERDICT_LOG"
 
 _KEY = re.compile(r"[a-z0-9_]+(\.[A-Za-z0-9_]+)+")
+# measure.noise's reason codes, in words
+_REASONS = {"load": "core.noise_reason_load", "threads": "core.noise_reason_threads",
+            "spread": "core.noise_reason_spread", "recompile": "core.noise_reason_recompile",
+            "rounds": "core.noise_reason_rounds"}
+_pending: list[dict] = []  # noise information of the measurements taken since the last verdict
+
+
+def note_measurement(info: dict | None) -> None:
+    """Called by measure.noise for every assessed measurement (quiet or noisy)."""
+    if info and "verdict" in info:
+        _pending.append(info)
+
+
+def _infos(noise) -> list[dict]:
+    """The noise-information dicts inside `noise`: Records, dicts, or (nested) lists of them."""
+    if noise is None:
+        return []
+    if isinstance(noise, dict):
+        return [noise] if "verdict" in noise else []
+    if isinstance(noise, (list, tuple, set)):
+        return [info for item in noise for info in _infos(item)]
+    return _infos(getattr(noise, "noise", None))
+
+
+def _is_noisy(info: dict) -> bool:
+    return info.get("verdict") == "noisy"
 
 
 def line(key_or_sentence: str, **values) -> str:
@@ -39,8 +79,37 @@ def line(key_or_sentence: str, **values) -> str:
     return PREFIX + key_or_sentence
 
 
-def say(key_or_sentence: str, **values) -> str:
-    """Print the verdict sentence (and return it, for tests)."""
+def noisy_line(infos: list[dict]) -> str:
+    """The sentence printed in place of an explanation whose measurements were noisy."""
+    noisy = [i for i in infos if _is_noisy(i)]
+    reasons = sorted({r for i in noisy for r in i.get("reasons", [])})
+    words = ", ".join(t(_REASONS[r]) if r in _REASONS else r for r in reasons)
+    return PREFIX + NOISY_MARK + t("core.verdict_noisy", noisy=len(noisy), total=len(infos), reasons=words or "-")
+
+
+def _audit(sentence: str, declared: bool, stood_on_noisy: bool) -> None:
+    path = os.environ.get(LOG_ENV)
+    if not path:
+        return
+    pending_noisy = sum(_is_noisy(i) for i in _pending)
+    record = {"sentence": sentence, "declared": declared, "printed_noisy_form": stood_on_noisy,
+              "pending": len(_pending), "pending_noisy": pending_noisy}
+    with open(path, "a", encoding="utf-8") as f:
+        f.write(json.dumps(record, ensure_ascii=False) + "\n")
+
+
+_UNSET = object()
+
+
+def say(key_or_sentence: str, /, *, noise=_UNSET, **values) -> None:
+    """Print the verdict sentence once (returns None, so a cell does not print it twice).
+
+    noise: the measurements the sentence stands on; when any is noisy the noisy-measurement
+    sentence is printed instead. `noise=()` for a sentence that stands on no timing."""
     text = line(key_or_sentence, **values)
-    print(text)
-    return text
+    declared = noise is not _UNSET
+    infos = _infos(noise) if declared else []
+    stood_on_noisy = any(_is_noisy(i) for i in infos)
+    _audit(text, declared, stood_on_noisy)
+    _pending.clear()
+    print(noisy_line(infos) if stood_on_noisy else text)

@@ -32,6 +32,7 @@ from dataclasses import dataclass
 
 import psutil
 
+from fastrain_lib.core import verdicts
 from fastrain_lib.core.i18n import t
 
 # Other load (cores) tolerated beyond the cores the measurement leaves free: a quarter of a
@@ -142,6 +143,7 @@ class Window:
                     loadavg_1m=round(os.getloadavg()[0], 2) if hasattr(os, "getloadavg") else None)
         info["cores_free"] = round(max(0.0, info["cores"] - info["other_cores"] - info["steal_cores"]), 3)
         info["verdict"], info["reasons"] = verdict(info)
+        verdicts.note_measurement(info)  # a later verdict sentence must not explain it if it is noisy
         return info
 
 

@@ -1,0 +1,45 @@
+"""verdicts.say never explains a noisy measurement, and says so instead (issue 27)."""
+
+import json
+
+from fastrain_lib.core import verdicts
+from fastrain_lib.measure import noise
+
+QUIET = {"verdict": "quiet", "reasons": []}
+NOISY = {"verdict": "noisy", "reasons": ["load"]}
+
+
+class Rec:  # the shape of a bench Record: the noise information under .noise
+    def __init__(self, info):
+        self.noise = info
+
+
+def test_a_cause_is_printed_only_when_every_measurement_it_stands_on_is_quiet(capsys):
+    cause = "fused 2.0x faster because it launches fewer kernels"
+    for noise_arg, explained in [([Rec(QUIET), QUIET], True), ((), True), ([Rec(QUIET), Rec(NOISY)], False),
+                                 (NOISY, False), ([[QUIET], [Rec(NOISY)]], False)]:
+        verdicts.say(cause, noise=noise_arg)
+        out = capsys.readouterr().out
+        assert out.count(verdicts.PREFIX) == 1, out
+        assert (cause in out) is explained, (noise_arg, out)
+        assert out.startswith(verdicts.PREFIX + verdicts.NOISY_MARK) is (not explained)
+
+
+def test_the_noisy_sentence_counts_and_names_the_reasons(monkeypatch):
+    monkeypatch.setenv("FASTRAIN_LANG", "en")
+    text = verdicts.noisy_line([QUIET, NOISY, {"verdict": "noisy", "reasons": ["spread", "load"]}])
+    assert "2 of the 3" in text and "other load" in text and "repeats disagree" in text
+
+
+def test_an_undeclared_sentence_after_a_noisy_window_is_written_to_the_audit_log(tmp_path, monkeypatch):
+    log = tmp_path / "verdicts.jsonl"
+    monkeypatch.setenv(verdicts.LOG_ENV, str(log))
+    verdicts._pending.clear()
+    window = noise.Window()
+    window.start = window.end = noise.sample()
+    info = window.assess(threads=99)  # more threads than cores: noisy by the verdict's own rule
+    assert info["verdict"] == "noisy"
+    verdicts.say("a cause nobody declared")
+    verdicts.say("the next sentence stands on nothing new", noise=())
+    rows = [json.loads(x) for x in log.read_text(encoding="utf-8").splitlines()]
+    assert [(r["declared"], r["pending_noisy"]) for r in rows] == [(False, 1), (True, 0)]

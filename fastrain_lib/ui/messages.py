@@ -68,5 +68,15 @@ MESSAGES.update({
     "widgets.save_name": {"bn": "তোমার নাম/মেশিন", "en": "your name/machine"},
     "widgets.saved": {"bn": "সংরক্ষিত: {path}", "en": "saved: {path}"},
     "widgets.nothing_to_save": {"bn": "আগে একবার চালাও, তারপর সংরক্ষণ করো।", "en": "Run it once first, then save."},
+    "widgets.no_results_yet": {
+        "bn": "এখনো কোনো ফল নেই: আগে ওপরের প্যানেলে «চালাও» বোতাম চাপো, মাপা শেষ হলে এই সেলটি আবার চালাও।",
+        "en": "No results yet: press the panel's Run button above, and when it has finished, run this cell again.",
+    },
+    "widgets.results_failed": {
+        "bn": "শেষ রানটি ব্যর্থ হয়েছে, তাই দেখানোর মতো ফল নেই। কারণ: {reason}",
+        "en": "The last run failed, so there are no results to show. Why: {reason}",
+    },
+    "widgets.results_title": {"bn": "{title} — শেষ রানের ফল ({settings})", "en": "{title} — results of the last run ({settings})"},
+    "widgets.figure": {"bn": "প্যানেলের প্লট", "en": "the panel's plot"},
     "progress.working": {"bn": "কাজ চলছে", "en": "working"},
 })

@@ -172,3 +172,149 @@ def test_lesson_panels_build(module):
     assert module in panels
     panel = importlib.import_module(panels[module]).make()
     assert isinstance(panel, ExperimentPanel)
+
+
+# --- results as the cell's ordinary output (issue 27: widget state is gone from a saved notebook) ---
+
+class FakeShell:
+    """Stands in for the kernel's shell: the cell being run is its execution_count."""
+    execution_count = 7
+
+
+@pytest.fixture
+def cell_output(monkeypatch):
+    """What a panel writes below the calling cell: printed lines and displayed MIME bundles, in order."""
+    import IPython
+
+    from fastrain_lib.ui import widgets
+
+    shell = FakeShell()
+    shown = []
+    monkeypatch.setattr(IPython, "get_ipython", lambda: shell)
+    monkeypatch.setattr(widgets, "display", lambda obj, raw=False: shown.append(("display", obj, raw)))
+    monkeypatch.setattr("builtins.print", lambda *a, **k: shown.append(("text", " ".join(map(str, a)), None)))
+    monkeypatch.setenv("FASTRAIN_LANG", "bn")
+    return shell, shown
+
+
+def titled_square(n):
+    fig, ax = plots.new_figure()
+    ax.plot([0, n], [0, n * n])
+    ax.set_title("বর্গের প্লট")
+    return Outcome(figure=fig, headers=["n", "n²"], rows=[(n, n * n), (9, 0.123456)],
+                   records=[bench.Record(f"sq {n}", 0.001, params={"n": n}, noise={"verdict": "quiet"})],
+                   note=f"{n}-এর বর্গ {n * n}")
+
+
+def test_run_from_a_cell_shows_plot_table_and_note_as_cell_output(cell_output):
+    import base64
+
+    shell, shown = cell_output
+    panel = ExperimentPanel("বর্গ পরীক্ষা", {"n": w.IntSlider(value=2, description="আকার")}, titled_square, name="t")
+    panel.run()
+    kinds = [kind for kind, *_ in shown]
+    assert kinds == ["text", "display", "display", "text"]  # settings line, plot, table, note: in that order
+    assert shown[0][1] == "বর্গ পরীক্ষা — শেষ রানের ফল (আকার: 2)"
+    _, figure, raw = shown[1]
+    assert raw and base64.b64decode(figure["image/png"]).startswith(b"\x89PNG")
+    assert base64.b64decode(figure["image/png"]) == panel.last.png  # the plot the panel drew, not another one
+    assert figure["text/plain"] == "বর্গের প্লট"  # no "<Figure size ...>" where the image cannot be drawn
+    _, table, _ = shown[2]
+    assert "<td>4</td>" in table["text/html"] and "<td>0.1235</td>" in table["text/html"]
+    assert table["text/plain"].splitlines()[0].split() == ["n", "n²"] and "0.1235" in table["text/plain"]
+    assert shown[3][1] == "2-এর বর্গ 4"
+    assert not any("IPython.core.display" in str(x) or "Outcome(" in str(x) for x in shown)
+
+
+def test_results_shown_once_per_cell_and_again_on_request(cell_output, monkeypatch):
+    shell, shown = cell_output
+    monkeypatch.setenv("FASTRAIN_MODE", "ci")
+    panel = ExperimentPanel("বর্গ", {"n": w.IntSlider(value=2)}, titled_square, name="t")
+    panel.show()  # ci mode: runs once and shows the results (and the widget)
+    notes = lambda: [x for kind, x, _ in shown if kind == "text" and "-এর বর্গ" in x]  # noqa: E731
+    assert notes() == ["2-এর বর্গ 4"]
+    panel.run()  # same cell, same setting (from the cache): not shown a second time
+    assert notes() == ["2-এর বর্গ 4"]
+    panel.run(n=3)  # same cell, another setting: a new result, shown
+    assert notes() == ["2-এর বর্গ 4", "3-এর বর্গ 9"]
+    shell.execution_count += 1  # the next cell: the documented line shows the last run again
+    panel.show_results()
+    assert notes() == ["2-এর বর্গ 4", "3-এর বর্গ 9", "3-এর বর্গ 9"]
+
+
+def test_a_click_writes_nothing_outside_the_widget_then_show_results_does(cell_output):
+    shell, shown = cell_output
+    panel = ExperimentPanel("বর্গ", {"n": w.IntSlider(value=4)}, titled_square, name="t")
+    panel.show_results()
+    assert shown == [("text", "এখনো কোনো ফল নেই: আগে ওপরের প্যানেলে «চালাও» বোতাম চাপো, "
+                              "মাপা শেষ হলে এই সেলটি আবার চালাও।", None)]
+    shown.clear()
+    panel.button.click()
+    assert panel.runs == 1 and shown == []  # a click's output belongs to no cell
+    shell.execution_count += 1
+    panel.show_results()
+    assert ("text", "4-এর বর্গ 16", None) in shown
+
+
+def test_show_results_puts_the_noise_warning_first(cell_output):
+    shell, shown = cell_output
+
+    def busy(n):
+        return Outcome(headers=["n"], rows=[(n,)], records=[noisy_record()], note="এটা ধীর কারণ ...")
+
+    panel = make_panel(busy)
+    panel.run()
+    assert shown[0][0] == "text" and shown[0][1].startswith("⚠️ 1টি মাপের মধ্যে 1টি গোলমেলে")
+    assert shown[0][1] == "⚠️ " + panel.noise_sentence()
+
+
+def test_show_results_after_a_failed_run_says_why(cell_output):
+    shell, shown = cell_output
+
+    def broken(n):
+        raise RuntimeError("বাজে কিছু")
+
+    panel = make_panel(broken)
+    panel.run()
+    [(kind, text, _)] = shown
+    assert text.startswith("শেষ রানটি ব্যর্থ হয়েছে") and "বাজে কিছু" in text
+
+
+def test_panel_results_survive_a_saved_notebook(tmp_path):
+    """A real kernel runs a panel in ci mode and the student's show_results line; the notebook is
+    saved and read back with no widget state: the plot, the table and the note are still there."""
+    import nbformat
+    from nbclient import NotebookClient
+
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_code_cell(
+        "import ipywidgets as w\n"
+        "from fastrain_lib.ui import plots\n"
+        "from fastrain_lib.ui.widgets import ExperimentPanel, Outcome\n"
+        "def experiment(n):\n"
+        "    fig, ax = plots.new_figure(); ax.plot([0, n], [0, n * n])\n"
+        "    return Outcome(figure=fig, headers=['n', 'বর্গ'], rows=[(n, n * n)], note=f'{n}-এর বর্গ {n * n}')\n"
+        "panel = ExperimentPanel('বর্গ', {'n': w.IntSlider(value=5)}, experiment, name='t')\n"
+        "panel.show()"),
+        nbformat.v4.new_code_cell("panel.show_results()")]
+    import os
+
+    env = {k: os.environ.get(k) for k in ("FASTRAIN_MODE", "FASTRAIN_LANG", "MPLBACKEND")}
+    os.environ.update(FASTRAIN_MODE="ci", FASTRAIN_LANG="bn")
+    os.environ.pop("MPLBACKEND", None)
+    try:
+        NotebookClient(nb, timeout=120, kernel_name="python3", store_widget_state=False).execute()
+    finally:
+        for key, value in env.items():
+            os.environ.pop(key, None) if value is None else os.environ.__setitem__(key, value)
+    path = tmp_path / "saved.ipynb"
+    nbformat.write(nb, path)
+    saved = nbformat.read(path, as_version=4)
+    assert "widgets" not in saved.metadata
+    for cell in saved.cells:  # both cells: the ci run's echo and the student's line
+        outputs = cell.outputs
+        text = "".join(o.get("text", "") for o in outputs if o.output_type == "stream")
+        assert text.count("5-এর বর্গ 25") == 1, text
+        assert any("image/png" in o.get("data", {}) for o in outputs)
+        assert any("<td>25</td>" in o.get("data", {}).get("text/html", "") for o in outputs)
+        assert not any("IPython.core.display" in o.get("data", {}).get("text/plain", "") for o in outputs)

@@ -17,3 +17,18 @@ def html_table(headers: list[str], rows: list[tuple], fmt: str = "{:.4g}") -> st
     head = "".join(f"<th>{html.escape(str(h))}</th>" for h in headers)
     body = "".join("<tr>" + "".join(f"<td>{cell(v)}</td>" for v in row) + "</tr>" for row in rows)
     return f'<table class="fastrain-table"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
+
+
+def text_table(headers: list[str], rows: list[tuple], fmt: str = "{:.4g}") -> str:
+    """The same table as plain text, columns aligned (what a saved notebook shows without HTML)."""
+
+    def cell(value):
+        return fmt.format(value) if isinstance(value, float) else str(value)
+
+    lines = [[str(h) for h in headers]] + [[cell(v) for v in row] for row in rows]
+    width = max(len(line) for line in lines)
+    sizes = [max(len(line[i]) for line in lines if i < len(line)) for i in range(width)]
+    text = ["  ".join(value.ljust(sizes[i]) for i, value in enumerate(line)).rstrip() for line in lines]
+    if headers:
+        text.insert(1, "  ".join("-" * size for size in sizes))
+    return "\n".join(text)

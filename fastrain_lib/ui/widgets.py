@@ -6,6 +6,8 @@
         run=my_experiment,           # my_experiment(size=...) -> Outcome
     )
     panel.show()                     # in ci mode this also runs once, so nbval tests the callback
+    # next cell, after the student pressed Run (চালাও):
+    panel.show_results()             # the last run's noise warning, plot, table and note as cell output
 
 Slow experiments run only when the button is pressed, never on every slider move.
 Results are cached per setting, so switching back to a setting is instant.
@@ -15,10 +17,19 @@ plot, in Bengali: what is wrong, by how much, what to do; the plot itself gets a
 A threads control (থ্রেড) lets a student on a busy machine measure with fewer threads: shown
 from the start with threads_control=True, otherwise it appears as soon as a run is noisy
 (threads_control=False: never; a panel with its own "threads" control keeps only that one).
+
+Results that survive a saved notebook: widget state is not kept when a notebook is saved and
+reopened, so a run's results are also written as the calling cell's ordinary output. `panel.run()`
+called from code (and `panel.show()` in ci mode) displays the noise warning, the plot, the table
+and the note below the cell, once per cell (the same result asked for twice in one cell is shown
+once). A click on the button does not (its output has no cell); the student runs
+`panel.show_results()` in the next cell, which shows the last run the same way, or says in
+Bengali that nothing has run yet, or why the last run failed.
 """
 
 from __future__ import annotations
 
+import base64
 import datetime as _dt
 import html
 import re
@@ -33,7 +44,7 @@ from IPython.display import HTML, Image, display
 from fastrain_lib.measure import bench, hardware, noise
 from fastrain_lib.core import config
 from fastrain_lib.ui import plots
-from fastrain_lib.ui.tables import html_table  # noqa: F401 - re-exported
+from fastrain_lib.ui.tables import html_table, text_table  # noqa: F401 - re-exported
 from fastrain_lib.core.i18n import t
 
 
@@ -46,6 +57,7 @@ class Outcome:
     rows: list[tuple] = field(default_factory=list)  # table rows
     records: list[bench.Record] = field(default_factory=list)  # measurements, for saving
     note: str = ""  # a sentence under the plot (Bengali)
+    png: bytes | None = field(default=None, repr=False, compare=False)  # the figure as drawn, once
 
 
 # html_table lives in ui/tables.py (the hardware report uses it too); re-exported here for callers.
@@ -133,7 +145,8 @@ class ExperimentPanel:
 
         self.button = w.Button(description=t("widgets.run"), button_style="primary", icon="play")
         self.button.add_class("fastrain-run")
-        self.button.on_click(lambda _: self.run())
+        self.button.on_click(lambda _: self._run({}, echo=False))  # a click's output has no cell
+        self._echoed: tuple | None = None  # (cell, outcome) last written as cell output
         self.status = w.HTML()
         self.noise_note = w.HTML()  # the noise verdict of the last run, when it was noisy
         self.noise_note.add_class("fastrain-noise")
@@ -186,7 +199,11 @@ class ExperimentPanel:
     def run(self, **overrides) -> Outcome | None:
         """Run the experiment for the current settings (what the button does).
 
-        Keyword arguments set controls first, e.g. panel.run(size=512)."""
+        Keyword arguments set controls first, e.g. panel.run(size=512). Called from a cell, the
+        results are also displayed as that cell's ordinary output (see show_results)."""
+        return self._run(overrides, echo=True)
+
+    def _run(self, overrides: dict, *, echo: bool) -> Outcome | None:
         for key, value in overrides.items():
             self.controls[key].value = value
         settings = self.settings()
@@ -208,7 +225,7 @@ class ExperimentPanel:
             elapsed = time.perf_counter() - start
             message = t("widgets.cached") if cached else t("widgets.done", seconds=elapsed)
             self.status.value = html.escape(message)
-            return self.last
+            result = self.last
         except Exception as exc:  # noqa: BLE001 — any failure is shown to the student, kept for tests
             self.last_error = exc
             self.status.value = f'<span style="color:#b00">{html.escape(t("widgets.failed"))}</span>'
@@ -216,10 +233,13 @@ class ExperimentPanel:
             set_outputs(self.output, HTML(f'<div class="fastrain-error"><b>{html.escape(explain_error(exc))}</b>'
                                           f"<details><summary>{html.escape(t('widgets.details'))}</summary>"
                                           f"<pre>{html.escape(traceback.format_exc(limit=6))}</pre></details></div>"))
-            return None
+            result = None
         finally:
             torch.set_num_threads(before)
             self.button.disabled = False
+        if echo:
+            self._echo()
+        return result
 
     @staticmethod
     def _checked(outcome) -> Outcome:
@@ -246,13 +266,81 @@ class ExperimentPanel:
         if outcome.figure is not None:
             # An explicit PNG: display(figure) shows only "<Figure size …>" text when the
             # kernel's inline backend has not registered its formatter yet (and in Voilà).
-            shown.append(Image(data=figure_png(outcome.figure), format="png"))
+            if outcome.png is None:
+                outcome.png = figure_png(outcome.figure)
+            shown.append(Image(data=outcome.png, format="png"))
             plt.close(outcome.figure)  # shown once here, not again at the end of the cell
         if outcome.rows:
             shown.append(HTML(html_table(outcome.headers, outcome.rows)))
         if outcome.note:
             shown.append(HTML(f"<p>{html.escape(outcome.note)}</p>"))
         set_outputs(self.output, *shown)
+
+    def results_output(self) -> list[tuple[str, object]]:
+        """What show_results writes, in order: ("text", a printed line) or ("display", a MIME
+        bundle). The last run's noise warning, settings line, plot (PNG), table and note; the
+        Bengali reason when the last run failed; a Bengali hint when nothing has run yet."""
+        if self.last_error is not None:
+            return [("text", t("widgets.results_failed", reason=explain_error(self.last_error)))]
+        outcome = self.last
+        if outcome is None:
+            return [("text", t("widgets.no_results_yet"))]
+        items: list[tuple[str, object]] = []
+        warning = self.noise_sentence(outcome)
+        if warning:
+            items.append(("text", "⚠️ " + warning))
+        settings = ", ".join(f"{getattr(control, 'description', '') or key}: {self._value_text(control)}"
+                             for key, control in self.controls.items())
+        items.append(("text", t("widgets.results_title", title=self.title, settings=settings)))
+        if outcome.figure is not None:
+            if outcome.png is None:
+                outcome.png = figure_png(outcome.figure)
+            items.append(("display", {"image/png": base64.b64encode(outcome.png).decode("ascii"),
+                                      "text/plain": self._figure_words(outcome.figure)}))
+        if outcome.rows:
+            items.append(("display", {"text/html": html_table(outcome.headers, outcome.rows),
+                                      "text/plain": text_table(outcome.headers, outcome.rows)}))
+        if outcome.note:
+            items.append(("text", outcome.note))
+        return items
+
+    @staticmethod
+    def _value_text(control) -> str:
+        """A control's value as the student sees it (a dropdown's label, not its value)."""
+        label = getattr(control, "label", None)
+        return str(label) if isinstance(label, str) else str(control.value)
+
+    @staticmethod
+    def _figure_words(figure) -> str:
+        """The plot's titles, as the text a saved notebook shows where it cannot draw the image."""
+        titles = [figure._suptitle.get_text()] if getattr(figure, "_suptitle", None) is not None else []
+        titles += [ax.get_title() for ax in figure.axes]
+        return " · ".join(x for x in titles if x.strip()) or t("widgets.figure")
+
+    def show_results(self) -> None:
+        """Show the last run's results as this cell's ordinary output (run it after pressing
+        চালাও): the noise warning, the plot, the table and the note stay in a saved notebook."""
+        self._echo()
+
+    def _echo(self) -> None:
+        """Write results_output() below the calling cell, once per cell for the same result."""
+        try:
+            from IPython import get_ipython
+            shell = get_ipython()
+        except ImportError:  # pragma: no cover - IPython is a dependency
+            shell = None
+        cell = getattr(shell, "execution_count", None)
+        key = (cell, id(self.last), id(self.last_error))
+        if shell is not None and key == self._echoed:
+            return  # already shown below this cell (show() in ci mode, then run() with the same setting)
+        self._echoed = key
+        for kind, payload in self.results_output():
+            if kind == "text":
+                print(payload)
+            elif shell is None:  # plain Python (a script, a test): the text form
+                print(payload["text/plain"])
+            else:
+                display(payload, raw=True)
 
     def save(self, student: str | None = None):
         """Save the last run's records as JSON in the results folder (for class results)."""

@@ -41,6 +41,10 @@ MESSAGES = {
     "class_results.matches": {"bn": "জোড়া", "en": "pairs"},
     "class_results.student": {"bn": "শিক্ষার্থী", "en": "student"},
     "class_results.vs_slowest": {"bn": "সবচেয়ে ধীরের তুলনায়", "en": "vs the slowest"},
+    "class_results.runs": {"bn": "রান", "en": "runs"},
+    "class_results.spread": {"bn": "রানগুলোর ওঠানামা", "en": "spread of the runs"},
+    "class_results.tie_col": {"bn": "ক্রম", "en": "order"},
+    "class_results.tie": {"bn": "ওঠানামার মধ্যে: ওপরের সারির সমান", "en": "within the noise: tied with the row above"},
 }
 
 

@@ -178,14 +178,22 @@ MESSAGES.update({
               "bandwidth and {peak:.0%} of the peak. Observed regime: {observed}; the model predicts: {predicted}.",
     },
     "regimes.above_roof": {
-        "bn": "এটি মাপা ব্যান্ডউইথের চেয়েও বেশি GB/s পেয়েছে ({gbs:.1f} বনাম {roof:.1f} GB/s)। সীমা ছাড়িয়ে যাওয়া যায় না, "
-              "তাই দুটি মাপের একটি ঠিক নয়: হয় এর ডেটার একটা অংশ এক অপারেশন থেকে পরেরটা পর্যন্ত ক্যাশে (cache) থেকে গেছে, "
-              "নয়তো দুই মাপের মাঝে মেমরির গতি বদলেছে (ভাগাভাগির মেশিনে বদলায়)। মাপা সীমাও একটা মাপ, নিখুঁত দেয়াল নয়।",
-        "en": "It moved more GB/s than the measured bandwidth ({gbs:.1f} vs {roof:.1f} GB/s). A limit cannot be beaten, "
-              "so one of the two measurements is off: part of its data stayed in the cache from one op to the next, or "
-              "the memory's speed changed between the two measurements (on a shared machine it does). A measured limit "
-              "is a measurement too, not an exact wall.",
+        "bn": "⚠ এটি পাশেই মাপা ব্যান্ডউইথের চেয়েও বেশি GB/s পেয়েছে ({gbs:.1f} বনাম {roof:.1f} GB/s, {share:.0%})। নিজের ছাদ ছাড়ানো যায় "
+              "না, তাই এটা মাপের সমস্যা (গোলমাল বা ক্যাশে থেকে যাওয়া ডেটা), কোনো দশার প্রমাণ নয়: এর দশা বলা হচ্ছে না। শান্ত মেশিনে আবার চালাও।",
+        "en": "⚠ It moved more GB/s than the bandwidth measured next to it ({gbs:.1f} vs {roof:.1f} GB/s, {share:.0%}). Nothing beats "
+              "its own ceiling, so this is a measurement problem (noise, or data left in a cache), not evidence of a regime: no "
+              "regime is given for it. Run it again on a quiet machine.",
     },
+    "regimes.above_peak": {
+        "bn": "⚠ এটি পাশেই মাপা peak-এর চেয়েও বেশি GFLOP/s পেয়েছে ({gflops:.1f} বনাম {peak:.1f} GFLOP/s, {share:.0%})। নিজের ছাদ "
+              "ছাড়ানো যায় না, তাই এটা মাপের সমস্যা (দুই মাপের একটির সময় মেশিন ব্যস্ত ছিল): এর দশা বলা হচ্ছে না। শান্ত মেশিনে আবার চালাও।",
+        "en": "⚠ It reached more GFLOP/s than the peak measured next to it ({gflops:.1f} vs {peak:.1f} GFLOP/s, {share:.0%}). Nothing "
+              "beats its own ceiling, so this is a measurement problem (the machine was busy during one of the two): no regime "
+              "is given for it. Run it again on a quiet machine.",
+    },
+    "regimes.name_tiny": {"bn": "ছোট অপারেশন ×{ops}", "en": "tiny ops ×{ops}"},
+    "regimes.name_chain": {"bn": "এলিমেন্টওয়াইজ ×{ops}", "en": "elementwise ×{ops}"},
+    "regimes.name_matmul": {"bn": "ম্যাট্রিক্স গুণ {n}", "en": "matmul {n}"},
     "regimes.as_intended": {
         "bn": "এটি ঠিক সেই দশা দেখাচ্ছে, যার উদাহরণ হিসেবে একে বাছা হয়েছিল ({intended})।",
         "en": "It shows exactly the regime it was chosen to show ({intended}).",

@@ -263,22 +263,50 @@ def study_all(mach: Machine, **kwargs) -> list[Finding]:
     return [study(w, mach, **kwargs) for w in examples(mach.device)]
 
 
-def finding_verdicts(f: Finding, mach: Machine) -> list[tuple[str, dict]]:
-    """(catalog key, values) lines of the lesson's verdict on one example: what was measured, and
-    whether it showed the regime it was chosen for. A share of the bandwidth above 100% is never
-    left unexplained: data that stayed in a cache, or a bandwidth that changed between the two
-    measurements (measured here, same size: the chain 42-93 GB/s, the best streaming kernel 43-63)."""
+def display_name(workload: Workload) -> str:
+    """The example's name in the reader's language (for tables, plots and sentences)."""
+    if workload.kind == OVERHEAD:
+        return t("regimes.name_tiny", ops=workload.calls)
+    if workload.kind == MEMORY:
+        return t("regimes.name_chain", ops=workload.calls)
+    return t("regimes.name_matmul", n=workload.size)
+
+
+def above_ceiling(f: Finding) -> bool:
+    """The example beat a ceiling measured next to it (bandwidth or peak): a measurement problem."""
+    return f.gbs_share > ABOVE_ROOF or f.gflops_share > ABOVE_ROOF
+
+
+def finding_verdicts(f: Finding, mach: Machine) -> list[tuple[str, dict, list]]:
+    """(catalog key, values, noise) lines of the lesson's verdict on one example: what was measured,
+    and whether it showed the regime it was chosen for. `noise` is what the sentence stands on (the
+    example's two records and the machine's ceilings), for verdicts.say(key, noise=..., **values).
+
+    - when any of those measurements is noisy, only the measured line is given (say() prints the
+      noisy-measurement sentence in its place): no regime is concluded from a noisy row;
+    - a share of a ceiling above 100% (a point above its own roof, measured next to it) is flagged as
+      a measurement problem and no regime is concluded either (measured here, same size: the chain
+      42-93 GB/s, the best streaming kernel 43-63; a matmul at "288% of the peak" beside a busy roof)."""
+    stand = [f.record, f.bigger, *mach.records]
     lines = [("regimes.verdict_example",
-              {"name": f.workload.name, "us": f.record.metrics["us_per_call"], "growth": f.growth,
+              {"name": display_name(f.workload), "us": f.record.metrics["us_per_call"], "growth": f.growth,
                "bw": f.gbs_share, "peak": f.gflops_share, "observed": t(NAME_KEYS[f.observed]),
-               "predicted": t(NAME_KEYS[f.predicted])})]
+               "predicted": t(NAME_KEYS[f.predicted])}, stand)]
+    if f.noisy or mach.noisy:
+        return lines
     if f.gbs_share > ABOVE_ROOF:
-        lines.append(("regimes.above_roof", {"gbs": f.record.metrics["gbs"], "roof": mach.bandwidth_gbs}))
+        lines.append(("regimes.above_roof", {"gbs": f.record.metrics["gbs"], "roof": mach.bandwidth_gbs,
+                                             "share": f.gbs_share}, []))
+    if f.gflops_share > ABOVE_ROOF:
+        lines.append(("regimes.above_peak", {"gflops": f.record.metrics["gflops"], "peak": mach.peak_gflops,
+                                             "share": f.gflops_share}, []))
+    if above_ceiling(f):
+        return lines
     intended = t(NAME_KEYS[f.workload.kind])
     if f.observed == f.workload.kind:
-        lines.append(("regimes.as_intended", {"intended": intended}))
+        lines.append(("regimes.as_intended", {"intended": intended}, stand))
     else:
-        lines.append(("regimes.not_as_intended", {"intended": intended, "observed": t(NAME_KEYS[f.observed])}))
+        lines.append(("regimes.not_as_intended", {"intended": intended, "observed": t(NAME_KEYS[f.observed])}, stand))
     return lines
 
 
@@ -316,6 +344,10 @@ def plot(mach: Machine, sweep: list[bench.Record], findings: list[Finding]):
     model = [mach.predicted_s(n, 2 * n * 4, 1) * 1e6 for n in sizes]
     left.plot(sizes, measured, "o-", lw=2.5, color="black", label=plots.label("core.measured_here"))
     left.plot(sizes, model, "--", color="gray", label=plots.label("regimes.model_line"))
+    noisy = [(n, us) for n, us, r in zip(sizes, measured, sweep) if r.noisy]
+    if noisy:  # a noisy point is ringed: the line there is load, not the regime
+        left.plot(*zip(*noisy), linestyle="none", marker="o", markersize=14, markerfacecolor="none",
+                  markeredgecolor=plots.NOISY_COLOR, markeredgewidth=2, label=plots.label("noise.marked_point"))
     # where the model's memory time passes its overhead: the border between the two regimes
     border = mach.border_numel()
     left.axvspan(min(sizes), max(min(border, max(sizes)), min(sizes)), color=COLORS[OVERHEAD], alpha=0.15,
@@ -330,14 +362,14 @@ def plot(mach: Machine, sweep: list[bench.Record], findings: list[Finding]):
     left.set_title(plots.label("regimes.sweep_title", device=mach.device), fontsize=11)
     left.legend(fontsize=9)
 
-    names = [f.workload.name for f in findings]
+    names = [display_name(f.workload) for f in findings]
     bottom = [0.0] * len(findings)
     for regime in REGIMES:
         values = [f.shares[regime] for f in findings]
         right.bar(names, values, bottom=bottom, color=COLORS[regime], label=plots.label(NAME_KEYS[regime]))
         bottom = [b + v for b, v in zip(bottom, values)]
     for i, f in enumerate(findings):
-        mark = "⚠ " if f.noisy else ""
+        mark = "⚠ " if f.noisy or above_ceiling(f) else ""
         right.annotate(mark + plots.label(SHORT_KEYS[f.observed]) + f"\n×{f.growth:.2f}", (i, 1.0),
                        textcoords="offset points", xytext=(0, 4), ha="center", fontsize=9)
     right.set_ylim(0, 1.3)

@@ -103,6 +103,106 @@ MESSAGES = {
         "bn": "মাপা ধাপে মডেলের ওজন বদলায়নি: প্রশিক্ষণ ধাপে backward() আর optimizer.step() দুটোই থাকতে হবে, শুধু ফরওয়ার্ড পাস নয়।",
         "en": "The weights did not change in the measured step: a training step needs backward() and optimizer.step(), not only the forward pass.",
     },
+    # verdict rules (fastrain_lib.lessons.l01_gpu_vs_cpu.verdicts)
+    "lesson01.ratio_faster": {"bn": "{n:.1f} গুণ দ্রুত", "en": "{n:.1f}× faster"},
+    "lesson01.ratio_slower": {"bn": "{n:.1f} গুণ ধীর", "en": "{n:.1f}× slower"},
+    "lesson01.ratio_same": {"bn": "প্রায় একই গতি ({ratio:.2f}×)", "en": "about the same speed ({ratio:.2f}×)"},
+    "lesson01.v_threads_single": {
+        "bn": "এই মেশিনে মাত্র 1টি থ্রেড চলে, তাই থ্রেড বাড়ানোর তুলনা এখানে করা যায় না।",
+        "en": "This machine runs only 1 thread, so there is nothing to compare here.",
+    },
+    "lesson01.v_threads_measured": {
+        "bn": "এখানে মাপা: 1 থ্রেডের তুলনায় {threads} থ্রেডে গুণটি {phrase} (গতিবৃদ্ধি {speedup:.2f}×, আদর্শ {threads}×)।",
+        "en": "Measured here: with {threads} threads the matmul is {phrase} than with 1 (speed-up {speedup:.2f}×, ideal {threads}×).",
+    },
+    "lesson01.v_threads_near_ideal": {
+        "bn": "এখানে মাপা: {threads} থ্রেডে গতিবৃদ্ধি {speedup:.2f}×, আদর্শ {threads}×-এর কাছাকাছি।",
+        "en": "Measured here: {threads} threads give a {speedup:.2f}× speed-up, close to the ideal {threads}×.",
+    },
+    "lesson01.v_threads_below": {
+        "bn": "লাভ হয়েছে, কিন্তু আদর্শ {threads}×-এর নিচে — নিচের কারণগুলো দেখো।",
+        "en": "It helped, but below the ideal {threads}× — see the reasons below.",
+    },
+    "lesson01.v_threads_none": {
+        "bn": "বেশি থ্রেডে লাভ হয়নি, অথচ মাপগুলো শান্ত: কাজটা এত ছোট যে ভাগাভাগির খরচই বেশি — বড় ম্যাট্রিক্সে আবার দেখো।",
+        "en": "More threads did not help, and the measurements were quiet: the work is so small that splitting it costs more — try a bigger matrix.",
+    },
+    "lesson01.v_sizes_measured": {
+        "bn": "এখানে মাপা ({device}): {small}×{small} ম্যাট্রিক্স গুণ {small_rate:.3g} GFLOP/s, {big}×{big} {big_rate:.3g} GFLOP/s — বড়টি {phrase}।",
+        "en": "Measured here ({device}): a {small}×{small} matmul runs at {small_rate:.3g} GFLOP/s, {big}×{big} at {big_rate:.3g} GFLOP/s — the big one is {phrase}.",
+    },
+    "lesson01.v_sizes_flat": {
+        "bn": "পার্থক্য ছোট: এই মোডে সবচেয়ে বড় ম্যাট্রিক্সও ছোট — lab মোডে বড় আকারে দেখো।",
+        "en": "The difference is small: in this mode even the biggest matrix is small — try bigger sizes in lab mode.",
+    },
+    "lesson01.v_sizes_fixed_cost": {
+        "bn": "ছোট গুণটি তার FLOP-এর হিসাবের চেয়ে {extra_us:.1f} µs বেশি নিয়েছে — এই রানেই মাপা প্রতি কলের নির্দিষ্ট খরচের ({overhead_us:.1f} µs) {times:.1f} গুণ, অর্থাৎ সেই খরচের মাপেরই। তাই ছোট ম্যাট্রিক্সে প্রতিটি কলের নির্দিষ্ট খরচ কাজের তুলনায় বড়; আকার বাড়লে সেই খরচ অনেক কাজে ভাগ হয়।",
+        "en": "The small matmul took {extra_us:.1f} µs more than its FLOPs account for — {times:.1f}× the per-call cost measured in this run ({overhead_us:.1f} µs), so of that cost's size. For small matrices the fixed cost of each call is large compared with the work; a bigger size spreads it over much more work.",
+    },
+    "lesson01.v_sizes_unexplained": {
+        "bn": "ছোট গুণটি তার FLOP-এর হিসাবের চেয়ে {extra_us:.1f} µs বেশি নিয়েছে — এই রানেই মাপা প্রতি কলের নির্দিষ্ট খরচের ({overhead_us:.1f} µs) {times:.0f} গুণ। এত বড় ফাঁক প্রতি কলের খরচ দিয়ে ব্যাখ্যা হয় না, তাই এখানে কোনো কারণ বলা হচ্ছে না: মাপটি সম্ভবত অন্য কাজের ভারে নষ্ট। ঘরটি আবার চালাও।",
+        "en": "The small matmul took {extra_us:.1f} µs more than its FLOPs account for — {times:.0f}× the per-call cost measured in this run ({overhead_us:.1f} µs). A gap that large is not the cost of a call, so no cause is given here: the measurement was probably spoiled by other work. Run the cell again.",
+    },
+    "lesson01.v_add_measured": {
+        "bn": "এখানে মাপা ({device}): যোগ সবচেয়ে দ্রুত {best_n} উপাদানে ({best_mb:.2f} MB তিনটি টেনসর মিলে), {best_rate:.3g} GB/s; সবচেয়ে বড়টিতে ({big_n} উপাদান, {big_mb:.1f} MB) {big_rate:.3g} GB/s।",
+        "en": "Measured here ({device}): addition is fastest at {best_n} elements ({best_mb:.2f} MB for the three tensors), {best_rate:.3g} GB/s; at the biggest ({big_n} elements, {big_mb:.1f} MB) {big_rate:.3g} GB/s.",
+    },
+    "lesson01.v_add_flat": {
+        "bn": "সবচেয়ে বড় টেনসরের গতি সেরার কাছাকাছি: এই আকারগুলোতে গতি তেমন নামেনি।",
+        "en": "The biggest tensor moves nearly as fast as the best: the speed hardly fell over these sizes.",
+    },
+    "lesson01.v_add_ram": {
+        "bn": "{slow_n} উপাদান থেকে তিনটি টেনসর মিলে {slow_mb:.1f} MB — এই মেশিনের ক্যাশের ({cache_mb:.1f} MB) চেয়ে বড়। তাই তারা ক্যাশে ধরে না, আর গতি প্রধান মেমরির (RAM) ব্যান্ডউইথে নেমে আসে।",
+        "en": "From {slow_n} elements the three tensors take {slow_mb:.1f} MB — more than this machine's cache ({cache_mb:.1f} MB). So they do not fit in the cache, and the speed drops to the main memory (RAM) bandwidth.",
+    },
+    "lesson01.v_add_unexplained": {
+        "bn": "{slow_n} উপাদানে যোগ মাত্র {slow_rate:.3g} GB/s, অথচ তার তিনটি টেনসর ({slow_mb:.2f} MB) এই মেশিনের ক্যাশে ({cache_mb:.1f} MB) ধরে। ক্যাশ দিয়ে এটা ব্যাখ্যা হয় না, তাই কোনো কারণ বলা হচ্ছে না: মাপটি সম্ভবত অন্য কাজের ভারে নষ্ট। ঘরটি আবার চালাও।",
+        "en": "At {slow_n} elements addition ran at only {slow_rate:.3g} GB/s, yet its three tensors ({slow_mb:.2f} MB) fit in this machine's cache ({cache_mb:.1f} MB). The cache does not explain it, so no cause is given: the measurement was probably spoiled by other work. Run the cell again.",
+    },
+    "lesson01.v_add_cache_unknown": {
+        "bn": "{slow_n} উপাদানে গতি নেমে {slow_rate:.3g} GB/s হয়েছে। এই মেশিনের ক্যাশের আকার এখানে জানা যায়নি, তাই টেনসর ক্যাশে ধরে কিনা বলা হচ্ছে না।",
+        "en": "At {slow_n} elements the speed fell to {slow_rate:.3g} GB/s. This machine's cache size is not known here, so whether the tensors fit in it is not claimed.",
+    },
+    "lesson01.v_above_ceiling": {
+        "bn": "⚠ {name}: {got:.1f} GFLOP/s, অথচ পাশেই মাপা তার নিজের ছাদ {ceiling:.1f} GFLOP/s ({share:.0%})। ছাদ ছাড়ানো যায় না, তাই এটা মাপের সমস্যা (গোলমাল): দুই মাপের কোনো একটির সময় মেশিন ব্যস্ত ছিল। এর কোনো ব্যাখ্যা দেওয়া হচ্ছে না — শান্ত মেশিনে আবার চালাও।",
+        "en": "⚠ {name}: {got:.1f} GFLOP/s, yet its own ceiling measured next to it is {ceiling:.1f} GFLOP/s ({share:.0%}). A ceiling cannot be beaten, so this is a measurement problem (noise): the machine was busy during one of the two. No explanation is given — run it again on a quiet machine.",
+    },
+    "lesson01.v_batch_measured": {
+        "bn": "এখানে মাপা ({device}): batch {first} থেকে {last}-এ থ্রুপুট {phrase} ({first_rate:.0f} → {last_rate:.0f} নমুনা/সেকেন্ড)।",
+        "en": "Measured here ({device}): from batch {first} to {last} the throughput is {phrase} ({first_rate:.0f} → {last_rate:.0f} samples/s).",
+    },
+    "lesson01.v_batch_unexplained": {
+        "bn": "batch {small}-এর একটি ধাপ ({small_ms:.2f} ms) batch {big}-এর পুরো ধাপের ({big_ms:.2f} ms) চেয়েও বেশি সময় নিয়েছে। প্রতি ধাপের নির্দিষ্ট খরচ বড় ধাপের পুরো সময়ের চেয়ে বেশি হতে পারে না, তাই এখানে কোনো কারণ বলা হচ্ছে না: মাপটি সম্ভবত অন্য কাজের ভারে নষ্ট। ঘরটি আবার চালাও।",
+        "en": "One step at batch {small} ({small_ms:.2f} ms) took longer than the whole step at batch {big} ({big_ms:.2f} ms). A fixed per-step cost cannot exceed the whole bigger step, so no cause is given here: the measurement was probably spoiled by other work. Run the cell again.",
+    },
+    "lesson01.v_batch_fixed_cost": {
+        "bn": "batch {first} থেকে {last} — নমুনা {batch_growth:.0f} গুণ, কিন্তু ধাপের সময় মাত্র {time_growth:.2f} গুণ ({first_ms:.2f} → {last_ms:.2f} ms): ছোট ধাপের বড় অংশ প্রতি ধাপের নির্দিষ্ট খরচ, যা বড় batch-এ অনেক নমুনায় ভাগ হয়।",
+        "en": "From batch {first} to {last} — {batch_growth:.0f}× the samples, but only {time_growth:.2f}× the step time ({first_ms:.2f} → {last_ms:.2f} ms): much of the small step is a fixed per-step cost, which a bigger batch shares over more samples.",
+    },
+    "lesson01.v_batch_flattening": {
+        "bn": "শেষ ধাপে (batch {before} → {last}) থ্রুপুট {phrase}: রেখা চ্যাপ্টা হয়ে আসছে, যন্ত্র প্রায় পুরো ব্যস্ত, আরও বড় batch-এ লাভ সামান্য।",
+        "en": "In the last step (batch {before} → {last}) the throughput is {phrase}: the curve is flattening, the machine is nearly busy, a bigger batch adds little.",
+    },
+    "lesson01.v_batch_growing": {
+        "bn": "শেষ ধাপে (batch {before} → {last}) থ্রুপুট {phrase}: এখনও বাড়ছে, এই আকারে যন্ত্র পুরো ব্যস্ত হয়নি।",
+        "en": "In the last step (batch {before} → {last}) the throughput is {phrase}: still growing, at these sizes the machine is not yet busy.",
+    },
+    "lesson01.v_load_collapse": {
+        "bn": "লোডের পাশে {threads}টি থ্রেডে একই গুণ {all_phrase}, কিন্তু 1টি থ্রেডে {one_phrase}: সব কোর চাওয়া থ্রেড দল প্রতিবার থামিয়ে রাখা থ্রেডটির জন্য অপেক্ষা করেছে। গোলমাল-রায়: লোডের সময় {busy_verdict}, লোড ছাড়া {quiet_verdict}।",
+        "en": "Beside the load the same matmul with {threads} threads is {all_phrase}, but with 1 thread {one_phrase}: the thread team that wanted every core waited each time for its descheduled thread. Noise verdict: {busy_verdict} under load, {quiet_verdict} without it.",
+    },
+    "lesson01.v_load_mild": {
+        "bn": "এবার লোড তেমন ক্ষতি করেনি: লোডের পাশে {threads}টি থ্রেডে {all_phrase}, 1টি থ্রেডে {one_phrase} — সম্ভবত মেশিনে আরও খালি কোর ছিল, বা মাপটি খুব ছোট। গোলমাল-রায়: লোডের সময় {busy_verdict}, লোড ছাড়া {quiet_verdict}।",
+        "en": "This time the load did little harm: beside it, {threads} threads are {all_phrase}, 1 thread {one_phrase} — probably there were more free cores, or the measurement is very small. Noise verdict: {busy_verdict} under load, {quiet_verdict} without it.",
+    },
+    "lesson01.v_load_one_core": {
+        "bn": "এই মেশিনে থ্রেড মাত্র 1টি, তাই থ্রেড দলের অপেক্ষা এখানে দেখা যায় না; লোডের পাশে গুণটি {one_phrase}। গোলমাল-রায়: লোডের সময় {busy_verdict}, লোড ছাড়া {quiet_verdict}।",
+        "en": "This machine runs 1 thread, so the thread team's waiting cannot show here; beside the load the matmul is {one_phrase}. Noise verdict: {busy_verdict} under load, {quiet_verdict} without it.",
+    },
+    "lesson01.v_load_busy_already": {
+        "bn": "আমাদের লোড চালুর আগেই মেশিন ব্যস্ত ছিল (লোড ছাড়া মাপের রায়ও {quiet_verdict}): তাই এখানে 'শান্ত বনাম লোড' তুলনা হয় না, কোনো কারণও বলা হচ্ছে না — অন্য প্রোগ্রাম বন্ধ করে আবার চালাও।",
+        "en": "The machine was busy before our load started (the no-load measurement is {quiet_verdict} too): so 'quiet vs load' cannot be compared here, and no cause is given — close other programs and run again.",
+    },
     "lesson01.reference_run": {
         "bn": "রেফারেন্স: {run}",
         "en": "reference: {run}",

@@ -1,0 +1,264 @@
+"""Lesson 01's verdict rules: which sentence this run's numbers support (issue 27).
+
+Each rule is a pure function of a table of numbers (`Row`s: what was measured, its median time,
+its rate, its noise verdict) and returns `Line`s: a catalog key, its values, and the measurements
+the sentence stands on (`noise`, passed to verdicts.say). The rules hold three promises, tested on
+tables of numbers (tests/test_lesson01_verdicts.py), among them the numbers of issue 27:
+
+- a noisy row is never explained: when a row a sentence stands on is noisy, the rule gives only
+  the measured statement with those rows as its noise, so verdicts.say prints the noisy-measurement
+  sentence in its place;
+- a cause is said only when the numbers fit it: "the fixed cost of each call" only when the gap is
+  about the per-call cost measured in the same run; "does not fit in the cache" only when the
+  tensors' bytes are larger than this machine's cache (and never when the cache size is unknown);
+  "a fixed per-step cost" only when no smaller batch took longer than a bigger batch's whole step;
+- a point above its own ceiling is flagged as a measurement problem, never explained;
+- ratios are worded right: a ratio below 1 of "faster" is said as "N× slower".
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import NamedTuple
+
+from fastrain_lib.core import verdicts
+from fastrain_lib.core.i18n import t
+from fastrain_lib.measure import noise as noise_mod
+
+# The smallest matmul's extra time may be this many times the measured per-call cost of a tiny op
+# and still be "the fixed cost of each call" (a matmul call also wakes a thread team).
+FIXED_COST_FACTOR = 10.0
+# A rate this many times below the best counts as a drop worth a sentence.
+DROP = 1.3
+# A smaller batch's step may take this much longer than a bigger batch's step (timer jitter)
+# before "a fixed per-step cost" is ruled out.
+STEP_TOLERANCE = 1.2
+# A point this far above its own ceiling is flagged (1.05: 5% for the ceiling's own jitter).
+ABOVE_CEILING = 1.05
+# Within this band two rates are "about the same".
+SAME_BAND = 0.05
+
+# The keys that give a cause: a rule must never return one of them for a table with a noisy row.
+CAUSAL_KEYS = frozenset({"lesson01.v_sizes_fixed_cost", "lesson01.v_add_ram", "lesson01.v_batch_fixed_cost",
+                         "lesson01.v_batch_flattening", "lesson01.v_batch_growing", "lesson01.v_threads_below",
+                         "lesson01.v_threads_none", "lesson01.v_load_collapse", "lesson01.v_load_mild"})
+
+
+@dataclass(frozen=True)
+class Row:
+    """One measured row: x (matrix size, elements or batch), median seconds per call, the rate
+    (GFLOP/s, GB/s or samples/s) and the noise information (`{"verdict": "quiet"|"noisy", ...}`)."""
+
+    x: float
+    seconds: float
+    rate: float
+    noise: dict = field(default_factory=dict)
+
+    @property
+    def noisy(self) -> bool:
+        return noise_mod.is_noisy(self.noise)
+
+
+class Line(NamedTuple):
+    key: str
+    values: dict
+    noise: tuple  # the measurements the sentence stands on; () for a sentence on no timing
+
+
+def rows(records, x_key: str, metric: str) -> list[Row]:
+    """Rows from bench Records (params[x_key], median_s, metrics[metric], noise), sorted by x."""
+    found = [Row(r.params[x_key], r.median_s, r.metrics[metric], dict(r.noise or {})) for r in records]
+    return sorted(found, key=lambda r: r.x)
+
+
+def say(lines: list[Line]) -> None:
+    """Print each line once through verdicts.say (the noisy-measurement sentence where its rows are noisy)."""
+    for line in lines:
+        verdicts.say(line.key, noise=list(line.noise), **line.values)
+
+
+def compare(ratio: float, lang: str | None = None) -> str:
+    """'3.2× faster', '10.0× slower' (for a ratio of 0.1) or 'about the same speed (1.02×)'."""
+    if abs(ratio - 1.0) <= SAME_BAND:
+        return t("lesson01.ratio_same", lang, ratio=ratio)
+    if ratio > 1.0:
+        return t("lesson01.ratio_faster", lang, n=ratio)
+    return t("lesson01.ratio_slower", lang, n=1.0 / ratio if ratio > 0 else float("inf"))
+
+
+def noise_word(item) -> str:
+    """'quiet' / 'noisy' for a Row, a Record or a noise dict (the table's per-row mark)."""
+    info = item if isinstance(item, dict) else getattr(item, "noise", None)
+    if not info or "verdict" not in info:
+        return "–"
+    return t("noise.noisy_word") if noise_mod.is_noisy(info) else t("noise.quiet_word")
+
+
+def _noisy(rows_: list[Row]) -> bool:
+    return any(r.noisy for r in rows_)
+
+
+# ---------------------------------------------------------------- §1 threads
+
+
+def thread_lines(table: list[Row]) -> list[Line]:
+    """table: x = threads, rate = GFLOP/s. Speed-up over 1 thread, worded right, and what it shows."""
+    one, top = table[0], table[-1]
+    threads = int(top.x)
+    if threads <= 1:
+        return [Line("lesson01.v_threads_single", {}, ())]
+    speedup = one.seconds / top.seconds
+    values = {"threads": threads, "speedup": speedup, "phrase": compare(speedup)}
+    stand = tuple(table)
+    if _noisy(table):
+        return [Line("lesson01.v_threads_measured", values, stand)]
+    if speedup >= 0.8 * threads:
+        return [Line("lesson01.v_threads_near_ideal", values, stand)]
+    if speedup > 1.1:
+        return [Line("lesson01.v_threads_measured", values, stand), Line("lesson01.v_threads_below", values, stand)]
+    return [Line("lesson01.v_threads_measured", values, stand), Line("lesson01.v_threads_none", values, stand)]
+
+
+# ---------------------------------------------------------------- §2 matmul sizes
+
+
+def size_lines(table: list[Row], overhead_s: float | None, overhead_noise=None, device: str = "cpu") -> list[Line]:
+    """table: x = n, rate = GFLOP/s. The fixed cost of each call explains a small matmul's low
+    GFLOP/s only when its extra time (beyond its FLOPs at the big one's rate) is about the per-call
+    cost measured in the same run (at most FIXED_COST_FACTOR times it)."""
+    small, big = table[0], table[-1]
+    ratio = big.rate / small.rate if small.rate > 0 else float("inf")
+    values = {"device": device, "small": int(small.x), "big": int(big.x), "small_rate": small.rate,
+              "big_rate": big.rate, "phrase": compare(ratio)}
+    stand = tuple(table)
+    measured = Line("lesson01.v_sizes_measured", values, stand)
+    if _noisy(table):
+        return [measured]
+    if ratio <= 1.5:
+        return [measured, Line("lesson01.v_sizes_flat", {}, stand)]
+    extra = small.seconds * (1.0 - small.rate / big.rate)  # time beyond its FLOPs at the big one's rate
+    over = {"extra_us": extra * 1e6, "overhead_us": (overhead_s or 0.0) * 1e6,
+            "times": extra / overhead_s if overhead_s else float("inf")}
+    with_overhead = stand + ((overhead_noise,) if overhead_noise is not None else ())
+    if overhead_s and extra <= FIXED_COST_FACTOR * overhead_s:
+        return [measured, Line("lesson01.v_sizes_fixed_cost", over, with_overhead)]
+    return [measured, Line("lesson01.v_sizes_unexplained", over, with_overhead)]
+
+
+# ---------------------------------------------------------------- §2 addition's bandwidth
+
+
+def working_set_bytes(numel: float, bytes_per_element: int = 4) -> float:
+    """c = a + b touches three tensors of numel elements."""
+    return 3 * numel * bytes_per_element
+
+
+def add_lines(table: list[Row], cache_bytes: float | None, device: str = "cpu",
+              bytes_per_element: int = 4) -> list[Line]:
+    """table: x = elements, rate = GB/s. "Does not fit in the cache" only for rows whose three
+    tensors are larger than this machine's cache (cache_bytes, None when unknown: then no claim);
+    a drop at a size that fits in the cache is left unexplained (a measurement to repeat)."""
+    best = max(table, key=lambda r: r.rate)
+    biggest = table[-1]
+    mb = lambda r: working_set_bytes(r.x, bytes_per_element) / 1e6  # noqa: E731
+    values = {"device": device, "best_n": int(best.x), "best_rate": best.rate, "best_mb": mb(best),
+              "big_n": int(biggest.x), "big_rate": biggest.rate, "big_mb": mb(biggest)}
+    stand = tuple(table)
+    measured = Line("lesson01.v_add_measured", values, stand)
+    if _noisy(table):
+        return [measured]
+    slow = [r for r in table if r.x > best.x and r.rate * DROP < best.rate]
+    if not slow:
+        return [measured, Line("lesson01.v_add_flat", {}, stand)]
+    if not cache_bytes:
+        return [measured, Line("lesson01.v_add_cache_unknown", {"slow_n": int(slow[0].x), "slow_rate": slow[0].rate},
+                               stand)]
+    cache_mb = cache_bytes / 1e6
+    inside = [r for r in slow if working_set_bytes(r.x, bytes_per_element) <= cache_bytes]
+    if inside:
+        r = inside[0]
+        return [measured, Line("lesson01.v_add_unexplained", {"slow_n": int(r.x), "slow_rate": r.rate,
+                                                               "slow_mb": mb(r), "cache_mb": cache_mb}, stand)]
+    if working_set_bytes(best.x, bytes_per_element) > cache_bytes:  # even the best is beyond the cache
+        return [measured, Line("lesson01.v_add_cache_unknown", {"slow_n": int(slow[0].x), "slow_rate": slow[0].rate},
+                               stand)]
+    r = slow[0]
+    return [measured, Line("lesson01.v_add_ram", {"slow_n": int(r.x), "slow_mb": mb(r), "cache_mb": cache_mb}, stand)]
+
+
+# ---------------------------------------------------------------- §3/§4 points and their ceilings
+
+
+def ceiling_lines(points: list[tuple[str, float, float]], peak_gflops: float, bandwidth_gbs: float) -> list[Line]:
+    """points: (name, FLOP per byte, GFLOP/s). A point above its own ceiling (min(peak, bandwidth ×
+    intensity), measured next to it) is flagged as a measurement problem: one of the two numbers
+    is off (the machine was busy during one of them); no cause is given."""
+    lines = []
+    for name, intensity, gflops in points:
+        ceiling = min(peak_gflops, bandwidth_gbs * intensity)
+        if ceiling > 0 and gflops > ABOVE_CEILING * ceiling:
+            lines.append(Line("lesson01.v_above_ceiling", {"name": name, "got": gflops, "ceiling": ceiling,
+                                                          "share": gflops / ceiling}, ()))
+    return lines
+
+
+def above_ceiling(points: list[tuple[str, float, float]], peak_gflops: float, bandwidth_gbs: float) -> list[bool]:
+    """For each point: is it above its own ceiling (the plot rings it)?"""
+    return [g > ABOVE_CEILING * min(peak_gflops, bandwidth_gbs * i) for _, i, g in points]
+
+
+# ---------------------------------------------------------------- §5 batch size
+
+
+def batch_lines(table: list[Row], device: str = "cpu") -> list[Line]:
+    """table: x = batch size, rate = samples/s, seconds = one step (bench.measure: warm-up left out).
+    "A fixed per-step cost shared by more samples" only when no smaller batch's step took longer than
+    a bigger batch's whole step (a fixed part of the small step cannot exceed the big step)."""
+    first, last = table[0], table[-1]
+    gain = last.rate / first.rate if first.rate > 0 else float("inf")
+    values = {"device": device, "first": int(first.x), "last": int(last.x), "first_rate": first.rate,
+              "last_rate": last.rate, "phrase": compare(gain)}
+    stand = tuple(table)
+    measured = Line("lesson01.v_batch_measured", values, stand)
+    if _noisy(table):
+        return [measured]
+    for i, small in enumerate(table):
+        for big in table[i + 1:]:
+            if small.seconds > STEP_TOLERANCE * big.seconds:
+                return [measured, Line("lesson01.v_batch_unexplained",
+                                       {"small": int(small.x), "small_ms": small.seconds * 1e3, "big": int(big.x),
+                                        "big_ms": big.seconds * 1e3}, stand)]
+    lines = [measured]
+    if gain > 1.0 + SAME_BAND:
+        lines.append(Line("lesson01.v_batch_fixed_cost",
+                          {"first": int(first.x), "first_ms": first.seconds * 1e3, "last": int(last.x),
+                           "last_ms": last.seconds * 1e3, "time_growth": last.seconds / first.seconds,
+                           "batch_growth": last.x / first.x}, stand))
+    if len(table) >= 2:
+        before = table[-2]
+        step_gain = last.rate / before.rate
+        grew = step_gain > 1.0 and step_gain ** 2 >= last.x / before.x  # at least half the batch's growth (in logs)
+        lines.append(Line("lesson01.v_batch_growing" if grew else "lesson01.v_batch_flattening",
+                          {"phrase": compare(step_gain), "before": int(before.x), "last": int(last.x)}, stand))
+    return lines
+
+
+# ---------------------------------------------------------------- §7 the same matmul beside a load
+
+
+def load_lines(quiet_all: Row, busy_all: Row, quiet_one: Row, busy_one: Row) -> list[Line]:
+    """rate = GFLOP/s; x = threads. The busy side is noisy by design (it is the lesson's subject);
+    the comparison stands on the quiet side, so a noisy quiet side gives no cause."""
+    slow_all = quiet_all.rate / busy_all.rate  # > 1: slower beside the load
+    slow_one = quiet_one.rate / busy_one.rate
+    values = {"threads": int(quiet_all.x), "all_phrase": compare(1 / slow_all), "one_phrase": compare(1 / slow_one),
+              "busy_verdict": noise_word(busy_all), "quiet_verdict": noise_word(quiet_all)}
+    if int(quiet_all.x) <= 1:
+        return [Line("lesson01.v_load_one_core", values, (quiet_one,))]
+    if quiet_all.noisy or quiet_one.noisy:
+        values["one_vs_all"] = compare(quiet_one.rate / quiet_all.rate)
+        return [Line("lesson01.v_load_busy_already", values, ())]
+    stand = (quiet_all, quiet_one)
+    if slow_all > 1.5 and slow_all > 1.5 * slow_one:
+        return [Line("lesson01.v_load_collapse", values, stand)]
+    return [Line("lesson01.v_load_mild", values, stand)]

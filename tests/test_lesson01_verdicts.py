@@ -1,0 +1,233 @@
+"""Lesson 01's verdict rules on tables of numbers (issue 27): no cause from a noisy row, a cause only
+where the numbers fit it, points above their own ceiling flagged, ratios worded right. The tables
+include the numbers the issue measured on a busy 2-core lab PC, with and without noisy marks."""
+
+from __future__ import annotations
+
+import pytest
+
+from fastrain_lib.core import verdicts as core_verdicts
+from fastrain_lib.lessons.l01_gpu_vs_cpu import verdicts as V
+from fastrain_lib.measure import bench
+
+QUIET = {"verdict": "quiet", "reasons": []}
+NOISY = {"verdict": "noisy", "reasons": ["load"]}
+MB = 1e6
+
+
+@pytest.fixture(autouse=True)
+def english(monkeypatch):
+    monkeypatch.setenv("FASTRAIN_LANG", "en")
+
+
+def matmul_row(n, ms, noise=QUIET):
+    return V.Row(n, ms / 1e3, 2 * n**3 / (ms / 1e3) / 1e9, dict(noise))
+
+
+def keys(lines):
+    return [line.key for line in lines]
+
+
+def printed(lines, capsys) -> str:
+    V.say(lines)
+    return capsys.readouterr().out
+
+
+def assert_no_cause(lines, capsys):
+    """No causal key chosen, and what is printed for the noisy rows is the noisy-measurement sentence."""
+    assert not set(keys(lines)) & V.CAUSAL_KEYS
+    out = printed(lines, capsys)
+    assert core_verdicts.PREFIX + core_verdicts.NOISY_MARK in out
+    return out
+
+
+# ---------------------------------------------------------------- ratios
+
+
+@pytest.mark.parametrize("ratio, text", [(3.2, "3.2× faster"), (0.1, "10.0× slower"), (0.7, "1.4× slower"),
+                                         (1.02, "about the same speed (1.02×)"), (1.0, "about the same")])
+def test_a_ratio_below_one_is_said_as_slower(ratio, text):
+    assert text in V.compare(ratio)
+    assert "0.7×" not in V.compare(0.7) and "faster" not in V.compare(0.1)
+
+
+# ---------------------------------------------------------------- §2 matmul sizes: the fixed cost of a call
+
+ISSUE_SIZES = [(32, 22.7), (64, 22.8), (128, 22.0), (256, 2.87)]  # ms: the busy lab PC of issue 27
+ISSUE_OVERHEAD_S = 8.5e-6  # its per-call cost, measured in the same notebook
+
+
+def test_issue_sizes_quiet_marks_are_not_read_as_the_fixed_cost(capsys):
+    """22.7 ms against 8.5 µs per call is 2670× the per-call cost: never 'the fixed cost of each call'."""
+    table = [matmul_row(n, ms) for n, ms in ISSUE_SIZES]
+    lines = V.size_lines(table, ISSUE_OVERHEAD_S)
+    assert keys(lines) == ["lesson01.v_sizes_measured", "lesson01.v_sizes_unexplained"]
+    assert lines[1].values["times"] > 1000
+    out = printed(lines, capsys)
+    assert "fixed cost of each call is large" not in out and "no cause is given" in out
+
+
+def test_issue_sizes_with_noisy_marks_give_only_the_noisy_sentence(capsys):
+    table = [matmul_row(n, ms, NOISY if n < 256 else QUIET) for n, ms in ISSUE_SIZES]
+    lines = V.size_lines(table, ISSUE_OVERHEAD_S)
+    assert keys(lines) == ["lesson01.v_sizes_measured"]
+    out = assert_no_cause(lines, capsys)
+    assert "3 of the 4" in out
+
+
+def test_a_gap_of_the_per_call_cost_is_the_fixed_cost(capsys):
+    """Quiet: a 32² matmul at 10 µs beside 100 GFLOP/s at 1024², with 4 µs per call."""
+    table = [matmul_row(32, 0.010), matmul_row(1024, 2 * 1024**3 / 100e9 * 1e3)]
+    lines = V.size_lines(table, 4e-6)
+    assert keys(lines) == ["lesson01.v_sizes_measured", "lesson01.v_sizes_fixed_cost"]
+    assert lines[1].values["times"] == pytest.approx(9.345 / 4, rel=0.01)  # 10 µs less its FLOPs at 100 GFLOP/s
+    assert "fixed cost of each call" in printed(lines, capsys)
+
+
+def test_the_fixed_cost_needs_a_quiet_per_call_measurement(capsys):
+    table = [matmul_row(32, 0.010), matmul_row(1024, 21.5)]
+    lines = V.size_lines(table, 4e-6, overhead_noise={"verdict": "noisy", "reasons": ["spread"]})
+    assert "No cause" in printed(lines, capsys)
+
+
+# ---------------------------------------------------------------- §2 addition: the cache
+
+def add_row(numel, gbs, noise=QUIET):
+    seconds = 12 * numel / (gbs * 1e9)
+    return V.Row(numel, seconds, gbs, dict(noise))
+
+
+ISSUE_ADDS = [(1024, 20.0), (16384, 36.0), (65536, 0.098), (262144, 30.0), (1048576, 25.0)]  # 65536 el. = 0.8 MB
+
+
+@pytest.mark.parametrize("cache_mb", [32.0, 1.0])
+def test_issue_add_of_0_8_mb_is_not_said_to_miss_the_cache(cache_mb, capsys):
+    table = [add_row(n, g) for n, g in ISSUE_ADDS]
+    lines = V.add_lines(table, cache_mb * MB)
+    assert "lesson01.v_add_ram" not in keys(lines)
+    assert keys(lines)[-1] == "lesson01.v_add_unexplained" and lines[-1].values["slow_n"] == 65536
+    assert lines[-1].values["slow_mb"] == pytest.approx(0.786, abs=0.001)
+    out = printed(lines, capsys)
+    assert "does not fit" not in out and "fit in this machine's cache" in out
+
+
+def test_issue_adds_with_the_noisy_mark_give_only_the_noisy_sentence(capsys):
+    table = [add_row(n, g, NOISY if n == 65536 else QUIET) for n, g in ISSUE_ADDS]
+    assert_no_cause(V.add_lines(table, 32 * MB), capsys)
+
+
+def test_beyond_the_cache_is_said_only_with_the_cache_size():
+    """16 MB working set against an 8 MB cache: RAM. Without a cache size: no claim at all."""
+    table = [add_row(2**16, 40.0), add_row(2**20, 38.0), add_row(2**22, 12.0)]  # 0.8, 12.6, 50 MB
+    lines = V.add_lines(table, 32 * MB)
+    assert keys(lines)[-1] == "lesson01.v_add_ram" and lines[-1].values["slow_mb"] == pytest.approx(50.3, abs=0.1)
+    assert keys(V.add_lines(table, None))[-1] == "lesson01.v_add_cache_unknown"
+    # both fit in a 64 MB cache: the drop is not the cache
+    assert keys(V.add_lines(table, 64 * MB))[-1] == "lesson01.v_add_unexplained"
+
+
+def test_no_drop_no_cause():
+    table = [add_row(2**10, 20.0), add_row(2**16, 30.0), add_row(2**20, 28.0)]
+    assert keys(V.add_lines(table, 32 * MB)) == ["lesson01.v_add_measured", "lesson01.v_add_flat"]
+
+
+# ---------------------------------------------------------------- §3/§4 a point above its own ceiling
+
+
+def test_points_above_the_roof_measured_next_to_them_are_flagged(capsys):
+    """Issue 27: a roof of 37.4 GFLOP/s and 9.6 GB/s measured minutes after 97.8 and 36.1."""
+    points = [("256²", 256 / 6, 97.8), ("a+b", 1 / 12, 36.1 / 12), ("64²", 64 / 6, 5.0)]
+    lines = V.ceiling_lines(points, 37.4, 9.6)
+    assert [line.values["name"] for line in lines] == ["256²", "a+b"]
+    assert lines[0].values["share"] == pytest.approx(97.8 / 37.4)
+    assert V.above_ceiling(points, 37.4, 9.6) == [True, True, False]
+    out = printed(lines, capsys)
+    assert "measurement problem" in out and "No explanation" in out
+    assert V.ceiling_lines(points, 100.0, 40.0) == []  # re-measured on a quiet machine: nothing to flag
+
+
+# ---------------------------------------------------------------- §5 batch size
+
+
+def batch_row(batch, ms, noise=QUIET):
+    return V.Row(batch, ms / 1e3, batch / (ms / 1e3), dict(noise))
+
+
+ISSUE_BATCHES = [(1, 150.0), (4, 163.9), (16, 2.0), (64, 2.35)]  # batch 4 at 163.9 ms, batch 64 at 2.35 ms
+
+
+def test_issue_batches_quiet_marks_no_fixed_cost_bigger_than_the_big_step(capsys):
+    table = [batch_row(b, ms) for b, ms in ISSUE_BATCHES]
+    lines = V.batch_lines(table)
+    assert keys(lines) == ["lesson01.v_batch_measured", "lesson01.v_batch_unexplained"]
+    assert lines[1].values["small_ms"] > lines[1].values["big_ms"]
+    out = printed(lines, capsys)
+    assert "fixed per-step cost, which" not in out and "no cause is given" in out
+
+
+def test_issue_batches_with_noisy_marks_give_only_the_noisy_sentence(capsys):
+    table = [batch_row(b, ms, NOISY if b == 4 else QUIET) for b, ms in ISSUE_BATCHES]
+    assert_no_cause(V.batch_lines(table), capsys)
+
+
+def test_a_quiet_sweep_explains_the_fixed_cost_and_words_the_last_step():
+    table = [batch_row(1, 0.30), batch_row(16, 0.40), batch_row(256, 2.0), batch_row(1024, 7.9)]
+    lines = V.batch_lines(table)
+    assert keys(lines) == ["lesson01.v_batch_measured", "lesson01.v_batch_fixed_cost", "lesson01.v_batch_flattening"]
+    assert "faster" in lines[0].values["phrase"]
+    # the last step: 4× the batch, 0.89× the throughput -> "1.1× slower", never "0.89× faster"
+    table[-1] = batch_row(1024, 9.0)
+    last = V.batch_lines(table)[-1]
+    assert last.key == "lesson01.v_batch_flattening" and "slower" in last.values["phrase"]
+
+
+def test_the_bench_record_of_a_step_leaves_the_warm_up_out():
+    """A step whose first calls are slow (warm-up) does not move the median the batch rule reads."""
+    import time
+
+    calls = []
+
+    def step():
+        calls.append(1)
+        if len(calls) <= 2:
+            time.sleep(0.2)
+
+    record = bench.measure(step, "step", min_run_time=0.02)
+    assert record.median_s < 0.05 and len(calls) > 3
+
+
+# ---------------------------------------------------------------- §1 threads and §7 the load
+
+
+def test_one_thread_faster_is_not_said_as_0_7x_slower():
+    quiet_all, quiet_one = V.Row(2, 0.01, 100.0, QUIET), V.Row(1, 0.02, 50.0, QUIET)
+    busy_all, busy_one = V.Row(2, 0.5, 2.0, NOISY), V.Row(1, 0.014, 70.0, NOISY)  # 1 thread got faster
+    (line,) = V.load_lines(quiet_all, busy_all, quiet_one, busy_one)
+    assert line.key == "lesson01.v_load_collapse"
+    assert "faster" in line.values["one_phrase"] and "50.0× slower" in line.values["all_phrase"]
+    assert [r.noise["verdict"] for r in line.noise] == ["quiet", "quiet"]  # the busy side is the subject
+
+
+def test_a_busy_quiet_side_gives_no_cause(capsys):
+    rows = [V.Row(2, 0.01, 100.0, NOISY), V.Row(2, 0.5, 2.0, NOISY), V.Row(1, 0.02, 50.0, QUIET),
+            V.Row(1, 0.03, 33.0, NOISY)]
+    lines = V.load_lines(*rows)
+    assert keys(lines) == ["lesson01.v_load_busy_already"] and not set(keys(lines)) & V.CAUSAL_KEYS
+
+
+@pytest.mark.parametrize("noise", [QUIET, NOISY])
+def test_threads_slower_with_more_is_worded_slower(noise, capsys):
+    table = [V.Row(1, 0.010, 10.0, dict(noise)), V.Row(2, 0.014, 7.0, dict(noise))]
+    lines = V.thread_lines(table)
+    assert "1.4× slower" in lines[0].values["phrase"]
+    if noise is NOISY:
+        assert_no_cause(lines, capsys)
+    else:
+        assert keys(lines)[-1] == "lesson01.v_threads_none"
+
+
+def test_rows_from_records_keep_their_noise():
+    rec = bench.Record("matmul 64", 0.001, params={"size": 64}, metrics={"gflops": 0.5}, noise=dict(NOISY))
+    (row,) = V.rows([rec], "size", "gflops")
+    assert row.noisy and (row.x, row.seconds, row.rate) == (64, 0.001, 0.5)
+    assert V.noise_word(row) == "noisy" and V.noise_word(bench.Record("x", 1.0)) == "–"

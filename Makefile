@@ -38,9 +38,14 @@ $(STAMP): pyproject.toml setup.py
 	@touch $(STAMP)
 	@echo "✓ প্রস্তুত / ready"
 
+# make lab and make demo start through scripts/course_jupyter.py: it gives the page the course's
+# Bengali font before any cell runs (JupyterLab's custom CSS, a Voilà template), from a course-local
+# Jupyter folder; your own ~/.jupyter is read as usual and never written to.
+COURSE_JUPYTER ?= $(VENV)/fastrain-jupyter
+
 lab: $(STAMP)
 	@echo "→ JupyterLab চালু হচ্ছে: নিচের টোকেনসহ URL ব্রাউজারে খোলো / starting JupyterLab: open the URL with its token below"
-	$(VENV)/bin/jupyter lab --ip=127.0.0.1 --port=$(PORT) --no-browser $(ROOT_FLAG) \
+	$(PY) scripts/course_jupyter.py --dir $(COURSE_JUPYTER) lab --ip=127.0.0.1 --port=$(PORT) --no-browser $(ROOT_FLAG) \
 	  --ServerApp.root_dir=. --LabApp.default_url=/lab/tree/notebooks/00_setup.ipynb
 
 test: $(STAMP)
@@ -48,7 +53,7 @@ test: $(STAMP)
 	  --nbval-cell-timeout=600 tests notebooks solutions exercises
 
 demo: $(STAMP)
-	FASTRAIN_MODE=lab $(VENV)/bin/voila --no-browser --Voila.ip=$(DEMO_IP) --port=$(PORT) \
+	FASTRAIN_MODE=lab $(PY) scripts/course_jupyter.py --dir $(COURSE_JUPYTER) voila --no-browser --Voila.ip=$(DEMO_IP) --port=$(PORT) \
 	  $(if $(DEMO_TOKEN),--token=$(DEMO_TOKEN),) --VoilaExecutor.timeout=600 \
 	  notebooks/99_instructor_dashboard.ipynb
 

@@ -143,6 +143,17 @@ def _course_copy(tmp: Path) -> Path:
 
 
 @pytest.fixture(scope="session")
+def server_tools():
+    """The helpers that start, wait for and stop a server, for tests that start their own (through
+    `make lab` / `make demo`, tests/browser/test_first_paint.py)."""
+    import types
+
+    return types.SimpleNamespace(start=_start, stop=_stop, wait_http=_wait_http, base_env=_base_env,
+                                 course_copy=_course_copy, free_port=free_port, root_flag=_root_flag,
+                                 overrides=LAB_OVERRIDES)
+
+
+@pytest.fixture(scope="session")
 def lab_server(tmp_path_factory):
     """A JupyterLab server on 127.0.0.1: yields (base_url, token, course_root)."""
     tmp = tmp_path_factory.mktemp("lab")

@@ -13,12 +13,33 @@ How every check judges an answer (so that "✅" means the answer is right):
   unless the task asks for it;
 - `@check` wraps every check: even a bug in a check, or an answer of a type nobody
   thought of, ends in a CheckResult, never in an exception.
+
+Helpers that observe the technique, not only the result (issue 28; tests/test_checking.py):
+- call_student(fn, *args, guard_inputs=True): every argument (nested dicts/lists/sets, tensors,
+  NumPy arrays, a module's weights) is compared before/after: code "mutated_input" names the part
+  (`table['fc1'][2]`); guard_inputs=("table", 0) guards only those (names or positions).
+- call_student(fn, *args, forbid=[memory.training_bytes, "pkg.mod.helper"]) or `with forbid(...)
+  as watch:` — "write it without X": calls of X are seen through any alias (code objects are
+  watched); code "forbidden_call" names X; watch.calls, watch.failure().
+- torch_ops(): records aten ops (a TorchDispatchMode): ops.count("aten::_foreach_").
+- seeded_cases(make, n=8, seed=0, fixed=[...]): regression cases, then n from a fixed seed.
+- as_number: int, float, Fraction, Decimal, NumPy int/float scalars and one-element arrays,
+  one-element tensors; bool refused. as_integer: a whole number (8.0 only if integral_floats).
 """
 
 from __future__ import annotations
 
+import collections
+import decimal
+import fractions
 import functools
+import importlib
+import inspect
 import math
+import numbers
+import random
+import sys
+import threading
 import traceback
 from dataclasses import dataclass
 
@@ -88,24 +109,146 @@ def check(fn):
     return wrapper
 
 
-def call_student(fn, *args, none_ok: bool = False, **kwargs):
+def call_student(fn, *args, none_ok: bool = False, guard_inputs=False, forbid=(), **kwargs):
     """Call the student's function; returns (result, None) or (None, CheckResult on failure).
 
     A None result means "not done yet" (the stubs return None), unless none_ok: for tasks
-    that change their arguments in place, where returning nothing is a valid answer."""
+    that change their arguments in place, where returning nothing is a valid answer.
+    guard_inputs: True (every argument) or the names/positions of the arguments that must be
+    unchanged afterwards ("mutated_input"). forbid: helpers the answer must not call
+    ("forbidden_call"), see `forbid`."""
     if fn is None:
         return None, not_done()
     if not callable(fn):
         return None, failed("not_callable", "checking.not_callable", kind=type(fn).__name__)
+    guarded = _guarded_arguments(fn, args, kwargs, guard_inputs) if guard_inputs else []
+    before = [snapshot(value) for _, value in guarded]
     try:
-        result = fn(*args, **kwargs)
+        with Forbidden(forbid) as watch:
+            result = fn(*args, **kwargs)
     except Exception as exc:  # noqa: BLE001 — the student's code: report, never crash the notebook
         return None, not_done(exc)
     except SystemExit as exc:  # sys.exit() in an answer must not end the check (or the kernel)
         return None, not_done(exc)
+    if watch.calls:
+        return None, watch.failure()
+    for (name, value), old in zip(guarded, before):
+        where = changed_part(value, old, name)
+        if where is not None:
+            return None, failed("mutated_input", "core.check_mutated_input", name=where)
     if result is None and not none_ok:
         return None, not_done()
     return result, None
+
+
+def _guarded_arguments(fn, args, kwargs, which) -> list[tuple[str, object]]:
+    """(name, value) of the arguments to guard: the student's parameter names where the
+    signature binds, else 'argument N' / the keyword."""
+    try:
+        signature = inspect.signature(fn)
+        named = []
+        for name, value in signature.bind(*args, **kwargs).arguments.items():
+            kind = signature.parameters[name].kind
+            named += [(f"{name}[{i}]", v) for i, v in enumerate(value)] if kind is inspect.Parameter.VAR_POSITIONAL \
+                else list(value.items()) if kind is inspect.Parameter.VAR_KEYWORD else [(name, value)]
+    except (TypeError, ValueError):
+        named = [(f"#{i + 1}", v) for i, v in enumerate(args)] + list(kwargs.items())
+    if which is True:
+        return named
+    keep = set(which if isinstance(which, (list, tuple, set, frozenset)) else [which])
+    return [(n, v) for i, (n, v) in enumerate(named) if n in keep or i in keep]
+
+
+class Forbidden:
+    """Records calls of forbidden helpers while the `with` block runs ("write it without X").
+
+    Targets: function objects or dotted names ("fastrain_lib.measure.memory.training_bytes").
+    A Python function is recognised by its code object (so `from m import f as g; g()` is
+    seen too, and so is a call made inside another helper); a builtin by identity."""
+
+    def __init__(self, targets=()):
+        self.names: dict[object, str] = {}
+        for target in ([targets] if isinstance(targets, str) or callable(targets) else list(targets)):
+            obj = _resolve(target) if isinstance(target, str) else target
+            name = target if isinstance(target, str) else \
+                f"{getattr(obj, '__module__', '') or ''}.{getattr(obj, '__qualname__', repr(obj))}".lstrip(".")
+            while obj is not None:
+                self.names[getattr(obj, "__code__", obj)] = name
+                obj = getattr(obj, "__wrapped__", None)
+        self.calls: list[str] = []
+        self._old = self._old_threads = None
+
+    def _hook(self, frame, event, arg):
+        if event == "call" and frame.f_code in self.names:
+            self.calls.append(self.names[frame.f_code])
+        elif event == "c_call" and arg in self.names:
+            self.calls.append(self.names[arg])
+        if self._old is not None:
+            self._old(frame, event, arg)
+
+    def __enter__(self):
+        if self.names:
+            self._old, self._old_threads = sys.getprofile(), threading.getprofile()
+            sys.setprofile(self._hook)
+            threading.setprofile(self._hook)
+        return self
+
+    def __exit__(self, *exc):
+        if self.names:
+            sys.setprofile(self._old)
+            threading.setprofile(self._old_threads)
+        return False
+
+    def failure(self) -> CheckResult | None:
+        """The failed CheckResult naming the first forbidden helper called, None when none was."""
+        return failed("forbidden_call", "core.check_forbidden_call", name=self.calls[0]) if self.calls else None
+
+
+def forbid(*targets) -> Forbidden:  # with forbid(memory.training_bytes, "json.dumps") as watch: ...
+    return Forbidden(targets)
+
+
+def _resolve(dotted: str):
+    """'pkg.module.attr.attr' -> the object (the longest importable module prefix, then getattrs)."""
+    parts = dotted.split(".")
+    for cut in range(len(parts), 0, -1):
+        try:
+            return functools.reduce(getattr, parts[cut:], importlib.import_module(".".join(parts[:cut])))
+        except ImportError:
+            continue
+    raise ImportError(dotted)
+
+
+class torch_ops:
+    """Records every aten op that runs inside the block (ops.names: Counter of 'aten::mul', ...)."""
+
+    def __init__(self):
+        self.names = collections.Counter()
+
+    def count(self, prefix: str) -> int:  # how many recorded ops start with prefix ('aten::_foreach_')
+        return sum(n for name, n in self.names.items() if name.startswith(prefix))
+
+    def __enter__(self):
+        from torch.utils._python_dispatch import TorchDispatchMode
+
+        names = self.names
+        class _Mode(TorchDispatchMode):
+            def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+                names[func._schema.name] += 1
+                return func(*args, **(kwargs or {}))
+
+        self._mode = _Mode()
+        self._mode.__enter__()
+        return self
+
+    def __exit__(self, *exc):
+        return self._mode.__exit__(*exc)
+
+
+def seeded_cases(make, *, n: int = 8, seed: int = 0, fixed=()) -> list:
+    """The hand-written regression cases `fixed`, then n cases `make(rng)`, rng a random.Random
+    seeded from (seed, i): the same cases on every run, different from any fixed example."""
+    return list(fixed) + [make(random.Random(f"fastrain-{seed}-{i}")) for i in range(n)]
 
 
 # ------------------------------------------------------------------ looking at answers safely
@@ -114,8 +257,35 @@ def call_student(fn, *args, none_ok: bool = False, **kwargs):
 def as_number(value) -> float | None:
     """The value as a finite float, or None when it is not one real number.
 
-    Accepted: int, float, NumPy scalars, a one-element tensor or array (any real dtype).
-    Not accepted: bool, str, None, complex, meta tensors, several numbers."""
+    Accepted: int, float, fractions.Fraction, decimal.Decimal, every NumPy integer/float scalar
+    (float16 … longdouble), a one-element tensor or array (any real dtype). Not accepted: bool
+    (also NumPy's and a bool tensor), str, None, complex, meta tensors, several numbers."""
+    try:
+        number = float(_real(value))
+    except (OverflowError, ValueError, TypeError, decimal.InvalidOperation):  # None, 10**400, sNaN
+        return None
+    return number if math.isfinite(number) else None
+
+
+def as_integer(value, *, integral_floats: bool = False) -> int | None:
+    """The value as an int when it is one whole number: int, a NumPy/tensor integer,
+    Fraction(8, 1), Decimal('8'); a float (8.0) only with integral_floats=True."""
+    number = _real(value)
+    if number is None or isinstance(number, bool):
+        return None
+    if isinstance(number, int):
+        return number
+    try:
+        exact = fractions.Fraction(number)
+    except (OverflowError, ValueError, TypeError, decimal.InvalidOperation):
+        return None
+    if exact.denominator != 1 or (isinstance(number, float) and not integral_floats):
+        return None
+    return int(exact)
+
+
+def _real(value):
+    """int, float, Fraction or Decimal for one real number, else None (bool -> None)."""
     if isinstance(value, bool):
         return None
     try:
@@ -123,16 +293,21 @@ def as_number(value) -> float | None:
             if value.numel() != 1 or value.is_complex() or value.dtype == torch.bool or value.device.type == "meta":
                 return None
             value = value.detach().cpu().reshape(()).item()
-        elif hasattr(value, "__array__") and hasattr(value, "size") and hasattr(value, "dtype"):  # NumPy
-            if getattr(value, "size", 0) != 1 or getattr(value.dtype, "kind", "") not in "iuf":
+        elif hasattr(value, "__array__") and hasattr(value, "dtype") and hasattr(value, "size"):  # NumPy
+            import numpy as np
+
+            array = np.asarray(value)
+            if array.size != 1 or array.dtype.kind not in "iuf":
                 return None
-            value = value.reshape(()).item() if hasattr(value, "reshape") else value.item()
-        if isinstance(value, bool) or not isinstance(value, (int, float)):
-            return None
-        number = float(value)
+            scalar = array.reshape(())[()]
+            value = int(scalar) if array.dtype.kind in "iu" else float(scalar)
+        if isinstance(value, (int, float, fractions.Fraction, decimal.Decimal)) and not isinstance(value, bool):
+            return value
+        if isinstance(value, numbers.Integral):
+            return int(value)
     except Exception:  # noqa: BLE001 - an odd object: not a number
         return None
-    return number if math.isfinite(number) else None
+    return None
 
 
 def describe(value) -> str:
@@ -148,35 +323,66 @@ def describe(value) -> str:
 
 
 def snapshot(value):
-    """A deep copy of the tensors inside nested dicts/lists/tuples (mutation guard: compare later)."""
+    """A deep copy of the mutable parts inside nested dicts/lists/tuples/sets: tensors, NumPy
+    arrays, a module's weights (mutation guard: compare later with unchanged/changed_part)."""
     if isinstance(value, torch.Tensor):
         return value.detach().clone()
+    if isinstance(value, torch.nn.Module):
+        return _Weights({k: v.detach().clone() for k, v in value.state_dict().items()})
     if isinstance(value, dict):
         return {k: snapshot(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
         return type(value)(snapshot(v) for v in value) if type(value) in (list, tuple) else list(map(snapshot, value))
+    if isinstance(value, (set, bytearray)):
+        return type(value)(value) if type(value) in (set, bytearray) else set(value)
+    if type(value).__module__ == "numpy" and hasattr(value, "copy") and hasattr(value, "shape"):
+        return value.copy()
     return value
+
+
+class _Weights(dict):  # a module's state_dict, as snapshot() keeps it
+    pass
 
 
 def unchanged(value, before) -> bool:
     """True when `value` still equals its snapshot `before`: same containers, same tensors
-    (device, dtype, shape and every number; meta tensors compare by shape only)."""
+    (device, dtype, shape and every number, NaN equal to NaN; meta tensors compare by shape only)."""
+    return changed_part(value, before, "") is None
+
+
+def changed_part(value, before, path: str = "") -> str | None:
+    """None when `value` equals its snapshot `before`, else where it differs first, written as
+    an index into `path` (e.g. "table['fc1'][2]")."""
     try:
         if isinstance(before, torch.Tensor):
             if not isinstance(value, torch.Tensor) or value.device != before.device:
-                return False
+                return path
             if value.dtype != before.dtype or value.shape != before.shape:
-                return False
-            return value.device.type == "meta" or torch.equal(value.detach(), before)
+                return path
+            same = value.device.type == "meta" or torch.equal(value.detach(), before) or (
+                value.is_floating_point() and torch.allclose(value.detach(), before, rtol=0, atol=0, equal_nan=True))
+            return None if same else path
+        if isinstance(before, _Weights):
+            return changed_part(dict(value.state_dict()), dict(before), path) if isinstance(value, torch.nn.Module) else path
         if isinstance(before, dict):
-            return isinstance(value, dict) and list(value) == list(before) and all(
-                unchanged(value[k], before[k]) for k in before)
+            if not isinstance(value, dict) or list(value) != list(before):
+                return path
+            return next((p for k in before for p in [changed_part(value[k], before[k], f"{path}[{k!r}]")]
+                         if p is not None), None)
         if isinstance(before, (list, tuple)):
-            return isinstance(value, (list, tuple)) and len(value) == len(before) and all(
-                unchanged(v, b) for v, b in zip(value, before))
-        return value is before or bool(value == before)
+            if not isinstance(value, (list, tuple)) or len(value) != len(before):
+                return path
+            return next((p for i, (v, b) in enumerate(zip(value, before))
+                         for p in [changed_part(v, b, f"{path}[{i}]")] if p is not None), None)
+        if type(before).__module__ == "numpy" and hasattr(before, "shape"):
+            import numpy as np
+
+            same = isinstance(value, np.ndarray) and value.shape == before.shape and value.dtype == before.dtype \
+                and np.array_equal(value, before, equal_nan=before.dtype.kind in "fc")
+            return None if same else path
+        return None if value is before or bool(value == before) else path
     except Exception:  # noqa: BLE001
-        return False
+        return path
 
 
 def params_of(model) -> list[torch.Tensor]:

@@ -159,3 +159,33 @@ def test_reference_overlay(tmp_path):
     assert "NVIDIA Test GPU" in ax.lines[-1].get_label()
     assert list(ax.lines[-1].get_xdata()) == [256, 512]
     plt.close(fig)
+
+
+def test_a_point_above_its_roof_is_ringed_and_marked():
+    """Issue 27: a matmul at '288% of the peak' stood on the plot like any other point."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from fastrain_lib.lessons.l01_gpu_vs_cpu import panel as lesson01
+
+    roof = roofline.Roof("here", 37.4, 9.6)
+    matmuls = [bench.Record(f"matmul {n}", 0.01, params={"size": n, "device": "cpu"}, metrics={"gflops": g},
+                            noise={"verdict": "quiet", "reasons": []}) for n, g in ((64, 5.0), (256, 97.8))]
+    adds = [bench.Record("add 1024", 0.01, params={"numel": 1024, "device": "cpu"}, metrics={"gflops": 0.5, "gbs": 6.0},
+                         noise={"verdict": "noisy", "reasons": ["load"]})]
+    fig = lesson01.roofline_figure([roof], matmuls, adds)
+    ax = fig.axes[0]
+    texts = [a.get_text() for a in ax.texts]
+    assert texts == ["64²", "⚠ 256²", "⚠ a+b"]  # above its roof; noisy
+    rings = [line for line in ax.lines if line.get_markersize() == 14]
+    assert len(rings) == 2
+    plt.close(fig)
+
+
+def test_the_cache_size_is_read_or_unknown():
+    from fastrain_lib.lessons.l01_gpu_vs_cpu import panel as lesson01
+
+    size = lesson01.cache_bytes()
+    assert size is None or size >= 32 * 1024  # at least an L1 cache when it can be read

@@ -119,8 +119,11 @@ def datasheet_roofs(keys=("T4", "A100", "H100"), precision: str = "fp32") -> lis
 _STYLE = {"measured": "-", "reference": "-.", "datasheet": ":"}
 
 
-def plot(ax, roofs: list[Roof], points: list[tuple[str, float, float]] = (), *, title: str | None = None):
-    """Draw each roof (log-log) and the measured operations as points (label, FLOP/byte, GFLOP/s)."""
+def plot(ax, roofs: list[Roof], points: list[tuple[str, float, float]] = (), *, title: str | None = None,
+         marked: list[bool] | None = None):
+    """Draw each roof (log-log) and the measured operations as points (label, FLOP/byte, GFLOP/s).
+    marked: one bool per point; a marked point (noisy, or above its own roof) is ringed in red and
+    its label gets a ⚠."""
     import numpy as np
 
     intensities = [p[1] for p in points] + [r.ridge for r in roofs]
@@ -133,9 +136,16 @@ def plot(ax, roofs: list[Roof], points: list[tuple[str, float, float]] = (), *, 
         width = 2.5 if roof.kind == "measured" else 1.5
         name = f"⚠ {roof.label} ({plots.label('noise.noisy_word')})" if roof.noisy else roof.label
         ax.plot(x, y, _STYLE.get(roof.kind, "-"), lw=width, color=colors[i % len(colors)], label=name)
-    for name, intensity, gflops in points:
+    flags = list(marked) if marked is not None else [False] * len(points)
+    ringed = False
+    for (name, intensity, gflops), flag in zip(points, flags):
         ax.plot([intensity], [gflops], "o", ms=7, color="black")
-        ax.annotate(name, (intensity, gflops), textcoords="offset points", xytext=(5, -12), fontsize=9)
+        if flag:
+            ax.plot([intensity], [gflops], "o", ms=14, markerfacecolor="none", markeredgecolor=plots.NOISY_COLOR,
+                    markeredgewidth=2, label=None if ringed else plots.label("roofline.marked_point"))
+            ringed = True
+        ax.annotate(("⚠ " if flag else "") + name, (intensity, gflops), textcoords="offset points", xytext=(5, -12),
+                    fontsize=9)
     ax.set_xscale("log")
     ax.set_yscale("log")
     ax.set_xlabel(plots.label("roofline.xlabel"))

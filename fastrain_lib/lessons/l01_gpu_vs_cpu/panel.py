@@ -83,6 +83,7 @@ def plot_thread_scaling(records: list[bench.Record]):
     speedup = [base / r.median_s for r in records]
     ax.plot(threads, threads, "--", color="gray", label=plots.label("lesson01.ideal"))
     ax.plot(threads, speedup, "o-", lw=2.5, label=plots.label("core.measured_here"))
+    ring_noisy(ax, threads, speedup, records)
     ax.set_xticks(threads)
     ax.set_xlabel(plots.label("lesson01.threads_axis"))
     ax.set_ylabel(plots.label("lesson01.speedup_axis"))
@@ -137,6 +138,34 @@ def add_sweep(devices: list[str] | None = None, dtype: torch.dtype = torch.float
     return records
 
 
+def ring_noisy(ax, xs, ys, records) -> bool:
+    """A red ring around each noisy point (its record's noise verdict), labelled once."""
+    points = [(x, y) for x, y, r in zip(xs, ys, records) if getattr(r, "noisy", False)]
+    if points:
+        ax.plot(*zip(*points), linestyle="none", marker="o", markersize=14, markerfacecolor="none",
+                markeredgecolor=plots.NOISY_COLOR, markeredgewidth=2, label=plots.label("noise.marked_point"))
+    return bool(points)
+
+
+def cache_bytes() -> int | None:
+    """This machine's largest CPU cache in bytes (Linux /sys), or None when it cannot be read: the
+    lesson then makes no claim about what fits in the cache."""
+    import glob
+
+    found = []
+    for folder in glob.glob("/sys/devices/system/cpu/cpu0/cache/index*"):
+        try:
+            with open(os.path.join(folder, "size"), encoding="ascii") as f:
+                text = f.read().strip().upper()
+        except OSError:
+            continue
+        scale = {"K": 1024, "M": 1024**2, "G": 1024**3}.get(text[-1:], 1)
+        digits = text.rstrip("KMG")
+        if digits.isdigit():
+            found.append(int(digits) * scale)
+    return max(found) if found else None
+
+
 def _by_device(records, x_key: str, metric: str) -> dict[str, tuple[list, list]]:
     series: dict[str, tuple[list, list]] = {}
     for r in records:
@@ -151,12 +180,14 @@ def plot_sweeps(matmul_records: list[bench.Record], add_records: list[bench.Reco
     fig, (left, right) = plots.new_figure(ncols=2)
     for device, (xs, ys) in _by_device(matmul_records, "size", "gflops").items():
         left.plot(xs, ys, "o-", label=device)
+        ring_noisy(left, xs, ys, [r for r in matmul_records if r.params["device"] == device])
     left.set_xscale("log", base=2)
     left.set_xlabel(plots.label("core.matrix_size"))
     left.set_ylabel("GFLOP/s")
     left.set_title(plots.label("lesson01.matmul_title"))
     for device, (xs, ys) in _by_device(add_records, "numel", "gbs").items():
         right.plot(xs, ys, "s-", label=device)
+        ring_noisy(right, xs, ys, [r for r in add_records if r.params["device"] == device])
     plot_reference(left, "matmul", "size", "gflops")
     plot_reference(right, "add", "numel", "gbs")
     right.set_xscale("log", base=2)
@@ -168,20 +199,35 @@ def plot_sweeps(matmul_records: list[bench.Record], add_records: list[bench.Reco
     return fig
 
 
-def roofline_figure(roofs: list[roofline.Roof], matmul_records: list[bench.Record],
-                    add_records: list[bench.Record], device: str = "cpu"):
-    """The roofline with the measured operations of one device as points."""
-    fig, ax = plots.new_figure(figsize=(12, 6))
-    points = []
+def roof_points(matmul_records: list[bench.Record], add_records: list[bench.Record],
+                device: str = "cpu") -> tuple[list[tuple[str, float, float]], list[bench.Record]]:
+    """The measured operations of one device as roofline points (name, FLOP/byte, GFLOP/s), with
+    their records: every matmul size and the biggest addition."""
+    points, records = [], []
     for r in matmul_records:
         if r.params["device"] == device:
             n = r.params["size"]
             points.append((f"{n}²", roofline.matmul_intensity(n), r.metrics["gflops"]))
+            records.append(r)
     adds = [r for r in add_records if r.params["device"] == device]
     if adds:
         biggest = max(adds, key=lambda r: r.params["numel"])
         points.append(("a+b", roofline.add_intensity(), biggest.metrics["gflops"]))
-    roofline.plot(ax, roofs, points)
+        records.append(biggest)
+    return points, records
+
+
+def roofline_figure(roofs: list[roofline.Roof], matmul_records: list[bench.Record],
+                    add_records: list[bench.Record], device: str = "cpu"):
+    """The roofline with the measured operations of one device as points; a noisy point, or one
+    above the first (measured) roof, is ringed in red."""
+    fig, ax = plots.new_figure(figsize=(12, 6))
+    points, records = roof_points(matmul_records, add_records, device)
+    marked = [r.noisy for r in records]
+    if roofs:
+        roof = roofs[0]
+        marked = [m or g > 1.05 * roof.attainable(i) for m, (_, i, g) in zip(marked, points)]
+    roofline.plot(ax, roofs, points, marked=marked)
     return fig
 
 
@@ -218,6 +264,7 @@ def plot_batch(records: list[bench.Record]):
     fig, ax = plots.new_figure()
     for device, (xs, ys) in _by_device(records, "batch_size", "samples_per_s").items():
         ax.plot(xs, ys, "o-", lw=2.5, label=device)
+        ring_noisy(ax, xs, ys, [r for r in records if r.params["device"] == device])
     plot_reference(ax, "SimpleNN step", "batch_size", "samples_per_s")
     ax.set_xscale("log", base=2)
     ax.set_yscale("log")

@@ -21,7 +21,7 @@ import torch
 from torch import nn
 from torch.utils.data import DataLoader, Dataset
 
-from fastrain_lib.measure import bench, hardware
+from fastrain_lib.measure import bench, hardware, noise
 from fastrain_lib.measure.loop_profile import LOAD_SAMPLE, NEXT_BATCH, LoopProfile, profile_loop  # noqa: F401 (used by the lesson)
 
 
@@ -57,6 +57,12 @@ def make_loader(dataset: Dataset, batch_size: int, num_workers: int = 0, pin_mem
                       persistent_workers=False)
 
 
+def cores_needed(num_workers: int) -> int:
+    """Cores a loop with `num_workers` DataLoader workers keeps busy: torch's threads in the training
+    process plus one per worker, at most the machine's (what the noise verdict counts as ours)."""
+    return max(1, min(noise.cores(), torch.get_num_threads() + int(num_workers)))
+
+
 def loader_throughput(dataset: Dataset, batch_size: int = 64, num_workers: int = 0, pin_memory: bool = False,
                       max_batches: int | None = None) -> bench.Record:
     """Samples/s of iterating a DataLoader once, with the start-up time apart.
@@ -67,6 +73,7 @@ def loader_throughput(dataset: Dataset, batch_size: int = 64, num_workers: int =
     loader = make_loader(dataset, batch_size, num_workers, pin_memory)
     max_batches = max_batches or len(loader)
     samples, count = 0, 0
+    window = noise.Window().__enter__()
     start = time.perf_counter()
     first = None
     with warnings.catch_warnings():
@@ -80,13 +87,14 @@ def loader_throughput(dataset: Dataset, batch_size: int = 64, num_workers: int =
             if count >= max_batches:
                 break
     end = time.perf_counter()
+    window.__exit__(None, None, None)
     del loader  # ends the worker processes now, not at garbage collection
     steady = max(end - first, 1e-9) if first is not None else float("nan")
     record = bench.Record(
         name=f"loader w{num_workers} pin{int(pin_memory)}", median_s=steady,
         params={"batch_size": batch_size, "num_workers": num_workers, "pin_memory": pin_memory,
                 "pin_effective": pin_memory and hardware.cuda_available(), "batches": count},
-        meta=bench.meta())
+        meta=bench.meta(), noise=window.assess(threads=cores_needed(num_workers), repeats=count))
     record.metrics["startup_s"] = (first - start) if first is not None else float("nan")
     record.metrics["samples_per_s"] = samples / steady if samples else float("nan")
     return record
@@ -178,10 +186,12 @@ def wait_vs_compute(loader, model: nn.Module, optimizer, device: str | torch.dev
     pipeline) and the step itself (to(device), forward, backward, optimizer step, synchronized).
 
     Returns {'wait_s', 'step_s' (lists, one per step, the first step left out: workers starting),
-    'startup_s', 'wait_share' (waiting ÷ total), 'steps_per_s'}."""
+    'startup_s', 'wait_share' (waiting ÷ total), 'steps_per_s', 'noise' (measure.noise: was the
+    machine quiet while it ran?)}."""
     device = hardware.check_device(device)
     criterion = nn.CrossEntropyLoss()
     waits, steps = [], []
+    window = noise.Window().__enter__()
     iterator = iter(loader)
     start = time.perf_counter()
     startup = None
@@ -206,7 +216,9 @@ def wait_vs_compute(loader, model: nn.Module, optimizer, device: str | torch.dev
         waits.append(t1 - t0)
         steps.append(t2 - t1)
     del iterator  # the worker processes end here
+    window.__exit__(None, None, None)
     total = sum(waits) + sum(steps)
+    info = window.assess(threads=cores_needed(getattr(loader, "num_workers", 0)), repeats=len(steps))
     return {"wait_s": waits, "step_s": steps, "startup_s": startup or float("nan"),
             "wait_share": sum(waits) / total if total else float("nan"),
-            "steps_per_s": len(steps) / total if total else float("nan")}
+            "steps_per_s": len(steps) / total if total else float("nan"), "noise": info}

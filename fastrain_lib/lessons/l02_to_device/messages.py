@@ -11,6 +11,8 @@ MESSAGES = {
         "en": "Pinned memory needs a GPU driver; this machine has no CUDA. Run with pinned=False.",
     },
     "transfer.progress_epoch": {"bn": "ইপক {epoch}/{epochs} ({device})", "en": "epoch {epoch}/{epochs} ({device})"},
+    "transfer.progress_loader": {"bn": "DataLoader-এর সেটিংগুলো মাপা হচ্ছে", "en": "measuring the DataLoader settings"},
+    "transfer.progress_pipeline": {"bn": "ডেটার অপেক্ষা বনাম ধাপ মাপা হচ্ছে", "en": "measuring waiting for data vs the step"},
     "transfer.startup_s": {"bn": "শুরুর সময় (সেকেন্ড)", "en": "start-up (s)"},
     "transfer.pin_ignored": {
         "bn": "এই মেশিনে GPU নেই, তাই pin_memory=True কোনো কাজ করে না (PyTorch এটি উপেক্ষা করে)।",
@@ -232,6 +234,15 @@ MESSAGES = {
               "{both:.2f} ms (pinning alone {pin:.2f} ms). On this GPU pinning every batch still paid; the copy of a pinned "
               "batch itself takes {pinned:.2f} ms, so moving the pinning off the loop's path gains more.",
     },
+    "transfer.verdict_pin_noisy": {
+        "bn": "{mb:.1f} MB-এর batch পিন করার খরচ মাপার সময় মেশিন ব্যস্ত ছিল ({ms:.2f} ms), তাই পিন করা লাভ না ক্ষতি — তা এই মাপ থেকে বলা যায় না। আবার চালাও।",
+        "en": "The machine was busy while the cost of pinning a {mb:.1f} MB batch was measured ({ms:.2f} ms), so whether pinning pays cannot be said from it. Run again.",
+    },
+    "transfer.step_host_copy": {"bn": "হোস্ট→হোস্ট কপি (pin_memory()-র ন্যূনতম কাজ)", "en": "host→host copy (the least pin_memory() does)"},
+    "transfer.step_pageable": {"bn": "পেজেবল মেমরি থেকে .to()", "en": "pageable .to()"},
+    "transfer.step_pin_only": {"bn": "শুধু pin_memory()", "en": "pin_memory() alone"},
+    "transfer.step_pin_and_copy": {"bn": "প্রতি batch-এ pin_memory() + .to(non_blocking)", "en": "pin_memory() + .to(non_blocking) every batch"},
+    "transfer.step_pinned_copy": {"bn": "আগে থেকে পিন করা batch-এর .to(non_blocking)", "en": "already pinned .to(non_blocking)"},
     "transfer.lane_copy": {"bn": "কপি", "en": "copy"},
     "transfer.time_ms": {"bn": "সময় (মিলিসেকেন্ড)", "en": "time (ms)"},
     "transfer.timeline_serial": {
@@ -242,32 +253,83 @@ MESSAGES = {
         "bn": "দ্বিতীয় স্ট্রিমে কপি: পরের batch-এর কপি এই batch-এর গণনার পাশাপাশি — মোট {ms:.1f} ms (মডেল, মাপা নয়)",
         "en": "copies on a second stream: the next batch's copy beside this batch's compute — {ms:.1f} ms in all (model, not measured)",
     },
-    # lesson 02 notebook: new sections
+    # lesson 02 notebook: verdict rules (verdicts.py)
+    "lesson02.faster": {"bn": "{ratio:.2f} গুণ দ্রুত", "en": "{ratio:.2f}× faster"},
+    "lesson02.slower": {"bn": "{ratio:.2f} গুণ ধীর", "en": "{ratio:.2f}× slower"},
+    "lesson02.same_speed": {"bn": "প্রায় একই গতি ({ratio:.2f}×)", "en": "about the same speed ({ratio:.2f}×)"},
     "lesson02.bottleneck_data": {
-        "bn": "num_workers=0-তে প্রশিক্ষণ বেশির ভাগ সময় ডেটার অপেক্ষায়: ইনপুট পাইপলাইনই বোতলের গলা (bottleneck)। "
-              "কর্মী দিয়ে সবচেয়ে ভালো হলো num_workers={best} — ডেটার অপেক্ষা {share:.0%}-এ নামল, গতি {ratio:.2f} গুণ।",
-        "en": "With num_workers=0 training spends most of its time waiting for data: the input pipeline is the bottleneck. "
-              "The best with workers was num_workers={best} — waiting fell to {share:.0%}, speed {ratio:.2f}×.",
+        "bn": "num_workers=0-তে প্রশিক্ষণের {share0:.0%} সময় ডেটার অপেক্ষায়: ইনপুট পাইপলাইনই বোতলের গলা (bottleneck)। "
+              "কর্মী দিয়ে সবচেয়ে ভালো হলো num_workers={best} — ডেটার অপেক্ষা {share:.0%}-এ নামল, গতি: {speed}।",
+        "en": "With num_workers=0 training spends {share0:.0%} of its time waiting for data: the input pipeline is the bottleneck. "
+              "The best with workers was num_workers={best} — waiting fell to {share:.0%}, speed: {speed}.",
     },
     "lesson02.workers_took_cores": {
-        "bn": "তবু কর্মী দিয়ে প্রশিক্ষণ ধীর হলো ({ratio:.2f} গুণ): ধাপ নিজেই {step0_ms:.2f} ms থেকে বেড়ে {step_ms:.2f} ms হলো — "
+        "bn": "তবু কর্মী দিয়ে প্রশিক্ষণ {speed}: ধাপ নিজেই {step0_ms:.2f} ms থেকে বেড়ে {step_ms:.2f} ms হলো — "
               "{best}টি কর্মী প্রসেস প্রশিক্ষণের ধাপের সাথে একই {cores}টি কোরে চলেছে, তাই অপেক্ষা কমার দাম দিতে হলো ধীর ধাপ দিয়ে। "
               "খালি কোর থাকলে (বা GPU-তে প্রশিক্ষণ হলে) কর্মীরা সত্যিই অপেক্ষা লুকায়।",
-        "en": "Yet workers made training slower ({ratio:.2f}×): the step itself grew from {step0_ms:.2f} ms to {step_ms:.2f} ms — "
+        "en": "Yet with workers training ran {speed}: the step itself grew from {step0_ms:.2f} ms to {step_ms:.2f} ms — "
               "the {best} worker processes ran on the same {cores} cores as the training step, so less waiting was paid for with a slower step. "
               "With idle cores (or training on a GPU) workers really do hide the waiting.",
     },
     "lesson02.workers_cost_more": {
-        "bn": "তবু কর্মী দিয়ে প্রশিক্ষণ ধীর হলো ({ratio:.2f} গুণ), যদিও ধাপ নিজে প্রায় একই রইল ({step0_ms:.2f} → {step_ms:.2f} ms): "
-              "প্রসেসের মধ্যে ব্যাচ পাঠানোর খরচ কর্মীদের বাঁচানো সময়ের চেয়ে বেশি।",
-        "en": "Yet workers made training slower ({ratio:.2f}×), though the step itself stayed about the same ({step0_ms:.2f} → {step_ms:.2f} ms): "
+        "bn": "তবু কর্মী দিয়ে প্রশিক্ষণ {speed}, যদিও ধাপ নিজে প্রায় একই রইল ({step0_ms:.2f} → {step_ms:.2f} ms): "
+              "প্রসেসের মধ্যে batch পাঠানোর খরচ কর্মীদের বাঁচানো সময়ের চেয়ে বেশি।",
+        "en": "Yet with workers training ran {speed}, though the step itself stayed about the same ({step0_ms:.2f} → {step_ms:.2f} ms): "
               "sending batches between processes cost more than the workers saved.",
     },
     "lesson02.bottleneck_step": {
-        "bn": "num_workers=0-তেও ডেটার অপেক্ষা সময়ের অর্ধেকের কম: এখানে ধাপ নিজেই বেশি সময় নেয়, ইনপুট পাইপলাইন বোতলের গলা নয়। "
-              "কর্মী দিয়ে সবচেয়ে ভালো num_workers={best}: গতি {ratio:.2f} গুণ।",
-        "en": "Even with num_workers=0 waiting for data is under half the time: the step itself takes longer here, the input "
-              "pipeline is not the bottleneck. Best with workers: num_workers={best}, speed {ratio:.2f}×.",
+        "bn": "num_workers=0-তেও ডেটার অপেক্ষা সময়ের {share0:.0%}, অর্ধেকের কম: এখানে ধাপ নিজেই বেশি সময় নেয়, ইনপুট পাইপলাইন বোতলের গলা নয়। "
+              "কর্মী দিয়ে সবচেয়ে ভালো num_workers={best}: {speed}।",
+        "en": "Even with num_workers=0 waiting for data is {share0:.0%} of the time, under half: the step itself takes longer here, the input "
+              "pipeline is not the bottleneck. Best with workers: num_workers={best}, {speed}.",
+    },
+    "lesson02.pipeline_noisy": {
+        "bn": "num_workers=0 বা num_workers={best}-এর মাপের সময় মেশিন ব্যস্ত ছিল, তাই কোনটা বোতলের গলা আর কর্মী কেন সাহায্য করল বা করল না — তা এই মাপ থেকে বলা যায় না। অন্য ভারী কাজ থামিয়ে সেলটি আবার চালাও।",
+        "en": "The machine was busy while num_workers=0 or num_workers={best} was measured, so these timings cannot say what the bottleneck is or why workers helped or not. Stop other heavy work and run the cell again.",
+    },
+    "lesson02.workers_noisy": {
+        "bn": "num_workers=0 বা {workers}টি কর্মীর মাপ গোলমেলে (মেশিন ব্যস্ত ছিল): {speed} — এর কারণ এখান থেকে বলা যায় না। সেলটি আবার চালিয়ে মিলিয়ে দেখো।",
+        "en": "The num_workers=0 or {workers}-worker measurement was noisy (the machine was busy): {speed} — no cause can be given from it. Run the cell again and compare.",
+    },
+    "lesson02.workers_helped": {
+        "bn": "কর্মী প্রসেস এখানে লাভ দিয়েছে ({speed}): ছবি বদলানোর কাজ প্রশিক্ষণের প্রসেস থেকে সরে গেছে আর ফাঁকা কোর কাজে লেগেছে।",
+        "en": "Worker processes helped here ({speed}): the augmentation moved out of the training process onto otherwise idle cores.",
+    },
+    "lesson02.workers_hurt": {
+        "bn": "কর্মী প্রসেস এখানে ধীর করেছে ({speed}): প্রতি batch-এর কাজ কম, কর্মী থেকে batch পাঠানোর খরচ আছে, আর ফাঁকা কোর কম।",
+        "en": "Worker processes made it slower here ({speed}): there is little work per batch, sending batches from workers costs time, and there are few idle cores.",
+    },
+    "lesson02.workers_same": {
+        "bn": "কর্মী দিয়ে গতি প্রায় একই ({speed}): প্রতি batch-এর কাজ এত কম যে সরিয়ে নিয়ে যা বাঁচে, batch পাঠাতে প্রায় ততটাই খরচ হয়।",
+        "en": "Workers left the speed about the same ({speed}): there is so little work per batch that moving it saves about what sending the batch costs.",
+    },
+    "lesson02.pin_gap_noisy": {
+        "bn": "num_workers={workers}: pin_memory চালু বনাম বন্ধ — {speed}, কিন্তু দুটির অন্তত একটির মাপ গোলমেলে (মেশিন ব্যস্ত ছিল), তাই এই পার্থক্যের কোনো মানে নেই। আবার চালিয়ে দেখো।",
+        "en": "num_workers={workers}: pin_memory on vs off — {speed}, but at least one of the two was measured on a busy machine, so the gap means nothing. Run again and compare.",
+    },
+    "lesson02.pin_gap_cpu_noise": {
+        "bn": "num_workers={workers}: pin_memory চালু বনাম বন্ধ — {speed}, পার্থক্য {gap:.0%}। GPU ছাড়া pin_memory কিছুই করে না (PyTorch এটি উপেক্ষা করে), তাই এই পার্থক্য একবার চালানোর ওঠানামা (noise), pin_memory-র প্রভাব নয়।",
+        "en": "num_workers={workers}: pin_memory on vs off — {speed}, a {gap:.0%} gap. Without a GPU pin_memory does nothing (PyTorch ignores it), so this gap is the noise of a single pass, not pin_memory's effect.",
+    },
+    "lesson02.pin_gap_cpu_large": {
+        "bn": "num_workers={workers}: pin_memory চালু বনাম বন্ধ — {speed}, পার্থক্য {gap:.0%}, মেশিন শান্ত থাকা সত্ত্বেও {limit:.0%}-এর বেশি। তবু এটা pin_memory নয়: GPU ছাড়া PyTorch pin_memory উপেক্ষা করে, দুটি চালানো আসলে একই কাজ। একবার চালানো (কর্মী চালু হওয়া, ক্যাশ, কোনটা আগে চলল) এতটা নড়তে পারে — আবার চালাও; সত্যিকারের প্রভাব হলে পার্থক্যটা থেকে যেত।",
+        "en": "num_workers={workers}: pin_memory on vs off — {speed}, a {gap:.0%} gap, above {limit:.0%} on a quiet machine. Still, it is not pin_memory: without a GPU PyTorch ignores it, so both runs did the same work. A single pass (workers starting, caches, which ran first) can move this much — run again; a real effect would stay.",
+    },
+    "lesson02.pin_gap_gpu": {
+        "bn": "num_workers={workers}: pin_memory চালু বনাম বন্ধ — {speed} (মেশিন শান্ত)। এখানে GPU আছে, তাই DataLoader পরের batch পিন করা মেমরিতে রাখে।",
+        "en": "num_workers={workers}: pin_memory on vs off — {speed} (quiet machine). There is a GPU here, so the DataLoader keeps the next batch in pinned memory.",
+    },
+    "lesson02.reconcile_agree": {
+        "bn": "আগের মাপ আর প্রোফাইলার একই কথা বলে: num_workers={workers} বনাম 0 — প্রোফাইলার ছাড়া {before}, প্রোফাইলারসহ {profiled}। (প্রোফাইলারসহ num_workers=0-এর লুপ নিজে: {overhead0} — প্রোফাইলার প্রতিটি অপারেশন লিখে রাখে, তাই গতির জন্য প্রোফাইলার ছাড়া মাপটাই ধরো।)",
+        "en": "The timed run and the profiler agree: num_workers={workers} vs 0 — {before} without the profiler, {profiled} under it. (Under the profiler the num_workers=0 loop itself ran {overhead0}: the profiler records every op, so take speeds from the run without it.)",
+    },
+    "lesson02.reconcile_overhead": {
+        "bn": "আগের মাপ আর প্রোফাইলার একমত নয়: num_workers={workers} বনাম 0 — প্রোফাইলার ছাড়া {before}, প্রোফাইলারসহ {profiled}; দুটি মাপই শান্ত মেশিনে। কারণ প্রোফাইলার নিজে: সে প্রশিক্ষণের প্রসেসের প্রতিটি অপারেশন লিখে রাখে, তাতে লুপ বদলে যায় (num_workers=0: {overhead0}, num_workers={workers}: {overhead_w}), আর কর্মীরা সেই একই কোরে চলে। তাই গতির প্রশ্নে প্রোফাইলার ছাড়া মাপটাই বিশ্বাস করো; প্রোফাইলার বলে কী চলেছে আর কতবার (কোন প্রসেসে নমুনা লোড হলো, কতগুলো অপারেশন)।",
+        "en": "The timed run and the profiler disagree: num_workers={workers} vs 0 — {before} without the profiler, {profiled} under it; both on a quiet machine. The cause is the profiler itself: it records every op of the training process, which changes the loop (num_workers=0: {overhead0}, num_workers={workers}: {overhead_w}), and the workers run on the same cores. So for speed trust the run without the profiler; the profiler tells what ran and how often (which process loaded the samples, how many ops).",
+    },
+    "lesson02.reconcile_noisy": {
+        "bn": "আগের মাপ (প্রোফাইলার ছাড়া: num_workers={workers} {before}) আর প্রোফাইলারসহ মাপ ({profiled}) — অন্তত একটি ব্যস্ত মেশিনে নেওয়া, তাই দুটি মেলে কি না, বা না মিললে কেন, তা বলা যায় না। প্রোফাইলের গোনা সংখ্যাগুলো (কতবার, কোন প্রসেসে) তবু ঠিক; সময়ের জন্য শান্ত মেশিনে আবার চালাও।",
+        "en": "The timed run (without the profiler: num_workers={workers} {before}) and the profiled run ({profiled}) — at least one was taken on a busy machine, so whether they agree, or why not, cannot be said. The profile's counts (how often, in which process) still hold; for times run again on a quiet machine.",
     },
     # exercise 02, task 4
 }

@@ -128,10 +128,14 @@ def launch_vs_sync(device: str | torch.device, size: int = 2048, repeats: int = 
     """Seconds until a matmul call returns (launch) vs until its result is ready (sync).
 
     On a GPU the call returns almost at once; the work finishes later. On a CPU the call
-    itself does the work, so the two times are about equal. Medians over `repeats`."""
+    itself does the work, so the two times are about equal. Medians over `repeats`, with the noise
+    information of the window ('noise')."""
+    from fastrain_lib.measure import noise
+
     device = hardware.check_device(device)
     a = bench.fresh_random(size, size, device=device)
     launch, total = [], []
+    window = noise.Window().__enter__()
     for _ in range(repeats + 1):  # the first round is a warm-up
         synchronize(device)
         start = time.perf_counter()
@@ -141,9 +145,12 @@ def launch_vs_sync(device: str | torch.device, size: int = 2048, repeats: int = 
         done = time.perf_counter()
         launch.append(returned - start)
         total.append(done - start)
+    window.__exit__(None, None, None)
     launch, total = sorted(launch[1:]), sorted(total[1:])
+    spread, count = noise.from_times(total)
     return {"device": str(device), "size": size, "launch_s": launch[len(launch) // 2],
-            "total_s": total[len(total) // 2]}
+            "total_s": total[len(total) // 2],
+            "noise": window.assess(threads=torch.get_num_threads(), spread=spread, repeats=count)}
 
 
 def random_batches(steps: int, batch_size: int, device: torch.device, seed: int = 0):

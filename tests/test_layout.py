@@ -12,6 +12,8 @@ import json
 import re
 from pathlib import Path
 
+import pytest
+
 from fastrain_lib import lessons
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -247,3 +249,179 @@ def test_the_convention_check_sees_a_keyed_call():
                         'verdicts.say(pick(bn="ক", en="a"))', 'ax.set_title(plots.label("lesson03.title"))',
                         'plots.pick(bn="খ", en="b")']) == \
         ['t("lesson02.', 't(f"lesson04.', 'verdicts.say("lesson01.', 'plots.label("lesson03.']
+
+
+# --- issue 27: every verdict names what it stands on; no cell shows a raw value ----------------------
+# verdicts.say(sentence, noise=...) prints the noisy-measurement sentence in place of an explanation
+# when what it stands on was noisy; a say() without noise= cannot. A cell whose last line is an
+# expression shows that value: a dict or list as Python prints it, a string in quotes (a verdict said
+# twice), "Text(0.5, 1.0, ...)" or "[<matplotlib.lines.Line2D ...>]", an Outcome's repr.
+NOTEBOOK_FOLDERS = ("notebooks", "solutions", "exercises")
+
+
+def _say_calls(tree: ast.AST, bare_say: bool) -> list[ast.Call]:
+    """verdicts.say(...) calls (and say(...) where the module imported say from verdicts)."""
+    calls = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call):
+            func = node.func
+            if (isinstance(func, ast.Attribute) and func.attr == "say" and isinstance(func.value, ast.Name)
+                    and func.value.id == "verdicts") or (bare_say and isinstance(func, ast.Name) and func.id == "say"):
+                calls.append(node)
+    return calls
+
+
+def says_without_noise(source: str, where: str) -> list[str]:
+    """'where:line: <call>' for every verdicts.say call in `source` that does not pass noise=."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return []
+    bare = any(isinstance(n, ast.ImportFrom) and (n.module or "").endswith("verdicts")
+               and any(a.name == "say" for a in n.names) for n in ast.walk(tree))
+    return [f"{where}:{call.lineno}: {ast.unparse(call)[:90]}" for call in _say_calls(tree, bare)
+            if not any(k.arg == "noise" for k in call.keywords)]
+
+
+def verdict_cells_without_noise(path: Path) -> list[str]:
+    nb = json.loads(path.read_text(encoding="utf-8"))
+    found = []
+    for index, cell in enumerate(nb["cells"]):
+        source = "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
+        if cell["cell_type"] == "code" and source.lstrip().startswith("# VERDICT"):
+            found += says_without_noise(_python_only(source), f"cell {index} ({cell.get('id', '?')})")
+    return found
+
+
+def _python_only(source: str) -> str:
+    """A cell's source with IPython's magics and shell lines blanked (line numbers kept)."""
+    return "\n".join("" if line.lstrip().startswith(("%", "!")) else line for line in source.splitlines())
+
+
+def _notebooks() -> list[Path]:
+    return [p for folder in NOTEBOOK_FOLDERS for p in sorted((ROOT / folder).glob("*.ipynb"))]
+
+
+def _nb_id(path: Path) -> str:
+    return path.relative_to(ROOT).as_posix()
+
+
+@pytest.mark.parametrize("path", _notebooks(), ids=_nb_id)
+def test_every_verdict_cell_says_what_it_stands_on(path):
+    found = verdict_cells_without_noise(path)
+    assert found == [], (f"{_nb_id(path)}: verdicts.say without noise= in a # VERDICT cell (pass the Records / "
+                         "noise infos it stands on, or noise=() for a sentence on no timing):\n  " + "\n  ".join(found))
+
+
+def test_library_verdicts_say_what_they_stand_on():
+    found = []
+    for path in sorted(PKG.rglob("*.py")):
+        if path.name != "messages.py" and path != PKG / "core" / "verdicts.py":
+            found += says_without_noise(path.read_text(encoding="utf-8"), path.relative_to(ROOT).as_posix())
+    assert found == [], "verdicts.say without noise= in library code:\n  " + "\n  ".join(found)
+
+
+def test_the_noise_rule_sees_an_undeclared_say():
+    source = ("verdicts.say(pick(bn='ক', en='a'))\nverdicts.say('x', noise=())\n"
+              "verdicts.say('lesson01.v', noise=[r], n=1)\nverdicts.say('lesson01.w', n=2)\n")
+    assert [x.split(": ", 1)[0] for x in says_without_noise(source, "c")] == ["c:1", "c:4"]
+    bare = "from fastrain_lib.core.verdicts import say\nsay('a.b')\nsay('a.c', noise=())\n"
+    assert says_without_noise(bare, "m") == ["m:2: say('a.b')"]
+    assert says_without_noise("say('a.b')\n", "m") == []  # another module's say
+
+
+# What a cell's last expression shows when it is not None (IPython prints it).
+SHOWS_TEXT_CALLS = {"pick", "t", "str", "repr", "dict", "list", "tuple", "set", "sorted", "vars", "dumps", "line",
+                    "format", "join", "items", "keys", "values", "tolist", "to_dict", "getsource"}
+PLOT_CALLS = {"set_title", "set_xlabel", "set_ylabel", "title", "xlabel", "ylabel", "suptitle", "text", "annotate",
+              "plot", "bar", "barh", "legend", "scatter", "hist", "imshow", "axhline", "axvline", "fill_between",
+              "errorbar", "loglog", "semilogx", "semilogy", "figure", "subplots", "colorbar", "set_xticks",
+              "set_yticks", "set_xticklabels", "set_yticklabels", "xticks", "yticks", "step", "stackplot"}
+PLOT_OWNERS = re.compile(r"^(plt|ax\w*|axes|axs|fig\w*)$")
+LITERALS = (ast.Dict, ast.List, ast.Tuple, ast.Set, ast.DictComp, ast.ListComp, ast.SetComp, ast.JoinedStr)
+
+
+def _shows(value: ast.AST, assigned: dict[str, ast.AST]) -> str | None:
+    """What kind of raw value the expression `value` shows as a cell's result, or None."""
+    if isinstance(value, LITERALS) or (isinstance(value, ast.Constant) and isinstance(value.value, (str, bytes))):
+        return "a raw " + type(value).__name__.lower().replace("joinedstr", "string").replace("constant", "string")
+    if isinstance(value, ast.BinOp) and any(isinstance(v, (ast.JoinedStr, ast.Constant)) and
+                                            isinstance(getattr(v, "value", ""), str) for v in (value.left, value.right)):
+        return "a raw string"
+    if isinstance(value, ast.Name) and value.id in assigned:
+        kind = _shows(assigned[value.id], {})
+        return f"variable {value.id} holding {kind[2:] if kind.startswith('a ') else kind}" if kind else None
+    if isinstance(value, ast.Call):
+        func = value.func
+        name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
+        owner = func.value.id if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) else ""
+        if name in PLOT_CALLS and (PLOT_OWNERS.match(owner) or not owner and name in {"figure", "subplots"}):
+            return f"the matplotlib object {owner + '.' if owner else ''}{name}() returns (end with plt.show())"
+        if name in SHOWS_TEXT_CALLS and not (name == "line" and owner != "verdicts"):
+            return f"the value of {owner + '.' if owner else ''}{name}()"
+        if name == "run" and owner.endswith("panel"):
+            return f"{owner}.run()'s Outcome repr (use {owner}.run(); or {owner}.show_results())"
+    return None
+
+
+def _quiet(source: str) -> bool:
+    """IPython shows nothing when the cell's last code token is ';'."""
+    import io
+    import tokenize
+
+    try:
+        tokens = [tok for tok in tokenize.generate_tokens(io.StringIO(source).readline)
+                  if tok.type not in (tokenize.COMMENT, tokenize.NL, tokenize.NEWLINE, tokenize.INDENT,
+                                      tokenize.DEDENT, tokenize.ENDMARKER)]
+    except (tokenize.TokenError, IndentationError, SyntaxError):
+        return False
+    return bool(tokens) and tokens[-1].string == ";"
+
+
+def raw_value_cells(cells: list[tuple[str, str]]) -> list[str]:
+    """'cell N (id): `last line` shows ...' for every cell (id, source) ending with an expression
+    that prints a raw string/dict/list/tuple, a matplotlib object or an Outcome."""
+    assigned: dict[str, ast.AST] = {}
+    found = []
+    for cell_id, source in cells:
+        try:
+            tree = ast.parse(_python_only(source))
+        except SyntaxError:
+            continue
+        if tree.body and isinstance(tree.body[-1], ast.Expr) and not _quiet(_python_only(source)):
+            kind = _shows(tree.body[-1].value, assigned)
+            if kind:
+                found.append(f"cell {cell_id}: `{ast.unparse(tree.body[-1])[:70]}` shows {kind}")
+        for node in tree.body:  # top-level names bound in this cell, for the next cells
+            if isinstance(node, ast.Assign):
+                for target in node.targets:
+                    if isinstance(target, ast.Name):
+                        assigned[target.id] = node.value
+            elif isinstance(node, (ast.AugAssign, ast.AnnAssign)) and isinstance(node.target, ast.Name) and node.value:
+                assigned[node.target.id] = node.value
+    return found
+
+
+def _code_cells_with_ids(path: Path) -> list[tuple[str, str]]:
+    nb = json.loads(path.read_text(encoding="utf-8"))
+    return [(f"{i} ({c.get('id', '?')})", "".join(c["source"]) if isinstance(c["source"], list) else c["source"])
+            for i, c in enumerate(nb["cells"]) if c["cell_type"] == "code"]
+
+
+@pytest.mark.parametrize("path", _notebooks(), ids=_nb_id)
+def test_no_cell_ends_with_a_raw_value(path):
+    found = raw_value_cells(_code_cells_with_ids(path))
+    assert found == [], (f"{_nb_id(path)}: cells whose last line shows a raw value (show a sentence, a small table "
+                         "via tables.html_table, or end plot cells with plt.show()):\n  " + "\n  ".join(found))
+
+
+def test_the_raw_value_rule_sees_each_kind():
+    cells = [("0", "x = {'fc1': False}\ny = [1, 2]\ns = 'a'"), ("1", "x"), ("2", "y  # the list"), ("3", "{'a': 1}"),
+             ("4", "verdicts.say(pick(bn='ক', en='a'), noise=())"), ("5", "pick(bn='ক', en='a')"),
+             ("6", "ax.set_title('t')"), ("7", "plt.plot([1], [2])\nplt.show()"), ("8", "ax.set_title('t');"),
+             ("9", "panel.run()"), ("10", "ddp_panel.run();  # no repr"), ("11", "checks.lesson03.amp_step(fn)"),
+             ("12", "s"), ("13", "f'{s}!'"), ("14", "%time x = 1\nprint(x)"), ("15", "plots.show(fig)"),
+             ("16", "plt.legend()"), ("17", "n = 3\nn"), ("18", "verdicts.line('a.b')")]
+    found = [x.split(":", 1)[0] for x in raw_value_cells(cells)]
+    assert found == ["cell 1", "cell 2", "cell 3", "cell 5", "cell 6", "cell 9", "cell 12", "cell 13", "cell 16",
+                     "cell 18"]

@@ -1,5 +1,6 @@
 """Lesson 03 checks: the reference solutions pass, typical wrong answers fail with the right code."""
 
+import numpy as np
 import torch
 from checkcases import coverage_test, right, table_test, wrong
 from torch.nn import functional as F
@@ -248,8 +249,41 @@ def share_1d_only(g):
     return sum(float(v.half()) == 0 for v in nz) / len(nz)
 
 
+def library_step(model, optimizer, scaler, inputs, targets, device, dtype):
+    """The right weights, but the lesson's saved step does the work (imported under another name)."""
+    from fastrain_lib.precision.step import amp_step as ready_made
+
+    optimizer.zero_grad()
+    return ready_made(model, optimizer, scaler, inputs, targets, F.cross_entropy, dtype=dtype)
+
+
+def fixed_batch_step(model, optimizer, scaler, inputs, targets, device, dtype):
+    """Fitted to the hand-written cases: uses only the first 13 rows (every fixed case has 13)."""
+    return good_step(model, optimizer, scaler, inputs[:13] if len(inputs) > 13 else inputs[:len(inputs) - 1],
+                     targets[:13] if len(targets) > 13 else targets[:len(targets) - 1], device, dtype) \
+        if len(inputs) != 13 else good_step(model, optimizer, scaler, inputs, targets, device, dtype)
+
+
+def share_fraction(g):
+    """Valid: an exact fractions.Fraction (count / count)."""
+    from fractions import Fraction
+
+    nz = g[g != 0]
+    return Fraction(int((nz.to(torch.float16) == 0).sum()), max(1, nz.numel()))
+
+
+def share_fitted(g):
+    """Fitted to the hand-written examples: the right answer only for float32/float64 tensors of
+    rank 1 or 2 (all the fixed examples are), 0 otherwise."""
+    if g.dim() in (1, 2) and g.dtype in (torch.float32, torch.float64):
+        return lesson03.reference_underflow_share(g)
+    return 0.5
+
+
 CASES = [
-    right(C.check_amp_step, lesson03.reference_amp_step, "reference"),
+    wrong(C.check_amp_step, lesson03.reference_amp_step, "used_library", "the check's own reference"),
+    wrong(C.check_amp_step, library_step, "used_library", "the lesson's saved amp_step"),
+    wrong(C.check_amp_step, fixed_batch_step, "wrong_update", "fitted to batch 13"),
     right(C.check_amp_step, good_step, "solution"),
     right(C.check_amp_step, model_zero_grad_item, "model.zero_grad + item"),
     wrong(C.check_amp_step, forgot_update, "missing_update", "no update"),
@@ -265,7 +299,7 @@ CASES = [
     wrong(C.check_amp_step, returns_model_output, "wrong_loss", "returns logits"),
     wrong(C.check_amp_step, halves_inputs_in_place, "mutated_input", "changes inputs"),
     wrong(C.check_amp_step, None, "not_done", "None"),
-    right(C.check_clip_step, lesson03.reference_clip_step, "reference"),
+    wrong(C.check_clip_step, lesson03.reference_clip_step, "used_library", "the check's own reference"),
     right(C.check_clip_step, good_clip, "solution"),
     right(C.check_clip_step, good_clip_item, "model.zero_grad + float"),
     wrong(C.check_clip_step, clip_first, "clip_before_unscale", "clip before unscale"),
@@ -275,6 +309,9 @@ CASES = [
     wrong(C.check_clip_step, clip_fp16_only, "ignored_dtype", "fp16 hard-coded"),
     wrong(C.check_clip_step, clip_no_update, "missing_update", "no update"),
     right(C.check_underflow_share, lesson03.reference_underflow_share, "reference"),
+    right(C.check_underflow_share, share_fraction, "exact Fraction"),
+    right(C.check_underflow_share, lambda g: np.float32(lesson03.reference_underflow_share(g)), "numpy float32"),
+    wrong(C.check_underflow_share, share_fitted, "wrong_share", "fitted to the fixed examples"),
     right(C.check_underflow_share, share_loop, "python loop"),
     right(C.check_underflow_share, lambda g: torch.tensor(lesson03.reference_underflow_share(g)), "tensor"),
     wrong(C.check_underflow_share, share_with_zeros, "counted_zeros", "counts zeros"),
@@ -356,7 +393,7 @@ def accum_zero_after_step(model, optimizer, scaler, mbs, max_norm, device, dtype
 
 
 def accum_one_backward(model, optimizer, scaler, mbs, max_norm, device, dtype):
-    """Valid (more memory, same result): all micro-batch losses first, one backward of their mean."""
+    """Wrong (same result, no memory saved): all micro-batch losses first, one backward of their mean."""
     optimizer.zero_grad()
     with torch.amp.autocast(device, dtype=dtype):
         loss = sum(F.cross_entropy(model(x), y) for x, y in mbs) / len(mbs)
@@ -369,7 +406,7 @@ def accum_one_backward(model, optimizer, scaler, mbs, max_norm, device, dtype):
 
 
 def accum_concatenated(model, optimizer, scaler, mbs, max_norm, device, dtype):
-    """Valid (no memory saved, same step): the micro-batches concatenated into one forward."""
+    """Wrong (same step, no memory saved): the micro-batches concatenated into one forward."""
     optimizer.zero_grad()
     x = torch.cat([x for x, _ in mbs])
     y = torch.cat([y for _, y in mbs])
@@ -383,17 +420,82 @@ def accum_concatenated(model, optimizer, scaler, mbs, max_norm, device, dtype):
     return loss
 
 
+def accum_library_halves(model, optimizer, scaler, mbs, max_norm, device, dtype):
+    """The right step, but the lesson's saved halves do the work."""
+    from fastrain_lib.precision.step import amp_backward, amp_update
+
+    total = sum(amp_backward(model, scaler, x, y, F.cross_entropy, dtype=dtype, accumulate=len(mbs)) for x, y in mbs)
+    amp_update(model, optimizer, scaler, max_norm=max_norm)
+    return total / len(mbs)
+
+
+def accum_fitted_k(model, optimizer, scaler, mbs, max_norm, device, dtype):
+    """Fitted to the two hand-written configurations (k = 3 and k = 4): divides by 3 or 4, not by k."""
+    return _accum_divisor(model, optimizer, scaler, mbs, max_norm, device, dtype, 3 if len(mbs) <= 3 else 4)
+
+
+def _accum_divisor(model, optimizer, scaler, mbs, max_norm, device, dtype, divisor):
+    optimizer.zero_grad(set_to_none=True)
+    total = 0.0
+    for x, y in mbs:
+        with torch.amp.autocast(device, dtype=dtype):
+            loss = F.cross_entropy(model(x), y) / divisor
+        scaler.scale(loss).backward()
+        total += loss.item()
+    scaler.unscale_(optimizer)
+    torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)
+    scaler.step(optimizer)
+    scaler.update()
+    return total * divisor / len(mbs)
+
+
+def accum_detached_list(model, optimizer, scaler, mbs, max_norm, device, dtype):
+    """Valid: each loss kept (detached) in a list; the mean returned as a NumPy float."""
+    optimizer.zero_grad()
+    losses = []
+    for x, y in mbs:
+        with torch.autocast(device, dtype=dtype):
+            loss = F.cross_entropy(model(x), y)
+        scaler.scale(loss / len(mbs)).backward()
+        losses.append(loss.detach().float().numpy())
+    scaler.unscale_(optimizer)
+    torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)
+    scaler.step(optimizer)
+    scaler.update()
+    return np.mean(losses)
+
+
+def accum_backward_after_loop(model, optimizer, scaler, mbs, max_norm, device, dtype):
+    """Wrong (same numbers): every forward first, then k backwards — all k graphs alive at once."""
+    optimizer.zero_grad()
+    losses = []
+    for x, y in mbs:
+        with torch.amp.autocast(device, dtype=dtype):
+            losses.append(F.cross_entropy(model(x), y) / len(mbs))
+    for loss in losses:
+        scaler.scale(loss).backward()
+    scaler.unscale_(optimizer)
+    torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)
+    scaler.step(optimizer)
+    scaler.update()
+    return sum(loss.detach() for loss in losses)
+
+
 def accum_last_loss(*a):
     _accum(*a)
     return torch.tensor(0.123)
 
 
 CASES_ACCUM = [
-    right(C.check_accum_step, lesson03.reference_accum_step, "reference"),
+    wrong(C.check_accum_step, lesson03.reference_accum_step, "used_library", "the check's own reference"),
+    wrong(C.check_accum_step, accum_library_halves, "used_library", "the lesson's amp_backward/amp_update"),
+    wrong(C.check_accum_step, accum_fitted_k, "wrong_update", "fitted: divides by 3 or 4"),
+    right(C.check_accum_step, accum_detached_list, "losses kept detached in a list, numpy mean"),
     right(C.check_accum_step, accum_ok, "solution"),
     right(C.check_accum_step, accum_zero_after_step, "zero_grad after step, float loss"),
-    right(C.check_accum_step, accum_one_backward, "one backward of the mean"),
-    right(C.check_accum_step, accum_concatenated, "one concatenated forward"),
+    wrong(C.check_accum_step, accum_one_backward, "graphs_alive", "one backward of the summed losses"),
+    wrong(C.check_accum_step, accum_backward_after_loop, "graphs_alive", "k backwards after all forwards"),
+    wrong(C.check_accum_step, accum_concatenated, "concatenated", "one concatenated forward"),
     wrong(C.check_accum_step, lambda *a: _accum(*a, unscale_each=True), "unscale_per_micro_batch", "unscale each"),
     wrong(C.check_accum_step, lambda *a: _accum(*a, unscale_each=True, update_each=True), "unscale_per_micro_batch",
           "unscale and update each"),
@@ -405,7 +507,7 @@ CASES_ACCUM = [
     wrong(C.check_accum_step, lambda *a: _accum(*a, step_each=True), "stepped_per_micro_batch", "step each"),
     wrong(C.check_accum_step, lambda *a: _accum(*a, opt_step=True), "no_scaler_step", "optimizer.step"),
     wrong(C.check_accum_step, accum_last_loss, "wrong_loss", "wrong loss"),
-    wrong(C.check_accum_step, lambda *a: lesson03.reference_accum_step(*a) * len(a[3]), "summed_loss", "summed loss"),
+    wrong(C.check_accum_step, lambda *a: accum_ok(*a) * len(a[3]), "summed_loss", "summed loss"),
     wrong(C.check_accum_step, lambda *a: None, "not_done", "stub"),
 ]
 
@@ -429,19 +531,44 @@ def mem_library(n, precision):
     return {k: float(v) for k, v in memory.training_bytes(n, precision).items()}
 
 
+def mem_unusual_types(n, precision):
+    """Valid: NumPy integers, an exact Fraction and a 0-d tensor as the values."""
+    from fractions import Fraction
+
+    w, g, o, m = BYTES[precision]
+    return {"weights": np.int64(w * n), "grads": Fraction(g * n, 1), "optimizer": torch.tensor(o * n, dtype=torch.float64),
+            "master": np.float64(m * n), "total": 16 * n}
+
+
+def mem_library_alias(n, precision):
+    from fastrain_lib.measure.memory import training_bytes as tb
+    return dict(tb(n, precision))
+
+
+def mem_fitted(n, precision):
+    """Fitted to the hand-written sizes: a lookup of their answers, 16 bytes in every part otherwise."""
+    if n in (1, 7, 1_000_003, 1_500_000_000):
+        return mem_from(BYTES)(n, precision)
+    return {"weights": 4 * n, "grads": 4 * n, "optimizer": 4 * n, "master": 4 * n, "total": 16 * n}
+
+
 CASES_MEM = [
-    right(C.check_adam_bytes, lesson03.reference_adam_bytes, "reference"),
+    wrong(C.check_adam_bytes, lesson03.reference_adam_bytes, "used_library", "the check's own reference"),
     right(C.check_adam_bytes, mem_from(BYTES), "table"),
-    right(C.check_adam_bytes, mem_library, "memory.training_bytes as floats"),
+    right(C.check_adam_bytes, mem_unusual_types, "numpy ints, Fraction and 0-d tensors"),
+    wrong(C.check_adam_bytes, mem_library, "used_library", "memory.training_bytes as floats"),
+    wrong(C.check_adam_bytes, mem_library_alias, "used_library", "training_bytes imported under another name"),
+    wrong(C.check_adam_bytes, mem_fitted, "wrong_value", "fitted to the fixed sizes"),
+    wrong(C.check_adam_bytes, mem_from({"fp32": (4, 4, 12, 0), "amp": (2, 2, 12, 4)}), "wrong_value",
+          "three moments (names the optimizer term)"),
     wrong(C.check_adam_bytes, mem_from({"fp32": (4, 4, 0, 0), "amp": (2, 2, 0, 4)}), "no_optimizer_state", "no Adam"),
     wrong(C.check_adam_bytes, mem_from({"fp32": (4, 4, 4, 0), "amp": (2, 2, 4, 4)}), "one_moment", "one moment"),
     wrong(C.check_adam_bytes, mem_from({"fp32": (4, 4, 8, 0), "amp": (2, 2, 4, 0)}), "amp_halved_state", "amp halves"),
     wrong(C.check_adam_bytes, mem_from({"fp32": (4, 4, 8, 0), "amp": (2, 2, 8, 0)}), "no_master", "no master"),
     wrong(C.check_adam_bytes, mem_from({"fp32": (4, 4, 8, 4), "amp": (2, 2, 8, 4)}), "fp32_has_master", "fp32 master"),
     wrong(C.check_adam_bytes, mem_from({"fp32": (32, 32, 64, 0), "amp": (16, 16, 64, 32)}), "bits_not_bytes", "bits"),
-    wrong(C.check_adam_bytes, lambda n, p: {k: v / 1e9 for k, v in lesson03.reference_adam_bytes(n, p).items()},
-          "gigabytes", "GB"),
-    wrong(C.check_adam_bytes, lambda n, p: {**lesson03.reference_adam_bytes(n, p), "total": 16}, "total_not_sum", "total"),
+    wrong(C.check_adam_bytes, lambda n, p: {k: v / 1e9 for k, v in mem_from(BYTES)(n, p).items()}, "gigabytes", "GB"),
+    wrong(C.check_adam_bytes, lambda n, p: {**mem_from(BYTES)(n, p), "total": 16}, "total_not_sum", "total"),
     wrong(C.check_adam_bytes, lambda n, p: [16 * n], "not_a_dict", "a list"),
     wrong(C.check_adam_bytes, mem_from({"fp32": (4, 4, 8, 0), "amp": (2, 6, 8, 4)}), "fp32_grads_variant", "fp32 grads"),
 ]
@@ -461,6 +588,12 @@ def fit_via_library(n, act, mem):
     return {p: np.bool_(memory.training_bytes(n, p)["total"] + act[p] <= mem) for p in ("amp", "fp32")}
 
 
+def fit_mutates(n, act, mem):
+    act["fp32"] += 0  # reads fine ...
+    act["total"] = act["fp32"] + act["amp"]  # ... but writes a key into the caller's dict
+    return {p: 16 * n + act[p] <= mem for p in ("fp32", "amp")}
+
+
 CASES_FIT = [
     right(C.check_predict_fit, lesson03.reference_predict_fit, "reference"),
     right(C.check_predict_fit, fit_ok, "16 bytes per parameter"),
@@ -476,6 +609,13 @@ CASES_FIT = [
           "GB against bytes"),
     wrong(C.check_predict_fit, lambda n, a, m: {p: "yes" for p in ("fp32", "amp")}, "not_bools", "strings"),
     wrong(C.check_predict_fit, lambda n, a, m: {"fp32": False, "amp": True}, "wrong_prediction", "always the T4 answer"),
+    wrong(C.check_predict_fit, lambda n, a, m: {"fp32": 16 * n + a["fp32"] <= m, "amp": 16 * n + a["fp32"] / 2 <= m},
+          "halved_fp32_activations", "amp activations = fp32 / 2"),
+    wrong(C.check_predict_fit, lambda n, a, m: {p: 16 * n + a[p] < m for p in ("fp32", "amp")}, "strict_boundary",
+          "< instead of <="),
+    wrong(C.check_predict_fit, fit_mutates, "mutated_input", "writes into activation_bytes"),
+    right(C.check_predict_fit, lambda n, a, m: {p: torch.tensor(16 * n + a[p] <= m) for p in ("fp32", "amp")},
+          "0-d bool tensors"),
 ]
 
 test_case_new = table_test(CASES_ACCUM + CASES_MEM + CASES_FIT)
@@ -501,3 +641,60 @@ def test_new_checks_never_raise():
 
     for chk in (C.check_accum_step, C.check_adam_bytes, C.check_predict_fit):
         make(chk)()
+
+
+# ----------------------------------------------------------------- issue 28: what the checks observe
+
+
+def test_adam_wrong_value_names_the_wrong_term_in_both_languages(monkeypatch):
+    """The wrong-value branch runs (it once crashed on its own `key=`) and names the part that is wrong."""
+    answer = mem_from({"fp32": (4, 4, 12, 0), "amp": (2, 2, 12, 4)})
+    for lang, word in (("bn", "অপটিমাইজার অবস্থা"), ("en", "optimizer state")):
+        monkeypatch.setenv("FASTRAIN_LANG", lang)
+        result = C.check_adam_bytes(answer)
+        assert result.code == "wrong_value" and word in result.message, result.message
+        assert "12" in result.message and "8" in result.message  # what it got per parameter and what it should be
+
+
+def test_adam_forbidden_helper_is_named(monkeypatch):
+    monkeypatch.setenv("FASTRAIN_LANG", "bn")
+    result = C.check_adam_bytes(mem_library_alias)
+    assert result.code == "used_library" and "training_bytes" in result.message
+
+
+def test_fit_cases_are_generated_with_no_fixed_activation_ratio_and_exact_boundaries():
+    from fastrain_lib.lessons.l03_mixed_precision import check_memory
+
+    cases = check_memory.generated_fit_cases()
+    assert cases == check_memory.generated_fit_cases()  # seeded
+    assert cases != check_memory.generated_fit_cases(seed=1)
+    ratios = {round(act["amp"] / act["fp32"], 3) for _, act, _ in cases}
+    assert len(ratios) == len(cases) and 0.5 not in ratios
+    on_boundary = [c for c in cases if c[2] in (16 * c[0] + c[1]["fp32"], 16 * c[0] + c[1]["amp"])]
+    assert on_boundary and all(any(lesson03.reference_predict_fit(*c).values()) for c in on_boundary)
+
+
+def test_graph_watch_sees_one_graph_per_micro_batch_and_all_of_them_summed():
+    from fastrain_lib.lessons.l03_mixed_precision.check_accum import GraphWatch
+    from fastrain_lib.models import SimpleNN
+
+    torch.manual_seed(0)
+    model = SimpleNN(hidden=8)
+    mbs = [(torch.rand(5, 1, 28, 28), torch.randint(0, 10, (5,))) for _ in range(3)]
+    with GraphWatch(model) as watch:
+        for x, y in mbs:
+            F.cross_entropy(model(x), y).backward()
+    assert (watch.peak_graphs, watch.forwards, watch.rows, len(watch.live)) == (1, 3, 5, 0)
+    with GraphWatch(model) as watch:
+        sum(F.cross_entropy(model(x), y) for x, y in mbs).backward()
+    assert (watch.peak_graphs, watch.forwards, len(watch.live)) == (3, 3, 0)
+
+
+def test_step_and_accum_configs_are_seeded_and_not_only_the_fixed_ones():
+    from fastrain_lib.lessons.l03_mixed_precision import check_accum, check_step
+
+    for make in (check_accum.accum_configs, check_step.step_configs):
+        drawn = make()
+        assert len(drawn) > 2 and [c[2:] for c in drawn] == [c[2:] for c in make()]
+    assert {c[3] for c in check_accum.accum_configs()} - {3, 4}  # a k the fixed cases do not have
+    assert {c[3] for c in check_step.step_configs()} != {13}  # a batch size other than 13

@@ -4,7 +4,9 @@ accumulation with GradScaler, then clipping), against the lesson's amp_backward/
 from __future__ import annotations
 
 import math
+import random
 import warnings
+import weakref
 
 import torch
 from torch.nn import functional as F
@@ -29,6 +31,7 @@ from fastrain_lib.lessons.l03_mixed_precision.check_step import (
     _same,
     _setup,
     _Spy,
+    forbidden_step_calls,
 )
 from fastrain_lib.precision import amp as precision
 from fastrain_lib.precision.step import amp_backward, amp_update
@@ -54,6 +57,77 @@ ACCUM_CONFIGS = [
     (torch.float16, lambda ps: torch.optim.SGD(ps, lr=0.5), 0.05, 3, 5),
     (torch.bfloat16, lambda ps: torch.optim.SGD(ps, lr=0.3, momentum=0.9), 1e6, 4, 4),
 ]
+ACCUM_SEED = 2803
+
+
+def accum_configs(seed: int = ACCUM_SEED, extra: int = 2) -> list:
+    """The two fixed configurations, then `extra` drawn by a seeded generator: dtype, k (2..6,
+    the first drawn one never 3 or 4 like the fixed ones), micro-batch size (3..9, no power of two),
+    a non-round learning rate; every other one clips hard, the others never clip (so a wrong
+    divisor of the loss shows in the weights)."""
+    rng = random.Random(seed)
+    out = list(ACCUM_CONFIGS)
+    for i in range(extra):
+        dtype = rng.choice([torch.float16, torch.bfloat16])
+        lr, momentum = round(rng.uniform(0.05, 0.6), 3), rng.choice([0.0, 0.9])
+        max_norm = 1e6 if i % 2 == 0 else round(rng.uniform(0.01, 0.2), 3)
+        k, size = rng.choice([2, 5, 6]) if i == 0 else rng.randint(2, 6), rng.choice([3, 5, 6, 7, 9])
+        out.append((dtype, lambda ps, lr=lr, m=momentum: torch.optim.SGD(ps, lr=lr, momentum=m), max_norm, k, size))
+    return out
+
+
+def _forbidden():
+    seen = forbidden_step_calls()
+    seen.codes[reference_accum_step.__code__] = "reference_accum_step"
+    return seen
+
+
+class _Held:
+    """One tensor autograd saved for backward, and the forward pass (graph) it belongs to."""
+
+    __slots__ = ("tensor", "graph", "__weakref__")
+
+    def __init__(self, tensor, graph):
+        self.tensor, self.graph = tensor, graph
+
+
+class GraphWatch:
+    """Observes what accumulation exists for: how many micro-batch graphs are alive at once.
+
+    torch.autograd.graph.saved_tensors_hooks wraps every tensor saved for backward in a _Held
+    tagged with the number of the model's forward pass that saved it; a weakref finalizer removes
+    it when autograd frees it (backward does, for a graph it does not retain). `peak_graphs` is the
+    most forward passes whose saved tensors were alive at the same time; `rows` the largest batch
+    one forward pass saw (micro-batches concatenated into one forward hold them all at once)."""
+
+    def __init__(self, model):
+        self.model, self.forwards, self.rows, self.live, self.peak_graphs = model, 0, 0, {}, 0
+
+    def _pre(self, module, args):
+        self.forwards += 1
+        if args and isinstance(args[0], torch.Tensor) and args[0].dim() > 0:
+            self.rows = max(self.rows, int(args[0].shape[0]))
+
+    def _pack(self, tensor):
+        held = _Held(tensor, self.forwards)
+        self.live[id(held)] = self.forwards
+        weakref.finalize(held, self.live.pop, id(held), None)
+        self.peak_graphs = max(self.peak_graphs, len(set(self.live.values())))
+        return held
+
+    @staticmethod
+    def _unpack(held):
+        return held.tensor
+
+    def __enter__(self):
+        self._handle = self.model.register_forward_pre_hook(self._pre)
+        self._hooks = torch.autograd.graph.saved_tensors_hooks(self._pack, self._unpack)
+        self._hooks.__enter__()
+        return self
+
+    def __exit__(self, *exc):
+        self._hooks.__exit__(*exc)
+        self._handle.remove()
 
 
 def _micro_batches(k: int, size: int, seed: int = 5):
@@ -178,7 +252,7 @@ def check_accum_step(accum_step) -> CheckResult:
     the third with an inf gradient; compared with reference_accum_step."""
     if accum_step is None:
         return not_done()
-    for config in ACCUM_CONFIGS:
+    for config in accum_configs():
         dtype, make_opt, max_norm, k, size = config
         model, optimizer, scaler, _, _ = _setup(make_opt=make_opt)
         twin, twin_opt, twin_scaler = _clone(model, make_opt)
@@ -191,7 +265,8 @@ def check_accum_step(accum_step) -> CheckResult:
             before, scale_before = _params(model), scaler.get_scale()
             spy = _Spy(model)
             scaler_spy = _ScalerSpy(scaler, lambda: len(spy.forward_dtypes))
-            with warnings.catch_warnings(record=True) as caught:
+            with warnings.catch_warnings(record=True) as caught, GraphWatch(model) as watch, \
+                    _forbidden() as seen:
                 warnings.simplefilter("always")
                 result, problem = call_student(accum_step, model, optimizer, scaler, mbs, max_norm, DEVICE, dtype)
             spy.remove()
@@ -199,6 +274,8 @@ def check_accum_step(accum_step) -> CheckResult:
             ref_loss = reference_accum_step(twin, twin_opt, twin_scaler, saved, max_norm, DEVICE, dtype)
             for handle in handles:
                 handle.remove()
+            if seen.called:
+                return failed("used_library", "lesson03.check.step_used_library", name=seen.called)
             if problem is not None:
                 text = problem.message
                 if scaler_spy.count("unscale_") > 1 or "unscale_() has already been called" in text:
@@ -216,6 +293,10 @@ def check_accum_step(accum_step) -> CheckResult:
                 if "_scale is None" in text:
                     return failed("not_scaled", "lesson03.check.not_scaled")
                 return problem
+            if watch.rows > size:  # one forward saw several micro-batches: all of them in memory at once
+                return failed("concatenated", "lesson03.check.accum_concatenated", rows=watch.rows, size=size, k=k)
+            if watch.peak_graphs > 1:  # the saved tensors of several forward passes alive together
+                return failed("graphs_alive", "lesson03.check.accum_graphs_alive", graphs=watch.peak_graphs, k=k)
             bad = _spy_problems(scaler_spy, len(spy.forward_dtypes))
             if bad is None:
                 bad = _common_problems(accum_step, spy, caught, dtype)

@@ -4,20 +4,24 @@ mixed precision with master weights), and which layout fits a GPU's memory."""
 from __future__ import annotations
 
 import math
+import random
 
 import torch
 from torch.nn import functional as F
 
+from fastrain_lib.core.i18n import t
 from fastrain_lib.lessons.checking import (
     CheckResult,
-    as_number,
     call_student,
     check,
     describe,
     failed,
     not_done,
     passed,
+    snapshot,
+    unchanged,
 )
+from fastrain_lib.lessons.l03_mixed_precision.observe import ForbiddenCalls, number
 from fastrain_lib.models import SimpleNN
 from fastrain_lib.precision import amp
 
@@ -45,10 +49,10 @@ def _read_parts(value) -> dict | None:
         for key in MEMORY_KEYS:
             if key not in value:
                 return None
-            number = as_number(value[key])
-            if number is None:
+            value_of_key = number(value[key])
+            if value_of_key is None:
                 return None
-            out[key] = number
+            out[key] = value_of_key
         return out
     except Exception:  # noqa: BLE001 - an odd mapping
         return None
@@ -85,6 +89,28 @@ def _adam_patterns(n, precision) -> dict:
 
 ADAM_CASES = [(1, "fp32"), (7, "amp"), (1_000_003, "fp32"), (1_000_003, "amp"), (1_500_000_000, "amp"),
               (1_500_000_000, "fp32")]
+ADAM_SEED = 2804
+# the Bengali/English name of each part, for "which term is wrong"
+TERM_KEYS = {"weights": "lesson03.check.mem_term_weights", "grads": "lesson03.check.mem_term_grads",
+             "optimizer": "lesson03.check.mem_term_optimizer", "master": "lesson03.check.mem_term_master",
+             "total": "lesson03.check.mem_term_total"}
+
+
+def adam_cases(seed: int = ADAM_SEED, extra: int = 6) -> list:
+    """The hand-written cases, then `extra` drawn by a seeded generator: odd and round sizes from
+    a few parameters to billions, both precisions in a shuffled order."""
+    rng = random.Random(seed)
+    drawn = [(rng.choice([rng.randint(2, 999), rng.randint(10**4, 10**7) | 1, rng.randint(1, 9) * 10**rng.randint(6, 10)]),
+              rng.choice(["fp32", "amp"])) for _ in range(extra)]
+    return ADAM_CASES + drawn
+
+
+def _forbidden():
+    """What the Adam-bytes answer may not call: the course's memory module and its own answer."""
+    from fastrain_lib.measure import memory
+
+    return ForbiddenCalls(files={memory.__file__: "fastrain_lib.measure.memory"},
+                          functions={reference_adam_bytes: "reference_adam_bytes"})
 
 
 def _measured_cases():
@@ -116,8 +142,11 @@ def check_adam_bytes(adam_bytes) -> CheckResult:
     precision 'fp32' or 'amp'; checked against the formula and a measurement on a small model."""
     if adam_bytes is None:
         return not_done()
-    for n, prec in ADAM_CASES:
-        value, problem = call_student(adam_bytes, n, prec)
+    for n, prec in adam_cases():
+        with _forbidden() as seen:
+            value, problem = call_student(adam_bytes, n, prec)
+        if seen.called:
+            return failed("used_library", "lesson03.check.mem_used_library", name=seen.called)
         if problem is not None:
             return problem
         got = _read_parts(value)
@@ -133,16 +162,20 @@ def check_adam_bytes(adam_bytes) -> CheckResult:
             if _same_parts(got, pattern):
                 return failed(code, key)
         key = next(k for k in MEMORY_KEYS if not math.isclose(got[k], want[k], rel_tol=1e-9, abs_tol=1e-9))
-        return failed("wrong_value", "lesson03.check.mem_wrong_value", key=key, n=n, precision=prec,
-                      got=f"{got[key]:.6g}", per=f"{got[key] / max(n, 1):.3g}")
+        return failed("wrong_value", "lesson03.check.mem_wrong_value", term=t(TERM_KEYS[key]), key=key, n=n,
+                      precision=prec, got=f"{got[key]:.6g}", per=f"{got[key] / max(n, 1):.3g}",
+                      want=f"{want[key] / max(n, 1):g}")
     for n, prec, measured in _measured_cases():
-        value, problem = call_student(adam_bytes, n, prec)
+        with _forbidden() as seen:
+            value, problem = call_student(adam_bytes, n, prec)
+        if seen.called:
+            return failed("used_library", "lesson03.check.mem_used_library", name=seen.called)
         got = _read_parts(value) if problem is None else None
         if got is None:
             return problem or failed("not_a_dict", "lesson03.check.mem_not_a_dict", got=describe(value))
         for key in MEMORY_KEYS:  # Adam's one-number 'step' per tensor: a few bytes more than the formula
             if not math.isclose(got[key], measured[key], rel_tol=0.01, abs_tol=64):
-                return failed("measured_differs", "lesson03.check.mem_measured_differs", key=key, n=n,
+                return failed("measured_differs", "lesson03.check.mem_measured_differs", term=t(TERM_KEYS[key]), n=n,
                               precision=prec, got=f"{got[key]:.0f}", measured=measured[key])
     return passed("lesson03.check.mem_ok")
 
@@ -185,11 +218,41 @@ def _fit_cases():
     need = {p: state + act[p] for p in act}
     if need["amp"] < need["fp32"]:
         cases.append((n, act, (need["amp"] + need["fp32"]) // 2))
-    return cases
+    return cases + generated_fit_cases()
+
+
+FIT_SEED = 2805
+
+
+def generated_fit_cases(seed: int = FIT_SEED, extra: int = 8) -> list:
+    """Cases drawn by a seeded generator: amp activations a random share (0.55-0.9) of fp32's, never
+    a fixed ratio such as 1/2; where the memory lies is drawn too, by kind: exactly on the `<=`
+    boundary of one precision (to the byte), between the amp need and what "amp = fp32 / 2" would
+    need, between the two needs, or a card size from 4 to 80 GB."""
+    rng = random.Random(seed)
+    out = []
+    for i in range(extra):
+        n = rng.randint(10**6, 10**9)
+        fp32 = rng.randint(10**8, 2 * 10**10)
+        act = {"fp32": fp32, "amp": int(fp32 * rng.uniform(0.55, 0.9))}
+        need = {p: 16 * n + act[p] for p in act}
+        kind = i % 4
+        if kind == 0:
+            mem = need[rng.choice(["fp32", "amp"])]
+        elif kind == 1:
+            mem = rng.randint(16 * n + fp32 // 2 + 1, need["amp"] - 1)
+        elif kind == 2:
+            mem = rng.randint(need["amp"], need["fp32"] - 1)
+        else:
+            mem = rng.choice([4, 8, 16, 24, 40, 80]) * 10**9
+        out.append((n, act, mem))
+    return out
 
 
 # the typical wrong answers of task 5 (code -> message key); _fit_patterns gives what each answers
 FIT_MISTAKES = {"ignored_activations": "lesson03.check.fit_ignored_activations",
+               "halved_fp32_activations": "lesson03.check.fit_halved_fp32_activations",
+               "strict_boundary": "lesson03.check.fit_strict_boundary",
                 "amp_halved_state": "lesson03.check.fit_amp_halved_state",
                 "no_optimizer_state": "lesson03.check.fit_no_optimizer_state",
                 "same_activations": "lesson03.check.fit_same_activations",
@@ -201,7 +264,10 @@ def _fit_patterns(n, act, mem) -> dict:
         return {"fp32": per_param["fp32"] * n + (act["fp32"] if use_act else 0) <= mem,
                 "amp": per_param["amp"] * n + (act[amp_act] if use_act else 0) <= mem}
 
-    return {"ignored_activations": fits({"fp32": 16, "amp": 16}, use_act=False),
+    full = {"fp32": 16, "amp": 16}
+    return {"ignored_activations": fits(full, use_act=False),
+            "halved_fp32_activations": {"fp32": 16 * n + act["fp32"] <= mem, "amp": 16 * n + act["fp32"] / 2 <= mem},
+            "strict_boundary": {p: 16 * n + act[p] < mem for p in ("fp32", "amp")},
             "amp_halved_state": fits({"fp32": 16, "amp": 8}),
             "no_optimizer_state": fits({"fp32": 8, "amp": 8}),
             "same_activations": fits({"fp32": 16, "amp": 16}, amp_act="fp32"),
@@ -231,9 +297,13 @@ def check_predict_fit(predict_fit) -> CheckResult:
     cases = _fit_cases()
     answers = []
     for n, act, mem in cases:
-        value, problem = call_student(predict_fit, n, dict(act), mem)
+        given = dict(act)
+        saved = snapshot(given)
+        value, problem = call_student(predict_fit, n, given, mem)
         if problem is not None:
             return problem
+        if not unchanged(given, saved):
+            return failed("mutated_input", "lesson03.check.fit_mutated_input")
         try:
             got = {p: _as_bool(value[p]) for p in ("fp32", "amp")} if isinstance(value, dict) else None
         except Exception:  # noqa: BLE001

@@ -10,6 +10,7 @@ import ast
 import copy
 import inspect
 import math
+import random
 import textwrap
 import warnings
 
@@ -55,17 +56,42 @@ STEP_CONFIGS = [  # (dtype, make optimizer, max_norm for the clip task)
     (torch.bfloat16, lambda ps: torch.optim.SGD(ps, lr=0.3, momentum=0.9, weight_decay=0.01), 0.3),
 ]
 INIT_SCALE = 2.0**10
+STEP_SEED = 2807
 
 
-def _setup(seed: int = 0, make_opt=STEP_CONFIGS[0][1]):
+def step_configs(seed: int = STEP_SEED, extra: int = 2) -> list:
+    """(dtype, make optimizer, max_norm, batch size): the two fixed ones (batch 13), then `extra`
+    drawn by a seeded generator (dtype, a batch size that is no power of two, lr, momentum, clip)."""
+    rng = random.Random(seed)
+    out = [(dtype, make_opt, max_norm, 13) for dtype, make_opt, max_norm in STEP_CONFIGS]
+    for _ in range(extra):
+        lr, momentum = round(rng.uniform(0.05, 0.6), 3), rng.choice([0.0, 0.5, 0.9])
+        out.append((rng.choice([torch.float16, torch.bfloat16]),
+                    lambda ps, lr=lr, m=momentum: torch.optim.SGD(ps, lr=lr, momentum=m),
+                    round(rng.uniform(0.02, 0.5), 3), rng.choice([3, 5, 7, 11, 19])))
+    return out
+
+
+def forbidden_step_calls():
+    """The answer must be written, not borrowed: the lesson's saved step (precision/step.py)
+    and the check's own reference answers may not be called while it runs."""
+    from fastrain_lib.lessons.l03_mixed_precision.observe import ForbiddenCalls
+    from fastrain_lib.precision import step as saved_step
+
+    return ForbiddenCalls(files={saved_step.__file__: "fastrain_lib.precision.step"},
+                          functions={reference_amp_step: "reference_amp_step",
+                                     reference_clip_step: "reference_clip_step"})
+
+
+def _setup(seed: int = 0, make_opt=STEP_CONFIGS[0][1], batch: int = 13):
     """A tiny model, its optimizer (SGD: its step is proportional to the gradient, so a wrong
     scale shows), and a scaler that grows after every good step (a missing update() shows)."""
     torch.manual_seed(seed)
     model = SimpleNN(hidden=8)
     scaler = torch.amp.GradScaler(DEVICE, init_scale=INIT_SCALE, growth_interval=1)
     g = torch.Generator().manual_seed(seed + 1)
-    inputs = torch.rand(13, 1, 28, 28, generator=g)
-    targets = torch.randint(0, 10, (13,), generator=g)
+    inputs = torch.rand(batch, 1, 28, 28, generator=g)
+    targets = torch.randint(0, 10, (batch,), generator=g)
     return model, make_opt(model.parameters()), scaler, inputs, targets
 
 
@@ -114,10 +140,12 @@ class _Spy:
 def _run_student_step(fn, model, optimizer, scaler, inputs, targets, extra, dtype):
     """Call the student's step; returns (spy, captured warnings, result, failure or None)."""
     spy = _Spy(model)
-    with warnings.catch_warnings(record=True) as caught:
+    with warnings.catch_warnings(record=True) as caught, forbidden_step_calls() as seen:
         warnings.simplefilter("always")
         result, problem = call_student(fn, model, optimizer, scaler, inputs, targets, *extra, DEVICE, dtype)
     spy.remove()
+    if seen.called:
+        problem = failed("used_library", "lesson03.check.step_used_library", name=seen.called)
     return spy, caught, result, problem
 
 
@@ -150,9 +178,9 @@ def _check_step(fn, reference, with_clip: bool) -> CheckResult:
     (weights, the scaler's scale, the returned loss, and the untouched inputs)."""
     if fn is None:
         return not_done()
-    for dtype, make_opt, max_norm in STEP_CONFIGS:
+    for dtype, make_opt, max_norm, batch in step_configs():
         extra = (max_norm,) if with_clip else ()
-        model, optimizer, scaler, inputs, targets = _setup(make_opt=make_opt)
+        model, optimizer, scaler, inputs, targets = _setup(make_opt=make_opt, batch=batch)
         twin, twin_opt, twin_scaler = _clone(model, make_opt)
         saved = snapshot((inputs, targets))
         for step in range(3):
@@ -167,6 +195,8 @@ def _check_step(fn, reference, with_clip: bool) -> CheckResult:
             for handle in handles:
                 handle.remove()
             if problem is not None:
+                if problem.code == "used_library":
+                    return problem
                 if "No inf checks" in problem.message:  # optimizer.step() instead of scaler.step(optimizer)
                     return failed("no_scaler_step", "lesson03.check.no_scaler_step")
                 if "_scale is None" in problem.message:  # loss.backward() without scaler.scale(loss)

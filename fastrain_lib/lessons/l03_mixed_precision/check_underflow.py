@@ -3,18 +3,21 @@
 from __future__ import annotations
 
 import math
+import random
 
 import torch
 
 from fastrain_lib.lessons.checking import (
     CheckResult,
-    as_number,
     call_student,
     check,
     failed,
     passed,
     unchanged,
 )
+from fastrain_lib.lessons.l03_mixed_precision.observe import number
+
+UNDERFLOW_SEED = 2806
 
 
 def reference_underflow_share(grad: torch.Tensor) -> float:
@@ -34,7 +37,24 @@ def underflow_examples() -> list[torch.Tensor]:
     mixed[::7] = 0.0  # zeros are not "lost", they were zero already
     subnormals = torch.tensor([1e-5, 3e-5, 5e-5, -2e-5, 1e-8, 2e-8, 4e-8, 1e-3, 0.0], dtype=torch.float64)
     wide = (10.0 ** torch.empty(37, 11, dtype=torch.float64).uniform_(-9, -3, generator=g))
-    return [mixed, subnormals, torch.randn(50, 20, generator=g) * 1e-6, wide, torch.zeros(5)]
+    return [mixed, subnormals, torch.randn(50, 20, generator=g) * 1e-6, wide, torch.zeros(5)] + generated_examples()
+
+
+def generated_examples(seed: int = UNDERFLOW_SEED, extra: int = 4) -> list[torch.Tensor]:
+    """Drawn by a seeded generator: shape (0-d to 3-d, sizes that are no power of two), dtype
+    (float32, float64, bfloat16), the range of magnitudes, the share of zeros and of negatives."""
+    rng = random.Random(seed)
+    out = []
+    for _ in range(extra):
+        shape = tuple(rng.choice([1, 3, 7, 11, 13]) for _ in range(rng.randint(0, 3)))
+        dtype = rng.choice([torch.float32, torch.float64, torch.bfloat16])
+        g = torch.Generator().manual_seed(rng.randint(0, 10**6))
+        low = rng.uniform(-11, -6)
+        values = 10.0 ** torch.empty(shape, dtype=torch.float64).uniform_(low, low + rng.uniform(2, 7), generator=g)
+        values = values * torch.where(torch.rand(shape, generator=g) < rng.uniform(0, 1), -1.0, 1.0).double()
+        values = values * (torch.rand(shape, generator=g) > rng.uniform(0, 0.4)).double()
+        out.append(values.to(dtype))
+    return out
 
 
 @check
@@ -49,7 +69,7 @@ def check_underflow_share(fn) -> CheckResult:
         if not unchanged(grad, saved):
             return failed("mutated_input", "checking.l03.grad_mutated")
         grad = saved
-        got = as_number(value)
+        got = number(value)
         if got is None:
             return failed("not_a_number", "lesson03.check.not_a_number")
         value = got

@@ -5,8 +5,8 @@ import torch
 from checkcases import coverage_test, right, table_test, wrong
 from torch.nn import functional as F
 
-from fastrain_lib.lessons.l03_mixed_precision import checks as lesson03
 from fastrain_lib.lessons.l03_mixed_precision import checks as C
+from fastrain_lib.lessons.l03_mixed_precision import checks as lesson03
 
 
 def good_step(model, optimizer, scaler, inputs, targets, device, dtype):

@@ -85,7 +85,7 @@ def _forbidden():
 class _Held:
     """One tensor autograd saved for backward, and the forward pass (graph) it belongs to."""
 
-    __slots__ = ("tensor", "graph", "__weakref__")
+    __slots__ = ("__weakref__", "graph", "tensor")
 
     def __init__(self, tensor, graph):
         self.tensor, self.graph = tensor, graph
@@ -264,7 +264,7 @@ def check_accum_step(accum_step) -> CheckResult:
                 handles = [precision.inject_overflow(model, {0}), precision.inject_overflow(twin, {0})]
             before, scale_before = _params(model), scaler.get_scale()
             spy = _Spy(model)
-            scaler_spy = _ScalerSpy(scaler, lambda: len(spy.forward_dtypes))
+            scaler_spy = _ScalerSpy(scaler, lambda spy=spy: len(spy.forward_dtypes))
             with warnings.catch_warnings(record=True) as caught, GraphWatch(model) as watch, \
                     _forbidden() as seen:
                 warnings.simplefilter("always")

@@ -212,7 +212,7 @@ def test_ablation_chart_and_rows():
                             metrics={"tokens_per_s": 1 / m, "speedup": 0.1 / m, "mfu": None},
                             meta={"cpu_name": "test cpu"}) for s, m in (("fp32", 0.1), ("amp", 0.05))]
     rows = lesson04.ablation_rows(records)
-    assert len(rows) == 2 and rows[1][3] == 2.0 and rows[1][4] == "—"
+    assert len(rows) == 2 and rows[1][3] == 2.0 and rows[1][4] == "=" and rows[1][5] == "—"
     fig = lesson04.ablation_figure(records, {"H200 (2026-01-01)": records})
     assert len(fig.axes) == 2
 

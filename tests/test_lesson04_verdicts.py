@@ -37,53 +37,133 @@ def test_default_adam_here_is_what_torch_really_runs():
 def test_baseline_verdict_says_whether_foreach_is_the_default_here(monkeypatch):
     """The ablation's baseline is AdamW foreach: on a CPU that is not PyTorch's default (the for-loop is)."""
     monkeypatch.setattr(lesson04, "default_adam_impl", lambda device: "forloop")
-    (key, values), = lesson04.baseline_verdicts("cpu")
+    (key, values, stands_on), = lesson04.baseline_verdicts("cpu")
     assert key == "lesson04.v.baseline_differs" and values == {"device": "cpu", "default": "forloop"}
+    assert stands_on == ()  # a fact about PyTorch, no timing
     assert "not PyTorch's default" in t(key, "en", **values) and "forloop" in t(key, "en", **values)
     monkeypatch.setattr(lesson04, "default_adam_impl", lambda device: "foreach")
-    (key, values), = lesson04.baseline_verdicts("cuda")
+    (key, values, _), = lesson04.baseline_verdicts("cuda")
     assert key == "lesson04.v.baseline_same" and "is the default" in t(key, "en", **values)
 
 
-def test_bias_gelu_at_8_8_of_42_gbs_is_compute_bound_and_near_the_roof_memory_bound():
-    # issue 19: the chain reached 8.8 GB/s against a 42 GB/s roof, but the text said memory-bound
-    assert lesson04.gelu_bound(8.8, 42.0) == "compute"
-    assert lesson04.gelu_bound(3500.0, 4300.0) == "memory"  # an H200-like GPU: near its copy roof
-    out = lesson04.gelu_verdicts(chain_s=4e-3, library_s=1e-3, chain_bytes=10_000_000, library_bytes=8_800_000,
-                                 roof_gbs=42.0)
-    assert [k for k, _ in out] == ["lesson04.v.gelu_ratio", "lesson04.v.gelu_compute"]
-    assert "8.8 GB/s" in t(out[1][0], **out[1][1]) and "(42 GB/s)" in t(out[1][0], **out[1][1])
+QUIET = {"verdict": "quiet", "reasons": []}
+NOISY = {"verdict": "noisy", "reasons": ["load"]}
+
+
+def _rec(seconds, noisy=False, name="r", **params):
+    return bench.Record(name, seconds, params=params, noise=dict(NOISY if noisy else QUIET))
+
+
+def _keys(out):
+    return [k for k, _, _ in out]
+
+
+def _causal(out):
+    """The sentences that explain (they stand on measurements), not those that only report."""
+    return [(k, v, s) for k, v, s in out if s != ()]
+
+
+def test_every_rule_returns_what_say_needs():
+    out = lesson04.adam_verdicts([1, 64], {"forloop": [_rec(1.1e-3), _rec(9e-3)], "fused": [_rec(1e-3), _rec(1.5e-3)]})
+    for key, values, stands_on in out:
+        assert key in CATALOG and isinstance(values, dict)
+        assert stands_on == () or all(hasattr(r, "noise") or isinstance(r, dict) for r in stands_on)
+
+
+def test_a_ratio_below_one_is_said_as_slower_never_as_0_1x_faster():
+    # issue 27: "foreach … 0.1× faster" (i.e. 10× slower)
+    key, values, stands_on = lesson04.compare("foreach", "for-loop", 0.1, "n=64")
+    assert key == "lesson04.v.cmp_slower" and values["ratio"] == pytest.approx(10) and stands_on == ()
+    text = t(key, "en", **values)
+    assert "10× slower" in text and "0.1" not in text and "faster" not in text
+    assert lesson04.compare("a", "b", 3.0)[0] == "lesson04.v.cmp_faster"
+    assert lesson04.compare("a", "b", 1.02)[0] == "lesson04.v.cmp_same"
+    # the issue's run: foreach 0.1x of the for-loop at 64 tensors
+    out = lesson04.adam_verdicts([1, 64], {"forloop": [_rec(1e-3), _rec(7.3e-3)], "foreach": [_rec(2e-3), _rec(73e-3)],
+                                           "fused": [_rec(0.6e-3), _rec(6e-3)]})
+    foreach = [(k, v) for k, v, _ in out if v.get("what") == "foreach"]
+    assert foreach == [("lesson04.v.cmp_slower", {"what": "foreach", "than": "for-loop", "ratio": pytest.approx(10),
+                                                  "where": "n=64"})]
 
 
 def test_adam_3_6x_at_64_and_2_3x_at_1_tensor_is_credited_to_fewer_passes_not_launches():
-    # issue 19: the plot showed fused 0.51 vs for-loop 1.82 ms at 64 tensors, 2.3x at 1 tensor,
-    # while the text said the variants differ little on a CPU
+    # issue 19: the plot showed fused 0.51 vs for-loop 1.82 ms at 64 tensors, 2.3x at 1 tensor
     times = {"forloop": [0.92, 1.0, 1.82], "foreach": [0.6, 0.7, 0.9], "fused": [0.4, 0.45, 0.51]}
-    out = lesson04.adam_verdicts([1, 8, 64], times)
-    keys = [k for k, _ in out]
-    assert keys == ["lesson04.v.adam_ratio", "lesson04.v.adam_foreach", "lesson04.v.adam_passes"]
-    assert "3.6" in t(keys[0], **out[0][1]) and "2.3" in t(keys[0], **out[0][1])
+    out = lesson04.adam_verdicts([1, 8, 64], {k: [_rec(v) for v in vs] for k, vs in times.items()})
+    assert _keys(out) == ["lesson04.v.cmp_faster"] * 3 + ["lesson04.v.adam_passes"]
+    assert "3.6" in t(out[0][0], **out[0][1]) and "2.3" in t(out[1][0], **out[1][1])
 
 
 def test_adam_gain_growing_with_tensors_is_credited_to_calls_and_no_gain_is_said():
-    grows = lesson04.adam_verdicts([1, 64], {"forloop": [1.1, 9.0], "fused": [1.0, 1.5]})
+    grows = lesson04.adam_verdicts([1, 64], {"forloop": [_rec(1.1), _rec(9.0)], "fused": [_rec(1.0), _rec(1.5)]})
     assert grows[-1][0] == "lesson04.v.adam_calls"
-    flat = lesson04.adam_verdicts([1, 64], {"forloop": [1.0, 1.05], "fused": [1.0, 1.0]})
+    flat = lesson04.adam_verdicts([1, 64], {"forloop": [_rec(1.0), _rec(1.05)], "fused": [_rec(1.0), _rec(1.0)]})
     assert flat[-1][0] == "lesson04.v.adam_little"
+
+
+def test_adam_never_explains_a_noisy_row():
+    rows = {"forloop": [_rec(1.1), _rec(9.0, noisy=True)], "fused": [_rec(1.0), _rec(1.5)]}
+    out = lesson04.adam_verdicts([1, 64], rows)
+    assert not {"lesson04.v.adam_calls", "lesson04.v.adam_passes", "lesson04.v.adam_little"} & set(_keys(out))
+    (key, _, stands_on), = _causal(out)
+    assert key == "lesson04.v.no_cause" and any(r.noisy for r in stands_on)
+
+
+def _say_all(out, capsys):
+    from fastrain_lib.core import verdicts
+
+    for key, values, stands_on in out:
+        verdicts.say(key, noise=stands_on, **values)
+    return capsys.readouterr().out
+
+
+def test_a_noisy_run_prints_the_noisy_line_once_and_no_cause(capsys):
+    rows = {"forloop": [_rec(1.1, noisy=True), _rec(9.0, noisy=True)], "fused": [_rec(1.0), _rec(1.5)]}
+    printed = _say_all(lesson04.adam_verdicts([1, 64], rows), capsys)
+    assert printed.count("⚠️") == 1 and t("lesson04.v.adam_calls", n=64, ratio=6.0, ratio1=1.1)[:20] not in printed
+
+
+def test_gelu_bound_comes_from_intensity_against_the_ridge_not_from_the_share_of_the_roof():
+    # issue 27: GELU called compute-bound at 9% of the roof, in a run flagged noisy
+    assert lesson04.gelu_bound(0.5, 10.0) == "memory" and lesson04.gelu_bound(20.0, 10.0) == "compute"
+    numel = 1024 * 1024
+    chain, library = _rec(78e-3), _rec(16.5e-3)
+    roof = [_rec(0.1, name="roof")]
+    args = dict(chain_bytes=100_700_000, library_bytes=5 * 4 * numel, flops=10 * numel, peak_gflops=100.0,
+                roof_gbs=9.22, roof_records=roof)
+    quiet = lesson04.gelu_verdicts(chain=chain, library=library, **args)   # 1.27 GB/s of 9.22: 14%
+    assert "lesson04.v.gelu_memory_by_roofline" in _keys(quiet)
+    assert "lesson04.v.gelu_compute_by_roofline" not in _keys(quiet)
+    assert _keys(quiet)[-1] == "lesson04.v.gelu_far_below"  # far below the roof: no cause for the time
+    assert not any("compute-bound" in t(k, "en", **v) for k, v, _ in quiet)
+    noisy_run = lesson04.gelu_verdicts(chain=chain, library=_rec(16.5e-3, noisy=True), **args)
+    assert _keys(noisy_run)[-1] == "lesson04.v.no_cause"
+    assert "lesson04.v.gelu_follows_bytes" not in _keys(noisy_run)
+    # near the roof on a quiet machine: the cause (time follows bytes) is said, standing on the timings
+    near = lesson04.gelu_verdicts(chain=chain, library=_rec(3e-3), **args)
+    assert _keys(near)[-1] == "lesson04.v.gelu_follows_bytes" and library not in near[-1][2]
+
+
+def test_gelu_above_its_own_roof_is_flagged_not_explained():
+    out = lesson04.gelu_verdicts(chain=_rec(2e-3), library=_rec(1e-3), chain_bytes=80e6, library_bytes=40e6,
+                                 flops=10e6, peak_gflops=100.0, roof_gbs=20.0)  # 40 GB/s against 20
+    assert _keys(out)[-1] == "lesson04.v.gelu_above_roof" and out[-1][2] == ()
 
 
 def test_compile_break_even_uses_the_cold_compile():
     # issue 19: "19 calls" came from a warm cache while the text spoke of a first compile
-    out = lesson04.compile_verdicts(cold_s=9.5, warm_s=0.4, eager_s=3e-3, compiled_s=1e-3)
-    key, values = out[0]
-    assert key == "lesson04.v.compile_break_even"
+    out = lesson04.compile_verdicts(cold_s=9.5, warm_s=0.4, eager=_rec(3e-3), compiled=_rec(1e-3))
+    key, values, stands_on = out[-1]
+    assert key == "lesson04.v.compile_break_even" and len(stands_on) == 2
     assert values["calls"] == pytest.approx(4750) and values["warm_calls"] == pytest.approx(200)
-    assert lesson04.compile_verdicts(cold_s=9.5, warm_s=0.4, eager_s=1e-3, compiled_s=1e-3)[0][0] == "lesson04.v.compile_no_gain"
+    same = lesson04.compile_verdicts(cold_s=9.5, warm_s=0.4, eager=_rec(1e-3), compiled=_rec(1e-3))
+    assert _keys(same) == ["lesson04.v.cmp_same", "lesson04.v.compile_no_gain"]
 
 
 def _ablation(times: dict[str, float], precision="bf16", mfu=0.05):
     return [bench.Record(name=f"ablation:{stage}", median_s=s, params={"stage": stage, "precision": precision},
-                         metrics={"mfu": mfu if stage == "fp32" else None}) for stage, s in times.items()]
+                         metrics={"mfu": mfu if stage == "fp32" else None}, noise=dict(QUIET))
+            for stage, s in times.items()]
 
 
 @pytest.mark.parametrize("facts, factor, mfu, key", [
@@ -102,8 +182,8 @@ def _ablation(times: dict[str, float], precision="bf16", mfu=0.05):
 def test_amp_reason_follows_the_measurement_and_the_hardware_facts(facts, factor, mfu, key):
     records = _ablation({"fp32": 1.0, "amp": 1.0 / factor, "fused_adamw": 0.9 / factor}, mfu=mfu)
     out = lesson04.amp_verdicts(records, facts.device_type, hardware.fast_formats(facts))
-    assert out[0][0] == "lesson04.v.amp_factor" and out[0][1]["factor"] == pytest.approx(factor)
-    assert out[1][0] == key
+    first = lesson04.compare("x", "y", factor)[0]
+    assert out[0][0] == first and out[1][0] == key and out[1][2]  # the why stands on the stages' timings
     text = hardware.t(out[1][0], lang="en", **out[1][1])
     if factor < 0.95:  # a slower stage is never explained as "no change" or "a gain"
         assert "slower" in text and f"{factor:.2f}×" in text or key == "lesson04.v.amp_no_native"
@@ -122,7 +202,7 @@ def test_a_slower_amp_stage_is_explained_by_the_profiler_not_a_guess():
         return after if record.params["stage"] == "amp" else before
 
     slower = _ablation({"fp32": 1.0, "amp": 1 / 0.78, "fused_adamw": 1.2})
-    (key, values), = lesson04.amp_measured_why(slower, profile=fake)
+    (key, values, _), = lesson04.amp_measured_why(slower, profile=fake)
     assert profiled == ["fp32", "amp", "fp32", "amp"] and key == "launches.why_op_grew_mm_faster"
     assert values["op"] == "aten::_scaled_dot_product_flash_attention_for_cpu_backward"
     assert "6.00 to 3.10 ms" in hardware.t(key, lang="en", **values)
@@ -144,7 +224,8 @@ def test_stage_op_times_profiles_the_stage_that_was_measured():
 def test_amp_on_a_t4_is_fp16_and_compared_with_the_tf32_stage_before_it():
     records = _ablation({"fp32": 1.0, "tf32": 1.0, "amp": 0.4}, precision="fp16")
     out = lesson04.amp_verdicts(records, "cuda", hardware.fast_formats(T4))
-    assert out[0][1]["factor"] == pytest.approx(2.5) and out[1][0] == "lesson04.v.amp_native_fast"
+    assert out[0][1]["ratio"] == pytest.approx(2.5) and out[0][1]["than"] == "tf32"
+    assert out[1][0] == "lesson04.v.amp_native_fast"
 
 
 def _ablation_run(folder, name, meta, device="cpu"):
@@ -198,28 +279,97 @@ def _overhead(mode, seconds, launches=None, compile_s=None):
         metrics.update(launches=launches, us_per_launch=seconds * 1e6 / launches)
     if compile_s is not None:
         metrics["compile_s"] = compile_s
-    return bench.Record(f"overhead:{mode}", seconds, params={"mode": mode}, metrics=metrics)
+    return bench.Record(f"overhead:{mode}", seconds, params={"mode": mode}, metrics=metrics, noise=dict(QUIET))
 
 
 def test_overhead_verdicts_on_a_cpu_say_graphs_were_not_measured():
     records = [_overhead("eager", 400e-6, launches=40), _overhead("compile", 100e-6, compile_s=12.0)]
-    out = lesson04.overhead_verdicts(records, "cpu", bigger=500e-6, factor=8)
-    keys = [k for k, _ in out]
-    assert keys == ["lesson04.v.overhead_per_call", "lesson04.v.overhead_bound", "lesson04.v.overhead_compile",
-                    "lesson04.v.graphs_not_here"]
+    out = lesson04.overhead_verdicts(records, "cpu", bigger=_rec(500e-6), factor=8)
+    assert _keys(out) == ["lesson04.v.overhead_per_call", "lesson04.v.overhead_bound", "lesson04.v.cmp_faster",
+                          "lesson04.v.graphs_not_here"]
     assert out[0][1]["us"] == pytest.approx(10.0) and out[1][1]["ratio"] == pytest.approx(1.25)
     assert out[2][1]["ratio"] == pytest.approx(4.0)
-    assert "10.0 µs" in t(keys[0], **out[0][1]) and "1.25" in t(keys[1], **out[1][1])
+    assert "10.0 µs" in t(out[0][0], **out[0][1]) and "1.25" in t(out[1][0], **out[1][1])
 
 
 def test_overhead_verdicts_when_more_work_costs_more_and_on_a_gpu():
     records = [_overhead("eager", 400e-6, launches=40), _overhead("compile", 200e-6, compile_s=9.0),
                _overhead("reduce-overhead", 50e-6, compile_s=11.0)]
-    out = lesson04.overhead_verdicts(records, "cuda", bigger=3000e-6, factor=8)
-    keys = [k for k, _ in out]
-    assert keys[1] == "lesson04.v.overhead_not_bound" and keys[-1] == "lesson04.v.graphs_gain"
-    assert out[-1][1]["ratio"] == pytest.approx(4.0) and out[-1][1]["eager_ratio"] == pytest.approx(8.0)
-    assert "lesson04.v.graphs_not_here" not in keys
-    # eager only (ci mode): the per-call cost and the proof, nothing about compiling
-    only = [k for k, _ in lesson04.overhead_verdicts(records[:1], "cpu", bigger=420e-6)]
+    out = lesson04.overhead_verdicts(records, "cuda", bigger=_rec(3000e-6), factor=8)
+    assert _keys(out)[1] == "lesson04.v.overhead_not_bound" and out[-1][1]["what"] == "CUDA Graphs"
+    assert out[-1][1]["ratio"] == pytest.approx(4.0) and "lesson04.v.graphs_not_here" not in _keys(out)
+    only = _keys(lesson04.overhead_verdicts(records[:1], "cpu", bigger=_rec(420e-6)))
     assert only == ["lesson04.v.overhead_per_call", "lesson04.v.overhead_bound", "lesson04.v.graphs_not_here"]
+
+
+def test_the_overhead_causes_stand_on_their_timings(capsys):
+    records = [_overhead("eager", 400e-6, launches=40)]
+    out = lesson04.overhead_verdicts(records, "cpu", bigger=_rec(420e-6, noisy=True))
+    assert out[1][2][1].noisy  # "overhead-bound: the proof" stands on the noisy bigger batch
+    printed = _say_all(out, capsys)
+    assert "overhead-bound" not in printed and "ওভারহেড-সীমিত।" not in printed and "⚠️" in printed
+
+
+def _stage(stage, seconds, noisy=False, alone=False, **extra):
+    params = {"stage": stage, "precision": "bf16" if stage != "fp32" else "fp32", **extra}
+    if alone:
+        params["alone"] = True
+    return bench.Record(f"ablation:{stage}", seconds, params=params, noise=dict(NOISY if noisy else QUIET),
+                        metrics={"speedup": 0.044 / seconds, "tokens_per_s": 1 / seconds, "mfu": None})
+
+
+def test_each_switch_is_also_measured_alone_on_the_fp32_baseline():
+    # issue 27: on a CPU bf16 is 14x slower, so "+fused AdamW" stacked on it hides its own effect
+    stacked = [_stage("fp32", 0.044), _stage("amp", 0.642), _stage("fused_adamw", 0.640)]
+    alone = [_stage("fused_adamw", 0.040, alone=True)]
+    out = lesson04.switch_verdicts(stacked, alone)
+    said = [(k, v["what"], v["than"], round(v.get("ratio", 1), 2)) for k, v, _ in out if k.startswith("lesson04.v.cmp")]
+    amp, fused, fp32 = (tables.stage_label(r) for r in stacked[1:] + stacked[:1])
+    assert said[0] == ("lesson04.v.cmp_slower", amp, fp32, 14.59)
+    assert said[1][0] == "lesson04.v.cmp_same" and said[1][1] == fused  # stacked on bf16: hidden
+    assert said[2] == ("lesson04.v.cmp_faster", fused, fp32, 1.1)       # alone on fp32: seen
+    assert _causal(out) == []
+    rows = tables.ablation_rows(stacked + alone)
+    assert len(rows) == 3 and rows[2][4].startswith("1.1") and rows[1][4] == "=" and rows[0][4] == "—"
+    noisy = lesson04.switch_verdicts(stacked, [_stage("fused_adamw", 0.040, noisy=True, alone=True)])
+    assert _keys(noisy)[-1] == "lesson04.v.no_cause"
+
+
+def test_alone_settings_switch_one_thing_on_the_baseline():
+    from fastrain_lib.fused import ablation
+
+    plan = ablation.ablation_stages("cpu", include_compile=True)
+    alone = ablation.alone_settings(plan)
+    assert [a["stage"] for a in alone] == ["fused_adamw", "compile"]  # amp alone is the stacked amp itself
+    assert alone[0]["precision"] == "fp32" and alone[0]["optimizer"] == "fused" and not alone[0]["compile"]
+    assert alone[1]["compile"] and alone[1]["optimizer"] == "foreach" and all(a["alone"] for a in alone)
+
+
+def test_mfu_is_always_said_with_the_peak_it_divides_by():
+    # issue 27: "MFU 56.2%" printed without the peak it divides by
+    record = bench.Record("ablation:fp32", 0.044, params={"stage": "fp32", "peak_source": "measured here (fp32 matmul)"},
+                          metrics={"mfu": 0.562, "tflops": 0.0562, "peak_tflops": 0.1})
+    key, values, stands_on = lesson04.mfu_line(record)
+    text = t(key, "en", **values)
+    assert "56.2%" in text and "0.1 TFLOP/s" in text and "measured here" in text
+    assert tables.ablation_headers([record])[5] == "MFU (÷ 0.1 TFLOP/s)"
+    record.metrics["mfu"] = None
+    assert lesson04.mfu_line(record)[0] == "lesson04.v.mfu_unknown"
+
+
+def test_no_verdict_rule_gives_a_cause_for_a_noisy_row():
+    noisy = {"verdict": "noisy", "reasons": ["load"]}
+    def bad(r):
+        r.noise = dict(noisy)
+        return r
+    rules = [
+        lesson04.adam_verdicts([1, 64], {"forloop": [bad(_rec(1.0)), _rec(9.0)], "fused": [_rec(1.0), _rec(1.5)]}),
+        lesson04.gelu_verdicts(chain=_rec(2e-3), library=bad(_rec(1e-3)), chain_bytes=20e6, library_bytes=8e6,
+                               flops=4e6, peak_gflops=100, roof_gbs=10),
+        lesson04.amp_verdicts([_stage("fp32", 1.0), bad(_stage("amp", 0.5))], "cpu", {"bf16"}),
+        lesson04.switch_verdicts([_stage("fp32", 1.0), bad(_stage("amp", 2.0))], []),
+    ]
+    for out in rules:
+        for key, values, stands_on in _causal(out):
+            assert key == "lesson04.v.no_cause" or not any(getattr(r, "noisy", False) for r in stands_on), key
+        assert "lesson04.v.no_cause" in _keys(out)

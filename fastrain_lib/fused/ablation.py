@@ -55,6 +55,23 @@ def ablation_stages(device: str | torch.device, include_compile: bool = True) ->
     return stages
 
 
+# the one setting each stage switches on (its stacked settings also carry every earlier switch)
+SWITCHES = {"tf32": ("tf32",), "amp": ("precision",), "fused_adamw": ("optimizer",), "apex_layernorm": ("norm",),
+            "compile": ("compile",)}
+
+
+def alone_settings(plan: list[dict]) -> list[dict]:
+    """For each stacked stage after the first, the baseline with only that stage's switch on
+    (params['alone'] = True); left out where that is the stacked setting itself (the first switch)."""
+    base, out = plan[0], []
+    for stacked in plan[1:]:
+        stage = stacked["stage"]
+        single = dict(base, stage=stage, **{k: stacked[k] for k in SWITCHES.get(stage, ())})
+        if any(single[k] != stacked[k] for k in stacked if k != "stage"):
+            out.append(dict(single, alone=True))
+    return out
+
+
 def left_out_stages(device: str | torch.device) -> list[str]:
     """One sentence per stage the ablation leaves out on `device` for a reason the student should
     hear: today the tf32 stage on a CUDA GPU without TF32 tensor cores (T4, V100: capability < 8.0),
@@ -163,7 +180,8 @@ def ablation(device: str | torch.device | None = None, *, n_layer: int | None = 
              n_embd: int | None = None, block_size: int | None = None, vocab_size: int = 96,
              batch_size: int | None = None, steps: int | None = None, warmup: int = 2,
              include_compile: bool = True, stages: list[str] | None = None, seed: int = 0,
-             peak: tuple[float | None, str] | None = None) -> list[bench.Record]:
+             peak: tuple[float | None, str] | None = None, alone: bool = False,
+             show_progress: bool = False) -> list[bench.Record]:
     """Test "Apex + AMP = 3x faster": train a tiny GPT stage by stage, each stage adding one feature.
 
     Stages (cumulative; those that do not apply on `device` are skipped):
@@ -173,6 +191,10 @@ def ablation(device: str | torch.device | None = None, *, n_layer: int | None = 
       fused_adamw     + torch.optim.AdamW(fused=True)
       apex_layernorm  + apex FusedLayerNorm (only where Apex's CUDA extension is built)
       compile         + torch.compile(model) (compile time goes to metrics['compile_s'], not the step time)
+
+    alone=True also measures each switch by itself on the fp32 baseline (records with params['alone']
+    True, after the stacked ones; a switch whose alone setting is its stacked one is not measured twice):
+    a switch stacked on a slow stage (bf16 on a CPU without bf16 units) hides its own effect.
 
     Sizes default by run mode (config.by_mode). `stages` picks a subset by name.
     `peak` = (TFLOP/s, label) overrides device_peak(device) for MFU; an MFU above 100% is stored as
@@ -203,10 +225,16 @@ def ablation(device: str | torch.device | None = None, *, n_layer: int | None = 
             raise ValueError(t("fused.bad_stage", stage=", ".join(sorted(unknown)),
                                allowed=", ".join(ABLATION_STAGES)))
         plan = [s for s in plan if s["stage"] in stages]
+    if alone and plan:
+        plan = plan + alone_settings(plan)
     peak_tflops, peak_label = peak if peak is not None else device_peak(device)
     batches = token_batches(warmup + steps, batch_size, block_size, vocab_size, device, seed)
     tokens_per_step = batch_size * block_size
     records = []
+    if show_progress:  # a lab PC takes tens of seconds: a progress bar per stage (quiet in ci mode)
+        from fastrain_lib.ui.progress import progress
+
+        plan = progress(plan, "fused.progress_ablation", total=len(plan))
     for settings in plan:
         torch.manual_seed(seed)  # the same initial weights in every stage
         with warnings.catch_warnings():
@@ -236,7 +264,8 @@ def ablation(device: str | torch.device | None = None, *, n_layer: int | None = 
             # compile_s: the warm-up calls that compiled (bench.warm_until_compiled), never the timed steps
             metrics.update(compile_s=run["compile_s"], compiles=run["compiles"], recompiles=run["recompiles"],
                            recompiles_timed=run["recompiles_timed"])
-        records.append(bench.Record(name=f"ablation:{settings['stage']}", median_s=median,
+        name = f"ablation:alone:{settings['stage']}" if settings.get("alone") else f"ablation:{settings['stage']}"
+        records.append(bench.Record(name=name, median_s=median,
                                     iqr_s=float(q[1] - q[0]), times_s=times, params=params,
                                     metrics=metrics, meta=bench.meta(), noise=run["noise"]))
     base = records[0].median_s if records else 1.0

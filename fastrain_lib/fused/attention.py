@@ -28,7 +28,8 @@ import torch
 import torch.nn.functional as F
 from torch.nn.attention import SDPBackend, sdpa_kernel
 
-from fastrain_lib.measure import bench, hardware
+from fastrain_lib.fused.naive_attention import naive_attention  # lesson 04 writes it in its own cell
+from fastrain_lib.measure import bench, hardware, noise
 
 # The backends torch.nn.attention.sdpa_kernel can force, by the names the lesson uses.
 BACKENDS = {
@@ -44,18 +45,6 @@ OP_NAMES = {
     "cudnn": ("_scaled_dot_product_cudnn_attention", "_cudnn_attention_forward"),
     "math": ("_scaled_dot_product_attention_math",),
 }
-
-
-def naive_attention(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, causal: bool = True) -> torch.Tensor:
-    """softmax(q kᵀ / √d, masked) v, one ordinary operator per step. q, k, v: [batch, heads, T, d]."""
-    scale = 1.0 / math.sqrt(q.shape[-1])
-    scores = (q @ k.transpose(-2, -1)) * scale  # [batch, heads, T, T]: the big matrix
-    if causal:  # position i may look only at positions ≤ i
-        T = q.shape[-2]
-        allowed = torch.ones(T, T, dtype=torch.bool, device=q.device).tril()
-        scores = scores.masked_fill(~allowed, float("-inf"))
-    weights = torch.softmax(scores, dim=-1)  # kept for the backward pass: T×T numbers per head
-    return weights @ v
 
 
 def sdpa(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, causal: bool = True,
@@ -136,14 +125,40 @@ def saved_bytes(fn, *inputs) -> Saved:
     return Saved(bytes=sum(b for b, _ in ordered), tensors=len(ordered), shapes=tuple(s for _, s in ordered))
 
 
-def variants(device="cpu", dtype: torch.dtype = torch.float32) -> dict:
+def variants(device="cpu", dtype: torch.dtype = torch.float32, chosen: str | None = None) -> dict:
     """{label: attention function} to compare here: the hand-written one, SDPA as PyTorch picks,
-    and SDPA forced to each backend that runs on this device and dtype."""
+    and SDPA forced to each other backend that runs on this device and dtype. The backend SDPA
+    picks by itself (`chosen`) is the "sdpa" row only: the same kernel is never kept as two rows."""
     out = {"naive": naive_attention, "sdpa": sdpa}
     for name, ok in available_backends(device, dtype).items():
-        if ok:
+        if ok and name != chosen:
             out[f"sdpa:{name}"] = lambda q, k, v, causal=True, name=name: sdpa(q, k, v, causal, backend=name)
     return out
+
+
+def _second_round(first: bench.Record, step) -> bench.Record:
+    """Measure `step` once more (a second round): the later of the two is kept, and when the two
+    medians differ by more than noise.SPREAD_LIMIT the record is marked noisy ("rounds")."""
+    again = bench.measure(step, first.name, params=first.params)
+    again.metrics.update(first.metrics)
+    low, high = sorted((first.median_s, again.median_s))
+    spread = (high - low) / low if low > 0 else 0.0
+    if spread > noise.SPREAD_LIMIT:
+        again.noise.update(rounds=2, round_spread=round(spread, 4))
+        again.noise["reasons"] = sorted(set(again.noise.get("reasons", [])) | {"rounds"})
+        again.noise["verdict"] = noise.NOISY
+    return again
+
+
+def inconsistent(records: list[bench.Record], factor: float = 2.0) -> list[int]:
+    """Indices of records that took more than `factor` times longer than the same variant at the
+    next longer T: more work, less time — a measurement that contradicts itself."""
+    found = []
+    for variant in dict.fromkeys(r.params["variant"] for r in records):
+        mine = sorted((i for i, r in enumerate(records) if r.params["variant"] == variant),
+                      key=lambda i: records[i].params["seq"])
+        found += [a for a, b in zip(mine, mine[1:]) if records[a].median_s > factor * records[b].median_s]
+    return found
 
 
 def compare(seq_lens, *, batch: int = 2, heads: int = 4, head_dim: int = 32, device="cpu",
@@ -151,19 +166,23 @@ def compare(seq_lens, *, batch: int = 2, heads: int = 4, head_dim: int = 32, dev
     """Time forward + backward of every variant at each sequence length, with the bytes saved for
     backward (every device) and the allocator's peak (CUDA only; None elsewhere).
 
-    Each Record: name "attention:<variant>", params variant/seq/batch/heads/head_dim/dtype/device,
-    metrics saved_bytes, saved_tensors, peak_bytes, max_diff (against the hand-written output)."""
+    Each Record: name "attention:<variant>", params variant/seq/batch/heads/head_dim/dtype/device
+    (and backend: the kernel SDPA chose by itself, for the "sdpa" row), metrics saved_bytes,
+    saved_tensors, peak_bytes, max_diff (against the hand-written output), and its noise verdict.
+    A time that falls while T grows is measured again (a second round); two rounds that disagree
+    mark the record noisy."""
     device = hardware.check_device(device)
-    funcs = variants(device, dtype)
+    chosen = chosen_backend(*qkv(batch, heads, min(seq_lens), head_dim, device=device, dtype=dtype))
+    funcs = variants(device, dtype, chosen)
     if only is not None:
         funcs = {k: f for k, f in funcs.items() if k in only}
-    records = []
+    records, steps = [], []
     for seq in seq_lens:
         q, k, v = qkv(batch, heads, seq, head_dim, device=device, dtype=dtype, seed=seq)
         with torch.no_grad():
             expected = naive_attention(q, k, v).float()
         for label, fn in funcs.items():
-            def step(fn=fn):
+            def step(fn=fn, q=q, k=k, v=v):
                 out = fn(q, k, v)
                 torch.autograd.grad(out.float().sum(), (q, k, v))
             with torch.no_grad():
@@ -174,13 +193,17 @@ def compare(seq_lens, *, batch: int = 2, heads: int = 4, head_dim: int = 32, dev
             step()
             hardware.synchronize(device)
             peak = hardware.peak_memory(device)
-            record = bench.measure(step, f"attention:{label}",
-                                   params={"variant": label, "seq": seq, "batch": batch, "heads": heads,
-                                           "head_dim": head_dim, "dtype": str(dtype).replace("torch.", ""),
-                                           "device": str(device)})
+            params = {"variant": label, "seq": seq, "batch": batch, "heads": heads, "head_dim": head_dim,
+                      "dtype": str(dtype).replace("torch.", ""), "device": str(device)}
+            if label == "sdpa":
+                params["backend"] = chosen
+            record = bench.measure(step, f"attention:{label}", params=params)
             record.metrics.update(saved_bytes=saved.bytes, saved_tensors=saved.tensors, peak_bytes=peak,
                                   max_diff=diff)
             records.append(record)
+            steps.append(step)
+    for i in inconsistent(records):
+        records[i] = _second_round(records[i], steps[i])
     return records
 
 

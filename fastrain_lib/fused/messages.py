@@ -57,6 +57,7 @@ MESSAGES.update({
     "fused.stage.apex_layernorm": {"bn": "+ Apex LayerNorm", "en": "+ Apex LayerNorm"},
     "fused.stage.compile": {"bn": "+ torch.compile", "en": "+ torch.compile"},
     "fused.stage.total": {"bn": "মোট", "en": "total"},
+    "fused.progress_ablation": {"bn": "অ্যাবলেশন: ধাপগুলো মাপা চলছে", "en": "ablation: measuring the stages"},
     "triton_kernels.not_on_gpu": {
         "bn": "Triton kernel-টি GPU-র জন্য কম্পাইল হয়েছে, কিন্তু টেনসর আছে '{device}'-এ। আগে x.to('cuda') ও bias.to('cuda') করো।",
         "en": "The Triton kernel is compiled for the GPU, but the tensors are on '{device}'. Move them first: x.to('cuda'), bias.to('cuda').",

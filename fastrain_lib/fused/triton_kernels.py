@@ -20,6 +20,7 @@ import contextlib
 import importlib.util
 import math
 import os
+from dataclasses import dataclass
 
 import torch
 from torch.autograd.gradcheck import GradcheckError  # noqa: F401 - what gradcheck_bias_gelu raises
@@ -159,6 +160,56 @@ def jit(fn):
     return kernel
 
 
+@dataclass(frozen=True)
+class Launch:
+    """One Triton kernel launch: the kernel's name, the file its source is in, and its grid."""
+
+    name: str
+    file: str
+    grid: object
+
+
+def _launch_of(fn, grid) -> Launch:
+    code = getattr(fn, "__code__", None)
+    return Launch(getattr(fn, "__name__", "?"), code.co_filename if code else "?", grid)
+
+
+@contextlib.contextmanager
+def observe_launches():
+    """Record every Triton kernel launch made while the block runs (a list of Launch).
+
+    On a GPU a launch is `kernel[grid](...)` → JITFunction.run (patched here for the block); in the
+    interpreter (no GPU) every launch goes through triton.runtime.interpreter.GridExecutor, whatever
+    decorated the kernel (triton.jit under TRITON_INTERPRET=1, or this module's jit)."""
+    launched: list[Launch] = []
+    if not available() or _JITFunction is None:
+        yield launched
+        return
+    from triton.runtime import interpreter
+
+    original_run, original_grid = _JITFunction.run, interpreter.GridExecutor.__call__
+
+    def run(self, *args, grid, warmup, **kwargs):
+        if not warmup:
+            launched.append(_launch_of(self.fn, grid))
+        return original_run(self, *args, grid=grid, warmup=warmup, **kwargs)
+
+    def grid_call(self, *args, **kwargs):
+        launched.append(_launch_of(self.fn, self.grid))
+        return original_grid(self, *args, **kwargs)
+
+    _JITFunction.run, interpreter.GridExecutor.__call__ = run, grid_call
+    try:
+        yield launched
+    finally:
+        _JITFunction.run, interpreter.GridExecutor.__call__ = original_run, original_grid
+
+
+def library_kernel(launch: Launch) -> bool:
+    """True when `launch` ran one of this module's own kernels (the course's answer, not the student's)."""
+    return os.path.abspath(launch.file) == os.path.abspath(__file__)
+
+
 def _build():
     """Decorate the kernels once (jit), with TRITON_INTERPRET set as this machine needs.
 
@@ -174,19 +225,43 @@ def _build():
     return _kernel
 
 
+def _code_only(source: str) -> str:
+    """`source` without its comments and docstrings: the lesson shows the code itself (the library's
+    comments are English; the lesson's cells explain the kernel in Bengali)."""
+    import io
+    import tokenize
+
+    drop = set()
+    tokens = list(tokenize.generate_tokens(io.StringIO(source).readline))
+    for i, tok in enumerate(tokens):
+        if tok.type == tokenize.COMMENT:
+            drop.add((tok.start[0], tok.start[1], tok.end[1], "comment"))
+        elif tok.type == tokenize.STRING and i and tokens[i - 1].type in (tokenize.INDENT, tokenize.NEWLINE) \
+                and i + 1 < len(tokens) and tokens[i + 1].type == tokenize.NEWLINE:
+            drop.update((row, 0, 0, "line") for row in range(tok.start[0], tok.end[0] + 1))  # a docstring
+    lines = source.splitlines()
+    whole = {row for row, _, _, kind in drop if kind == "line"}
+    for row, start, _, kind in sorted(drop, reverse=True):
+        if kind == "comment" and row not in whole:
+            lines[row - 1] = lines[row - 1][:start].rstrip()
+    kept = [line for i, line in enumerate(lines, start=1) if i not in whole
+            and not (line.strip() == "" and any(r == i for r, _, _, k in drop if k == "comment"))]
+    return "\n".join(kept).rstrip()
+
+
 def kernel_source() -> str:
-    """The forward Triton kernel's own source, for showing in the lesson."""
+    """The forward Triton kernel's own code, for showing in the lesson (without the English comments)."""
     import inspect
 
-    return "@triton.jit\n" + inspect.getsource(_bias_gelu_kernel).rstrip()
+    return "@triton.jit\n" + _code_only(inspect.getsource(_bias_gelu_kernel))
 
 
 def backward_source() -> str:
-    """The backward Triton kernel's source and the autograd.Function that joins the two."""
+    """The backward Triton kernel's code and the autograd.Function that joins the two (no English comments)."""
     import inspect
 
-    return ("@triton.jit\n" + inspect.getsource(_bias_gelu_backward_kernel).rstrip() + "\n\n\n"
-            + inspect.getsource(BiasGELU).rstrip())
+    return ("@triton.jit\n" + _code_only(inspect.getsource(_bias_gelu_backward_kernel)) + "\n\n\n"
+            + _code_only(inspect.getsource(BiasGELU)))
 
 
 def _checked(x: torch.Tensor, bias: torch.Tensor):

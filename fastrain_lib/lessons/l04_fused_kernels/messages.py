@@ -101,17 +101,6 @@ MESSAGES = {
     # notebook: inline texts
     "lesson04.variant": {"bn": "রূপ", "en": "variant"},
     # verdicts (# VERDICT cells)
-    "lesson04.v.gelu_ratio": {"bn": "বাইট {bytes:.1f} গুণ কমেছে, আর সময় কমেছে {time:.2f} গুণ (শিকল ÷ F.gelu)।", "en": "Bytes fell {bytes:.1f}×, time fell {time:.2f}× (chain ÷ F.gelu)."},
-    "lesson04.v.gelu_memory": {
-        "bn": "F.gelu এখানে {gbs:.3g} GB/s সরিয়েছে — এই মেশিনের মাপা মেমরি-ছাদের ({roof:.3g} GB/s) {share:.0%}: কাজটা মেমরি-সীমিত, সময় চলে বাইটের সাথে — তাই বাইট কমালে সময়ও প্রায় ততটাই কমে।",
-        "en": "F.gelu moved {gbs:.3g} GB/s here — {share:.0%} of this machine's measured memory roof ({roof:.3g} GB/s): the work is memory-bound, time follows bytes — so fewer bytes mean about as much less time.",
-    },
-    "lesson04.v.gelu_compute": {
-        "bn": "F.gelu এখানে মাত্র {gbs:.3g} GB/s সরিয়েছে — এই মেশিনের মাপা মেমরি-ছাদের ({roof:.3g} GB/s) {share:.0%}: এখানে সীমা মেমরি নয়, হিসাব (প্রতিটি সংখ্যার জন্য tanh) — কাজটা গণনা-সীমিত। তাই বাইট যত গুণ কমে, সময় তত গুণ কমে না। GPU-তে একই কাজ সাধারণত মেমরি-সীমিত।",
-        "en": "F.gelu moved only {gbs:.3g} GB/s here — {share:.0%} of this machine's measured memory roof ({roof:.3g} GB/s): the limit here is not memory but arithmetic (a tanh for every number) — the work is compute-bound. So time falls less than the bytes do. On a GPU the same work is usually memory-bound.",
-    },
-    "lesson04.v.adam_ratio": {"bn": "এখানে {n}টি টেনসরে fused, for-loop-এর চেয়ে {ratio:.1f}× দ্রুত ({fused:.3f} বনাম {forloop:.3f} ms); {n1}টি টেনসরে {ratio1:.1f}×।", "en": "Here fused is {ratio:.1f}× as fast as the for-loop with {n} tensors ({fused:.3f} vs {forloop:.3f} ms); {ratio1:.1f}× with {n1} tensor(s)."},
-    "lesson04.v.adam_foreach": {"bn": "foreach: {n}টি টেনসরে for-loop-এর চেয়ে {ratio:.1f}× দ্রুত।", "en": "foreach: {ratio:.1f}× as fast as the for-loop with {n} tensors."},
     "lesson04.v.adam_little": {"bn": "কেন: এখানে রূপগুলোর পার্থক্য সামান্য — প্রতিটি কলের খরচ মেমরির কাজের তুলনায় ছোট।", "en": "Why: the variants differ little here — each call's cost is small next to the memory work."},
     "lesson04.v.adam_passes": {
         "bn": "কেন: {n1}টি টেনসরেও (যেখানে কলের সংখ্যা প্রায় কোনো ব্যাপার নয়) fused {ratio1:.1f}× দ্রুত — তাই লাভের বড় অংশ লঞ্চ কমানো থেকে নয়, প্রতিটি সংখ্যা একবার পড়ে-লেখা থেকে (for-loop প্রতিটি অপারেশনে পুরো টেনসর আবার পড়ে আর লেখে)।",
@@ -125,10 +114,6 @@ MESSAGES = {
         "bn": "প্রতি কলে বাঁচে {saved:.3f} ms। ঠান্ডা ক্যাশে কম্পাইলের {cold:.1f} সেকেন্ড উঠে আসতে প্রায় {calls:,.0f} কল লাগবে; ভরা ক্যাশে ({warm:.3f} সেকেন্ড) প্রায় {warm_calls:,.0f} কল।",
         "en": "Each call saves {saved:.3f} ms. Paying back the cold compile's {cold:.1f} s takes about {calls:,.0f} calls; with a warm cache ({warm:.3f} s) about {warm_calls:,.0f} calls.",
     },
-    "lesson04.v.compile_no_gain": {
-        "bn": "এখানে কম্পাইল করা রূপ দ্রুত হয়নি ({compiled:.3f} বনাম eager {eager:.3f} ms): এত ছোট কাজে কম্পাইলের {cold:.1f} সেকেন্ড কখনো উঠে আসে না।",
-        "en": "Here the compiled version was not faster ({compiled:.3f} vs eager {eager:.3f} ms): for work this small the compile's {cold:.1f} s never pays back.",
-    },
     "lesson04.v.baseline_same": {
         "bn": "বেসলাইনের অপটিমাইজার AdamW foreach। এই ডিভাইসে ({device}) PyTorch-এর ডিফল্ট {default} — অর্থাৎ বেসলাইন এখানে ডিফল্টই।",
         "en": "The baseline's optimizer is AdamW foreach. On this device ({device}) PyTorch's default is {default} — so here the baseline is the default.",
@@ -137,7 +122,6 @@ MESSAGES = {
         "bn": "বেসলাইনের অপটিমাইজার AdamW foreach। এই ডিভাইসে ({device}) PyTorch-এর ডিফল্ট {default} — অর্থাৎ এখানে বেসলাইন PyTorch-এর ডিফল্ট নয়: কিছু না বললে এখানে চলত {default}।",
         "en": "The baseline's optimizer is AdamW foreach. On this device ({device}) PyTorch's default is {default} — so here the baseline is not PyTorch's default: left alone, PyTorch would run {default} here.",
     },
-    "lesson04.v.amp_factor": {"bn": "AMP ধাপ ({precision}) আগের ধাপের তুলনায়: {factor:.2f}×।", "en": "The AMP stage ({precision}) against the stage before it: {factor:.2f}×."},
     "lesson04.v.amp_native_fast": {"bn": "কেন: এই ডিভাইস {precision} হার্ডওয়্যারেই চালায় (টেনসর কোর বা AVX-512 BF16/AMX): গুণ দ্রুত, বাইট অর্ধেক।", "en": "Why: this device runs {precision} in hardware (tensor cores or AVX-512 BF16/AMX): faster multiplies, half the bytes."},
     "lesson04.v.amp_emulated_fast": {"bn": "কেন: এই {device}-তে {precision}-এর গাণিতিক একক নেই (হার্ডওয়্যার রিপোর্ট), তবু অর্ধেক বাইট সরাতে হয় — মেমরি-সীমিত অংশে তাতেই লাভ।", "en": "Why: this {device} has no {precision} arithmetic units (hardware report), yet half the bytes move — that helps the memory-bound parts."},
     "lesson04.v.amp_no_native": {"bn": "কেন: হার্ডওয়্যার রিপোর্ট অনুযায়ী এই {device}-তে {precision}-এর গাণিতিক একক নেই, তাই {precision} চলে সাধারণ পথে, রূপান্তরের খরচসহ — লাভ হয় না।", "en": "Why: by the hardware report this {device} has no {precision} arithmetic units, so {precision} runs on a generic path with conversion costs — no gain."},
@@ -298,9 +282,6 @@ MESSAGES = {
         "bn": "T দ্বিগুণ করলে জমা মেমরি বেড়েছে: হাতে লেখায় {naive:.2f} গুণ, SDPA-তে {sdpa:.2f} গুণ। এই ডিভাইসে SDPA যে ব্যাকএন্ড বেছেছে, সেটি T×T ম্যাট্রিক্স এড়ায়নি — উপরে কোন ব্যাকএন্ড চলেছে দেখো।",
         "en": "Doubling T multiplied the saved memory by {naive:.2f} (hand-written) and {sdpa:.2f} (SDPA). The backend SDPA picked on this device did not avoid the T×T matrix — see above which one ran.",
     },
-    "lesson04.v.attn_faster": {"bn": "সময়ে: T={seq}-এ SDPA হাতে লেখার চেয়ে {ratio:.2f} গুণ দ্রুত (ফরওয়ার্ড + ব্যাকওয়ার্ড)।", "en": "In time: at T={seq} SDPA was {ratio:.2f}× as fast as the hand-written version (forward + backward)."},
-    "lesson04.v.attn_slower": {"bn": "সময়ে: T={seq}-এ এখানে SDPA হাতে লেখার চেয়ে {ratio:.2f} গুণ ধীর — এই ডিভাইসে এর লাভ মেমরিতে, গতিতে নয়।", "en": "In time: at T={seq} SDPA was {ratio:.2f}× slower here than the hand-written version — on this device its gain is memory, not speed."},
-    "lesson04.v.attn_same": {"bn": "সময়ে: T={seq}-এ দুটির পার্থক্য 5%-এর কম — এই ডিভাইসে এর লাভ মেমরিতে।", "en": "In time: at T={seq} the two differ by less than 5% — on this device the gain is memory."},
     "lesson04.v.attn_peak": {"bn": "GPU-র সর্বোচ্চ মেমরি (q, k, v আর গ্রেডিয়েন্টসহ), T={seq}: হাতে লেখা {naive:.3g} MB, SDPA {sdpa:.3g} MB।", "en": "The GPU's peak memory (q, k, v and gradients included), T={seq}: hand-written {naive:.3g} MB, SDPA {sdpa:.3g} MB."},
     "lesson04.v.overhead_per_call": {
         "bn": "eager-এ একটি কল {total:.0f} µs, তাতে {launches}টি লঞ্চ: প্রতি লঞ্চে গড়ে {us:.1f} µs — এত ছোট অপারেশনে এই সময়ের প্রায় সবটাই ডাকার খরচ, গণনা নয়।",
@@ -308,7 +289,85 @@ MESSAGES = {
     },
     "lesson04.v.overhead_bound": {"bn": "প্রমাণ: batch {factor} গুণ করলে (কাজ {factor} গুণ) সময় বেড়েছে মাত্র {ratio:.2f} গুণ — কাজটা ওভারহেড-সীমিত।", "en": "The proof: a {factor}× batch ({factor}× the work) took only {ratio:.2f}× the time — the work is overhead-bound."},
     "lesson04.v.overhead_not_bound": {"bn": "batch {factor} গুণ করলে সময় বেড়েছে {ratio:.2f} গুণ — এই মেশিনে এই আকারে কাজটা আর পুরোপুরি ওভারহেড-সীমিত নয়।", "en": "A {factor}× batch took {ratio:.2f}× the time — at this size the work is no longer purely overhead-bound on this machine."},
-    "lesson04.v.overhead_compile": {"bn": "torch.compile (ডিফল্ট): eager-এর চেয়ে {ratio:.2f} গুণ দ্রুত (কম্পাইল {compile_s:.1f} সেকেন্ড, আলাদা ধরা) — জোড়া লাগানো অপারেশনে লঞ্চ কমে।", "en": "torch.compile (default): {ratio:.2f}× as fast as eager (compile {compile_s:.1f} s, counted apart) — fused operations mean fewer launches."},
-    "lesson04.v.graphs_gain": {"bn": "CUDA Graph (mode=\"reduce-overhead\"): ডিফল্ট কম্পাইলের চেয়ে আরও {ratio:.2f} গুণ, eager-এর চেয়ে মোট {eager_ratio:.2f} গুণ দ্রুত — সব kernel একটি লঞ্চে আবার চালানো হয়।", "en": "CUDA Graphs (mode=\"reduce-overhead\"): another {ratio:.2f}× over the default compile, {eager_ratio:.2f}× over eager in all — every kernel replayed with one launch."},
     "lesson04.v.graphs_not_here": {"bn": "CUDA Graph এখানে ({device}) মাপা হয়নি: এটি শুধু CUDA-তে কাজ করে। উপরের প্রতি-লঞ্চ খরচই সেই অংশ, যা GPU-তে CUDA Graph সরিয়ে দেয়।", "en": "CUDA Graphs were not measured here ({device}): they work on CUDA only. The per-launch cost above is the part CUDA Graphs remove on a GPU."},
+    # verdicts that only report a ratio (lesson04 verdicts.compare): "N× slower", never "0.1× faster"
+    "lesson04.v.cmp_faster": {"bn": "{what}, {than}-এর চেয়ে {ratio:.2g} গুণ দ্রুত ({where})।", "en": "{what} was {ratio:.2g}× faster than {than} ({where})."},
+    "lesson04.v.cmp_slower": {"bn": "{what}, {than}-এর চেয়ে {ratio:.2g} গুণ ধীর ({where})।", "en": "{what} was {ratio:.2g}× slower than {than} ({where})."},
+    "lesson04.v.cmp_same": {"bn": "{what} আর {than}-এর সময়ের পার্থক্য 5%-এর কম ({where})।", "en": "{what} and {than} differ by less than 5% in time ({where})."},
+    "lesson04.v.no_cause": {
+        "bn": "কারণ বলা হলো না: যে মাপের উপর এই ব্যাখ্যা দাঁড়াত, সেগুলো নির্ভরযোগ্য নয় (সময়গুলো একে অপরের বিরোধী)। মেশিন শান্ত হলে সেলটি আবার চালাও।",
+        "en": "No cause is given: the measurements this explanation would stand on are not reliable (the times contradict each other). Run the cell again when the machine is quiet.",
+    },
+    "lesson04.chain": {"bn": "শিকল", "en": "the chain"},
+    "lesson04.v.gelu_bytes": {"bn": "ফিউজ করলে বাইট {bytes:.1f} গুণ কমে (গোনা, মাপা নয়)।", "en": "Fusing moves {bytes:.1f}× fewer bytes (counted, not timed)."},
+    "lesson04.v.gelu_memory_by_roofline": {
+        "bn": "রুফলাইন অনুযায়ী: F.gelu প্রতি বাইটে প্রায় {intensity:.2g} FLOP করে, আর এই মেশিনের রিজ পয়েন্ট (ridge point) {ridge:.3g} FLOP/বাইট (এখনই মাপা {peak:.3g} GFLOP/s ÷ {roof:.3g} GB/s) — তাই কাজটা মেমরি-সীমিত (memory-bound)।",
+        "en": "By the roofline: F.gelu does about {intensity:.2g} FLOP per byte, and this machine's ridge point is {ridge:.3g} FLOP/byte (measured now: {peak:.3g} GFLOP/s ÷ {roof:.3g} GB/s) — so the work is memory-bound.",
+    },
+    "lesson04.v.gelu_compute_by_roofline": {
+        "bn": "রুফলাইন অনুযায়ী: F.gelu প্রতি বাইটে প্রায় {intensity:.2g} FLOP করে, আর এই মেশিনের রিজ পয়েন্ট মাত্র {ridge:.3g} FLOP/বাইট (এখনই মাপা {peak:.3g} GFLOP/s ÷ {roof:.3g} GB/s) — তাই এখানে কাজটা গণনা-সীমিত।",
+        "en": "By the roofline: F.gelu does about {intensity:.2g} FLOP per byte, and this machine's ridge point is only {ridge:.3g} FLOP/byte (measured now: {peak:.3g} GFLOP/s ÷ {roof:.3g} GB/s) — so here the work is compute-bound.",
+    },
+    "lesson04.v.gelu_share": {"bn": "এই রানে F.gelu সরিয়েছে {gbs:.3g} GB/s — মাপা মেমরি-ছাদের ({roof:.3g} GB/s) {share:.0%}।", "en": "In this run F.gelu moved {gbs:.3g} GB/s — {share:.0%} of the measured memory roof ({roof:.3g} GB/s)."},
+    "lesson04.v.gelu_follows_bytes": {
+        "bn": "এই রানে F.gelu সরিয়েছে {gbs:.3g} GB/s — মাপা মেমরি-ছাদের ({roof:.3g} GB/s) {share:.0%}: ছাদের কাছে, তাই সময় চলে বাইটের সাথে, আর বাইট কমালে সময়ও প্রায় ততটাই কমে।",
+        "en": "In this run F.gelu moved {gbs:.3g} GB/s — {share:.0%} of the measured memory roof ({roof:.3g} GB/s): near the roof, so time follows bytes, and fewer bytes mean about as much less time.",
+    },
+    "lesson04.v.gelu_far_below": {
+        "bn": "এই রানে F.gelu সরিয়েছে মাত্র {gbs:.3g} GB/s — মাপা মেমরি-ছাদের ({roof:.3g} GB/s) {share:.0%}: ছাদ থেকে অনেক নিচে, তাই এই মাপ থেকে বলা যায় না কী তাকে আটকেছে — বাইট কমালে সময় ততটা না-ও কমতে পারে। বড় টেনসরে (lab বা full মোড) আর শান্ত মেশিনে আবার মেপে দেখো।",
+        "en": "In this run F.gelu moved only {gbs:.3g} GB/s — {share:.0%} of the measured memory roof ({roof:.3g} GB/s): far below the roof, so this measurement does not tell what held it back — fewer bytes need not mean as much less time. Measure again with larger tensors (lab or full mode) on a quiet machine.",
+    },
+    "lesson04.v.gelu_above_roof": {
+        "bn": "সাবধান: F.gelu-র মাপা {gbs:.3g} GB/s তার নিজের মাপা ছাদের ({roof:.3g} GB/s) উপরে ({share:.0%}) — যা হতে পারে না; দুটি মাপের একটি ভুল (মেশিন ব্যস্ত, বা ছোট টেনসর ক্যাশে ধরে গেছে)। এর কোনো ব্যাখ্যা দেওয়া হলো না।",
+        "en": "Careful: F.gelu's measured {gbs:.3g} GB/s is above its own measured roof ({roof:.3g} GB/s, {share:.0%}) — which cannot be; one of the two measurements is off (a busy machine, or a small tensor held in cache). No explanation is given for it.",
+    },
+    "lesson04.v.compile_no_gain": {
+        "bn": "এখানে কম্পাইল করা রূপ দ্রুত হয়নি: এত ছোট কাজে কম্পাইলের {cold:.1f} সেকেন্ড কখনো উঠে আসে না।",
+        "en": "Here the compiled version was not faster: for work this small the compile's {cold:.1f} s never pays back.",
+    },
+    "lesson04.v.switch_depends": {
+        "bn": "{name}: একা (FP32-এর উপর) আর আগের ধাপের উপর বসিয়ে এর প্রভাব উল্টো দিকে — এর লাভ নির্ভর করে কীসের উপর বসানো হলো তার উপর।",
+        "en": "{name}: alone (on FP32) and stacked on the stage before, its effect goes opposite ways — its gain depends on what it is stacked on.",
+    },
+    "lesson04.v.mfu": {
+        "bn": "MFU ({stage}) = {mfu:.1%} = অর্জিত {achieved:.3g} TFLOP/s ÷ সর্বোচ্চ {peak:.3g} TFLOP/s; সর্বোচ্চ মানটি: {source}।",
+        "en": "MFU ({stage}) = {mfu:.1%} = achieved {achieved:.3g} TFLOP/s ÷ peak {peak:.3g} TFLOP/s; the peak: {source}.",
+    },
+    "lesson04.v.mfu_unknown": {"bn": "MFU দেখানো হলো না: সর্বোচ্চ মান জানা নেই বা হিসাব 100%-এর বেশি হয় ({source})।", "en": "No MFU shown: the peak is unknown or the value would exceed 100% ({source})."},
+    "lesson04.v.attn_inconsistent": {
+        "bn": "{variant}: T={t1}-এ {ms1:.3g} ms, অথচ T={t2}-এ (বেশি কাজ) {ms2:.3g} ms — কাজ বাড়ল, সময় কমল: এই মাপ নিজের সাথেই বিরোধী (ব্যস্ত মেশিন বা প্রথম কলের খরচ), এর ব্যাখ্যা দেওয়া হলো না।",
+        "en": "{variant}: {ms1:.3g} ms at T={t1}, yet {ms2:.3g} ms at T={t2} (more work) — the work grew and the time fell: the measurement contradicts itself (a busy machine or a first call's cost), and no explanation is given.",
+    },
+    "lesson04.v.attn_gain_memory": {"bn": "তাই এই ডিভাইসে T={seq}-এ SDPA-র লাভ মেমরিতে, গতিতে নয়।", "en": "So on this device at T={seq}, SDPA's gain is memory, not speed."},
+    "lesson04.mfu_col": {"bn": "MFU (÷ {peak:.3g} TFLOP/s)", "en": "MFU (÷ {peak:.3g} TFLOP/s)"},
+    "lesson04.mfu_peak_note": {"bn": "MFU = অর্জিত ÷ সর্বোচ্চ {peak:.3g} TFLOP/s", "en": "MFU = achieved ÷ peak {peak:.3g} TFLOP/s"},
+    "lesson04.alone_col": {"bn": "শুধু এই সুইচ, FP32-এর উপর (×)", "en": "this switch alone, on FP32 (×)"},
+    "lesson04.tsm_no_kernel": {
+        "bn": "তোমার softmax একটিও Triton kernel লঞ্চ করেনি (যাচাই-সেল লঞ্চ গোনে): ফল এসেছে অন্য কোথাও থেকে — NumPy, PyTorch বা সাধারণ Python। কাজটা হলো নিজের @triton_kernels.jit kernel লেখা আর softmax_kernel[(n_rows,)](...) দিয়ে লঞ্চ করা।",
+        "en": "Your softmax launched no Triton kernel (the check counts launches): the result came from elsewhere — NumPy, PyTorch or plain Python. The task is to write your own @triton_kernels.jit kernel and launch it with softmax_kernel[(n_rows,)](...).",
+    },
+    "lesson04.tsm_library_kernel": {
+        "bn": "লঞ্চ হয়েছে কোর্সের নিজের kernel (fastrain_lib.fused.triton_kernels-এর softmax), তোমারটা নয়। নিজের softmax_kernel লিখে সেটাই লঞ্চ করো।",
+        "en": "The kernel launched is the course's own (the softmax of fastrain_lib.fused.triton_kernels), not yours. Write your own softmax_kernel and launch that.",
+    },
+    "lesson04.tsm_global_max": {
+        "bn": "যে সারিগুলোর মান পুরো টেনসরের সবচেয়ে বড় মানের অনেক নিচে, সেখানে ফল nan: তুমি পুরো টেনসরের একটিমাত্র max বিয়োগ করেছ, তাই ওই সারিতে সব exp শূন্য হয়ে 0/0 হয়েছে। প্রতিটি সারির নিজের max বিয়োগ করো: kernel-এর ভেতরে x - tl.max(x, axis=0), যেখানে x একটিই সারি।",
+        "en": "Rows whose values lie far below the whole tensor's largest value give nan: you subtracted one maximum of the whole tensor, so every exp in those rows became zero and 0/0 followed. Subtract each row's own maximum: x - tl.max(x, axis=0) inside the kernel, where x is one row.",
+    },
+    "lesson04.adam_no_foreach": {
+        "bn": "ফল ঠিক, কিন্তু একটিও torch._foreach_* কল হয়নি (যাচাই-সেল কলগুলো দেখে): এই কাজের শিক্ষা হলো এক কলে সব টেনসরের একই অপারেশন — torch._foreach_mul_, _foreach_add_, _foreach_addcmul_, _foreach_sqrt, _foreach_addcdiv_ দিয়ে লেখো।",
+        "en": "The result is right, but not one torch._foreach_* call was made (the check watches the calls): the point of this task is one call for the same operation on every tensor — write it with torch._foreach_mul_, _foreach_add_, _foreach_addcmul_, _foreach_sqrt, _foreach_addcdiv_.",
+    },
+    "lesson04.adam_per_tensor_loop": {
+        "bn": "ফল ঠিক, কিন্তু টেনসরপ্রতি আলাদা কল হচ্ছে: 2টি টেনসরে {op} ডাকা হলো {few} বার, 7টিতে {many} বার — অর্থাৎ একটি Python লুপ প্রতিটি টেনসরে আলাদা অপারেশন চালাচ্ছে। foreach রূপে কলের সংখ্যা টেনসরের সংখ্যার উপর নির্ভর করে না: লুপ সরিয়ে পুরো তালিকায় torch._foreach_* ডাকো।",
+        "en": "The result is right, but calls are made per tensor: {op} was called {few} times with 2 tensors and {many} times with 7 — a Python loop runs a separate operation on each tensor. In the foreach form the number of calls does not depend on the number of tensors: drop the loop and call torch._foreach_* on the whole lists.",
+    },
+    "lesson04.launch_library": {
+        "bn": "তুমি কোর্সের নিজের launches.optimizer_step_launches ডেকেছ — এই কাজে গোনাটা নিজে করতে হবে: প্যারামিটার বানাও, make_optimizer দিয়ে অপটিমাইজার, একবার opt.step() (ওয়ার্ম-আপ), তারপর launches.count_launches(opt.step, warmup=0).launches।",
+        "en": "You called the course's own launches.optimizer_step_launches — this task is to do the counting yourself: build the parameters, the optimizer with make_optimizer, one opt.step() (warm-up), then launches.count_launches(opt.step, warmup=0).launches.",
+    },
+    "lesson04.launch_not_measured": {
+        "bn": "তোমার ফাংশন {n}টি টেনসরের কোনো অপটিমাইজার ধাপ চালায়নি (যাচাই-সেল torch.optim-এর ধাপ গোনে), তাই সংখ্যাটা মাপা নয় — অনুমান বা সূত্র। কাজটা হলো মাপা: {n}টি প্যারামিটার, make_optimizer, ওয়ার্ম-আপের একটি opt.step(), তারপর count_launches।",
+        "en": "Your function ran no optimizer step over {n} tensors (the check counts torch.optim's steps), so the number is not measured — a guess or a formula. The task is to measure: {n} parameters, make_optimizer, one warm-up opt.step(), then count_launches.",
+    },
 }

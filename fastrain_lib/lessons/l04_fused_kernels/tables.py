@@ -7,8 +7,21 @@ import itertools
 
 from fastrain_lib.core.i18n import t
 from fastrain_lib.fused import ablation
-from fastrain_lib.measure import bench
+from fastrain_lib.measure import bench, noise
 from fastrain_lib.ui import plots
+
+
+def noise_word(record) -> str:
+    """The row's noise mark for a table: quiet or noisy (— when the record carries no verdict)."""
+    info = getattr(record, "noise", None) or {}
+    if "verdict" not in info:
+        return "—"
+    return t("noise.noisy_word") if noise.is_noisy(info) else t("noise.quiet_word")
+
+
+def stacked(records: list) -> list:
+    """The ablation's cumulative stages (without the records of a switch measured alone)."""
+    return [r for r in records if not r.params.get("alone")]
 
 
 STAGE_KEYS = {"fp32": "fused.stage.fp32", "tf32": "fused.stage.tf32", "amp": "fused.stage.amp",
@@ -25,6 +38,7 @@ def plot_ablation(ax, records: list[bench.Record], title: str = "", claimed: flo
     """Waterfall of the speed-up: each bar starts where the previous stage ended (relative to the
     first stage), green when the feature helped, red when it slowed training; the last bar is
     the total; a dashed line marks the claimed speed-up."""
+    records = stacked(records)
     speed = [records[0].median_s / r.median_s for r in records]
     names = [stage_label(r) for r in records] + [plots.label("fused.stage.total")]
     bottoms, heights, colors = [0.0], [speed[0]], ["#7f7f7f"]
@@ -36,7 +50,11 @@ def plot_ablation(ax, records: list[bench.Record], title: str = "", claimed: flo
     heights.append(speed[-1])
     colors.append("#1f77b4")
     positions = list(range(len(names)))
-    ax.bar(positions, heights, bottom=bottoms, color=colors)
+    drawn = ax.bar(positions, heights, bottom=bottoms, color=colors)
+    for bar, record in zip(drawn, records):  # a noisy stage is hatched, as every lesson's bars are
+        if getattr(record, "noisy", False):
+            bar.set_hatch(plots.NOISY_HATCH)
+            bar.set_edgecolor(plots.NOISY_COLOR)
     def text(value, record):
         mfu = record.metrics.get("mfu")
         return f"{value:.2f}×" + ("" if mfu is None else f"\nMFU {100 * mfu:.2g}%")
@@ -58,19 +76,28 @@ def plot_ablation(ax, records: list[bench.Record], title: str = "", claimed: flo
 
 
 def ablation_rows(records: list[bench.Record]) -> list[tuple]:
-    """Table rows: stage, ms/step, tokens/s, speed-up, MFU (%), compile seconds."""
+    """Table rows: stage, ms/step, tokens/s, speed-up stacked (vs the first stage), the switch alone on
+    the first stage (speed-up, or = where alone is the stacked setting), MFU (%), compile seconds, noise."""
+    alone = {r.params.get("stage"): r for r in records if r.params.get("alone")}
     rows = []
-    for r in records:
+    for r in stacked(records):
         mfu = r.metrics.get("mfu")
         compile_s = r.metrics.get("compile_s")
-        rows.append((stage_label(r), r.median_s * 1e3, r.metrics["tokens_per_s"], r.metrics["speedup"],
-                     "—" if mfu is None else f"{100 * mfu:.3g}%", "—" if compile_s is None else f"{compile_s:.1f}"))
+        solo = alone.get(r.params.get("stage"))
+        by_itself = "—" if r is records[0] else ("=" if solo is None else
+                                                f"{solo.metrics['speedup']:.3g} ({noise_word(solo)})")
+        rows.append((stage_label(r), r.median_s * 1e3, r.metrics["tokens_per_s"], r.metrics["speedup"], by_itself,
+                     "—" if mfu is None else f"{100 * mfu:.3g}%", "—" if compile_s is None else f"{compile_s:.1f}",
+                     noise_word(r)))
     return rows
 
 
-def ablation_headers() -> list[str]:
+def ablation_headers(records: list | None = None) -> list[str]:
+    """The ablation table's headers; the MFU column names the peak it divides by."""
+    peak = records[0].metrics.get("peak_tflops") if records else None
+    mfu = "MFU" if not peak else t("lesson04.mfu_col", peak=peak)
     return [t("lesson04.stage"), t("core.ms_per_step"), t("core.tokens_per_s"), t("lesson04.speedup"),
-            "MFU", t("lesson04.compile_s")]
+            t("lesson04.alone_col"), mfu, t("lesson04.compile_s"), t("noise.verdict_col")]
 
 
 def ablation_figure(records: list[bench.Record], references: dict | None = None):
@@ -79,48 +106,62 @@ def ablation_figure(records: list[bench.Record], references: dict | None = None)
     fig, axes = plots.new_figure(ncols=1 + len(references))
     axes = list(axes) if references else [axes]
     here = ablation.hardware_label(records[0])
-    plot_ablation(axes[0], records, plots.label("lesson04.ablation_here", hardware=here))
+    plot_ablation(axes[0], records, plots.label("lesson04.ablation_here", hardware=here) + _peak_note(records))
     for ax, (label, refs) in zip(axes[1:], references.items()):
-        plot_ablation(ax, refs, plots.label("lesson04.ablation_reference", hardware=label))
+        plot_ablation(ax, refs, plots.label("lesson04.ablation_reference", hardware=label) + _peak_note(refs))
+    plots.mark_noisy_figure(fig, stacked(records))
     return fig
 
 
+def _peak_note(records: list) -> str:
+    """'\nMFU ÷ <peak> TFLOP/s' under a waterfall's title: the peak its MFU labels divide by."""
+    peak = records[0].metrics.get("peak_tflops") if records else None
+    return "" if not peak else "\n" + plots.label("lesson04.mfu_peak_note", peak=peak)
+
+
+def variant_label(record) -> str:
+    """'sdpa (flash)' for SDPA's own choice (the backend it picked is not listed again), else the variant."""
+    backend = record.params.get("backend")
+    return f"{record.params['variant']} ({backend})" if backend else record.params["variant"]
+
+
 def attention_rows(records: list) -> list[tuple]:
-    """Table rows: variant, T, forward+backward ms, saved for backward (MB), peak (MB or —), max diff."""
+    """Table rows: variant, T, forward+backward ms, saved for backward (MB), peak (MB or —), max diff, noise."""
     rows = []
     for r in records:
         peak = r.metrics.get("peak_bytes")
-        rows.append((r.params["variant"], r.params["seq"], r.median_s * 1e3, r.metrics["saved_bytes"] / 1e6,
-                     "—" if peak is None else f"{peak / 1e6:.3g}", f"{r.metrics['max_diff']:.1e}"))
+        rows.append((variant_label(r), r.params["seq"], r.median_s * 1e3, r.metrics["saved_bytes"] / 1e6,
+                     "—" if peak is None else f"{peak / 1e6:.3g}", f"{r.metrics['max_diff']:.1e}", noise_word(r)))
     return rows
 
 
 def attention_headers() -> list[str]:
     return [t("lesson04.variant"), "T", t("lesson04.fwd_bwd_ms"), t("lesson04.saved_mb"), t("lesson04.peak_mb"),
-            t("lesson04.max_diff")]
+            t("lesson04.max_diff"), t("noise.verdict_col")]
 
 
 def attention_figure(records: list):
     """Saved-for-backward memory (left) and forward+backward time (right) against T, per variant."""
-    variants = list(dict.fromkeys(r.params["variant"] for r in records))
+    variants = list(dict.fromkeys(variant_label(r) for r in records))
     seqs = sorted({r.params["seq"] for r in records})
-    by = {(r.params["variant"], r.params["seq"]): r for r in records}
+    by = {(variant_label(r), r.params["seq"]): r for r in records}
     saved = {v: [by[(v, s)].metrics["saved_bytes"] / 1e6 for s in seqs] for v in variants}
     times = {v: [by[(v, s)].median_s * 1e3 for s in seqs] for v in variants}
+    marks = {v: [by[(v, s)] for s in seqs] for v in variants}  # noisy timings get a ring
     fig, (ax_mem, ax_time) = plots.new_figure(ncols=2)
     plots.lines(ax_mem, seqs, saved, logx=True, logy=True, xlabel=plots.label("lesson04.seq_len"),
                 ylabel=plots.label("lesson04.saved_mb"), title=plots.label("lesson04.attn_mem_title"))
-    plots.lines(ax_time, seqs, times, logx=True, xlabel=plots.label("lesson04.seq_len"),
+    plots.lines(ax_time, seqs, times, logx=True, xlabel=plots.label("lesson04.seq_len"), noisy=marks,
                 ylabel=plots.label("lesson04.fwd_bwd_ms"),
                 title=plots.label("lesson04.attn_time_title", device=records[0].params["device"]))
     return fig
 
 
 def overhead_rows(records: list) -> list[tuple]:
-    """Table rows: mode, µs per call, compile seconds (— for eager)."""
+    """Table rows: mode, µs per call, compile seconds (— for eager), noise."""
     return [(r.params["mode"], r.median_s * 1e6, "—" if r.params["mode"] == "eager" else
-             f"{r.metrics.get('compile_s', 0.0):.1f}") for r in records]
+             f"{r.metrics.get('compile_s', 0.0):.1f}", noise_word(r)) for r in records]
 
 
 def overhead_headers() -> list[str]:
-    return [t("lesson04.mode"), t("lesson04.us_per_call"), t("lesson04.compile_s")]
+    return [t("lesson04.mode"), t("lesson04.us_per_call"), t("lesson04.compile_s"), t("noise.verdict_col")]

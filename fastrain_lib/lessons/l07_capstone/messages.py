@@ -48,6 +48,41 @@ MESSAGES.update({
         "bn": "নতুন রান: এখন {n}টি ধাপ প্রশিক্ষণ ও মাপা হলো।",
         "en": "A fresh run: {n} steps were trained and measured now.",
     },
+    "capstone.peak_measured_moves": {
+        "bn": "MFU-র ভাজক সর্বোচ্চ ক্ষমতাটা (peak) এই মেশিনে প্রতিটি রানে আবার মাপা হয় (একটি ম্যাট্রিক্স গুণ)। মেশিন ব্যস্ত থাকলে "
+              "peak আর টোকেন/সেকেন্ড দুটোই কমে, তাই দুই রানের MFU তুলনা করলে টোকেন/সেকেন্ড আর peak দুটোই পাশাপাশি দেখো।",
+        "en": "The peak this MFU divides by is measured again on this machine in every run (a matmul). When the machine is "
+              "busy both the peak and the tokens/s fall, so compare two runs' MFU only beside their tokens/s and peaks.",
+    },
+    "capstone.peak_datasheet_moves": {
+        "bn": "MFU-র ভাজক সর্বোচ্চ ক্ষমতাটা (peak) ডেটাশিটের স্থির সংখ্যা, তাই দুই রানের MFU শুধু টোকেন/সেকেন্ডের সাথে বদলায়।",
+        "en": "The peak this MFU divides by is the datasheet's fixed number, so between runs MFU moves only with tokens/s.",
+    },
+    "capstone.peak_unknown_moves": {
+        "bn": "এই যন্ত্রের সর্বোচ্চ ক্ষমতা জানা নেই, তাই MFU দেখানো হলো না; রানগুলো টোকেন/সেকেন্ড দিয়ে তুলনা করো।",
+        "en": "This device's peak is unknown, so no MFU is shown; compare runs by tokens/s.",
+    },
+    "capstone.mfu_against_tokens": {
+        "bn": "আগের রানের তুলনায় MFU {mfu0:.1%} থেকে {mfu1:.1%} হয়েছে অথচ টোকেন/সেকেন্ড {tok0:,.0f} থেকে {tok1:,.0f}: "
+              "দুটি উল্টো দিকে গেছে, কারণ এবার মাপা peak {peak1:,.1f} GFLOP/s, আগেরবার {peak0:,.1f} GFLOP/s "
+              "({peak_ratio:.2f} গুণ)। MFU বদলেছে peak-এর জন্য, প্রশিক্ষণের জন্য নয় — রান দুটির তুলনা টোকেন/সেকেন্ডে।",
+        "en": "Against the earlier run, MFU went from {mfu0:.1%} to {mfu1:.1%} while tokens/s went from {tok0:,.0f} to "
+              "{tok1:,.0f}: opposite directions, because the peak measured this time is {peak1:,.1f} GFLOP/s against "
+              "{peak0:,.1f} GFLOP/s before ({peak_ratio:.2f}x). The MFU moved with the peak, not the training — compare "
+              "the two runs by tokens/s.",
+    },
+    "capstone.mfu_peak_moved": {
+        "bn": "আগের রানের তুলনায় টোকেন/সেকেন্ড {tokens_ratio:.2f} গুণ, কিন্তু MFU {mfu_ratio:.2f} গুণ: মাঝের পার্থক্য peak-এর "
+              "({peak0:,.1f} থেকে {peak1:,.1f} GFLOP/s, আবার মাপা)। রান দুটির তুলনা টোকেন/সেকেন্ডে।",
+        "en": "Against the earlier run tokens/s changed {tokens_ratio:.2f}x but MFU {mfu_ratio:.2f}x: the difference is the "
+              "peak's ({peak0:,.1f} to {peak1:,.1f} GFLOP/s, measured again). Compare the two runs by tokens/s.",
+    },
+    "capstone.mfu_with_tokens": {
+        "bn": "আগের রানের তুলনায় টোকেন/সেকেন্ড {tokens_ratio:.2f} গুণ, MFU-ও {mfu_ratio:.2f} গুণ: peak প্রায় একই "
+              "({peak0:,.1f} বনাম {peak1:,.1f} GFLOP/s), তাই MFU প্রশিক্ষণের গতির সাথেই বদলেছে।",
+        "en": "Against the earlier run tokens/s changed {tokens_ratio:.2f}x and MFU {mfu_ratio:.2f}x too: the peak is about "
+              "the same ({peak0:,.1f} vs {peak1:,.1f} GFLOP/s), so MFU moved with the training speed.",
+    },
     "capstone.report_speed": {
         "bn": "এখন মাপা: {tokens} টোকেন/সেকেন্ড | MFU: {mfu} ({peak})",
         "en": "measured now: {tokens} tokens/s | MFU: {mfu} ({peak})",
@@ -188,6 +223,17 @@ MESSAGES.update({
     "lesson07.recipe_busy": {
         "bn": "মাপার সময় মেশিন ব্যস্ত ছিল (অন্য কাজ {cores}টি কোরের {other:.1f}টি জুড়ে), তাই এগুলোর রায় দেওয়া গেল না: {names}। মেশিন ফাঁকা হলে তুলনার ঘরটি আবার চালাও।",
         "en": "The machine was busy while these were measured (other work on {other:.1f} of its {cores} cores), so they get no verdict: {names}. Run the comparison cell again when the machine is quiet.",
+    },
+    "lesson07.recipe_unclear_gain": {
+        "bn": "এই রানে নিশ্চিত নয়: {names} — লাভটা এই রানের নিজের ওঠানামার (ধাপের সময়ের ছড়ানো, প্রায় {spread:.0%}) মধ্যে। "
+              "তাই এখানে চালু করতেও বলা হলো না, বন্ধ রাখতেও নয়; বেশি ধাপে (বা ফাঁকা মেশিনে) আবার মাপলে বোঝা যাবে।",
+        "en": "Not settled in this run: {names} — the gain lies within this run's own noise (step times spread about "
+              "{spread:.0%}). So the recipe neither turns it on nor says to keep the for-loop; measure again with more "
+              "steps (or on a quiet machine) to decide.",
+    },
+    "lesson07.recipe_unclear": {
+        "bn": "মাপের ওঠানামার মধ্যে, লাভ বা ক্ষতি বলা যায় না: {names} (ধাপের সময়ের ছড়ানো প্রায় {spread:.0%})।",
+        "en": "Within the noise, neither gain nor loss: {names} (step times spread about {spread:.0%}).",
     },
     "lesson07.recipe_slower": {"bn": "ধীর করল", "en": "slower"},
     "lesson07.recipe_noise": {"bn": "মাপের ওঠানামার মধ্যে", "en": "within the noise"},

@@ -29,8 +29,55 @@ def report_lines(result: Result) -> list[str]:
     else:
         lines.append(t("capstone.report_fresh", n=result.measured_steps))
     lines.append(t("capstone.report_speed", tokens=f"{result.tokens_per_s:,.0f}", mfu=mfu_text(result.mfu),
-                   peak=result.peak.label))
+                   peak=peak_text(result.peak)))
+    lines.append(t(PEAK_MOVES[result.peak.kind] if result.peak.kind in PEAK_MOVES else "capstone.peak_unknown_moves"))
     return lines
+
+
+# Why an MFU moves between runs, by where its peak comes from (said under every MFU)
+PEAK_MOVES = {"measured": "capstone.peak_measured_moves", "datasheet": "capstone.peak_datasheet_moves"}
+
+
+def peak_text(peak) -> str:
+    """The peak an MFU divides by, always with its number: '37.4 GFLOP/s — measured matmul ...'."""
+    if not getattr(peak, "flops", None):
+        return peak.label
+    value = peak.flops / 1e12
+    number = f"{value:,.1f} TFLOP/s" if value >= 1 else f"{peak.flops / 1e9:,.1f} GFLOP/s"
+    return f"{number} — {peak.label}"
+
+
+# MFU ratios closer than this to the tokens/s ratio moved with the training, not the peak
+SAME_MOVE = 0.05
+
+
+def mfu_change(earlier: dict | None, now: dict | None) -> list[tuple[str, dict]]:
+    """Why the MFU moved between an earlier run and this one, from the three numbers of each
+    ({"tokens_per_s", "mfu", "peak_flops"}; a pure rule, tested on the issue's case).
+
+    MFU = tokens/s × FLOPs per token ÷ peak, and the FLOPs per token are the model's: so MFU moves
+    with tokens/s unless the peak moved. On a CPU the peak is measured again in every run (a matmul),
+    and under load both fall: MFU can rise while tokens/s fall. That is said from the numbers — an
+    identity, not a timing's cause — and runs are then compared by tokens/s, not by MFU."""
+    keys = ("tokens_per_s", "mfu", "peak_flops")
+    if not earlier or not now or not all(earlier.get(k) and now.get(k) for k in keys):
+        return []
+    values = {"tok0": earlier["tokens_per_s"], "tok1": now["tokens_per_s"], "mfu0": earlier["mfu"], "mfu1": now["mfu"],
+              "peak0": earlier["peak_flops"] / 1e9, "peak1": now["peak_flops"] / 1e9}
+    tokens = values["tok1"] / values["tok0"]
+    ratio = values["mfu1"] / values["mfu0"]
+    values.update(tokens_ratio=tokens, mfu_ratio=ratio, peak_ratio=values["peak1"] / values["peak0"])
+    if (ratio > 1) != (tokens > 1) and abs(ratio - 1) > SAME_MOVE:
+        return [("capstone.mfu_against_tokens", values)]  # the issue's case: MFU up, tokens/s down
+    if abs(ratio / tokens - 1) > SAME_MOVE:
+        return [("capstone.mfu_peak_moved", values)]
+    return [("capstone.mfu_with_tokens", values)]
+
+
+def run_numbers(result: Result) -> dict:
+    """The numbers mfu_change compares, of a Result measured now."""
+    return {"tokens_per_s": result.tokens_per_s, "mfu": result.mfu if result.mfu_ok else None,
+            "peak_flops": result.peak.flops}
 
 
 # --- reference/ results (read through fastrain_lib.measure.reference: one series per run file) ------------
@@ -111,11 +158,20 @@ def switch_effects(results: dict[str, Result], base: str = "fp32") -> list[dict]
         busy = [info for info in (r.noise, ref.noise) if _busy(info)]
         if busy:
             verdict = "busy"
+        spread = max((q[2] - q[0]) / q[1] if q[1] else 0.0, (q_ref[2] - q_ref[0]) / q_ref[1] if q_ref[1] else 0.0)
         effects.append({"switch": name, "name": SWITCH_NAMES.get(name, name), "speedup": r.tokens_per_s / ref.tokens_per_s,
-                        "verdict": verdict, "tokens": r.tokens_per_s, "base": ref.tokens_per_s,
+                        "verdict": verdict, "tokens": r.tokens_per_s, "base": ref.tokens_per_s, "spread": spread,
                         "other_cores": max((_other_cores(info) for info in busy), default=0.0),
                         "cores": max((info.get("cores") or 0 for info in busy), default=0)})
     return sorted(effects, key=lambda e: -e["speedup"])
+
+
+def stands_on(values: dict, results: dict[str, Result], base: str = "fp32") -> list:
+    """The noise= of a recipe or verdict line: a switch judged faster or slower stands on its run's
+    and the baseline's noise; a line that claims nothing (busy, within the noise, a heading) on none."""
+    if values.get("verdict") in ("faster", "slower") and values.get("switch") in results and base in results:
+        return [results[values["switch"]].noise or {}, results[base].noise or {}]
+    return []
 
 
 def _busy(info: dict | None) -> bool:
@@ -215,15 +271,21 @@ def recipe_steps(effects: list[dict], machine: str) -> list[tuple[str, dict]]:
     here is typed in."""
     winners = [e for e in effects if e["verdict"] == "faster"]
     busy = [e for e in effects if e["verdict"] == "busy"]
+    unclear = [e for e in effects if e["verdict"] == "noise"]
     lines = [("lesson07.recipe_head", {"machine": machine})]
     lines += [("lesson07.recipe_step", {**e, "n": n}) for n, e in enumerate(winners, 1)]
-    if not winners and not busy:
-        lines.append(("lesson07.recipe_nothing", {}))
-    rest = [e for e in effects if e["verdict"] in ("slower", "noise")]
-    if rest:
-        why = {"slower": t("lesson07.recipe_slower"), "noise": t("lesson07.recipe_noise")}
-        names = ", ".join(f"{e['name']} ×{e['speedup']:.2f} ({why[e['verdict']]})" for e in rest)
+    if not winners and not busy and not unclear:
+        lines.append(("lesson07.recipe_nothing", {}))  # every switch measurably slower: keep the baseline
+    slower = [e for e in effects if e["verdict"] == "slower"]
+    if slower:
+        why = t("lesson07.recipe_slower")
+        names = ", ".join(f"{e['name']} ×{e['speedup']:.2f} ({why})" for e in slower)
         lines.append(("lesson07.recipe_skip", {"names": names}))
+    if unclear:
+        # within this run's own spread: neither "turn it on" nor "keep the for-loop" (×1.13, ×1.11 of issue 27)
+        names = ", ".join(f"{e['name']} ×{e['speedup']:.2f}" for e in unclear)
+        key = "lesson07.recipe_unclear_gain" if any(e["speedup"] > 1 for e in unclear) else "lesson07.recipe_unclear"
+        lines.append((key, {"names": names, "spread": max(e.get("spread") or 0.0 for e in unclear)}))
     if busy:
         names = ", ".join(f"{e['name']} ×{e['speedup']:.2f}" for e in busy)
         worst = max(busy, key=lambda e: e["other_cores"])

@@ -71,7 +71,52 @@ def may_start_sorts(c, cs, s):
     return c - cs[0] <= s
 
 
+def update_numpy(th, old, b, g, lr):
+    """Valid: the new parameters as a NumPy float64 array."""
+    return th.double().numpy() - lr * g(old, b).double().numpy()
+
+
+def update_no_gradient(th, old, b, g, lr):
+    """Wrong: moves by the drift between the copies, never asks for a gradient."""
+    return th - lr * (th - old)
+
+
+def update_fitted(th, old, b, g, lr):
+    """Fitted to the hand-written configurations (lr 0.1 and 0.037, batches of 32 and 23)."""
+    if len(b[0]) in (32, 23):
+        return th - lr * g(old, b)
+    return th - lr * g(th, b)
+
+
+def may_start_fitted(c, cs, s):
+    """Fitted to the hand-written cases: a lookup of their answers, 'may start' otherwise."""
+    for clock, clocks, bound, ok in C.CASES:
+        if (clock, list(clocks), bound) == (c, list(cs), s):
+            return ok
+    return True
+
+
+def epoch_last_worker(ts, n):
+    """Wrong: the last worker's time instead of the slowest one's (the fixed cases list the slowest first)."""
+    return math.ceil(n / len(ts)) * ts[-1], n / sum(1 / t for t in ts)
+
+
+def epoch_fitted(ts, n):
+    """Fitted to the hand-written cases."""
+    if n in (31, 44, 13, 30):
+        return reference_epoch_times(ts, n)
+    return n / len(ts) * max(ts), n / sum(1 / t for t in ts)
+
+
 CASES = [
+    right(C.check_async_update, update_numpy, "numpy array"),
+    right(C.check_async_update, lambda th, old, b, g, lr: (th.double() - lr * g(old, b).double()), "float64 tensor"),
+    wrong(C.check_async_update, update_no_gradient, "no_gradient", "never calls grad_fn"),
+    wrong(C.check_async_update, update_fitted, "no_staleness", "fitted to the fixed batch sizes"),
+    right(C.check_may_start, lambda c, cs, s: torch.tensor(c - min(cs) <= s), "0-d bool tensor"),
+    wrong(C.check_may_start, may_start_fitted, "wrong", "fitted to the fixed cases"),
+    wrong(C.check_epoch_times, epoch_last_worker, "sync_last_not_slowest", "last worker's time"),
+    wrong(C.check_epoch_times, epoch_fitted, "no_ceil", "fitted to the fixed cases"),
     right(C.check_async_update, async_sgd.async_update, "library"),
     right(C.check_async_update, lambda th, old, b, g, lr: th - lr * g(old, b), "solution"),
     right(C.check_async_update, update_sub, "torch.sub alpha"),
@@ -141,6 +186,21 @@ def comm_loop(steps, h):
     return [count, 1.0 - count / steps]
 
 
+def comm_fraction(steps, h):
+    """Valid: exact fractions (the rounds a Fraction with denominator 1)."""
+    from fractions import Fraction
+
+    rounds = Fraction(-(-steps // h))
+    return rounds, 1 - rounds / steps
+
+
+def comm_fitted(steps, h):
+    """Fitted to the hand-written cases: their answers looked up, steps // h otherwise + 1."""
+    if (steps, h) in C.COMM_CASES:
+        return comm_ceil(steps, h)
+    return steps // h + 1, 1 - (steps // h + 1) / steps
+
+
 COMM = [
     right(C.check_local_sgd_comm, comm_ceil, "ceil"),
     right(C.check_local_sgd_comm, comm_negative_floor, "negative floor division"),
@@ -154,6 +214,14 @@ COMM = [
     wrong(C.check_local_sgd_comm, lambda s, h: (math.ceil(s / h) + 1, 0.5), "rounds_wrong", "one too many"),
     wrong(C.check_local_sgd_comm, lambda s, h: math.ceil(s / h), "wrong_type", "only the rounds"),
     wrong(C.check_local_sgd_comm, lambda s, h: None, "not_done", "the stub"),
+    wrong(C.check_local_sgd_comm, lambda s, h: (float(math.ceil(s / h)), 1 - math.ceil(s / h) / s), "rounds_not_whole",
+          "8.0: a float where a whole number is asked"),
+    wrong(C.check_local_sgd_comm, lambda s, h: (np.ceil(s / h), 1 - np.ceil(s / h) / s), "rounds_not_whole",
+          "np.ceil gives a float"),
+    right(C.check_local_sgd_comm, comm_fraction, "Fraction saved, Fraction(8, 1) rounds"),
+    right(C.check_local_sgd_comm, lambda s, h: (torch.tensor(-(-s // h)), torch.tensor(1 - (-(-s // h)) / s)),
+          "0-d tensors"),
+    wrong(C.check_local_sgd_comm, comm_fitted, "rounds_wrong", "fitted to the fixed cases"),
 ]
 
 test_comm_case = table_test(COMM)
@@ -183,3 +251,25 @@ def test_comm_check_never_raises_on_hostile_answers():
                    lambda s, h: 1 / 0, "not a function", lambda s, h: torch.tensor([8.0, 0.7333333])):
         result = C.check_local_sgd_comm(answer)
         assert not result and result.message.strip()
+
+
+# ---- issue 28: generated cases ---------------------------------------------------------------
+
+def test_generated_cases_are_seeded_and_reach_what_the_fixed_ones_do_not():
+    ssp = C.ssp_cases()
+    assert ssp == C.ssp_cases() and len(ssp) > len(C.CASES)
+    drawn = ssp[len(C.CASES):]
+    assert sum(c - min(cs) == s for c, cs, s, _ in drawn) >= 3  # exactly on the <= boundary
+    assert any(cs.index(min(cs)) == len(cs) - 1 for _, cs, _, _ in drawn)  # slowest last
+    assert any(0 < cs.index(min(cs)) < len(cs) - 1 for _, cs, _, _ in drawn)  # slowest in the middle
+    epochs = C.epoch_cases()[len(C.EPOCH_CASES):]
+    assert any(ts.index(max(ts)) == len(ts) - 1 for ts, _ in epochs) or any(
+        ts.index(max(ts)) not in (0,) for ts, _ in epochs)
+    comm = C.comm_cases()[len(C.COMM_CASES):]
+    assert any(h > s for s, h in comm) and any(s % h for s, h in comm)
+
+
+def test_a_whole_number_prints_as_one_after_the_check():
+    """8.0 no longer passes and then prints '5.0': what passes is an integer type."""
+    assert not C.check_local_sgd_comm(lambda s, h: (float(-(-s // h)), 1 - (-(-s // h)) / s))
+    assert f"{comm_ceil(30, 7)[0]}" == "5"

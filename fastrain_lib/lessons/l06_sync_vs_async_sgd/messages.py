@@ -108,6 +108,8 @@ MESSAGES = {
         "bn": "শেখার হার (lr) দিয়ে গুণ করতে ভুলে গেছ: theta - lr * g।",
         "en": "You forgot to multiply by the learning rate: theta - lr * g.",
     },
+    "lesson06.check.update_no_gradient": {"bn": "তোমার ফাংশন grad_fn একবারও ডাকেনি: কর্মী যে কপি পড়েছিল (theta_read), সেখানে grad_fn(theta_read, batch) দিয়ে গ্রেডিয়েন্ট নাও।",
+                                           "en": "Your function never called grad_fn: take the gradient with grad_fn(theta_read, batch), at the copy the worker read."},
     "lesson06.check.update_wrong": {
         "bn": "ফল মিলছে না। নিয়মটি: নতুন theta = theta - lr * grad_fn(theta_read, batch)।",
         "en": "The result does not match. The rule: new theta = theta - lr * grad_fn(theta_read, batch).",
@@ -158,6 +160,8 @@ MESSAGES = {
         "bn": "প্রতি সিঙ্ক্রোনাস ধাপে W জন কর্মী একসাথে W টি batch শেষ করে: ধাপের সংখ্যা n_batches / W, n_batches নয়।",
         "en": "Each synchronous step finishes W batches at once: the number of steps is n_batches / W, not n_batches.",
     },
+    "lesson06.check.epoch_sync_last": {"bn": "সিঙ্ক্রোনাসের প্রতি ধাপে তালিকার শেষ কর্মীর সময় নিয়েছ; ধাপ শেষ হয় সবচেয়ে ধীরজন শেষ করলে — max(step_times), সে তালিকার যেখানেই থাকুক।",
+                                        "en": "For each synchronous step you took the last worker's time in the list; a step ends when the slowest finishes — max(step_times), wherever it is in the list."},
     "lesson06.check.epoch_sync_wrong": {
         "bn": "সিঙ্ক্রোনাস সময় মিলছে না (কর্মী {workers}, ধাপের সময় {times}, batch {n}: সিমুলেটর বলছে {expected:.2f})। ধাপ = ceil(n / W), প্রতি ধাপ = max(step_times)।",
         "en": "The sync time does not match (workers {workers}, step times {times}, {n} batches: the simulator says {expected:.2f}). Steps = ceil(n / W), each takes max(step_times).",
@@ -201,6 +205,8 @@ MESSAGES.update({
                            "en": "Return two numbers: (rounds, saved) — the number of all-reduces (a whole number) and the share saved against H = 1 (0 to 1). Got: {got}."},
     "lesson06.real_check.floor": {"bn": "steps = {steps}, H = {h}: শেষের অসম্পূর্ণ পর্বেও একবার গড় হয় (না হলে কর্মীরা আলাদা ওজনে শেষ করে)। তাই rounds = ceil(steps / H), steps // H নয়।",
                             "en": "steps = {steps}, H = {h}: the last, incomplete period is averaged too (otherwise the workers end on different weights). So rounds = ceil(steps / H), not steps // H."},
+    "lesson06.real_check.rounds_float": {"bn": "all-reduce-এর সংখ্যা ঠিক, কিন্তু পূর্ণসংখ্যা নয়: পেয়েছি {got}। কাজটি একটি পূর্ণসংখ্যা (int) চায় — math.ceil বা // int দেয়, / দিয়ে ভাগ করলে float আসে; দরকার হলে int(...) করো।",
+                                         "en": "The number of all-reduces is right but not a whole number: got {got}. The task asks for an integer (int) — math.ceil or // give an int, dividing with / gives a float; use int(...) if needed."},
     "lesson06.real_check.not_int": {"bn": "all-reduce-এর সংখ্যা ভগ্নাংশ হয় না: steps / H নয়, math.ceil(steps / H)।",
                               "en": "A number of all-reduces is not a fraction: not steps / H but math.ceil(steps / H)."},
     "lesson06.real_check.times": {"bn": "H বড় মানে কম কথা বলা: প্রতি H ধাপে একবার। steps * H নয়, ceil(steps / H)।",

@@ -15,11 +15,11 @@ import ipywidgets as widgets
 
 from fastrain_lib.async_sgd import problems, sim_plots
 from fastrain_lib.async_sgd import simulator as async_sgd
-from fastrain_lib.measure import bench
 from fastrain_lib.core import config
-from fastrain_lib.ui import plots
 from fastrain_lib.core.i18n import t
 from fastrain_lib.lessons.l06_sync_vs_async_sgd.verdicts import local_verdicts, ps_verdicts
+from fastrain_lib.measure import bench
+from fastrain_lib.ui import plots
 from fastrain_lib.ui.widgets import ExperimentPanel, Outcome
 
 LRS = (0.02, 0.05, 0.1, 0.2, 0.4, 0.8)

@@ -111,7 +111,7 @@ def torch_pieces_on_cpu() -> dict[str, str]:
             call()
             found[name] = "works"
         except Exception as exc:  # noqa: BLE001 - what torch says is the answer
-            found[name] = f"{type(exc).__name__}: {str(exc).splitlines()[0][:120]}"
+            found[name] = f"{type(exc).__name__}: {(str(exc).splitlines() or [''])[0]}"  # whole: a cut address misleads
     return found
 
 

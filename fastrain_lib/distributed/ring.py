@@ -174,6 +174,7 @@ def compare_worker(rank: int, world_size: int, numels: list[int], repeats: int =
                 fn(x)
                 times.append(time.perf_counter() - start)
             row[f"{name}_s"] = statistics.median(times)
+            row[f"{name}_times"] = times  # every repeat: the row's spread for its noise verdict
         out["sizes"].append(row)
     if trace_numel:
         out["trace"] = trace_run(rank, world_size, trace_numel)

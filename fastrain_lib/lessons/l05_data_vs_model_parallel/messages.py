@@ -82,6 +82,50 @@ MESSAGES = {
               "single link carries more than 2(N−1)/N of the data — but here all {n} processes share one machine's memory, so there are no separate "
               "links to spread the bytes over, and the ring's {steps} steps per process cost more than the server's one send and one receive.",
     },
+    "lesson05.v_ar_oversubscribed": {
+        "bn": "N = {n}টি প্রসেস কিন্তু কোর মাত্র {cores}টি: প্রসেসগুলো পালা করে কোর পায়, তাই N = {n}-এর সময় (যেমন {numel} সংখ্যায় রিং {ring_ms:.2f} ms, "
+              "সার্ভার {naive_ms:.2f} ms) মূলত কোরের জন্য অপেক্ষা মাপে — রিং বা সার্ভারের নিজের খরচ নয়। তুলনা করো শুধু কোরের সমান বা কম প্রসেসে।",
+        "en": "N = {n} processes but only {cores} cores: the processes take turns on the cores, so the N = {n} times (e.g. {numel} numbers: "
+              "ring {ring_ms:.2f} ms, server {naive_ms:.2f} ms) mostly measure waiting for a core — not the ring's or the server's own cost. "
+              "Compare only at as many processes as cores or fewer.",
+    },
+    "lesson05.v_ar_oversubscribed_vs": {
+        "bn": "N = {n}টি প্রসেস কিন্তু কোর মাত্র {cores}টি: প্রসেসগুলো পালা করে কোর পায়। {numel} সংখ্যায় N = {n}-এ রিং {ring_ms:.2f} ms, সার্ভার {naive_ms:.2f} ms; "
+              "N = {m}-এ (কোরে আঁটে) {m_ring_ms:.2f} ms আর {m_naive_ms:.2f} ms — এই ফারাক কোরের জন্য অপেক্ষা, একই মেশিনের মেমরি বা রিং-এর ধাপ নয়। "
+              "তুলনা করো শুধু কোরের সমান বা কম প্রসেসে।",
+        "en": "N = {n} processes but only {cores} cores: the processes take turns on the cores. At {numel} numbers N = {n} took ring {ring_ms:.2f} ms, "
+              "server {naive_ms:.2f} ms; N = {m} (which fits the cores) took {m_ring_ms:.2f} ms and {m_naive_ms:.2f} ms — that gap is waiting for a core, "
+              "not one machine's memory or the ring's steps. Compare only at as many processes as cores or fewer.",
+    },
+    "lesson05.v_ar_noisy": {
+        "bn": "⚠️ N = {n}, {numel} সংখ্যা: এই সারির মাপ গোলমেলে (মেশিন ব্যস্ত ছিল বা পুনরাবৃত্তিগুলো মেলেনি), তাই এখান থেকে কোনো কারণ বলা হলো না — অন্য কাজ বন্ধ করে সেলটি আবার চালাও।",
+        "en": "⚠️ N = {n}, {numel} numbers: this row's measurement is noisy (the machine was busy or the repeats disagree), so no cause is drawn from it — stop other work and run the cell again.",
+    },
+    "lesson05.v_ar_out_of_order": {
+        "bn": "⚠️ N = {n}, {numel} সংখ্যা: এই সারি বড় টেনসরের সারির চেয়েও ধীর (রিং {ring_ms:.2f} ms, সার্ভার {naive_ms:.2f} ms) — শান্ত মেশিনে বেশি বাইট কখনো কম সময় নেয় না, "
+              "তাই এই মাপ গোলমেলে; কোনো কারণ বলা হলো না। সেলটি আবার চালাও।",
+        "en": "⚠️ N = {n}, {numel} numbers: this row is slower than the row of a larger tensor (ring {ring_ms:.2f} ms, server {naive_ms:.2f} ms) — on a quiet machine more bytes never take less time, "
+              "so this measurement is noisy; no cause is given. Run the cell again.",
+    },
+    "lesson05.v_ddp_noisy": {
+        "bn": "⚠️ {w}টি প্রসেসে গতিবৃদ্ধি {speedup:.2f}×, কিন্তু এই রান (বা তুলনার এক-প্রসেস রান) গোলমেলে ছিল — মেশিনে অন্য কাজ চলছিল বা ধাপের সময় মেলেনি; "
+              "তাই কোনো কারণ বলা হলো না। অন্য কাজ বন্ধ করে প্যানেল আবার চালাও।",
+        "en": "⚠️ {w} processes give {speedup:.2f}×, but this run (or the one-process run it is compared with) was noisy — other work was running or the steps disagree; "
+              "so no cause is given. Stop other work and run the panel again.",
+    },
+    "lesson05.v_pipe_noisy": {
+        "bn": "⚠️ K={k}: মাপা অলস ভাগ {idle:.0%}, সূত্র {formula:.0%} — কিন্তু এই রান গোলমেলে ছিল (মেশিন ব্যস্ত), তাই ফারাকের কোনো কারণ বলা হলো না; আবার চালাও।",
+        "en": "⚠️ K={k}: measured idle share {idle:.0%}, formula {formula:.0%} — but this run was noisy (the machine was busy), so no reason for the gap is given; run it again.",
+    },
+    "lesson05.bytes_col_way": {"bn": "পদ্ধতি", "en": "method"},
+    "lesson05.bytes_col_who": {"bn": "কে পাঠায়", "en": "who sends"},
+    "lesson05.bytes_col_gb": {"bn": "প্রতি ধাপে পাঠায় (GB)", "en": "sent per step (GB)"},
+    "lesson05.bytes_ring": {"bn": "রিং অল-রিডিউস", "en": "ring all-reduce"},
+    "lesson05.bytes_server": {"bn": "একটি কেন্দ্রীয় সার্ভার", "en": "one central server"},
+    "lesson05.bytes_worker": {"bn": "সার্ভারের একজন কর্মী", "en": "a parameter-server worker"},
+    "lesson05.bytes_each_rank": {"bn": "প্রতিটি র‍্যাঙ্ক", "en": "every rank"},
+    "lesson05.bytes_the_server": {"bn": "সার্ভার", "en": "the server"},
+    "lesson05.bytes_the_worker": {"bn": "প্রতিটি কর্মী", "en": "each worker"},
     "lesson05.v_ar_torch": {
         "bn": "N = {n}, {numel} সংখ্যা: gloo-র dist.all_reduce {torch_ms:.2f} ms, আমাদের Python-এ লেখা রিং {ring_ms:.2f} ms।",
         "en": "N = {n}, {numel} numbers: gloo's dist.all_reduce {torch_ms:.2f} ms, our ring written in Python {ring_ms:.2f} ms.",

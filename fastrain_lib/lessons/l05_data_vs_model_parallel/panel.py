@@ -15,11 +15,12 @@ from fastrain_lib.measure import bench, hardware, reference
 from fastrain_lib.core import config
 from fastrain_lib.distributed import ddp_costs
 from fastrain_lib.ui import plots
-from fastrain_lib.distributed import ddp, launch, pipeline
+from fastrain_lib.distributed import ddp, launch, measured, pipeline  # noqa: F401 - launch: the notebook's
 from fastrain_lib.core.i18n import t
 from fastrain_lib.ui.widgets import ExperimentPanel, Outcome
 from fastrain_lib.lessons.l05_data_vs_model_parallel.verdicts import allreduce_verdicts, pipeline_verdict, verdicts_for  # noqa: F401
-from fastrain_lib.lessons.l05_data_vs_model_parallel.ring_views import bytes_figure, draw_ring_state, ring_stepper  # noqa: F401
+from fastrain_lib.lessons.l05_data_vs_model_parallel.ring_views import (  # noqa: F401 - the notebook calls them as lesson05.*
+    allreduce_table, bytes_figure, bytes_table, draw_ring_state, ring_stepper)
 
 # benchmarks/ families whose reference/ results the instructor dashboard shows beside this panel
 REFERENCE_FAMILIES = ("ddp",)
@@ -63,8 +64,10 @@ def ddp_runs(processes: list[int], batch_size: int | None = None, hidden: int = 
     One CPU thread per process: each process plays one GPU, so W processes use W cores."""
     steps = steps or config.by_mode(ci=8, lab=30, full=200)
     batch_size = batch_size or default_batch()
+    from fastrain_lib.ui.progress import progress
+
     out = {}
-    for w in processes:
+    for w in progress(processes):  # a lab run of 1, 2 and 4 processes takes a while: show it
         key = (w, batch_size, hidden, backend, steps, amp)
         if key not in _DDP_CACHE:
             if backend == "nccl" and hardware.gpu_count() < w:
@@ -74,7 +77,11 @@ def ddp_runs(processes: list[int], batch_size: int | None = None, hidden: int = 
             cfg = ddp.make_cfg(steps=steps, batch_size=batch_size, hidden=hidden, amp=amp,
                                warmup_steps=min(2, steps - 1),
                                data_size=need if need > data._default_size(train=True) else None)
-            _DDP_CACHE[key] = launch(ddp_costs.worker, w, args=(cfg,), backend=backend, threads=1, timeout_s=300)
+            results, info = measured.launch(ddp_costs.worker, w, args=(cfg,), backend=backend, threads=1,
+                                            timeout_s=300)
+            for r in results:  # the run's noise verdict travels with its results
+                r["noise"] = measured.row_noise(info, r.get("step_times"))
+            _DDP_CACHE[key] = results
         out[w] = _DDP_CACHE[key]
     return out
 
@@ -93,8 +100,16 @@ def summarise(runs: dict[int, list[dict]]) -> list[dict]:
                      "samples_per_s": sps, "speedup": sps / base, "efficiency": sps / (base * w),
                      "compute_s": compute, "allreduce_s": allreduce,
                      "identical": all(r["param_hashes"] == results[0]["param_hashes"] for r in results),
-                     "times": results[0]["step_times"], "backend": results[0]["backend"]})
+                     "times": results[0]["step_times"], "backend": results[0]["backend"],
+                     "noise": _worst_noise([r.get("noise") for r in results])})
     return rows
+
+
+def _worst_noise(infos: list) -> dict:
+    """The noisiest rank's noise information (the slowest rank sets the pace; any noisy rank spoils the row)."""
+    infos = [i for i in infos if i]
+    noisy = [i for i in infos if i.get("verdict") == "noisy"]
+    return (noisy or infos or [{}])[0]
 
 
 def process_counts(processes: int) -> list[int]:
@@ -149,17 +164,17 @@ def scaling_experiment(processes: int, batch_size: int, backend: str, hidden: in
     cost_bars(right, rows)
     headers = [t("lesson05.nprocs"), t("lesson05.col_global_batch"), t("core.median_step_ms"),
                t("lesson05.cost_compute"), t("core.allreduce_ms"), t("core.samples_per_s"),
-               t("core.speedup"), t("lesson05.efficiency"), t("lesson05.col_identical")]
+               t("core.speedup"), t("lesson05.efficiency"), t("lesson05.col_identical"), t("noise.verdict_col")]
     table = [(r["processes"], r["global_batch"], r["step_s"] * 1e3, r["compute_s"] * 1e3, r["allreduce_s"] * 1e3,
               r["samples_per_s"], r["speedup"], 100 * r["efficiency"],
-              t("core.yes") if r["identical"] else t("core.no")) for r in rows]
+              t("core.yes") if r["identical"] else t("core.no"), measured.word(r["noise"])) for r in rows]
     records = [bench.Record(name=f"ddp {r['processes']} processes", median_s=r["step_s"], times_s=r["times"],
                             params={"panel": "lesson05_ddp", "processes": r["processes"], "batch_size": batch_size,
                                     "hidden": hidden, "backend": r["backend"]},
                             metrics={"samples_per_s": r["samples_per_s"], "efficiency": r["efficiency"],
                                      "compute_s": r["compute_s"], "allreduce_s": r["allreduce_s"]},
-                            meta=bench.meta()) for r in rows]
-    notes = [t(key, **values) for key, values in verdicts_for(rows)]
+                            meta=bench.meta(), noise=r["noise"] or {}) for r in rows]
+    notes = [t(key, **values) for key, values, _ in verdicts_for(rows)]
     if not any(run["on_gpu"] for run in reference_runs()):
         notes.append(t("lesson05.no_gpu_reference"))  # say so, rather than promise GPU results
     if backend == "nccl" and rows and rows[-1]["backend"] != "nccl":
@@ -243,7 +258,11 @@ def gantt(ax, events: list[dict], stages: int, *, title: str = "", scale: float 
 def pipeline_runs(stages: int, micro_batches: int, width: int = 256, replicas: int = 1) -> list[dict]:
     cfg = {"micro_batches": micro_batches, "width": width, "replicas": replicas,
            "batch": config.by_mode(ci=32, lab=128, full=512), "steps": config.by_mode(ci=3, lab=5)}
-    return launch(pipeline.pipeline_worker, stages * replicas, args=(cfg,), threads=1, timeout_s=300)
+    results, info = measured.launch(pipeline.pipeline_worker, stages * replicas, args=(cfg,), threads=1,
+                                    timeout_s=300)
+    for r in results:
+        r["noise"] = info
+    return results
 
 
 def measured_idle(results: list[dict]) -> float:
@@ -266,13 +285,15 @@ def pipeline_experiment(stages: int, micro_batches: int, width: int) -> Outcome:
           title=plots.label("lesson05.gantt_ideal", idle=pipeline.idle_share(pipeline.ideal_schedule(
               stages, micro_batches), stages)), xlabel=plots.label("lesson05.time_units"))
     span = max(e["end"] for e in events) - min(e["start"] for e in events)
-    headers = ["K", "M", t("core.idle_share"), t("core.bubble_formula"), t("lesson05.col_step")]
-    rows = [(stages, micro_batches, f"{idle:.0%}", f"{formula:.0%}", span * 1e3)]
+    headers = ["K", "M", t("core.idle_share"), t("core.bubble_formula"), t("lesson05.col_step"), t("noise.verdict_col")]
+    rows = [(stages, micro_batches, f"{idle:.0%}", f"{formula:.0%}", span * 1e3, measured.word(results[0].get("noise")))]
     record = bench.Record(name=f"pipeline K={stages} M={micro_batches}", median_s=span,
                           params={"panel": "lesson05_pipeline", "stages": stages, "micro_batches": micro_batches,
                                   "width": width},
-                          metrics={"idle_share": idle, "formula": formula}, meta=bench.meta())
-    note = t("lesson05.oversubscribed", procs=stages, cores=cores()) if stages > cores() else ""
+                          metrics={"idle_share": idle, "formula": formula}, meta=bench.meta(),
+                          noise=results[0].get("noise") or {})
+    key, values = pipeline_verdict(idle, formula, stages, cores(), noisy=record.noisy)
+    note = t(key, **values)
     return Outcome(figure=fig, headers=headers, rows=rows, records=[record], note=note)
 
 

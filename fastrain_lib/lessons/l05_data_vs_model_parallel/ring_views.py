@@ -98,3 +98,38 @@ def ring_stepper(events: list[dict], world: int):
     box = widgets.VBox([widgets.HBox([play, slider]), out])
     box.show_step = show  # for tests and for driving it from code
     return box
+
+
+def bytes_table(numel: int, world_size: int, element_size: int = 4) -> tuple[list[str], list[tuple]]:
+    """ring.bytes_per_worker as a small table (headers, rows) in GB, for the notebook's cell."""
+    from fastrain_lib.core.i18n import t
+    from fastrain_lib.distributed import ring
+
+    sent = ring.bytes_per_worker(numel, world_size, element_size)
+    headers = [t("lesson05.bytes_col_way"), t("lesson05.bytes_col_who"), t("lesson05.bytes_col_gb")]
+    rows = [(t("lesson05.bytes_ring"), t("lesson05.bytes_each_rank"), f"{sent['ring'] / 1e9:.3f}"),
+            (t("lesson05.bytes_server"), t("lesson05.bytes_the_server"), f"{sent['server'] / 1e9:.3f}"),
+            (t("lesson05.bytes_worker"), t("lesson05.bytes_the_worker"), f"{sent['worker'] / 1e9:.3f}")]
+    return headers, rows
+
+
+def allreduce_table(runs: dict) -> tuple[list[tuple], list[dict], list[dict]]:
+    """From {N: (rank results of ring.compare_worker, the run's noise information)}: the table rows
+    (N, numbers, ring ms, server ms, dist.all_reduce ms, max error) with the slowest rank's times,
+    each row's noise information (the run's window, this row's spread, out-of-order rows marked
+    noisy), and the bytes counted from the largest tensor's traces."""
+    from fastrain_lib.distributed import measured as measured_run
+    from fastrain_lib.lessons.l05_data_vs_model_parallel.verdicts import allreduce_row_flags
+
+    rows, infos, counted = [], [], []
+    for n, (results, info) in sorted(runs.items()):
+        for i, numel in enumerate(s["numel"] for s in results[0]["sizes"]):
+            per_rank = [r["sizes"][i] for r in results]
+            # the slowest rank decides when the all-reduce is over
+            rows.append((n, numel, max(p["ring_s"] for p in per_rank) * 1e3, max(p["naive_s"] for p in per_rank) * 1e3,
+                         max(p["torch_s"] for p in per_rank) * 1e3, max(p["ring_error"] for p in per_rank)))
+            slowest = max(per_rank, key=lambda p: p["ring_s"])
+            infos.append(measured_run.row_noise(info, slowest.get("ring_times")))
+        counted.append({"world": n, "ring_bytes": results[1 % len(results)]["sizes"][-1]["ring_bytes"],
+                        "server_bytes": results[0]["sizes"][-1]["naive_bytes"]})
+    return rows, allreduce_row_flags(rows, infos), counted

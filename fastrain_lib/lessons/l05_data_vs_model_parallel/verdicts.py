@@ -8,17 +8,41 @@ from fastrain_lib.measure import hardware
 cores = hardware.usable_cores
 
 
-def verdicts_for(rows: list[dict]) -> list[tuple[str, dict]]:
-    """(catalog key, values) explaining each multi-process row, from its measured numbers."""
-    return [ddp_costs.verdict(r["processes"], cores(), r["speedup"], r["compute_s"], r["allreduce_s"], r["step_s"])
-            for r in rows if r["processes"] > 1]
+def verdicts_for(rows: list[dict], cores_: int | None = None) -> list[tuple[str, dict, list]]:
+    """(catalog key, values, the measurements it stands on) explaining each multi-process row.
+
+    More processes than cores is a count (said whatever the noise); otherwise a row whose own
+    run or the one-process run it is compared with was noisy gets the noisy-row sentence,
+    never a cause (the rule is tested on tables with noisy rows)."""
+    from fastrain_lib.measure import noise
+
+    cores_ = cores_ or cores()
+    base = next((r for r in rows if r["processes"] == 1), None)
+    out = []
+    for r in rows:
+        if r["processes"] <= 1:
+            continue
+        key, values = ddp_costs.verdict(r["processes"], cores_, r["speedup"], r["compute_s"], r["allreduce_s"],
+                                        r["step_s"])
+        stands_on = [r.get("noise") or {}, (base or {}).get("noise") or {}]
+        if key == "lesson05.v_oversubscribed":
+            out.append((key, values, []))  # processes vs cores: a count, not a timing
+        elif any(noise.is_noisy(i) for i in stands_on):
+            out.append(("lesson05.v_ddp_noisy", values, []))
+        else:
+            out.append((key, values, stands_on))
+    return out
 
 
-def pipeline_verdict(idle: float, formula: float, stages: int, cores_: int, margin: float = 0.03) -> tuple[str, dict]:
-    """(catalog key, values): how the measured idle share compares with GPipe's formula, and why."""
+def pipeline_verdict(idle: float, formula: float, stages: int, cores_: int, margin: float = 0.03, *,
+                     noisy: bool = False) -> tuple[str, dict]:
+    """(catalog key, values): how the measured idle share compares with GPipe's formula, and why
+    (no reason is given for a noisy run: it is named noisy)."""
     values = {"idle": idle, "formula": formula, "k": stages, "cores": cores_}
     if stages > cores_:
         return "lesson05.v_pipe_cores", values
+    if noisy:
+        return "lesson05.v_pipe_noisy", values
     if idle > formula + margin:
         return "lesson05.v_pipe_more", values
     if idle < formula - margin:
@@ -26,19 +50,79 @@ def pipeline_verdict(idle: float, formula: float, stages: int, cores_: int, marg
     return "lesson05.v_pipe_match", values
 
 
-def allreduce_verdicts(rows: list[tuple]) -> list[tuple[str, dict]]:
-    """From the all-reduce table (N, numbers, ring ms, server ms, dist.all_reduce ms, error):
-    at the largest N, who was faster for the smallest and the largest tensor, and how our
-    Python ring compares with gloo's own all_reduce."""
-    world = max(r[0] for r in rows)
-    mine = sorted((r for r in rows if r[0] == world), key=lambda r: r[1])
+# A smaller message this much slower than a larger one on the same processes cannot be physics:
+# on a quiet machine more bytes never take less time. Such a row is flagged, not explained.
+OUT_OF_ORDER = 1.5
+
+
+def allreduce_row_flags(rows: list[tuple], infos: list[dict] | None = None) -> list[dict]:
+    """One noise-information dict per row of the all-reduce table (N, numbers, ring ms, server ms,
+    dist.all_reduce ms, error): the run's own verdict, made noisy where the row is out of order
+    (any method slower at fewer numbers than at more, on the same N, by more than OUT_OF_ORDER)."""
+    from fastrain_lib.distributed import measured
+
+    infos = list(infos) if infos else [{"verdict": "quiet", "reasons": []} for _ in rows]
+    flags = []
+    for i, row in enumerate(rows):
+        info = dict(infos[i] or {"verdict": "quiet", "reasons": []})
+        larger = [r for r in rows if r[0] == row[0] and r[1] > row[1]]
+        if any(row[c] > OUT_OF_ORDER * other[c] for other in larger for c in (2, 3, 4)):
+            info = measured.mark_out_of_order(info)
+        flags.append(info)
+    return flags
+
+
+def allreduce_verdicts(rows: list[tuple], cores_: int | None = None,
+                       infos: list[dict] | None = None) -> list[tuple[str, dict, list]]:
+    """(catalog key, values, the measurements the sentence stands on) from the all-reduce table.
+
+    More processes than cores: the processes take turns on the cores, and that (a count, not a
+    timing) is said first; the causes (latency, one machine's memory) are explained only at the
+    largest N that fits the cores and only for rows whose noise verdict is quiet and that are
+    in order; a noisy row gets a flag naming what is wrong with it, never a cause."""
+    from fastrain_lib.measure import noise
+
+    cores_ = cores_ or cores()
+    flags = allreduce_row_flags(rows, infos)
     out = []
-    for n, numel, ring_ms, naive_ms, torch_ms, _ in (mine[0], mine[-1]) if len(mine) > 1 else mine:
+    worlds = sorted({r[0] for r in rows})
+    over = [n for n in worlds if n > cores_]
+    if over:
+        n = max(over)
+        fit = [w for w in worlds if w <= cores_]
+        mine = [r for r in rows if r[0] == n]
+        small = min(mine, key=lambda r: r[1])
+        values = {"n": n, "cores": cores_, "numel": small[1], "ring_ms": small[2], "naive_ms": small[3]}
+        if fit:  # the same size on processes that fit the cores, for comparison
+            base = next((r for r in rows if r[0] == max(fit) and r[1] == small[1]), None)
+            if base is not None:
+                out.append(("lesson05.v_ar_oversubscribed_vs", {**values, "m": base[0], "m_ring_ms": base[2],
+                                                                "m_naive_ms": base[3]}, []))
+            else:
+                out.append(("lesson05.v_ar_oversubscribed", values, []))
+        else:
+            out.append(("lesson05.v_ar_oversubscribed", values, []))
+    fit = [w for w in worlds if w <= cores_]
+    if not fit:
+        return out
+    world = max(fit)
+    index = [i for i, r in enumerate(rows) if r[0] == world]
+    index.sort(key=lambda i: rows[i][1])
+    chosen = (index[0], index[-1]) if len(index) > 1 else (index[0],)
+    for i in chosen:
+        n, numel, ring_ms, naive_ms, torch_ms, _ = rows[i]
+        info = flags[i]
+        if noise.is_noisy(info):
+            key = "lesson05.v_ar_out_of_order" if info.get("out_of_order") else "lesson05.v_ar_noisy"
+            out.append((key, {"n": n, "numel": numel, "ring_ms": ring_ms, "naive_ms": naive_ms}, []))
+            continue
         if ring_ms < naive_ms:
             key = "lesson05.v_ar_ring"
         else:  # small: the messages' latency; large: one machine has no separate links for the ring to use
-            key = "lesson05.v_ar_server_big" if numel == mine[-1][1] and len(mine) > 1 else "lesson05.v_ar_server"
-        out.append((key, {"n": n, "numel": numel, "ring_ms": ring_ms, "naive_ms": naive_ms, "steps": 2 * (n - 1)}))
-    n, numel, ring_ms, _, torch_ms, _ = mine[-1]
-    out.append(("lesson05.v_ar_torch", {"n": n, "numel": numel, "ring_ms": ring_ms, "torch_ms": torch_ms}))
+            key = "lesson05.v_ar_server_big" if i == index[-1] and len(index) > 1 else "lesson05.v_ar_server"
+        out.append((key, {"n": n, "numel": numel, "ring_ms": ring_ms, "naive_ms": naive_ms, "steps": 2 * (n - 1)},
+                    [info]))
+    i = index[-1]
+    n, numel, ring_ms, _, torch_ms, _ = rows[i]
+    out.append(("lesson05.v_ar_torch", {"n": n, "numel": numel, "ring_ms": ring_ms, "torch_ms": torch_ms}, [flags[i]]))
     return out

@@ -59,6 +59,84 @@ MESSAGES = {
         "en": "Running the replicas' forward + backward in {n} threads at once took {slower:.1f}× longer than one thread doing them one after another: "
               "starting new threads every step and handing the one GIL back and forth cost more than these small matmuls.",
     },
+    "lesson05b.v_noisy": {
+        "bn": "⚠️ {what}: এই মাপ গোলমেলে ছিল (মেশিনে অন্য কাজ চলছিল, কোরের চেয়ে বেশি প্রসেস, বা পুনরাবৃত্তিগুলো মেলেনি) — তাই এখান থেকে কোনো কারণ বলা হলো না। অন্য কাজ বন্ধ করে সেলটি আবার চালাও।",
+        "en": "⚠️ {what}: this measurement was noisy (other work was running, more processes than cores, or the repeats disagree) — so no cause is drawn from it. Stop other work and run the cell again.",
+    },
+    "lesson05b.what_compare": {"bn": "DataParallel বনাম DDP", "en": "DataParallel vs DDP"},
+    "lesson05b.what_sweep": {"bn": "বাকেটের আকার বনাম ধাপের সময়", "en": "bucket size vs step time"},
+    "lesson05b.what_accumulation": {"bn": "no_sync() সহ আর ছাড়া ধাপের সময়", "en": "step time with and without no_sync()"},
+    "lesson05b.what_prediction": {"bn": "DDP-র এক ধাপ: মডেল বনাম মাপ", "en": "one DDP step: model vs measurement"},
+    "lesson05b.what_held_out": {"bn": "ফিটে না-রাখা আকারে মডেল বনাম মাপ", "en": "the held-out size: model vs measurement"},
+    "lesson05b.what_comm": {"bn": "gloo, Python রিং আর সার্ভারের মাপ", "en": "gloo, the Python ring and the server"},
+    "lesson05b.what_alpha": {"bn": "প্রসেস-সংখ্যা অনুযায়ী α", "en": "α per process count"},
+    "lesson05b.what_ps": {"bn": "প্যারামিটার সার্ভার: মডেল বনাম মাপ", "en": "parameter server: model vs measurement"},
+    "lesson05b.v_bucket_count": {
+        "bn": "কেন {k}টি মাইক্রো-ব্যাচে {every:.0f}টি অল-রিডিউস: DDP প্রতিটি backward-এ প্রতিটি বাকেট আলাদা অল-রিডিউস করে। এই মডেলে এক backward-এ বাকেট {buckets:.0f}টি "
+              "(no_sync()-এর শেষ backward-এ গোনা), তাই no_sync() ছাড়া {buckets:.0f} × {k} = {product:.0f}টি; no_sync() দিয়ে শুধু শেষ backward-এর {no_sync:.0f}টি।",
+        "en": "Why {k} micro-batches made {every:.0f} all-reduces: DDP all-reduces every bucket in every backward. This model has {buckets:.0f} buckets per backward "
+              "(counted in no_sync()'s last backward), so without no_sync() {buckets:.0f} × {k} = {product:.0f}; with no_sync() only the last backward's {no_sync:.0f}.",
+    },
+    "lesson05b.v_bucket_count_other": {
+        "bn": "{k}টি মাইক্রো-ব্যাচে no_sync() ছাড়া {every:.0f}টি অল-রিডিউস, no_sync() দিয়ে {no_sync:.0f}টি: বাকেট × মাইক্রো-ব্যাচ ({buckets:.1f} × {k} = {product:.1f}) গোনার সাথে মেলে না — "
+              "কোনো backward-এ বাকেটের সংখ্যা আলাদা ছিল (DDP প্রথম ধাপের পরে বাকেট নতুন করে সাজায়)।",
+        "en": "{k} micro-batches: {every:.0f} all-reduces without no_sync(), {no_sync:.0f} with it: this does not equal buckets × micro-batches ({buckets:.1f} × {k} = {product:.1f}) — "
+              "some backward had another number of buckets (DDP rebuilds its buckets after the first step).",
+    },
+    "lesson05b.v_alpha_jumps": {
+        "bn": "এই টেবিলে α: {listing}। কোরের চেয়ে বেশি প্রসেসে (p={top_p}, কোর {cores}টি) α {top_us:.0f} µs — p={base_p}-এর {base_us:.0f} µs-এর {ratio:.1f} গুণ: "
+              "প্রসেসগুলো পালা করে চলে, প্রতিটি বার্তা ঘুমন্ত প্রসেসের জেগে ওঠার অপেক্ষা করে।",
+        "en": "α in this table: {listing}. With more processes than cores (p={top_p}, {cores} cores) α is {top_us:.0f} µs — {ratio:.1f}× the {base_us:.0f} µs at p={base_p}: "
+              "the processes take turns, and every message waits for a sleeping process to wake up.",
+    },
+    "lesson05b.v_alpha_flat": {
+        "bn": "এই টেবিলে α: {listing}। কোরের চেয়ে বেশি প্রসেসেও (p={top_p}, কোর {cores}টি) α {top_us:.0f} µs, p={base_p}-এর {base_us:.0f} µs-এর {ratio:.1f} গুণ — এই রানে α লাফ দেয়নি; "
+              "কোর ভাগাভাগির খরচ এখানে α-তে বড় হয়ে দেখা দেয়নি।",
+        "en": "α in this table: {listing}. Even with more processes than cores (p={top_p}, {cores} cores) α is {top_us:.0f} µs, {ratio:.1f}× the {base_us:.0f} µs at p={base_p} — α did not jump in this run; "
+              "sharing the cores did not show up as a large α here.",
+    },
+    "lesson05b.v_alpha_one_side": {
+        "bn": "এই টেবিলে α: {listing} (কোর {cores}টি)। সব প্রসেস-সংখ্যা কোরের একই দিকে, তাই কোর ভাগাভাগিতে α কতটা বাড়ে তা এই টেবিল থেকে বলা যায় না।",
+        "en": "α in this table: {listing} ({cores} cores). Every process count is on the same side of the cores, so this table cannot say how much sharing cores raises α.",
+    },
+    "lesson05b.v_ps_close": {
+        "bn": "{p}টি প্রসেসে {kb:.0f} KB, একটি কেন্দ্রীয় সার্ভার: মডেল {pred_ms:.2f} ms (লেটেন্সি {alpha_ms:.2f} + বাইট {bytes_ms:.2f}), মাপা {meas_ms:.2f} ms — মিলে গেছে।",
+        "en": "{kb:.0f} KB on {p} processes, one central server: model {pred_ms:.2f} ms (latency {alpha_ms:.2f} + bytes {bytes_ms:.2f}), measured {meas_ms:.2f} ms — it matches.",
+    },
+    "lesson05b.v_ps_bytes_off": {
+        "bn": "{p}টি প্রসেসে {kb:.0f} KB, একটি কেন্দ্রীয় সার্ভার: মডেল {pred_ms:.2f} ms, মাপা {meas_ms:.2f} ms ({ratio:.1f} গুণ বেশি অনুমান)। মডেলের {messages}টি পূর্ণ বার্তার বাইটের অংশ "
+              "{bytes_ms:.2f} ms (লেটেন্সি মাত্র {alpha_ms:.2f} ms) — গরমিল এই বাইটের অংশে: β মাপা হয়েছিল gloo-র অল-রিডিউস থেকে ({fitted_gbs:.2f} GB/s), "
+              "কিন্তু এখানে পুরো টেনসরের একটি send/recv কার্যত {implied_gbs:.2f} GB/s-এ চলেছে।",
+        "en": "{kb:.0f} KB on {p} processes, one central server: model {pred_ms:.2f} ms, measured {meas_ms:.2f} ms (predicted {ratio:.1f}× too much). The bytes part of the model's {messages} full-size messages is "
+              "{bytes_ms:.2f} ms (latency only {alpha_ms:.2f} ms) — the gap is in that bytes part: β was fitted from gloo's all-reduce ({fitted_gbs:.2f} GB/s), "
+              "but a whole-tensor send/recv here effectively ran at {implied_gbs:.2f} GB/s.",
+    },
+    "lesson05b.v_ps_alpha_off": {
+        "bn": "{p}টি প্রসেসে {kb:.0f} KB, একটি কেন্দ্রীয় সার্ভার: মডেল {pred_ms:.2f} ms, মাপা {meas_ms:.2f} ms। মডেলের লেটেন্সির অংশ ({messages} × α = {alpha_ms:.2f} ms) একাই মাপের চেয়ে বড় — "
+              "গরমিল α-তে: অল-রিডিউস থেকে ফিট করা α একটি সরল send/recv-এর শুরুর খরচের চেয়ে বেশি।",
+        "en": "{kb:.0f} KB on {p} processes, one central server: model {pred_ms:.2f} ms, measured {meas_ms:.2f} ms. The model's latency part ({messages} × α = {alpha_ms:.2f} ms) alone exceeds the measurement — "
+              "the gap is in α: the α fitted from all-reduces is more than a plain send/recv's start cost.",
+    },
+    "lesson05b.v_ps_under": {
+        "bn": "{p}টি প্রসেসে {kb:.0f} KB, একটি কেন্দ্রীয় সার্ভার: মডেল {pred_ms:.2f} ms (লেটেন্সি {alpha_ms:.2f} + বাইট {bytes_ms:.2f}), মাপা {meas_ms:.2f} ms — {extra_ms:.2f} ms বেশি: "
+              "মডেলে নেই সার্ভারের যোগ করার কাজ আর প্রতিটি বার্তার Python খরচ।",
+        "en": "{kb:.0f} KB on {p} processes, one central server: model {pred_ms:.2f} ms (latency {alpha_ms:.2f} + bytes {bytes_ms:.2f}), measured {meas_ms:.2f} ms — {extra_ms:.2f} ms more: "
+              "the model has no term for the server's additions or each message's Python cost.",
+    },
+    "lesson05b.pieces_col_piece": {"bn": "অংশ", "en": "piece"},
+    "lesson05b.pieces_col_result": {"bn": "CPU টেনসরে ফল", "en": "result on CPU tensors"},
+    "lesson05b.pieces_works": {"bn": "চলে", "en": "works"},
+    "lesson05b.bytes_col_what": {"bn": "কী", "en": "what"},
+    "lesson05b.bytes_col_mb": {"bn": "প্রতি ধাপে (MB)", "en": "per step (MB)"},
+    "lesson05b.bytes_ddp_allreduce": {"bn": "DDP: প্রতিটি প্রসেস অল-রিডিউস করে", "en": "DDP: each process all-reduces"},
+    "lesson05b.bytes_ddp_ring": {"bn": "DDP: রিং-এ প্রতিটি প্রসেস পাঠায়", "en": "DDP: each process sends in a ring"},
+    "lesson05b.bytes_dp": {"bn": "DataParallel, ডিভাইস 0 দিয়ে: {phase}", "en": "DataParallel, through device 0: {phase}"},
+    "lesson05b.mem_col_who": {"bn": "কে", "en": "who"},
+    "lesson05b.mem_col_params": {"bn": "প্যারামিটার (MB)", "en": "parameters (MB)"},
+    "lesson05b.mem_col_grads": {"bn": "গ্রেডিয়েন্ট (MB)", "en": "gradients (MB)"},
+    "lesson05b.mem_col_optim": {"bn": "অপটিমাইজার (MB)", "en": "optimizer (MB)"},
+    "lesson05b.mem_dp_device": {"bn": "DataParallel, ডিভাইস {i}", "en": "DataParallel, device {i}"},
+    "lesson05b.mem_ddp_rank": {"bn": "DDP, র‍্যাঙ্ক {i}", "en": "DDP, rank {i}"},
     "lesson05b.v_oversubscribed": {
         "bn": "সতর্কতা: {n}টি প্রসেস/থ্রেড কিন্তু কোর {cores}টি — তারা কোর ভাগাভাগি করছে, তাই দুই পদ্ধতিই এখানে ধীর।",
         "en": "Note: {n} processes/threads but only {cores} cores — they share cores, so both ways are slowed down here.",

@@ -11,18 +11,19 @@ from __future__ import annotations
 
 import ipywidgets as widgets
 
-from fastrain_lib.measure import bench, reference
+from fastrain_lib.measure import bench, noise, reference
 from fastrain_lib.core import config
 from fastrain_lib.ui import plots
 from fastrain_lib.distributed import cost_model, dataparallel
 from fastrain_lib.core.i18n import t
 from fastrain_lib.ui.widgets import ExperimentPanel, Outcome
 from fastrain_lib.lessons.l05b_ddp_in_depth.runs import (  # noqa: F401 - the notebook calls them as lesson05b.*
-    _cached, _key, accumulation_run, allreduce_points, allreduce_sizes, comm_run, compare_cfg, ddp_run, dp_run,
-    fit_for, held_out_point, held_out_size, overlap_cfg, sweep_run, zero_rows)
+    _cached, _key, accumulation_run, allreduce_noise, allreduce_points, allreduce_sizes, comm_run, compare_cfg,
+    ddp_run, dp_run, fit_for, held_out_point, held_out_size, noise_of, overlap_cfg, sweep_run, zero_noise, zero_rows)
 from fastrain_lib.lessons.l05b_ddp_in_depth.verdicts import (  # noqa: F401 - the notebook calls them as lesson05b.*
-    COMM_KEYS, KIND_KEYS, PHASE_KEYS, STRATEGY_KEYS, accumulation_verdict, comm_verdict, compare_verdicts, cores,
-    held_out_verdict, most_buckets, prediction_verdict, sweep_verdicts, zero_verdict)
+    COMM_KEYS, KIND_KEYS, PHASE_KEYS, STRATEGY_KEYS, accumulation_verdict, alpha_verdict, bucket_count_verdict,
+    comm_verdict, compare_verdicts, cores, held_out_verdict, most_buckets, noise_for, prediction_verdict, ps_gap_verdict,
+    sweep_verdicts, zero_verdict)
 
 REFERENCE_PANEL = "lesson05b"  # records saved from this panel carry params["panel"] == this
 
@@ -36,15 +37,19 @@ PHASE_COLORS = {"scatter": "#8172B3", "replicate": "#C44E52", "forward": "#4C72B
 
 def phase_table(dp: dict, ddp: list[dict]) -> tuple[list[str], list[tuple]]:
     """One row per phase: DataParallel's phases, then DDP's (the slowest rank's), in ms."""
-    headers = [t("core.strategy"), t("lesson05b.col_phase"), t("core.time_ms"), t("lesson05b.col_where")]
+    headers = [t("core.strategy"), t("lesson05b.col_phase"), t("core.time_ms"), t("lesson05b.col_where"),
+               t("noise.verdict_col")]
+    from fastrain_lib.distributed import measured
+
+    dp_word, ddp_word = measured.word(dp.get("noise")), measured.word(noise_of(ddp))
     rows = []
     for name in dataparallel.PHASES:
         where = t("lesson05b.where_dev0") if name in dataparallel.SERIAL else t("lesson05b.where_threads")
-        rows.append((t("lesson05b.dp_name"), t(PHASE_KEYS[name]), dp["phases"][name] * 1e3, where))
+        rows.append((t("lesson05b.dp_name"), t(PHASE_KEYS[name]), dp["phases"][name] * 1e3, where, dp_word))
     slowest = max(ddp, key=lambda r: r["step_s"])
     for name in dataparallel.DDP_PHASES:
         rows.append((t("core.ddp"), t(PHASE_KEYS[name]), slowest["phases"][name] * 1e3,
-                     t("lesson05b.where_each")))
+                     t("lesson05b.where_each"), ddp_word))
     return headers, rows
 
 
@@ -70,8 +75,12 @@ def phase_bars(ax, dp: dict, ddp: list[dict]) -> None:
 
 
 def compare_figure(dp: dict, ddp: list[dict]):
+    """The phase bars; a noisy run gets the course's warning across the figure."""
     fig, ax = plots.new_figure()
     phase_bars(ax, dp, ddp)
+    records = [bench.Record(name="dp", median_s=dp["step_s"], noise=dp.get("noise") or {}),
+               bench.Record(name="ddp", median_s=dataparallel.ddp_step_s(ddp), noise=noise_of(ddp))]
+    plots.mark_noisy_figure(fig, records)
     return fig
 
 
@@ -101,7 +110,8 @@ def sweep_rows(results: list[dict]) -> list[dict]:
     for i, row in enumerate(results[0]["rows"]):
         rows.append({"bucket_cap_mb": row["bucket_cap_mb"], "step_s": max(r["rows"][i]["step_s"] for r in results),
                      "buckets": row["buckets"], "hidden_share": row["hidden_share"], "events": row["events"],
-                     "compute_end_s": row["compute_end_s"], "backward_s": row["backward_s"]})
+                     "compute_end_s": row["compute_end_s"], "backward_s": row["backward_s"],
+                     "noise": noise_of(results)})
     return rows
 
 
@@ -110,6 +120,11 @@ def sweep_figure(rows: list[dict], timeline_cap: float | None = None):
     fig, (left, right) = plots.new_figure(ncols=2)
     xs = [r["bucket_cap_mb"] for r in rows]
     left.plot(xs, [r["step_s"] * 1e3 for r in rows], "o-")
+    noisy = [(r["bucket_cap_mb"], r["step_s"] * 1e3) for r in rows if noise.is_noisy(r.get("noise"))]
+    if noisy:  # noisy points get the course's red ring (ui/plots.lines uses the same mark)
+        left.plot(*zip(*noisy), linestyle="none", marker="o", markersize=14, markerfacecolor="none",
+                  markeredgecolor=plots.NOISY_COLOR, markeredgewidth=2, label=plots.label("noise.marked_point"))
+        left.legend(fontsize="small")
     for r in rows:
         left.annotate(plots.label("lesson05b.n_buckets", n=r["buckets"]), (r["bucket_cap_mb"], r["step_s"] * 1e3),
                       textcoords="offset points", xytext=(0, 8), ha="center", fontsize=9)
@@ -154,14 +169,20 @@ def accumulation_summary(results: list[dict]) -> dict:
 # ---------------------------------------------------------------- the cost model
 
 
-def fit_figure(points_by_p: dict[int, list], fits: dict[int, cost_model.Fit], held_out: dict[int, tuple] | None = None):
-    """Measured all-reduce times (points) and the fitted ring formula (lines), per process count."""
+def fit_figure(points_by_p: dict[int, list], fits: dict[int, cost_model.Fit], held_out: dict[int, tuple] | None = None,
+               noisy: dict[int, bool] | None = None):
+    """Measured all-reduce times (points) and the fitted ring formula (lines), per process count;
+    the points of a noisy run get the course's red ring."""
     fig, ax = plots.new_figure()
     colors = plots.accessible_colors()
     for i, (p, points) in enumerate(sorted(points_by_p.items())):
         color = colors[i % len(colors)]
         xs = [n for n, _ in points]
         ax.plot(xs, [s * 1e3 for _, s in points], "o", color=color, label=plots.label("lesson05b.fit_measured", p=p))
+        if (noisy or {}).get(p):
+            ax.plot(xs, [s * 1e3 for _, s in points], linestyle="none", marker="o", markersize=14,
+                    markerfacecolor="none", markeredgecolor=plots.NOISY_COLOR, markeredgewidth=2,
+                    label=plots.label("noise.marked_point") if p == min(q for q, v in noisy.items() if v) else None)
         grid = sorted(set(xs + [int(x) for x in _logspace(min(xs), max(xs), 30)]))
         ax.plot(grid, [fits[p].allreduce_s(n) * 1e3 for n in grid], "-", color=color,
                 label=plots.label("lesson05b.fit_line", p=p, alpha=fits[p].alpha_s * 1e6,
@@ -217,9 +238,12 @@ def comm_values(results: list[dict], fit: cost_model.Fit) -> dict:
     return values
 
 
-def comm_table(values: dict) -> tuple[list[str], list[tuple]]:
-    headers = [t("lesson05b.col_method"), t("lesson05b.col_predicted_ms"), t("lesson05b.col_measured_ms")]
-    rows = [(t(COMM_KEYS[k]), values[f"{k}_pred"], values[f"{k}_meas"]) for k in ("gloo", "ring", "ps")]
+def comm_table(values: dict, info: dict | None = None) -> tuple[list[str], list[tuple]]:
+    from fastrain_lib.distributed import measured
+
+    headers = [t("lesson05b.col_method"), t("lesson05b.col_predicted_ms"), t("lesson05b.col_measured_ms"),
+               t("noise.verdict_col")]
+    rows = [(t(COMM_KEYS[k]), values[f"{k}_pred"], values[f"{k}_meas"], measured.word(info)) for k in ("gloo", "ring", "ps")]
     return headers, rows
 
 
@@ -247,6 +271,7 @@ def experiment(strategy: str, processes: int, width: int, bucket_mb: float) -> O
     ddp = ddp_run(cfg)
     fit = fit_for(processes)
     pb = dp["param_bytes"]
+    run_noise = noise_of([dp] + list(ddp))
     fig, (left, right) = plots.new_figure(ncols=2)
     phase_bars(left, dp, ddp)
     if strategy == "dp":
@@ -285,8 +310,8 @@ def experiment(strategy: str, processes: int, width: int, bucket_mb: float) -> O
                                   "device": dp["devices"][0] if strategy == "dp" else ddp[0]["backend"]},
                           metrics={"memory_mb_max": max(memory), "moved_mb": moved, "predicted_s": predicted,
                                    "alpha_s": fit.alpha_s, "beta_s_per_byte": fit.beta_s_per_byte},
-                          meta=bench.meta())
-    notes = [t(k, **v) for k, v in compare_verdicts(dp, ddp)]
+                          meta=bench.meta(), noise=run_noise)
+    notes = [t(k, **v) for k, v in compare_verdicts(dp, ddp, noisy=noise.is_noisy(run_noise))]
     notes.append(reference_sentence())
     return Outcome(figure=fig, headers=headers, rows=rows, records=[record], note=" ".join(notes))
 
@@ -306,3 +331,52 @@ def make() -> ExperimentPanel:
         experiment,
         name="lesson05b",
     )
+
+
+# ---------------------------------------------------------------- small tables the notebook shows
+
+
+def _first_line(text: str, limit: int = 160) -> str:
+    """The first line of an error, shortened at a space, never inside a word or an address."""
+    line = text.splitlines()[0] if text else ""
+    if len(line) <= limit:
+        return line
+    words, out = line.split(" "), ""
+    for word in words:
+        if out and len(out) + 1 + len(word) > limit and not word.startswith(("http://", "https://")):
+            return out + " …"
+        out = f"{out} {word}" if out else word
+    return out
+
+
+def pieces_table(found: dict[str, str]) -> tuple[list[str], list[tuple]]:
+    """dataparallel.torch_pieces_on_cpu() as a table: the piece, and 'works' or PyTorch's own error."""
+    headers = [t("lesson05b.pieces_col_piece"), t("lesson05b.pieces_col_result")]
+    return headers, [(piece, t("lesson05b.pieces_works") if result == "works" else _first_line(result))
+                     for piece, result in found.items()]
+
+
+def bytes_rows(dp: dict, ddp: list[dict]) -> tuple[list[str], list[tuple]]:
+    """Bytes per step: DataParallel's through device 0 (by phase), DDP's all-reduce and what a ring sends."""
+    mb = 1e6
+    names = {**PHASE_KEYS, "gather": PHASE_KEYS["gather_loss"]}
+    rows = [(t("lesson05b.bytes_dp", phase=t(names[k]) if k in names else k), f"{v / mb:.3f}")
+            for k, v in dp["bytes"].items()]
+    per_step = ddp[0]["allreduce_bytes_per_step"]
+    rows.append((t("lesson05b.bytes_ddp_allreduce"), f"{per_step / mb:.3f}"))
+    rows.append((t("lesson05b.bytes_ddp_ring"), f"{cost_model.bytes_sent_per_rank('ddp', per_step, len(ddp)) / mb:.3f}"))
+    return [t("lesson05b.bytes_col_what"), t("lesson05b.bytes_col_mb")], rows
+
+
+def memory_rows(dp: dict, ddp: list[dict]) -> tuple[list[str], list[tuple]]:
+    """Parameters, gradients and optimizer state (MB) per DataParallel device and per DDP rank."""
+    mb = 1e6
+
+    def row(name, m):
+        return (name, f"{m.get('params', 0) / mb:.3f}", f"{m.get('grads', 0) / mb:.3f}",
+                f"{m.get('optimizer', 0) / mb:.3f}")
+
+    rows = [row(t("lesson05b.mem_dp_device", i=i), m) for i, m in enumerate(dp["memory"])]
+    rows += [row(t("lesson05b.mem_ddp_rank", i=i), r["memory"]) for i, r in enumerate(ddp)]
+    return [t("lesson05b.mem_col_who"), t("lesson05b.mem_col_params"), t("lesson05b.mem_col_grads"),
+            t("lesson05b.mem_col_optim")], rows

@@ -4,8 +4,8 @@ threads of one), cached per setting so that the panel and the notebook's cells s
 from __future__ import annotations
 
 from fastrain_lib.core import config
-from fastrain_lib.distributed import WorkerError, cost_model, dataparallel, launch, overlap, ring
-from fastrain_lib.measure import hardware
+from fastrain_lib.distributed import WorkerError, cost_model, dataparallel, launch, measured, overlap, ring
+from fastrain_lib.measure import hardware, noise
 
 
 # ---------------------------------------------------------------- sizes by run mode
@@ -48,6 +48,24 @@ def _cached(key: tuple, make):
     return _CACHE[key]
 
 
+_NOISE: dict[tuple, dict] = {}  # noise information of the all-reduce fits' runs (their points are tuples)
+
+
+def _launch(fn, processes: int, **kwargs) -> list[dict]:
+    """launch() inside a noise window; every rank's result dict carries the run's noise verdict."""
+    results, info = measured.launch(fn, processes, **kwargs)
+    for r in results:
+        r["noise"] = info
+    return results
+
+
+def noise_of(results) -> dict:
+    """The noise information a run's results carry (a dict, or a list of rank dicts): the noisiest."""
+    items = results if isinstance(results, list) else [results]
+    infos = [r.get("noise") or {} for r in items if isinstance(r, dict)]
+    return next((i for i in infos if noise.is_noisy(i)), infos[0] if infos else {})
+
+
 def _key(cfg: dict) -> tuple:
     return tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in cfg.items()))
 
@@ -56,33 +74,47 @@ def dp_run(cfg: dict) -> dict:
     """DataParallel (one process; real nn.DataParallel on >= 2 GPUs, threads otherwise) and the
     two one-device baselines, in a fresh process with one torch thread per op."""
     key = _key({k: v for k, v in cfg.items() if k != "bucket_cap_mb"})  # DataParallel has no buckets
-    return _cached(("dp",) + key, lambda: launch(dataparallel.dp_worker, 1, args=(cfg,), threads=1,
-                                                timeout_s=300)[0])
+    return _cached(("dp",) + key, lambda: _launch(dataparallel.dp_worker, 1, args=(cfg,), threads=1,
+                                                 cores_used=cfg["replicas"],
+                                                 timeout_s=300)[0])
 
 
 def ddp_run(cfg: dict) -> list[dict]:
     """DDP with cfg['replicas'] processes on the same model and global batch (one thread each)."""
     on_gpu = dataparallel.plan(cfg["replicas"], dataparallel.facts_here()).kind == "torch"
-    return _cached(("ddp",) + _key(cfg), lambda: launch(dataparallel.ddp_worker, cfg["replicas"], args=(cfg,),
-                                                       threads=1, timeout_s=300, tensors_on_cuda=on_gpu))
+    return _cached(("ddp",) + _key(cfg), lambda: _launch(dataparallel.ddp_worker, cfg["replicas"], args=(cfg,),
+                                                        threads=1, timeout_s=300, tensors_on_cuda=on_gpu))
 
 
 def sweep_run(cfg: dict, processes: int = 2) -> list[dict]:
     return _cached(("sweep", processes) + _key(cfg),
-                   lambda: launch(overlap.bucket_sweep, processes, args=(cfg,), threads=1, timeout_s=300))
+                   lambda: _launch(overlap.bucket_sweep, processes, args=(cfg,), threads=1, timeout_s=300))
 
 
 def accumulation_run(cfg: dict, processes: int = 2) -> list[dict]:
     return _cached(("accum", processes) + _key(cfg),
-                   lambda: launch(overlap.accumulation, processes, args=(cfg,), threads=1, timeout_s=300))
+                   lambda: _launch(overlap.accumulation, processes, args=(cfg,), threads=1, timeout_s=300))
 
 
 def allreduce_points(processes: int) -> list[tuple[int, float]]:
     """Measured (bytes, seconds) of all-reduces on `processes` real processes: the fit's sizes
     and the held-out one, in one launch (cached)."""
     sizes = sorted(set(allreduce_sizes()) | {held_out_size()})
-    return _cached(("allreduce", processes, tuple(sizes)),
-                   lambda: cost_model.measure_allreduce(processes, sizes, repeats=config.by_mode(ci=5, lab=9)))
+    key = ("allreduce", processes, tuple(sizes))
+
+    def run():
+        with noise.Window() as window:
+            points = cost_model.measure_allreduce(processes, sizes, repeats=config.by_mode(ci=5, lab=9))
+        _NOISE[key] = window.assess(threads=processes)
+        return points
+    return _cached(key, run)
+
+
+def allreduce_noise(processes: int) -> dict:
+    """The noise information of the all-reduce run behind fit_for(processes)."""
+    allreduce_points(processes)
+    sizes = sorted(set(allreduce_sizes()) | {held_out_size()})
+    return _NOISE.get(("allreduce", processes, tuple(sizes)), {})
 
 
 def fit_for(processes: int) -> cost_model.Fit:
@@ -107,13 +139,22 @@ def zero_rows(cfg: dict) -> list[dict] | None:
         zcfg = {"width": cfg["width"], "depth": cfg["depth"], "batch": cfg["batch"], "steps": cfg["steps"] + 1,
                 "seed": cfg["seed"], "lr": cfg["lr"]}
         strategies = ("ddp", "zero1", "zero2", "zero3")
-        results = _cached(("zero",) + _key({**zcfg, "p": cfg["replicas"]}),
-                          lambda: launch(zero.zero_worker, cfg["replicas"], args=(strategies, zcfg), threads=1,
-                                         timeout_s=300,
-                                         tensors_on_cuda=hardware.gpu_per_process(cfg["replicas"], hardware.node_facts())))
+        key = ("zero",) + _key({**zcfg, "p": cfg["replicas"]})
+        results = _cached(key, lambda: _launch(zero.zero_worker, cfg["replicas"], args=(strategies, zcfg), threads=1,
+                                               timeout_s=300,
+                                               tensors_on_cuda=hardware.gpu_per_process(cfg["replicas"],
+                                                                                        hardware.node_facts())))
+        _NOISE[("zero_noise",) + key] = noise_of(results)
         return zero.table(results)
     except (AttributeError, TypeError, KeyError, WorkerError):  # lesson 05c's module, not ours: say "no measurement"
         return None
+
+
+def zero_noise(cfg: dict) -> dict:
+    """The noise information of zero_rows(cfg)'s run ({} where there was none)."""
+    zcfg = {"width": cfg["width"], "depth": cfg["depth"], "batch": cfg["batch"], "steps": cfg["steps"] + 1,
+            "seed": cfg["seed"], "lr": cfg["lr"]}
+    return _NOISE.get(("zero_noise", "zero") + _key({**zcfg, "p": cfg["replicas"]}), {})
 
 
 def comm_run(processes: int, nbytes: int) -> list[dict]:
@@ -121,5 +162,5 @@ def comm_run(processes: int, nbytes: int) -> list[dict]:
     each timed on a tensor of `nbytes` in `processes` real processes (cached)."""
     numel = max(1, int(nbytes) // cost_model.FLOAT_BYTES)
     return _cached(("ring", processes, numel),
-                   lambda: launch(ring.compare_worker, processes, args=([numel], config.by_mode(ci=5, lab=9)),
-                                  threads=1, timeout_s=300))
+                   lambda: _launch(ring.compare_worker, processes, args=([numel], config.by_mode(ci=5, lab=9)),
+                                   threads=1, timeout_s=300))

@@ -20,8 +20,30 @@ KIND_KEYS = {"threads": "lesson05b.kind_threads", "torch": "lesson05b.kind_torch
 COMM_KEYS = {"gloo": "lesson05b.comm_gloo", "ring": "lesson05b.comm_ring", "ps": "lesson05b.comm_ps"}
 
 
-def compare_verdicts(dp: dict, ddp: list[dict]) -> list[tuple[str, dict]]:
-    """(catalog key, values) for what this DataParallel-vs-DDP run measured."""
+# sentences that stand on no timing: a count (devices vs cores, buckets × micro-batches) or the
+# statement that a measurement was noisy
+NO_TIMING_KEYS = {"lesson05b.v_oversubscribed", "lesson05b.v_noisy", "lesson05b.v_bucket_count",
+                  "lesson05b.v_bucket_count_other", "lesson05b.v_alpha_one_side"}
+
+
+def noise_for(key: str, infos) -> list:
+    """What a sentence stands on, for verdicts.say(noise=...): nothing for NO_TIMING_KEYS, else `infos`."""
+    return [] if key in NO_TIMING_KEYS else list(infos)
+
+
+def _noisy(what_key: str, **values) -> tuple[str, dict]:
+    """The sentence for a measurement whose noise verdict is noisy: what it was, no cause."""
+    return "lesson05b.v_noisy", {**values, "what": t(what_key)}
+
+
+def compare_verdicts(dp: dict, ddp: list[dict], *, noisy: bool = False) -> list[tuple[str, dict]]:
+    """(catalog key, values) for what this DataParallel-vs-DDP run measured (noisy: only that it
+    was noisy, and the count of devices vs cores, which stands on no timing)."""
+    if noisy:
+        out = [_noisy("lesson05b.what_compare")]
+        if dp["replicas"] > cores():
+            out.append(("lesson05b.v_oversubscribed", {"n": dp["replicas"], "cores": cores()}))
+        return out
     dp_s, ddp_s = dp["step_s"], dataparallel.ddp_step_s(ddp)
     n = dp["replicas"]
     values = {"n": n, "dp_ms": dp_s * 1e3, "ddp_ms": ddp_s * 1e3, "single_ms": dp["single_s"] * 1e3,
@@ -52,9 +74,11 @@ def most_buckets(rows: list[dict]) -> dict:
     return max(rows, key=lambda r: (r["buckets"], -r["bucket_cap_mb"]))
 
 
-def sweep_verdicts(rows: list[dict]) -> list[tuple[str, dict]]:
+def sweep_verdicts(rows: list[dict], *, noisy: bool = False) -> list[tuple[str, dict]]:
     """Smallest vs largest bucket cap: which step was faster; and how much of the all-reduce hid
-    behind backward with the most buckets."""
+    behind backward with the most buckets (noisy: said, and no cause drawn from the times)."""
+    if noisy:
+        return [_noisy("lesson05b.what_sweep")]
     small = min(rows, key=lambda r: r["bucket_cap_mb"])
     large = max(rows, key=lambda r: r["bucket_cap_mb"])
     values = {"small_mb": small["bucket_cap_mb"], "small_ms": small["step_s"] * 1e3, "small_n": small["buckets"],
@@ -66,15 +90,33 @@ def sweep_verdicts(rows: list[dict]) -> list[tuple[str, dict]]:
     return out
 
 
-def accumulation_verdict(summary: dict) -> tuple[str, dict]:
+def bucket_count_verdict(summary: dict) -> tuple[str, dict]:
+    """Why k micro-batches made more than k all-reduces: DDP all-reduces every bucket, so an
+    optimizer step without no_sync() makes (buckets per backward) × k of them. A count: it stands
+    on no timing."""
+    k = summary["k"]
+    every, quiet = summary["every_allreduces"], summary["no_sync_allreduces"]
+    buckets = quiet if quiet else every / max(k, 1)
+    values = {"k": k, "every": every, "no_sync": quiet, "buckets": buckets, "product": buckets * k}
+    if abs(buckets * k - every) < 0.5:
+        return "lesson05b.v_bucket_count", values
+    return "lesson05b.v_bucket_count_other", values
+
+
+def accumulation_verdict(summary: dict, *, noisy: bool = False) -> tuple[str, dict]:
+    if noisy:
+        return _noisy("lesson05b.what_accumulation")
     key = "lesson05b.v_no_sync_saves" if summary["saving"] > 0.02 else "lesson05b.v_no_sync_none"
     return key, summary
 
 
-def prediction_verdict(predicted_s: float, measured_s: float, compute_s: float, comm_s: float) -> tuple[str, dict]:
+def prediction_verdict(predicted_s: float, measured_s: float, compute_s: float, comm_s: float, *,
+                       noisy: bool = False) -> tuple[str, dict]:
     error = (predicted_s - measured_s) / measured_s
     values = {"pred_ms": predicted_s * 1e3, "meas_ms": measured_s * 1e3, "compute_ms": compute_s * 1e3,
               "comm_ms": comm_s * 1e3, "error": abs(error)}
+    if noisy:
+        return _noisy("lesson05b.what_prediction", **values)
     if measured_s < compute_s:  # overlap brings a step down to its compute, never below it
         return "lesson05b.v_predict_below_compute", {**values, "gap": compute_s / measured_s - 1}
     if abs(error) <= 0.25:
@@ -98,15 +140,74 @@ def zero_verdict(measured_s: dict[str, float], predicted_s: dict[str, float]) ->
     return "lesson05b.v_zero_close", values
 
 
-def held_out_verdict(fit: cost_model.Fit, nbytes: int, measured_s: float) -> tuple[str, dict]:
+def held_out_verdict(fit: cost_model.Fit, nbytes: int, measured_s: float, *, noisy: bool = False) -> tuple[str, dict]:
     predicted = fit.allreduce_s(nbytes)
     error = abs(predicted - measured_s) / measured_s
+    if noisy:
+        return _noisy("lesson05b.what_held_out", p=fit.world_size)
     return ("lesson05b.v_held_out_ok" if error <= 0.5 else "lesson05b.v_held_out_off",
             {"kb": nbytes / 1e3, "pred_ms": predicted * 1e3, "meas_ms": measured_s * 1e3, "error": error,
              "p": fit.world_size, "alpha_us": fit.alpha_s * 1e6, "gbs": fit.bandwidth_bytes_per_s / 1e9})
 
 
-def comm_verdict(values: dict) -> tuple[str, dict]:
+def comm_verdict(values: dict, *, noisy: bool = False) -> tuple[str, dict]:
     """Whether our Python ring was slower than gloo's own all-reduce in this run (and so what to say)."""
+    if noisy:
+        return _noisy("lesson05b.what_comm")
     key = "lesson05b.v_comm_ring_slower" if values["ring_meas"] > values["gloo_meas"] else "lesson05b.v_comm_ring_not_slower"
     return key, values
+
+
+# α this many times the α of the processes that fit the cores is "a jump"; within 1/JUMP..JUMP it did not move
+ALPHA_JUMP = 1.5
+
+
+def alpha_verdict(fits: dict[int, cost_model.Fit], cores_: int | None = None, *,
+                  noisy: bool = False) -> tuple[str, dict]:
+    """The sentence about α across process counts, computed from the fitted table (the notebook
+    used to say "with 3 or 4 processes on 2 cores α jumps" whatever the table showed)."""
+    cores_ = cores_ or cores()
+    alphas = {p: f.alpha_s * 1e6 for p, f in sorted(fits.items())}
+    listing = ", ".join(f"p={p}: {a:.0f} µs" for p, a in alphas.items())
+    values = {"listing": listing, "cores": cores_}
+    if noisy:
+        return _noisy("lesson05b.what_alpha", **values)
+    inside = {p: a for p, a in alphas.items() if p <= cores_}
+    outside = {p: a for p, a in alphas.items() if p > cores_}
+    if not inside or not outside:
+        return "lesson05b.v_alpha_one_side", values
+    base_p = max(inside)
+    top_p = max(outside, key=lambda p: outside[p])
+    ratio = outside[top_p] / inside[base_p] if inside[base_p] > 0 else float("inf")
+    values.update(base_p=base_p, base_us=inside[base_p], top_p=top_p, top_us=outside[top_p], ratio=ratio)
+    if ratio >= ALPHA_JUMP:
+        return "lesson05b.v_alpha_jumps", values
+    return "lesson05b.v_alpha_flat", values
+
+
+def ps_gap_verdict(values: dict, fit: cost_model.Fit, *, noisy: bool = False, close: float = 0.25) -> tuple[str, dict]:
+    """Which term of the one-server model (2(p−1) whole-tensor messages, one after another:
+    2(p−1)·α + 2(p−1)·n·β) is off when its prediction and the measurement differ, computed from
+    the fitted α and β (or that the run was noisy, or that they agree)."""
+    p, nbytes = values["p"], values["kb"] * 1e3
+    alpha_ms = 2 * (p - 1) * fit.alpha_s * 1e3
+    bytes_ms = 2 * (p - 1) * nbytes * fit.beta_s_per_byte * 1e3
+    pred, meas = values["ps_pred"], values["ps_meas"]
+    out = {"p": p, "kb": values["kb"], "pred_ms": pred, "meas_ms": meas, "alpha_ms": alpha_ms, "bytes_ms": bytes_ms,
+           "messages": 2 * (p - 1), "ratio": pred / meas if meas > 0 else float("inf")}
+    if noisy:
+        return _noisy("lesson05b.what_ps")
+    if meas > 0 and abs(pred - meas) / meas <= close:
+        return "lesson05b.v_ps_close", out
+    if meas < pred:
+        if meas < alpha_ms:
+            return "lesson05b.v_ps_alpha_off", out
+        # the per-byte cost a whole-tensor send really had, from the measurement minus the latency term
+        implied = (meas - alpha_ms) / 1e3 / (2 * (p - 1) * nbytes) if nbytes > 0 else 0.0  # s per byte
+        out.update(implied_gbs=(1 / implied / 1e9) if implied > 0 else float("inf"),
+                   fitted_gbs=fit.bandwidth_bytes_per_s / 1e9)
+        if bytes_ms >= alpha_ms:
+            return "lesson05b.v_ps_bytes_off", out
+        return "lesson05b.v_ps_alpha_off", out
+    out["extra_ms"] = meas - pred
+    return "lesson05b.v_ps_under", out

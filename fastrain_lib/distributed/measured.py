@@ -1,0 +1,51 @@
+"""A launch with its noise judged: the machine's CPU counters around a multi-process run.
+
+    results, info = measured.launch(worker, 2, args=(cfg,), threads=1)
+    row_info = measured.row_noise(info, times)      # the same window, this row's own repeats
+
+The workers are child processes of this one; measure.noise counts our whole process tree's
+CPU as our own (noise._descendants), so "other load" is what other programs did meanwhile.
+The run asks for `world_size × threads` cores: more than the machine has is noisy
+("threads") by itself, since the processes then take turns on shared cores.
+"""
+
+from __future__ import annotations
+
+from fastrain_lib.distributed import launcher
+from fastrain_lib.measure import noise
+
+
+def launch(fn, world_size: int, *, threads: int = 1, cores_used: int | None = None, **kwargs) -> tuple[list, dict]:
+    """launcher.launch inside a noise.Window: (rank results, the run's noise information).
+
+    cores_used: the cores the run keeps busy when it is not world_size × threads (one process
+    whose Python threads play several devices)."""
+    with noise.Window() as window:
+        results = launcher.launch(fn, world_size, threads=threads, **kwargs)
+    return results, window.assess(threads=cores_used or world_size * max(1, int(threads or 1)))
+
+
+def row_noise(info: dict | None, times_s: list[float] | None = None) -> dict:
+    """The run's noise information with this row's own spread of repeats, judged again."""
+    if not info:
+        return {}
+    spread, repeats = noise.from_times(list(times_s or []))
+    row = {**info, "spread": None if spread is None else round(spread, 4), "repeats": repeats}
+    row["verdict"], row["reasons"] = noise.verdict(row)
+    return row
+
+
+def mark_out_of_order(info: dict) -> dict:
+    """A copy of `info` judged noisy because its row contradicts its neighbours (e.g. a smaller
+    message slower than a larger one on the same processes: impossible on a quiet machine)."""
+    reasons = sorted(set(info.get("reasons", [])) | {"spread"})
+    return {**info, "verdict": noise.NOISY, "reasons": reasons, "out_of_order": True}
+
+
+def word(info: dict | None) -> str:
+    """'quiet' / 'noisy' in the student's language, for a table's noise column."""
+    from fastrain_lib.core.i18n import t
+
+    if not info or "verdict" not in info:
+        return "—"
+    return t("noise.noisy_word") if noise.is_noisy(info) else t("noise.quiet_word")

@@ -45,6 +45,20 @@ MESSAGES = {
     "class_results.spread": {"bn": "রানগুলোর ওঠানামা", "en": "spread of the runs"},
     "class_results.tie_col": {"bn": "ক্রম", "en": "order"},
     "class_results.tie": {"bn": "ওঠানামার মধ্যে: ওপরের সারির সমান", "en": "within the noise: tied with the row above"},
+    "class_results.board_grouped": {
+        "bn": "{machine}: {runs}টি রান ({students}) একই মেশিন আর একই সেটিংয়ের — তাই একটি সারি, তাদের মধ্যমা; রানগুলোর "
+              "ফারাক ({spread:.0%}) মাপের ওঠানামা, ক্রম নয়।",
+        "en": "{machine}: {runs} runs ({students}) of the same machine and settings — so one row, their median; the "
+              "difference between the runs ({spread:.0%}) is measurement noise, not a ranking.",
+    },
+    "class_results.board_tie": {
+        "bn": "{b} আর {a}-এর ফারাক ({ratio:.2f} গুণ) তাদের রানগুলোর ওঠানামার মধ্যে: সমান, একটি অন্যটির চেয়ে দ্রুত বলা যায় না।",
+        "en": "{b} and {a} differ by {ratio:.2f}x, within their runs' noise: a tie, neither is faster.",
+    },
+    "class_results.board_one": {
+        "bn": "এই পরীক্ষায় শুধু একটি মেশিন ({machine}): তুলনা করার মতো অন্য মেশিন নেই, তাই কোনো ক্রম নেই।",
+        "en": "Only one machine ran this experiment ({machine}): there is no other machine to rank it against.",
+    },
 }
 
 

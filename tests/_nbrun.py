@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import os
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import nbformat
@@ -43,6 +43,7 @@ class CellShown:
     source: str
     text: str           # everything the cell showed, as text
     stdout: str         # printed lines only (verdicts are printed)
+    outputs: list = field(default_factory=list)  # the cell's raw nbformat outputs
 
 
 def _output_text(output) -> str:
@@ -60,13 +61,16 @@ def _output_text(output) -> str:
     return "\n".join(parts)
 
 
-def execute(path: Path, *, lang: str, mode: str, cell_timeout: int = 600) -> tuple[list[CellShown], str]:
-    """Run `path` top to bottom (FASTRAIN_LANG=lang, FASTRAIN_MODE=mode); return what each cell
-    showed and the text of all widget states. A cell that raises fails the run (CellExecutionError)."""
+def execute(path: Path, *, lang: str, mode: str, cell_timeout: int = 600,
+            env: dict[str, str] | None = None) -> tuple[list[CellShown], str]:
+    """Run `path` top to bottom (FASTRAIN_LANG=lang, FASTRAIN_MODE=mode, and `env` for the kernel);
+    return what each cell showed and the text of all widget states. A cell that raises fails the
+    run (CellExecutionError)."""
     nb = nbformat.read(path, as_version=4)
     nb.cells.insert(0, nbformat.v4.new_code_cell(_PRELUDE))
-    env_before = {k: os.environ.get(k) for k in ("FASTRAIN_LANG", "FASTRAIN_MODE", "MPLBACKEND")}
-    os.environ.update(FASTRAIN_LANG=lang, FASTRAIN_MODE=mode)
+    env = dict(env or {})
+    env_before = {k: os.environ.get(k) for k in ("FASTRAIN_LANG", "FASTRAIN_MODE", "MPLBACKEND", *env)}
+    os.environ.update(FASTRAIN_LANG=lang, FASTRAIN_MODE=mode, **env)
     os.environ.pop("MPLBACKEND", None)  # the kernel's inline backend, as in Jupyter
     try:
         client = NotebookClient(nb, timeout=cell_timeout, kernel_name="python3", allow_errors=False,
@@ -85,7 +89,7 @@ def execute(path: Path, *, lang: str, mode: str, cell_timeout: int = 600) -> tup
         outputs = cell.get("outputs", [])
         text = "\n".join(_output_text(o) for o in outputs)
         stdout = "".join(o.get("text", "") for o in outputs if o.get("output_type") == "stream" and o.get("name") == "stdout")
-        cells.append(CellShown(index, cell.source, text, stdout))
+        cells.append(CellShown(index, cell.source, text, stdout, outputs))
     widgets = nb.metadata.get("widgets", {}).get("application/vnd.jupyter.widget-state+json", {}).get("state", {})
     return cells, json.dumps(widgets, ensure_ascii=False)
 
@@ -106,3 +110,115 @@ def widget_labels(widget_text: str) -> str:
 def bengali_left(text: str) -> list[str]:
     """Bengali runs in `text`, after removing the lone Bengali digits (dataset class names)."""
     return BENGALI.findall(LONE_BENGALI_DIGIT.sub(" ", text))
+
+
+
+# --- the reverse direction: English left in a Bengali-mode run (issue 27) -------------------------------
+# What a reader sees of an output: stdout text, and of a display the richest form a front end
+# draws (HTML, SVG, Markdown, else text/plain), with tags, styles and SVG metadata removed.
+# A link's text is a cited title (a datasheet, a paper): it keeps its own language.
+_TAGS = re.compile(r"<(style|script|metadata|defs|a)\b.*?</\1>|<!--.*?-->|<[^>]+>", re.DOTALL)
+# "গোলমেলে (noisy)": the course's rule for a term's first use, English in brackets after the Bengali.
+_GLOSS = re.compile(r"(?<=[\u0980-\u09FF]) ?\([A-Za-z][A-Za-z-]*(?: [A-Za-z][A-Za-z-]*){0,2}\)")  # 1-3 words
+_LATIN_WORD = re.compile(r"[A-Za-z][A-Za-z'’-]*[A-Za-z]|[A-Za-z]")
+# A token that is code, a unit, a number or a name, not an English word: it holds one of these
+# characters, or a digit, or it is an acronym (GPU, MFU) or a CamelCase name (PyTorch, DataLoader).
+_CODE_CHARS = re.compile(r"[_./=:()\[\]<>{}@#`\\*+^|~$%&0-9µ×]")
+_STRIP = "\"'«»“”‘’,;:!?।—–…()[]"
+UNITS = {"s", "ms", "us", "ns", "x", "b", "kb", "mb", "gb", "tb", "kib", "mib", "gib", "flop", "flops", "gflop",
+         "tflop", "gflops", "tflops", "bit", "bits", "byte", "bytes", "hz", "ghz", "mhz", "w", "it", "e", "px", "pt",
+         "dpi"}
+
+
+def visible_text(output) -> str:
+    """The text a reader sees in one nbformat output (see above)."""
+    import html as _html
+
+    kind = output.get("output_type")
+    if kind == "stream":
+        return output.get("text", "")
+    if kind == "error":
+        return "\n".join([output.get("ename", ""), output.get("evalue", "")])
+    data = output.get("data", {})
+    for mime in ("text/html", "image/svg+xml", "text/markdown"):
+        if mime in data:
+            value = data[mime] if isinstance(data[mime], str) else "".join(data[mime])
+            return _html.unescape(_TAGS.sub(" ", value))
+    return data.get("text/plain", "") if isinstance(data.get("text/plain", ""), str) else ""
+
+
+def glossary_latin(root: Path = ROOT) -> set[str]:
+    """Latin words of the glossary's English and Bengali columns (fastrain_lib/glossary.md), lower case:
+    the terms the course keeps in Latin script or names in brackets."""
+    words = set()
+    for line in (root / "fastrain_lib" / "glossary.md").read_text(encoding="utf-8").splitlines():
+        cols = [c.strip() for c in line.strip().strip("|").split("|")]
+        if line.startswith("|") and len(cols) >= 2 and not set(cols[0]) <= set("- "):
+            words |= {part.lower() for c in cols[:2] for w in _LATIN_WORD.findall(c) for part in [w, *w.split("-")]}
+    return words
+
+
+def english_left(text: str, allowed: set[str]) -> list[str]:
+    """English words in `text` (Bengali mode) that are not code, units, numbers, acronyms, CamelCase
+    names or `allowed` (lower case)."""
+    found = []
+    for chunk in _GLOSS.sub(" ", text).split():
+        token = chunk.strip(_STRIP)
+        if not token or _CODE_CHARS.search(token) or not _LATIN_WORD.search(token):
+            continue
+        for word in re.split(r"[-'’]", token):
+            word = word.strip(_STRIP)
+            if not word or not word.isascii() or not word.isalpha():
+                continue
+            if word.isupper() and len(word) > 1 or any(c.isupper() for c in word[1:]):
+                continue  # GPU, MFU, PyTorch, DataLoader: names and acronyms
+            if word.lower() in allowed or word.lower() in UNITS:
+                continue
+            found.append(word)
+    return found
+
+
+
+# A dataclass's repr in a cell's output: a cell ended with an expression that returned one of the
+# library's results, and the student sees "Outcome(figure=<Figure ...>, headers=[...], ...)" (once 4 KB
+# of it in lesson 05) instead of a table or a sentence.
+RAW_REPR = re.compile(r"\b(Outcome|Record|Result|Finding|Roof|Machine|Facts|Workload|LaunchCount|LoopProfile|Fit)\((?=\w+=)")
+# matplotlib's and IPython's object reprs: "Text(0.5, 1.0, 'title')", "[<matplotlib.lines.Line2D at 0x…>]",
+# "<Figure size 640x480 with 1 Axes>", "<IPython.core.display.HTML object>"
+OBJECT_REPR = re.compile(r"\bText\(-?\d|<matplotlib\.|<Figure size|<IPython\.core\.display\.|<Axes:|\bLine2D\(")
+
+
+def raw_values(cell: CellShown) -> list[str]:
+    """What a cell shows as a raw Python value: a dict/list/tuple/str as its result (or a printed
+    line that is one, with strings or dicts inside), a library dataclass repr, a matplotlib object."""
+    import ast as _ast
+
+    found = []
+    for output in cell.outputs:
+        kind = output.get("output_type")
+        if kind == "execute_result":
+            plain = output.get("data", {}).get("text/plain", "")
+            try:
+                value = _ast.literal_eval(plain)
+            except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+                value = None
+            if isinstance(value, (dict, list, tuple, set, str)):
+                found.append(f"the cell's value is a raw {type(value).__name__}: {plain[:80]!r}")
+        if kind == "stream" and output.get("name") == "stdout":
+            for line in output.get("text", "").splitlines():
+                stripped = line.strip().rstrip(",")
+                if not stripped[:1] in "{[(" or len(stripped) < 3:
+                    continue
+                try:
+                    value = _ast.literal_eval(stripped)
+                except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+                    continue
+                if isinstance(value, dict) or (isinstance(value, (list, tuple, set)) and any(
+                        isinstance(v, (str, dict, list, tuple)) for v in value)):
+                    found.append(f"a printed raw {type(value).__name__}: {stripped[:80]!r}")
+        text = visible_text(output) if kind != "error" else ""
+        for pattern in (RAW_REPR, OBJECT_REPR):
+            match = pattern.search(text)
+            if match:
+                found.append(f"a raw repr: {text[match.start():match.start() + 60]!r}")
+    return found

@@ -18,11 +18,10 @@ import re
 import warnings
 
 import pytest
+from _nbrun import BN_OUTPUT_OK, RAW_REPR, ROOT, bengali_left, execute, widget_labels
 
 from fastrain_lib import authoring
 from fastrain_lib.core import verdicts
-
-from _nbrun import BN_OUTPUT_OK, ROOT, bengali_left, execute, widget_labels
 
 # Exceptions, each with its reason. Besides these, only a lone Bengali digit may appear (a class
 # name of the Bengali-digits dataset, which is the data itself: see _nbrun.LONE_BENGALI_DIGIT).
@@ -66,10 +65,7 @@ def verdict_problems(cells) -> list[str]:
     return problems
 
 
-# A dataclass's repr in a cell's output: a cell ended with an expression that returned one of the
-# library's results, and the student sees "Outcome(figure=<Figure ...>, headers=[...], ...)" (once 4 KB
-# of it in lesson 05) instead of a table or a sentence.
-RAW_REPR = re.compile(r"\b(Outcome|Record|Result|Finding|Roof|Machine|Facts|Workload|LaunchCount|LoopProfile|Fit)\((?=\w+=)")
+# RAW_REPR (a library dataclass's repr in a cell's output) lives in _nbrun, shared with the loaded-machine test.
 
 
 def repr_problems(cells) -> list[str]:
@@ -182,12 +178,11 @@ def test_verdicts_in_lab_mode(path):
 
 # --- static: no Bengali string literal in lesson code, so branches the ci run skips (GPU) are covered too ---
 
-import io  # noqa: E402
-import tokenize  # noqa: E402
+import io
+import tokenize
 
-import nbformat  # noqa: E402
-
-from _nbrun import BENGALI  # noqa: E402
+import nbformat
+from _nbrun import BENGALI
 
 ALL_NOTEBOOKS = authoring.all_notebooks(ROOT)
 _STRING_TYPES = {tokenize.STRING} | ({tokenize.FSTRING_START} if hasattr(tokenize, "FSTRING_START") else set())

@@ -1,0 +1,190 @@
+"""Every lesson on a busy lab PC (issue 27): executed in Bengali, ci mode, beside a real background
+load (fastrain_lib.measure.noise.hog), with say()'s audit log on (FASTRAIN_VERDICT_LOG).
+
+One execution per lesson notebook, one test each (xdist --dist loadfile spreads them). It fails on
+- any cell error (this run replaces nbval's Bengali run of notebooks/: "runs without error in Bengali");
+- a sentence said without noise= after a noisy measurement (the audit log: declared=False and
+  pending_noisy > 0): a cause explained from a noisy measurement;
+- a verdict line printed twice in one cell (or returned as the cell's value, in quotes);
+- a raw dict/list/tuple/str value, a library dataclass repr, `Text(...)`, `<matplotlib...>` in an output;
+- English words in Bengali output, outside code-like tokens (identifiers with _ or ., numbers, units,
+  acronyms, CamelCase names), the glossary's Latin terms and PyTorch's own error/warning text (stderr,
+  tracebacks, a line carrying "SomethingError:" / "Warning:").
+A lesson that measures time but printed no verdict in its noisy form is SKIPPED with the reason: the
+load did not take effect there, so the run proved nothing about noisy verdicts.
+"""
+
+from __future__ import annotations
+
+import collections
+import json
+import re
+
+import pytest
+from _nbrun import (
+    ROOT,
+    CellShown,
+    english_left,
+    execute,
+    glossary_latin,
+    raw_values,
+    visible_text,
+    widget_labels,
+)
+
+from fastrain_lib.core import verdicts
+from fastrain_lib.measure import noise
+
+LESSONS = sorted((ROOT / "notebooks").glob("*.ipynb"))
+# Latin words a Bengali output may hold besides the glossary's: the names of devices, backends and
+# libraries as code spells them, and words that are PyTorch's own (a dtype, a mode, a state).
+ALLOWED_LATIN = glossary_latin() | {
+    "cpu", "cuda", "mps", "gpu", "gloo", "nccl", "torch", "numpy", "triton", "python", "pytorch", "jupyter",
+    "colab", "matplotlib", "apex", "sdpa", "flash", "math", "eager", "inductor", "auto", "on", "off", "true", "false",
+    "none", "nan", "inf", "float", "int", "bf", "fp", "tf", "amp", "foreach", "fused", "adam", "adamw", "sgd", "relu",
+    "gelu", "softmax", "layernorm", "linear", "mlp", "gpt", "ddp", "zero", "fsdp", "ok", "vs", "matmul", "mm", "bmm",
+    "ci", "lab", "full", "bn", "en",  # FASTRAIN_MODE / FASTRAIN_LANG values as the code prints them
+    "google", "nvidia", "intel", "amd", "apple", "linux", "windows", "ampere", "hopper", "ada", "tesla", "volta",
+    "turing", "blackwell", "pascal",  # makers and GPU generations (proper names)
+    "datasheet", "whitepaper",  # the kind of a cited source, in its title (hardware.datasheet_rows)
+}
+# PyTorch's (or Python's) own message on a line: left in English on purpose (the lesson explains it).
+LIBRARY_TEXT = re.compile(r"\b[A-Z]\w*(Error|Exception|Warning)\b:|^\s*(Traceback|File \")|warnings\.warn")
+
+
+def rel(path) -> str:
+    return path.relative_to(ROOT).as_posix()
+
+
+def cell_of(cells: list[CellShown], sentence: str) -> str:
+    """'cell N' whose printed output holds `sentence` (the audit log has no cell numbers)."""
+    for cell in cells:
+        if sentence.strip() and sentence.strip() in cell.stdout:
+            return f"cell {cell.index}"
+    return "cell ?"
+
+
+def undeclared_after_noise(records: list[dict], cells) -> list[str]:
+    return [f"{cell_of(cells, r['sentence'])}: said without noise= after {r['pending_noisy']} noisy of "
+            f"{r['pending']} measurement(s): {r['sentence'][:140]!r}"
+            for r in records if not r.get("declared") and r.get("pending_noisy", 0) > 0]
+
+
+def doubled_verdicts(cells) -> list[str]:
+    problems = []
+    for cell in cells:
+        lines = [line.strip() for line in cell.stdout.splitlines() if line.startswith(verdicts.PREFIX)]
+        for line, n in collections.Counter(lines).items():
+            if n > 1:
+                problems.append(f"cell {cell.index}: verdict printed {n} times: {line[:100]!r}")
+        for output in cell.outputs:
+            plain = output.get("data", {}).get("text/plain", "") if output.get("output_type") == "execute_result" else ""
+            if verdicts.PREFIX.strip() in plain:
+                problems.append(f"cell {cell.index}: a verdict is also the cell's value (printed twice): {plain[:100]!r}")
+    return problems
+
+
+def english_problems(cells, widget_text: str) -> list[str]:
+    problems = []
+    for cell in cells:
+        words = []
+        for output in cell.outputs:
+            if output.get("output_type") == "error" or output.get("name") == "stderr":
+                continue  # PyTorch's / Python's own messages
+            for line in visible_text(output).splitlines():
+                if not LIBRARY_TEXT.search(line):
+                    words += english_left(line, ALLOWED_LATIN)
+        if words:
+            problems.append(f"cell {cell.index} ({cell.source.splitlines()[0][:50] if cell.source else ''!r}): "
+                            f"English in Bengali mode: {sorted(set(words))[:10]}")
+    labels = english_left(widget_labels(widget_text).replace("null", " "), ALLOWED_LATIN)
+    if labels:
+        problems.append(f"a widget label is English in Bengali mode: {sorted(set(labels))[:10]}")
+    return problems
+
+
+def raw_problems(cells) -> list[str]:
+    return [f"cell {cell.index}: {found}" for cell in cells for found in raw_values(cell)]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("path", LESSONS, ids=rel)
+def test_lesson_on_a_loaded_machine(path, tmp_path):
+    log = tmp_path / "verdicts.jsonl"
+    with noise.hog(1, max_seconds=1800):
+        cells, widget_text = execute(path, lang="bn", mode="ci", env={verdicts.LOG_ENV: str(log)})
+    records = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()] if log.exists() else []
+    problems = (undeclared_after_noise(records, cells) + doubled_verdicts(cells) + raw_problems(cells)
+                + english_problems(cells, widget_text))
+    assert not problems, f"{rel(path)} (Bengali, ci mode, one busy core beside it):\n  " + "\n  ".join(problems)
+    measured = sum(r.get("pending", 0) for r in records)
+    if measured and not any(r.get("printed_noisy_form") for r in records):
+        pytest.skip(f"{rel(path)}: {len(records)} verdicts after {measured} assessed measurements, none printed its "
+                    "noisy form: the background load did not make any measurement noisy, so this run proves "
+                    "nothing about verdicts under load")
+
+
+# --- each check shown the wrong thing it must catch ---------------------------------------------------
+
+def _cell(index=0, source="x", stdout="", outputs=()):
+    outputs = list(outputs) or ([{"output_type": "stream", "name": "stdout", "text": stdout}] if stdout else [])
+    return CellShown(index, source, stdout, stdout, outputs)
+
+
+def test_the_audit_check_names_the_cell_and_sentence():
+    cells = [_cell(3, stdout="➤ fused is faster because it launches fewer kernels\n")]
+    records = [{"sentence": "➤ fused is faster because it launches fewer kernels", "declared": False,
+                "printed_noisy_form": False, "pending": 2, "pending_noisy": 1},
+               {"sentence": "➤ a count", "declared": True, "printed_noisy_form": False, "pending": 2, "pending_noisy": 2},
+               {"sentence": "➤ quiet", "declared": False, "printed_noisy_form": False, "pending": 2, "pending_noisy": 0}]
+    [problem] = undeclared_after_noise(records, cells)
+    assert problem.startswith("cell 3: said without noise= after 1 noisy of 2") and "fewer kernels" in problem
+
+
+def test_a_doubled_verdict_is_caught():
+    twice = _cell(1, stdout="➤ এখানে ৩ গুণ দ্রুত\n➤ এখানে ৩ গুণ দ্রুত\n")
+    value = _cell(2, outputs=[{"output_type": "stream", "name": "stdout", "text": "➤ এক\n"},
+                              {"output_type": "execute_result", "data": {"text/plain": "'➤ এক'"}}])
+    once = _cell(3, stdout="➤ এক\n➤ দুই\n")
+    assert [p.split(":")[0] for p in doubled_verdicts([twice, value, once])] == ["cell 1", "cell 2"]
+
+
+def test_raw_values_are_caught_and_tables_are_not():
+    def result(plain):
+        return _cell(outputs=[{"output_type": "execute_result", "data": {"text/plain": plain}}])
+
+    assert raw_values(result("{'fc1': False, 'fc2': True}"))
+    assert raw_values(result("[0.1, 0.2]")) and raw_values(result("'➤ verdict'"))
+    assert raw_values(result("Text(0.5, 1.0, 'সময়')")) and raw_values(result("[<matplotlib.lines.Line2D at 0x7f>]"))
+    assert raw_values(_cell(stdout="{'aten::item': 128}\n"))
+    assert raw_values(_cell(stdout="{'ring': 1968750000.0, 'tree': 2.0}\n"))
+    assert raw_values(_cell(stdout="['a.json', 'b.json']\n"))
+    assert raw_values(_cell(stdout="Outcome(figure=None, headers=[])\n"))
+    assert not raw_values(_cell(stdout="সময়: 12 ms (3টি রান)\n[1, 2, 3]\ntensor([[1., 2.],\n        [3., 4.]])\n"))
+    html = {"output_type": "display_data", "data": {"text/html": "<table><tr><td>[1]</td></tr></table>",
+                                                     "text/plain": "<IPython.core.display.HTML object>"}}
+    assert not raw_values(_cell(outputs=[html]))  # the front end draws the HTML, not the plain fallback
+
+
+def test_english_in_bengali_output_is_caught_but_code_units_and_terms_are_not():
+    def words(text):
+        return english_left(text, ALLOWED_LATIN)
+
+    assert words("tiny ops ×200") == ["tiny", "ops"]
+    assert words("৩টি host copy শেষ") == ["copy"]
+    assert words("test loss: 0.52") == ["test"]
+    assert words("সময় 12.5 ms, 3.1 GB/s, batch 64, GPU-তে torch.float32, batch_size=8, MFU 41%") == []
+    assert words("মেমরি-সীমিত (memory-bound), PyTorch ও DataLoader, all-reduce 2×") == []
+    assert words("গোলমেলে (noisy) মাপ, মোড (mode): ci") == []  # a term's first use: English in brackets
+    assert words("গোলমেলে মাপ (too noisy to trust)") == ["too", "noisy", "to", "trust"]  # a sentence, not a term
+    assert words("মাপ (সময়: noisy run)") == ["noisy", "run"]  # not a gloss: English inside a Bengali bracket
+    cells = [_cell(4, source="print(x)", stdout="ধাপ শেষ, the loss went down\n"),
+             _cell(5, outputs=[{"output_type": "stream", "name": "stderr", "text": "UserWarning: something odd\n"}]),
+             _cell(6, stdout="ভুল: RuntimeError: Expected all tensors to be on the same device\n")]
+    problems = english_problems(cells, "")
+    assert len(problems) == 1 and problems[0].startswith("cell 4") and "went" in problems[0]
+    svg = {"output_type": "display_data", "data": {"image/svg+xml": "<svg><metadata>Matplotlib v3.11</metadata>"
+                                                                     "<style>*{stroke-linejoin: round}</style>"
+                                                                     "<text>throughput বনাম batch</text></svg>"}}
+    assert english_problems([_cell(7, outputs=[svg])], "") == []  # throughput is a glossary term
+    assert english_problems([], '{"a": {"state": {"description": "Run"}}}') != []

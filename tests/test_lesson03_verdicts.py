@@ -237,7 +237,7 @@ def test_fp32_region_verdicts_on_this_machine_match_the_rows():
     for mode in ("fp16", "bf16"):
         assert by[("enabled=False", mode)]["finite"] and by[("custom_fwd", mode)]["finite"]
         assert abs(by[("enabled=False", mode)]["loss"] - by[("custom_fwd", mode)]["loss"]) < 1e-5
-    out = dict((v["mode"], k) for k, v in lesson03.fp32_region_verdicts(rows, "cpu"))
+    out = {v["mode"]: k for k, v in lesson03.fp32_region_verdicts(rows, "cpu")}
     fp16_inside = by[("autocast", "fp16")]
     if fp16_inside["exp_dtype"] == "float16":  # CPU autocast leaves exp in fp16: exp(30) overflows
         assert not fp16_inside["finite"] and out["fp16"] == "lesson03.v.fp32_broke"
@@ -252,3 +252,33 @@ def test_fp32_region_verdict_when_autocast_lifts_exp_to_fp32():
     rows = [{"how": "autocast", "mode": "fp16", "exp_dtype": "float32", "finite": True, "error": 1e-5},
             {"how": "enabled=False", "mode": "fp16", "exp_dtype": "float32", "finite": True, "error": 1e-5}]
     assert lesson03.fp32_region_verdicts(rows, "cuda")[0][0] == "lesson03.v.fp32_autocast_ok"
+
+
+# ----------------------------------------------------------------- issue 27: no cause from a noisy row
+
+
+@pytest.mark.parametrize("lang", ["bn", "en"])
+def test_a_ratio_below_one_is_said_as_n_times_slower(monkeypatch, lang):
+    monkeypatch.setenv("FASTRAIN_LANG", lang)
+    key, values = lesson03.speed_verdicts({"fp16": 0.1}, "cpu", formats(EPYC_AVX2))[0]
+    text = t(key, **values)
+    assert "10.00×" in text and "0.10" not in text  # "10× slower", never "0.1× faster"
+
+
+def test_noisy_rows_get_no_ratio_and_no_cause_quiet_rows_keep_theirs():
+    """A table of three modes, bf16's row noisy: it gets the noisy sentence only; fp16 (quiet) keeps its
+    ratio and its cause; tf32 (noisy, on a GPU that has it) no cause either."""
+    ratios = {"tf32": 1.6, "fp16": 1 / 13, "bf16": 4.0}
+    out = lesson03.speed_verdicts(ratios, "cuda", formats(A100), {"fp16": 0.05, "bf16": 3.0}, noisy={"bf16", "tf32"})
+    keys = [k for k, _ in out]
+    assert keys.count("lesson03.v.speed_noisy") == 2
+    causal = {k for k in keys if ".why_" in k}
+    assert causal and all(values["mode"] == "fp16" for k, values in out if k in causal)
+    for lang in ("bn", "en"):
+        noisy_text = t("lesson03.v.speed_noisy", lang, mode="bf16")
+        assert "4.0" not in noisy_text and "bf16" in noisy_text
+
+
+def test_every_row_noisy_says_nothing_causal():
+    out = lesson03.speed_verdicts({"fp16": 0.5, "bf16": 2.0}, "cpu", formats(XEON_AMX), noisy={"fp16", "bf16"})
+    assert [k for k, _ in out] == ["lesson03.v.speed_noisy", "lesson03.v.speed_noisy"]

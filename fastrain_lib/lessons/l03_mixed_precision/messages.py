@@ -13,6 +13,7 @@ MESSAGES = {
     "lesson03.panel_fig_title": {"bn": "{device}-এ মাপা: batch {batch}, hidden {width}", "en": "measured on {device}: batch {batch}, hidden {width}"},
     "lesson03.pick_a_mode": {"bn": "অন্তত একটি প্রিসিশন মোড বেছে নাও।", "en": "Pick at least one precision mode."},
     "lesson03.unsupported_here": {"bn": "এই ডিভাইসে চলে না, বাদ দেওয়া হলো: {modes}", "en": "cannot run on this device, left out: {modes}"},
+    "lesson03.panel_noisy_rows": {"bn": "গোলমেলে (noisy) সারির সময় থেকে কোনো সিদ্ধান্ত নিয়ো না: {summary}", "en": "Draw no conclusion from the times of noisy rows: {summary}"},
     "lesson03.panel_note": {
         "bn": "সময় এই মেশিনে এখনই মাপা (প্রথম ধাপ বাদ দিয়ে মধ্যমা); অ্যাক্টিভেশন মেমরি saved_tensors_hooks দিয়ে গোনা বাইট — যেকোনো হার্ডওয়্যারে একই।",
         "en": "Times measured on this machine now (median, first step left out); activation memory is bytes counted with saved_tensors_hooks — the same on any hardware.",
@@ -133,7 +134,8 @@ MESSAGES = {
         "en": "Here ({device}) {ops} ran in float32: this device's autocast lifts them to fp32, because sums and normalisations need the resolution.",
     },
     "lesson03.v.speed_faster": {"bn": "{mode}: fp32-এর চেয়ে {ratio:.2f}× দ্রুত।", "en": "{mode}: {ratio:.2f}× as fast as fp32."},
-    "lesson03.v.speed_slower": {"bn": "{mode}: fp32-এর চেয়ে ধীর (গতি {ratio:.2f}×)।", "en": "{mode}: slower than fp32 (speed {ratio:.2f}×)."},
+    "lesson03.v.speed_slower": {"bn": "{mode}: fp32-এর চেয়ে {slow:.2f}× ধীর।", "en": "{mode}: {slow:.2f}× slower than fp32."},
+    "lesson03.v.speed_noisy": {"bn": "{mode}: এই সারির মাপ গোলমেলে (noisy) — অনুপাত বা কারণ বলা হচ্ছে না; মেশিন শান্ত হলে সেলটি আবার চালাও।", "en": "{mode}: this row's measurement is noisy — no ratio or cause is given; run the cell again when the machine is quiet."},
     "lesson03.v.speed_same": {"bn": "{mode}: fp32-এর প্রায় সমান ({ratio:.2f}×)।", "en": "{mode}: about the same as fp32 ({ratio:.2f}×)."},
     "lesson03.v.why_tf32_noop": {
         "bn": "   কেন: tf32 শুধু Ampere বা নতুন CUDA GPU-র টেনসর কোরে কাজ করে; এখানে এটা fp32-এর হুবহু এক কাজ — যে পার্থক্য দেখছ তা মাপের ওঠানামা (noise)।",

@@ -9,7 +9,7 @@ import torch
 from fastrain_lib import train
 from fastrain_lib.core import config
 from fastrain_lib.core.i18n import t
-from fastrain_lib.measure import hardware
+from fastrain_lib.measure import hardware, noise
 from fastrain_lib.models import SimpleNN
 from fastrain_lib.precision import amp as prec
 from fastrain_lib.ui import plots
@@ -32,14 +32,18 @@ def digits_batches(batch_size: int, seed: int = 0):
 
 
 def run_mode(mode: str, *, batch_size: int, width: int, steps: int, device, seed: int = 0):
-    """Train a fresh SimpleNN(width) for `steps` steps in `mode`; returns (History, activation bytes)."""
+    """Train a fresh SimpleNN(width) for `steps` steps in `mode`; returns (History, activation bytes,
+    the noise information of the timed steps: load beside them and the spread of the step times)."""
     batches = digits_batches(batch_size, seed)
     torch.manual_seed(seed)
     model = SimpleNN(hidden=width)
-    history = train.train(model, batches, steps=steps, device=device, precision=mode, seed=seed, progress=False)
+    with noise.Window() as window:
+        history = train.train(model, batches, steps=steps, device=device, precision=mode, seed=seed, progress=False)
+    spread, repeats = noise.from_times(history.step_times_s[1:])  # the first step (warm-up) left out
+    info = window.assess(threads=torch.get_num_threads(), spread=spread, repeats=repeats)
     inputs, targets = next(iter(batches))
     saved = prec.saved_tensor_bytes(model, inputs, targets, device=device, mode=mode)
-    return history, saved["bytes"]
+    return history, saved["bytes"], info
 
 
 def precision_experiment(modes: tuple, batch_size: int, width: int) -> Outcome:
@@ -59,7 +63,7 @@ def precision_experiment(modes: tuple, batch_size: int, width: int) -> Outcome:
     names = list(results)
     times = [results[m][0].median_step_s() * 1e3 for m in names]
     plots.bars(axes[0], names, times, ylabel=plots.label("lesson03.time_per_step"),
-               title=plots.label("lesson03.time_per_step"))
+               title=plots.label("lesson03.time_per_step"), noisy=[noise.is_noisy(results[m][2]) for m in names])
     plots.bars(axes[1], names, [results[m][1] / 1024 for m in names], ylabel=plots.label("lesson03.activation_kib"),
                title=plots.label("lesson03.activation_kib"))
     plots.lines(axes[2], list(range(1, steps + 1)), {m: results[m][0].losses for m in names}, marker="",
@@ -70,20 +74,24 @@ def precision_experiment(modes: tuple, batch_size: int, width: int) -> Outcome:
     fig.suptitle(plots.label("lesson03.panel_fig_title", device=device.type, batch=batch_size, width=width))
 
     headers = [t("core.mode"), t("lesson03.time_per_step"), t("lesson03.activation_kib"),
-               t("core.final_loss"), t("lesson03.skipped")]
+               t("core.final_loss"), t("lesson03.skipped"), t("noise.verdict_col")]
     rows, records = [], []
     for mode in names:
-        history, saved_bytes = results[mode]
-        row = (mode, history.median_step_s() * 1e3, saved_bytes / 1024, history.losses[-1], sum(history.skipped))
+        history, saved_bytes, info = results[mode]
+        row = (mode, history.median_step_s() * 1e3, saved_bytes / 1024, history.losses[-1], sum(history.skipped),
+               t("noise.noisy_word") if noise.is_noisy(info) else t("noise.quiet_word"))
         if history.peak_memory_bytes is not None:
             row += (history.peak_memory_bytes / 2**20,)
         rows.append(row)
         record = history.to_record(f"lesson03 {mode}", {"batch_size": batch_size, "width": width, "steps": steps})
         record.metrics["activation_bytes"] = saved_bytes
+        record.noise = info
         records.append(record)
-    if any(h.peak_memory_bytes is not None for h, _ in results.values()):
+    if any(h.peak_memory_bytes is not None for h, _, _ in results.values()):
         headers.append(t("lesson03.peak_mib"))
     note = t("lesson03.panel_note")
+    if noise.summary(records):
+        note += " " + t("lesson03.panel_noisy_rows", summary=noise.summary(records))
     if skipped:
         note += " " + t("lesson03.unsupported_here", modes=", ".join(skipped))
     return Outcome(figure=fig, headers=headers, rows=rows, records=records, note=note)

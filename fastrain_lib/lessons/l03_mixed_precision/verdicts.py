@@ -63,12 +63,19 @@ SPEED_KEYS = {"faster": "lesson03.v.speed_faster", "slower": "lesson03.v.speed_s
 
 
 def speed_verdicts(ratios: dict[str, float], device_type: str, fast_formats,
-                   matmul_ratios: dict[str, float] | None = None) -> list[tuple[str, dict]]:
-    """(catalog key, values) for every low-precision mode: how fast against fp32, then why."""
+                   matmul_ratios: dict[str, float] | None = None, noisy=()) -> list[tuple[str, dict]]:
+    """(catalog key, values) for every low-precision mode: how fast against fp32, then why.
+
+    noisy: the modes whose measurements (the mode's step, fp32's step, or their matmuls) were
+    noisy; for them no ratio and no cause, only that the row is noisy and what to do. A ratio
+    below 1 is said as "N× slower" (slow = 1 / ratio), never "0.1× as fast"."""
     matmul_ratios = matmul_ratios or {}
     out = []
     for mode, ratio in ratios.items():
-        out.append((SPEED_KEYS[speed_class(ratio)], {"mode": mode, "ratio": ratio}))
+        if mode in noisy:
+            out.append(("lesson03.v.speed_noisy", {"mode": mode}))
+            continue
+        out.append((SPEED_KEYS[speed_class(ratio)], {"mode": mode, "ratio": ratio, "slow": 1.0 / max(ratio, 1e-12)}))
         reason = speed_reason(mode, ratio, device_type, fast_formats, matmul_ratios.get(mode))
         if reason:
             out.append((reason, {"mode": mode, "device": device_type, "mm": matmul_ratios.get(mode) or 0.0}))

@@ -190,9 +190,93 @@ def ln_all_dims(x, weight, bias, eps):
     return (x - x.mean()) / torch.sqrt(x.var(unbiased=False) + eps) * weight + bias
 
 
+def adam_lerp(params, grads, exp_avgs, exp_avg_sqs, step, lr, betas, eps):
+    """Valid: another foreach form — lerp for m, a list of scalars for the division."""
+    beta1, beta2 = betas
+    torch._foreach_lerp_(exp_avgs, grads, 1 - beta1)
+    torch._foreach_mul_(exp_avg_sqs, beta2)
+    torch._foreach_addcmul_(exp_avg_sqs, grads, grads, value=1 - beta2)
+    denom = torch._foreach_div(torch._foreach_sqrt(exp_avg_sqs), [math.sqrt(1 - beta2**step)] * len(params))
+    torch._foreach_add_(denom, eps)
+    torch._foreach_addcdiv_(params, exp_avgs, denom, value=-lr / (1 - beta1**step))
+
+
+def adam_hybrid(params, grads, exp_avgs, exp_avg_sqs, step, lr, betas, eps):
+    """foreach for the moments, then a per-tensor loop for the update: still one call per tensor."""
+    beta1, beta2 = betas
+    torch._foreach_mul_(exp_avgs, beta1)
+    torch._foreach_add_(exp_avgs, grads, alpha=1 - beta1)
+    torch._foreach_mul_(exp_avg_sqs, beta2)
+    torch._foreach_addcmul_(exp_avg_sqs, grads, grads, value=1 - beta2)
+    for p, m, v in zip(params, exp_avgs, exp_avg_sqs):
+        p.addcdiv_(m, (v / (1 - beta2**step)).sqrt() + eps, value=-lr / (1 - beta1**step))
+    return params
+
+
+def adam_torch_adam(params, grads, exp_avgs, exp_avg_sqs, step, lr, betas, eps):
+    """The right numbers without torch._foreach_*: torch.optim's functional for-loop Adam."""
+    from torch.optim.adam import adam as functional_adam
+
+    steps = [torch.tensor(float(step - 1)) for _ in params]
+    functional_adam(params, grads, exp_avgs, exp_avg_sqs, [], steps, foreach=False, amsgrad=False, beta1=betas[0],
+                    beta2=betas[1], lr=lr, weight_decay=0.0, eps=eps, maximize=False)
+    return params
+
+
+def adam_replaces_tensors(params, grads, exp_avgs, exp_avg_sqs, step, lr, betas, eps):
+    """Puts new tensors into the caller's lists: the optimizer's own tensors never change."""
+    new = [p.clone() for p in params]
+    adam_solution(new, grads, exp_avgs, exp_avg_sqs, step, lr, betas, eps)
+    params[:] = new
+    return params
+
+
+def adam_fitted(params, grads, exp_avgs, exp_avg_sqs, step, lr, betas, eps):
+    """Right only for the two fixed configurations: ignores eps unless it is one of theirs."""
+    return adam_solution(params, grads, exp_avgs, exp_avg_sqs, step, lr, betas, eps if eps in (1e-6, 1e-3) else 1e-8)
+
+
+def measure_numpy(impl, n_tensors):
+    """Valid: the same measurement, returned as a NumPy integer."""
+    import numpy as np
+
+    return np.int64(measure_solution(impl, n_tensors))
+
+
+def measure_float(impl, n_tensors):
+    """Valid: a whole number written as a float."""
+    return float(measure_solution(impl, n_tensors))
+
+
+def measure_formula(impl, n_tensors):
+    """The right numbers from a formula fitted to this torch version: no optimizer step is measured."""
+    one = launches.optimizer_step_launches(impl, 1).launches
+    four = launches.optimizer_step_launches(impl, 4).launches
+    return 0 + one + (n_tensors - 1) * (four - one) // 3
+
+
+FORMULA = {impl: (launches.optimizer_step_launches(impl, 1).launches, launches.optimizer_step_launches(impl, 4).launches)
+           for impl in ("forloop", "foreach")}
+
+
+def measure_fitted(impl, n_tensors):
+    """Measures only the fixed cases (5 and 16 tensors); any other count gets a guess."""
+    return measure_solution(impl, n_tensors) if n_tensors in (5, 16) else 100
+
+
+def measure_from_formula_only(impl, n_tensors):
+    one, four = FORMULA[impl]
+    return one + (n_tensors - 1) * (four - one) // 3
+
+
 CASES = [
     right(C.check_foreach_adam, adam_solution, "solution"),
-    right(C.check_foreach_adam, adam_for_loop, "for-loop"),
+    right(C.check_foreach_adam, adam_lerp, "lerp and a list of scalars"),
+    wrong(C.check_foreach_adam, adam_for_loop, "no_foreach", "a plain for-loop (right numbers, no foreach)"),
+    wrong(C.check_foreach_adam, adam_torch_adam, "no_foreach", "torch's own for-loop Adam"),
+    wrong(C.check_foreach_adam, adam_hybrid, "per_tensor_loop", "foreach moments, per-tensor update"),
+    wrong(C.check_foreach_adam, adam_replaces_tensors, "not_in_place", "new tensors in the lists"),
+    wrong(C.check_foreach_adam, adam_fitted, "fixed_eps", "eps fitted to the fixed cases"),
     wrong(C.check_foreach_adam, adam_no_bias_correction, "no_bias_correction", "no bias correction"),
     wrong(C.check_foreach_adam, adam_eps_inside, "eps_inside_sqrt", "eps inside sqrt"),
     wrong(C.check_foreach_adam, adam_aliasing, "state_wrong", "sqrt overwrites v"),
@@ -204,7 +288,11 @@ CASES = [
     wrong(C.check_foreach_adam, lambda *a: None, "not_done", "stub"),
     wrong(C.check_foreach_adam, lambda *a: 1 / 0, "crashed", "raises"),
     right(C.check_launch_counts, measure_solution, "solution"),
-    right(C.check_launch_counts, measure_library, "library"),
+    wrong(C.check_launch_counts, measure_library, "forbidden_call", "the library's one-liner"),
+    right(C.check_launch_counts, measure_numpy, "NumPy integer"),
+    right(C.check_launch_counts, measure_float, "whole float"),
+    wrong(C.check_launch_counts, measure_from_formula_only, "not_measured", "a formula, nothing measured"),
+    wrong(C.check_launch_counts, measure_fitted, "wrong_count", "fitted to 5 and 16 tensors"),
     wrong(C.check_launch_counts, measure_without_warmup, "no_warmup", "no warm-up"),
     wrong(C.check_launch_counts, measure_fixed_16, "ignored_n", "16 tensors always"),
     wrong(C.check_launch_counts, measure_ignores_impl, "ignored_impl", "forloop always"),
@@ -297,6 +385,16 @@ def _sm_kernel_looped(x_ptr, y_ptr, n_cols, x_stride, y_stride, BLOCK: tl.conste
         tl.store(y_ptr + row * y_stride + cols, tl.exp(x - top) / norm, mask=cols < n_cols)
 
 
+@tk.jit
+def _sm_kernel_global_max(x_ptr, y_ptr, n_cols, x_stride, y_stride, max_ptr, BLOCK: tl.constexpr):
+    row = tl.program_id(axis=0)
+    cols = tl.arange(0, BLOCK)
+    mask = cols < n_cols
+    x = tl.load(x_ptr + row * x_stride + cols, mask=mask, other=-float("inf"))
+    num = tl.exp(x - tl.load(max_ptr))  # the whole tensor's maximum, not this row's
+    tl.store(y_ptr + row * y_stride + cols, num / tl.sum(num, axis=0), mask=mask)
+
+
 def _launch(kernel, x, *, x_stride=None, block=None, out=None):
     y = torch.empty_like(x) if out is None else out
     n_rows, n_cols = x.shape
@@ -307,6 +405,30 @@ def _launch(kernel, x, *, x_stride=None, block=None, out=None):
 
 def sm_solution(x):
     return _launch(_sm_kernel, x)
+
+
+def sm_global_max(x):
+    """Subtracts one maximum of the whole tensor (computed in torch, a max is no softmax) in the kernel."""
+    y = torch.empty_like(x)
+    top = x.max().reshape(1).contiguous()
+    _sm_kernel_global_max[(x.shape[0],)](x, y, x.shape[1], x.stride(0), y.stride(0), top,
+                                         BLOCK=triton.next_power_of_2(x.shape[1]))
+    return y
+
+
+def sm_numpy(x):
+    """A NumPy softmax: right numbers, no kernel."""
+    import numpy as np
+
+    a = x.cpu().numpy()
+    e = np.exp(a - a.max(-1, keepdims=True))
+    return torch.from_numpy(e / e.sum(-1, keepdims=True)).to(x.device)
+
+
+def sm_fitted(x):
+    """Right only for shapes seen in the fixed cases (rows of 13, 64, 24, 27, 200 columns)."""
+    y = _launch(_sm_kernel, x)
+    return y if x.shape[1] in (13, 64, 24, 27, 200) else y * 0.5
 
 
 def sm_contiguous_first(x):
@@ -339,7 +461,11 @@ TRITON_CASES = [
     right(C.check_triton_softmax, sm_solution, "solution"),
     right(C.check_triton_softmax, sm_contiguous_first, "contiguous first"),
     right(C.check_triton_softmax, sm_looped, "three passes over blocks"),
-    right(C.check_triton_softmax, tk.softmax, "library"),
+    wrong(C.check_triton_softmax, tk.softmax, "library_kernel", "the course's own kernel"),
+    wrong(C.check_triton_softmax, lambda x: tk.softmax(x.contiguous()), "library_kernel", "the course's kernel, wrapped"),
+    wrong(C.check_triton_softmax, sm_numpy, "no_kernel", "NumPy softmax"),
+    wrong(C.check_triton_softmax, sm_global_max, "global_max", "one max for the tensor"),
+    wrong(C.check_triton_softmax, sm_fitted, "wrong_values", "fitted to the fixed shapes"),
     wrong(C.check_triton_softmax, lambda x: _launch(_sm_kernel_no_max, x), "no_max", "no max subtracted"),
     wrong(C.check_triton_softmax, lambda x: _launch(_sm_kernel_zero_pad, x), "zero_padding", "padding 0"),
     wrong(C.check_triton_softmax, lambda x: _launch(_sm_kernel_no_sum, x), "no_normalise", "no division"),
@@ -348,8 +474,9 @@ TRITON_CASES = [
     wrong(C.check_triton_softmax, lambda x: torch.softmax(x, -1), "not_triton", "torch.softmax"),
     wrong(C.check_triton_softmax, lambda x: x.exp() / x.exp().sum(-1, keepdim=True), "not_triton", "torch exp"),
     wrong(C.check_triton_softmax, sm_in_place, "mutated_input", "stores into x"),
-    wrong(C.check_triton_softmax, lambda x: x[:, :1].clone(), "wrong_shape", "one column"),
-    wrong(C.check_triton_softmax, lambda x: [1.0], "not_tensor", "a list"),
+    wrong(C.check_triton_softmax, lambda x: _launch(_sm_kernel, x)[:, :1].clone(), "wrong_shape", "one column"),
+    wrong(C.check_triton_softmax, lambda x: [_launch(_sm_kernel, x)], "not_tensor", "a list"),
+    wrong(C.check_triton_softmax, lambda x: [1.0], "no_kernel", "a list, no kernel"),
     wrong(C.check_triton_softmax, lambda x: None, "not_done", "stub"),
 ]
 

@@ -67,3 +67,50 @@ def test_off_by_one_fails_for_both_and_english_mode_has_no_bengali(monkeypatch):
     result = lesson04.check_launch_prediction({"forloop": measured("forloop") + 1, "foreach": measured("foreach") - 1})
     assert not result.ok and result.code == "wrong_forloop+wrong_foreach"
     assert not re.search("[\u0980-\u09ff]", result.message), result.message
+
+
+def _kinds(n):
+    """One whole number in the unusual types a student may hold it in (issue 28: NumPy integers were
+    accepted by one launch-count check and refused by its sibling)."""
+    import fractions
+
+    import numpy as np
+    import torch
+
+    return [n, np.int64(n), np.int32(n), float(n), np.float64(n), fractions.Fraction(n, 1), torch.tensor(n)]
+
+
+def test_both_launch_checks_accept_the_same_whole_numbers():
+    for kind in range(len(_kinds(1))):
+        guess = {impl: _kinds(measured(impl))[kind] for impl in ("forloop", "foreach")}
+        result = lesson04.check_launch_prediction(guess)
+        assert result.ok, (type(guess["forloop"]), result.message)
+
+        def measure(impl, n, kind=kind):
+            from fastrain_lib.fused import optimizers
+            import torch
+
+            params = [torch.nn.Parameter(torch.randn(10)) for _ in range(n)]
+            for p in params:
+                p.grad = torch.randn_like(p)
+            opt = optimizers.make_optimizer(params, impl)
+            opt.step()
+            return _kinds(launches.count_launches(opt.step, warmup=0).launches)[kind]
+
+        result = lesson04.check_launch_counts(measure)
+        assert result.ok, (kind, result.code, result.message)
+
+
+def test_a_fraction_that_is_not_whole_is_refused_by_both_alike():
+    import fractions
+
+    half = fractions.Fraction(289, 2)
+    assert lesson04.check_launch_prediction({"forloop": half, "foreach": measured("foreach")}).code == "not_int"
+    assert lesson04.check_launch_counts(lambda impl, n: half).code == "not_int"
+
+
+def test_launch_cases_are_seeded_and_include_counts_beyond_the_fixed_ones():
+    cases = lesson04.launch_cases()
+    assert cases == lesson04.launch_cases() and set(lesson04.LAUNCH_CASES) <= set(cases)
+    assert len(cases) == len(lesson04.LAUNCH_CASES) + lesson04.GENERATED_LAUNCH
+    assert {n for _, n in cases} - {5, 16}

@@ -9,8 +9,9 @@ implementation, and when the answer is wrong, also with the typical wrong versio
 
 from __future__ import annotations
 
+import contextlib
 import functools
-import operator
+import random
 
 import torch
 import torch.nn.functional as F
@@ -18,7 +19,7 @@ import torch.nn.functional as F
 from fastrain_lib.measure import launches
 from fastrain_lib.lessons.checking import (
     CheckResult,
-    as_number,
+    as_integer,
     call_student,
     check,
     describe,
@@ -33,18 +34,71 @@ from fastrain_lib.lessons.checking import (
 
 ADAM_STEPS = 12
 SHAPES = ((7, 5), (11,), (3, 4, 2))
-# (lr, betas, eps, dtype): the defaults once, then non-default betas/eps/lr in float64 — an
-# answer that hard-codes 0.9/0.999 or 1e-8 fails there
-ADAM_CONFIGS = [(1e-2, (0.9, 0.999), 1e-6, torch.float32), (3e-2, (0.8, 0.95), 1e-3, torch.float64)]
+# (lr, betas, eps, dtype, shapes): the defaults once, then non-default betas/eps/lr in float64 — an
+# answer that hard-codes 0.9/0.999 or 1e-8 fails there; then generated ones (adam_configs)
+ADAM_CONFIGS = [(1e-2, (0.9, 0.999), 1e-6, torch.float32, SHAPES), (3e-2, (0.8, 0.95), 1e-3, torch.float64, SHAPES)]
+GENERATED_ADAM = 2
 
 
-def _adam_problem(seed: int, dtype):
+def adam_configs(seed: int = 4) -> list[tuple]:
+    """ADAM_CONFIGS, then GENERATED_ADAM drawn by a seeded generator: lr, betas, eps, dtype and how many
+    tensors of which shapes (a 1-element tensor among them), so an answer fitted to fixed cases fails."""
+    rng = random.Random(seed)
+    out = list(ADAM_CONFIGS)
+    for _ in range(GENERATED_ADAM):
+        shapes = tuple(tuple(rng.randint(1, 6) for _ in range(rng.randint(1, 3))) for _ in range(rng.randint(2, 5)))
+        out.append((10 ** rng.uniform(-3, -1.3), (rng.uniform(0.7, 0.95), rng.uniform(0.9, 0.9999)),
+                    10 ** rng.uniform(-8, -3), rng.choice([torch.float32, torch.float64]), shapes + ((1,),)))
+    return out
+
+
+def _adam_problem(seed: int, dtype, shapes=SHAPES):
     """Start values and a gradient for every step. Small gradients make eps matter, so an eps
     in the wrong place changes the result visibly."""
     g = torch.Generator().manual_seed(seed)
-    params = [torch.randn(s, generator=g, dtype=dtype) for s in SHAPES]
-    grads = [[1e-3 * torch.randn(s, generator=g, dtype=dtype) for s in SHAPES] for _ in range(ADAM_STEPS)]
+    params = [torch.randn(s, generator=g, dtype=dtype) for s in shapes]
+    grads = [[1e-3 * torch.randn(s, generator=g, dtype=dtype) for s in shapes] for _ in range(ADAM_STEPS)]
     return params, grads
+
+
+class _TorchCalls(torch.overrides.TorchFunctionMode):
+    """The torch functions and Tensor methods called while active, by name, in order."""
+
+    def __init__(self):
+        super().__init__()
+        self.names: list[str] = []
+
+    def __torch_function__(self, func, types, args=(), kwargs=None):
+        self.names.append(getattr(func, "__name__", str(func)))
+        return func(*args, **(kwargs or {}))
+
+
+def _calls_of_one_step(adam_step, n_tensors: int) -> list[str] | None:
+    """The torch calls of one answer step over `n_tensors` small float32 tensors (None if it fails)."""
+    g = torch.Generator().manual_seed(n_tensors)
+    params = [torch.randn(3, generator=g) for _ in range(n_tensors)]
+    grads = [1e-3 * torch.randn(3, generator=g) for _ in range(n_tensors)]
+    m, v = [torch.zeros(3) for _ in params], [torch.zeros(3) for _ in params]
+    calls = _TorchCalls()
+    with torch.no_grad(), calls, contextlib.redirect_stdout(None):
+        _, problem = call_student(adam_step, params, grads, m, v, 1, 1e-2, (0.9, 0.999), 1e-8, none_ok=True)
+    return None if problem is not None else calls.names
+
+
+def _technique(adam_step) -> CheckResult | None:
+    """The foreach technique, observed (a TorchFunctionMode records the calls): at least one
+    torch._foreach_* call, and no call made once per tensor — one step over 2 tensors and one over 7
+    must make the same calls (a per-tensor Python loop makes more with more tensors)."""
+    few, many = _calls_of_one_step(adam_step, 2), _calls_of_one_step(adam_step, 7)
+    if few is None or many is None:
+        return None  # the answer fails on its own: the value checks name that
+    if not any(name.startswith("_foreach_") for name in many):
+        return failed("no_foreach", "lesson04.adam_no_foreach")
+    if len(many) > len(few):
+        grown = max(set(many), key=lambda name: many.count(name) - few.count(name))
+        return failed("per_tensor_loop", "lesson04.adam_per_tensor_loop", op=grown, few=few.count(grown),
+                      many=many.count(grown))
+    return None
 
 
 def _variant_trajectory(params, grads, lr, betas, eps, *, bias_correction=True, eps_inside=False):
@@ -98,6 +152,7 @@ def _run_adam(adam_step, params0, grads, lr, betas, eps):
     params = [p.clone() for p in params0]
     exp_avgs = [torch.zeros_like(p) for p in params]
     exp_avg_sqs = [torch.zeros_like(p) for p in params]
+    identities = [id(t) for t in params + exp_avgs + exp_avg_sqs]  # the optimizer holds these very tensors
     first, returned = None, None
     for step, gs in enumerate(grads, start=1):
         given = [g.clone() for g in gs]
@@ -108,14 +163,16 @@ def _run_adam(adam_step, params0, grads, lr, betas, eps):
             return None, None, None, None, None, problem
         if not unchanged(given, gs):
             return None, None, None, None, None, failed("grads_changed", "lesson04.adam_grads_changed")
+        if [id(t) for t in params + exp_avgs + exp_avg_sqs] != identities:  # new tensors put in the lists
+            return None, None, None, None, None, failed("not_in_place", "checking.l04.adam_not_in_place")
         if first is None:
             first = [p.clone() for p in params]
     return params, exp_avgs, exp_avg_sqs, first, returned, None
 
 
 def _judge_adam(adam_step, config, seed) -> CheckResult | None:
-    lr, betas, eps, dtype = config
-    params0, grads = _adam_problem(seed, dtype)
+    lr, betas, eps, dtype, shapes = config
+    params0, grads = _adam_problem(seed, dtype, shapes)
     ref_params, ref_first, ref_m, ref_v = _reference(params0, grads, lr, betas, eps)
     params, exp_avgs, exp_avg_sqs, first, returned, problem = _run_adam(adam_step, params0, grads, lr, betas, eps)
     if problem is not None:
@@ -146,18 +203,30 @@ def _judge_adam(adam_step, config, seed) -> CheckResult | None:
 def check_foreach_adam(adam_step) -> CheckResult:
     """adam_step(params, grads, exp_avgs, exp_avg_sqs, step, lr, betas, eps) must update params,
     exp_avgs and exp_avg_sqs in place like torch.optim.Adam, with step counting from 1, for
-    default and non-default lr/betas/eps in float32 and float64, and leave the grads alone."""
-    for seed, config in enumerate(ADAM_CONFIGS):
+    default, non-default and seeded generated lr/betas/eps/dtypes/shapes, leave the grads alone —
+    and do it with torch._foreach_* calls, not one call per tensor (observed with a TorchFunctionMode)."""
+    for seed, config in enumerate(adam_configs()):
         problem = _judge_adam(adam_step, config, seed)
         if problem is not None:
             return problem
-    return passed()
+    problem = _technique(adam_step)  # a failed CheckResult is falsy: no `or` here
+    return passed() if problem is None else problem
 
 
 # ---------------------------------------------------------------- task 2: predict, then measure launches
 
-# both implementations, a tensor count that is no power of two (an answer ignoring n fails)
+# both implementations, a tensor count that is no power of two (an answer ignoring n fails), then
+# seeded generated counts in a shuffled order (launch_cases)
 LAUNCH_CASES = (("forloop", 5), ("foreach", 5), ("forloop", 16), ("foreach", 16))
+GENERATED_LAUNCH = 2
+
+
+def launch_cases(seed: int = 7) -> list[tuple[str, int]]:
+    rng = random.Random(seed)
+    generated = [(rng.choice(["forloop", "foreach"]), rng.choice([1, 3, 6, 7, 11, 13])) for _ in range(GENERATED_LAUNCH)]
+    cases = list(LAUNCH_CASES) + generated
+    rng.shuffle(cases)
+    return cases
 
 
 @functools.cache
@@ -166,38 +235,54 @@ def _expected_launches(impl: str, n: int, warmup: int = 1) -> int:
 
 
 def _as_count(value) -> int | None:
-    """An exact whole number (int, NumPy integer, one-element integer tensor), or None."""
-    if isinstance(value, bool):
-        return None
+    """An exact whole number, or None — accepted alike by both launch checks: int, NumPy integers and
+    floats, fractions.Fraction, Decimal, a one-element tensor, when its value is whole (241.0 is 241)."""
+    return as_integer(value, integral_floats=True)
+
+
+@contextlib.contextmanager
+def _observed_steps():
+    """The sizes (parameter tensors) of the optimizer steps run while active (torch.optim's global
+    step hook): the answer must measure a real step, not return a formula's number."""
+    sizes: list[int] = []
+    from torch.optim.optimizer import register_optimizer_step_post_hook
+
+    hook = register_optimizer_step_post_hook(
+        lambda opt, args, kwargs: sizes.append(sum(len(g["params"]) for g in opt.param_groups)))
     try:
-        return operator.index(value)
-    except TypeError:
-        number = as_number(value) if isinstance(value, torch.Tensor) and not value.is_floating_point() else None
-        return int(number) if number is not None else None
+        yield sizes
+    finally:
+        hook.remove()
 
 
 @check
 def check_launch_counts(measure_launches) -> CheckResult:
-    """measure_launches(impl, n_tensors) must return the launches of one (warmed-up) Adam step."""
+    """measure_launches(impl, n_tensors) must return the launches of one (warmed-up) Adam step, by
+    measuring: the check observes (torch.optim's step hook) that the answer ran at least a warm-up
+    and a measured step of an optimizer over n tensors, and (checking.forbid) that it did not call the
+    library's own launches.optimizer_step_launches. Cases: fixed and seeded generated (impl, n), shuffled."""
     results = {}
-    for impl, n in LAUNCH_CASES:
-        got, problem = call_student(measure_launches, impl, n)
+    for impl, n in launch_cases():
+        expected = _expected_launches(impl, n)  # measured before the answer's window
+        with _observed_steps() as steps:  # the library's one-line answer is forbidden (seen through any alias)
+            got, problem = call_student(measure_launches, impl, n, forbid=[launches.optimizer_step_launches])
         if problem is not None:
             return problem
         count = _as_count(got)
         if count is None:
             return failed("not_int", "lesson04.launch_not_int", got=describe(got))
-        expected = _expected_launches(impl, n)
         if count != expected:
             if count == _expected_launches(impl, n, 0):
                 return failed("no_warmup", "lesson04.launch_no_warmup")
-            for other_n in (4, 8, 16):
+            for other_n in (4, 5, 8, 16):
                 if other_n != n and count == _expected_launches(impl, other_n):
                     return failed("ignored_n", "checking.l04.launch_ignored_n", n=n, other=other_n)
             other_impl = "foreach" if impl == "forloop" else "forloop"
             if count == _expected_launches(other_impl, n):
                 return failed("ignored_impl", "checking.l04.launch_ignored_impl", impl=impl)
             return failed("wrong_count", "lesson04.launch_wrong", impl=impl, n=n, expected=expected, got=count)
+        if n not in steps:  # the right number, but no step over n tensors ran: not measured
+            return failed("not_measured", "lesson04.launch_not_measured", n=n)
         results[(impl, n)] = count
     return passed("lesson04.launch_ok", forloop=results[("forloop", 16)], foreach=results[("foreach", 16)])
 
@@ -284,15 +369,16 @@ def check_launch_prediction(prediction) -> CheckResult:
 
     if not isinstance(prediction, dict) or any(prediction.get(k) is None for k in ("forloop", "foreach")):
         return failed("not_done", "lesson04.prediction_missing")
-    for impl in ("forloop", "foreach"):
-        guess = prediction[impl]
-        if isinstance(guess, bool) or not isinstance(guess, (int, float)) or guess != int(guess):
-            return failed("not_int", "lesson04.prediction_not_int", impl=impl, got=repr(guess)[:40])
+    guesses = {}
+    for impl in ("forloop", "foreach"):  # whole numbers of any type, as check_launch_counts takes them
+        guesses[impl] = _as_count(prediction[impl])
+        if guesses[impl] is None:
+            return failed("not_int", "lesson04.prediction_not_int", impl=impl, got=describe(prediction[impl]))
     measured, details, codes = {}, [], []
     for impl in ("forloop", "foreach"):
         one, four = (_expected_launches(impl, n) for n in (1, 4))  # measured once per session
         measured[impl] = _expected_launches(impl, PREDICTION_N)
-        guess = int(prediction[impl])
+        guess = guesses[impl]
         if guess != measured[impl]:
             details.append(t("lesson04.prediction_off", impl=impl, guess=guess, measured=measured[impl], one=one,
                              per=(four - one) / 3))

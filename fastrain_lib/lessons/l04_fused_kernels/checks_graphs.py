@@ -3,6 +3,8 @@ step_problem are the task's given code and inputs)."""
 
 from __future__ import annotations
 
+import random
+
 import torch
 import torch.nn.functional as F
 
@@ -49,6 +51,15 @@ def step_problem(seed: int = 0, scale: float = 1.0):
     return model, x, y
 
 
+def graph_cases(seed: int = 11, generated: int = 2) -> list[tuple[int, float]]:
+    """(weights seed, activation scale): below and above the threshold of 3 with fixed weights, then
+    seeded generated ones (other weights, scales around the threshold), so an answer fitted to the
+    two fixed inputs fails."""
+    rng = random.Random(seed)
+    return [(0, 1.0), (0, 10.0)] + [(rng.randint(1, 99), rng.choice([rng.uniform(0.5, 2.0), rng.uniform(5.0, 14.0)]))
+                                     for _ in range(generated)]
+
+
 def graph_breaks(fn, *args) -> tuple[int, int, list[str]]:
     """(graphs, graph breaks, reasons) of fn(*args) under torch._dynamo.explain."""
     import torch._dynamo
@@ -79,14 +90,15 @@ def _loss_and_grads(fn, model, x, y):
 @check
 def check_graph_breaks(fast_step) -> CheckResult:
     """fast_step(model, x, y) must return the same loss as slow_step (and the same gradients) on
-    activations below and above 3, without changing its inputs, and compile into one graph with
+    activations below and above 3 (fixed and seeded generated weights and scales), without changing
+    its inputs, and compile into one graph with
     no graph breaks (torch._dynamo.explain)."""
     wrong_math = {"branch_removed": lambda m, x, y: F.cross_entropy(m.head(torch.relu(m.embed(x))), y),
                   "always_scaled": lambda m, x, y: F.cross_entropy(m.head(torch.relu(
                       m.embed(x) / m.embed(x).abs().max() * 3)), y),
                   "clamped": lambda m, x, y: F.cross_entropy(m.head(torch.relu(m.embed(x).clamp(-3, 3))), y)}
-    for scale in (1.0, 10.0):
-        model, x, y = step_problem(0, scale)
+    for seed, scale in graph_cases():
+        model, x, y = step_problem(seed, scale)
         ref_loss, ref_grads = _loss_and_grads(lambda *a: _quiet(slow_step, *a), model, x, y)
         saved = snapshot((x, y, [p.detach() for p in model.parameters()]))
         model.zero_grad(set_to_none=True)

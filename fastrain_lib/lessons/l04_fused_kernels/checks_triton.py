@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 import torch
 
 from fastrain_lib.lessons.checking import CheckResult, call_student, check, describe, failed, passed
@@ -16,20 +18,39 @@ SOFTMAX_BY_TORCH = {"softmax", "_softmax", "log_softmax", "exp", "exp_", "exp2",
 
 TSM_MESSAGES = {"zero_padding": "lesson04.tsm_zero_padding", "row_stride": "lesson04.tsm_row_stride",
                 "whole_tensor": "lesson04.tsm_whole_tensor", "columns": "lesson04.tsm_columns",
-                "no_normalise": "lesson04.tsm_no_normalise"}
+                "no_normalise": "lesson04.tsm_no_normalise", "global_max": "lesson04.tsm_global_max"}
+GENERATED_CASES = 3  # seeded cases on top of the fixed ones (the interpreter is slow: a few, small)
 
 
-def _softmax_cases(device) -> list[tuple[str, torch.Tensor]]:
+def _softmax_cases(device, seed: int = 40) -> list[tuple[str, torch.Tensor]]:
     """(what the case tests, x): a row length that is no power of two (the mask and the padding),
-    large values (exp overflows unless the row's maximum is subtracted first), a slice whose rows
-    are further apart in memory than their length (the row stride), more rows than one."""
-    g = torch.Generator().manual_seed(40)
+    large values (exp overflows unless the row's maximum is subtracted first), rows far below the
+    tensor's largest value (a softmax that subtracts one maximum of the whole tensor gives exp → 0 and
+    0/0 there: each row needs its own maximum), a slice whose rows are further apart in memory than
+    their length (the row stride), more rows than one — then GENERATED_CASES cases drawn by a seeded
+    generator (rows, columns, scale, offsets), so an answer fitted to the fixed shapes fails."""
+    g = torch.Generator().manual_seed(seed)
     plain = torch.randn(5, 13, generator=g) * 3
     large = torch.randn(3, 64, generator=g) * 40 + 120  # exp(200) is inf in float32
+    apart = torch.randn(4, 24, generator=g) + torch.tensor([[0.0], [-150.0], [60.0], [-300.0]])
     wide = torch.randn(4, 40, generator=g).to(device)
     strided = wide[:, 3:30]  # 27 columns, rows 40 apart (sliced on the device: a copy would be contiguous)
     tall = torch.randn(9, 200, generator=g)
-    return [("plain", plain.to(device)), ("large", large.to(device)), ("strided", strided), ("tall", tall.to(device))]
+    cases = [("plain", plain.to(device)), ("large", large.to(device)), ("rows_apart", apart.to(device)),
+             ("strided", strided), ("tall", tall.to(device))]
+    rng = random.Random(seed)
+    for i in range(GENERATED_CASES):
+        rows, cols = rng.randint(1, 7), rng.choice([rng.randint(2, 70), 2 ** rng.randint(1, 6)])
+        offsets = torch.tensor([[rng.choice([0.0, -130.0, 90.0, rng.uniform(-20, 20)])] for _ in range(rows)])
+        x = torch.randn(rows, cols, generator=g) * rng.uniform(0.5, 8.0) + offsets
+        cases.append((f"generated_{i}", x.to(device)))
+    return cases
+
+
+def _global_max_softmax(x: torch.Tensor) -> torch.Tensor:
+    """What a kernel computes when it subtracts one maximum of the whole tensor, not each row's."""
+    e = torch.exp(x - x.max())
+    return e / e.sum(-1, keepdim=True)
 
 
 def _zero_padded_softmax(x: torch.Tensor) -> torch.Tensor:
@@ -71,8 +92,11 @@ def _softmax_device():
 @check
 def check_triton_softmax(softmax) -> CheckResult:
     """softmax(x) must return torch.softmax(x, dim=-1) for a 2-D x (same shape and dtype, x
-    unchanged), computed by the student's Triton kernel (no torch softmax/exp inside), for rows of
-    odd length, large values and rows that are a slice of a wider tensor."""
+    unchanged), computed by the student's own Triton kernel: the check counts the Triton launches the
+    answer makes (fused.triton_kernels.observe_launches) and fails an answer that launches none (NumPy,
+    torch) or launches the course's own kernel; torch's softmax/exp inside count as not Triton. Cases:
+    rows of odd length, large values, rows far below the tensor's maximum, a slice of a wider tensor,
+    and seeded generated shapes."""
     from fastrain_lib.fused import triton_kernels
 
     if not triton_kernels.available():
@@ -80,25 +104,32 @@ def check_triton_softmax(softmax) -> CheckResult:
     for case, x in _softmax_cases(_softmax_device()):
         saved = x.clone()
         calls = _TorchCalls()
-        with calls:
+        with triton_kernels.observe_launches() as launched, calls:
             got, problem = call_student(softmax, x)
         if problem is not None:
             return problem
         if not torch.equal(x, saved):
             return failed("mutated_input", "lesson04.tsm_mutated")
+        used = sorted(calls.names & SOFTMAX_BY_TORCH)
+        if used:
+            return failed("not_triton", "lesson04.tsm_not_triton", names=", ".join(used))
+        if any(triton_kernels.library_kernel(launch) for launch in launched):
+            return failed("library_kernel", "lesson04.tsm_library_kernel")
+        if not launched:
+            return failed("no_kernel", "lesson04.tsm_no_kernel")
         if not isinstance(got, torch.Tensor) or not got.is_floating_point() or got.device.type == "meta":
             return failed("not_tensor", "lesson04.tsm_not_tensor", got=describe(got))
         if tuple(got.shape) != tuple(x.shape):
             return failed("wrong_shape", "lesson04.tsm_shape", got=tuple(got.shape), expected=tuple(x.shape))
-        used = sorted(calls.names & SOFTMAX_BY_TORCH)
-        if used:
-            return failed("not_triton", "lesson04.tsm_not_triton", names=", ".join(used))
         got = got.detach().to("cpu", torch.float32)
         strided = _row_stride_ignored(x).to("cpu") if case == "strided" else None  # before the copy to the CPU
         x = x.to("cpu", torch.float32)
         expected = torch.softmax(x, -1)
         if torch.allclose(got, expected, atol=1e-5, rtol=1e-4):
             continue
+        one_max = _global_max_softmax(x)
+        if not torch.isfinite(one_max).all() and torch.equal(torch.isnan(got), torch.isnan(one_max)):
+            return failed("global_max", "lesson04.tsm_global_max")
         if not torch.isfinite(got).all():
             return failed("no_max", "lesson04.tsm_no_max" if case == "large" else "lesson04.tsm_not_finite")
         wrong = {"zero_padding": _zero_padded_softmax(x), "row_stride": strided,

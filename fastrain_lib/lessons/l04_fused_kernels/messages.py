@@ -362,10 +362,6 @@ MESSAGES = {
         "bn": "ফল ঠিক, কিন্তু টেনসরপ্রতি আলাদা কল হচ্ছে: 2টি টেনসরে {op} ডাকা হলো {few} বার, 7টিতে {many} বার — অর্থাৎ একটি Python লুপ প্রতিটি টেনসরে আলাদা অপারেশন চালাচ্ছে। foreach রূপে কলের সংখ্যা টেনসরের সংখ্যার উপর নির্ভর করে না: লুপ সরিয়ে পুরো তালিকায় torch._foreach_* ডাকো।",
         "en": "The result is right, but calls are made per tensor: {op} was called {few} times with 2 tensors and {many} times with 7 — a Python loop runs a separate operation on each tensor. In the foreach form the number of calls does not depend on the number of tensors: drop the loop and call torch._foreach_* on the whole lists.",
     },
-    "lesson04.launch_library": {
-        "bn": "তুমি কোর্সের নিজের launches.optimizer_step_launches ডেকেছ — এই কাজে গোনাটা নিজে করতে হবে: প্যারামিটার বানাও, make_optimizer দিয়ে অপটিমাইজার, একবার opt.step() (ওয়ার্ম-আপ), তারপর launches.count_launches(opt.step, warmup=0).launches।",
-        "en": "You called the course's own launches.optimizer_step_launches — this task is to do the counting yourself: build the parameters, the optimizer with make_optimizer, one opt.step() (warm-up), then launches.count_launches(opt.step, warmup=0).launches.",
-    },
     "lesson04.launch_not_measured": {
         "bn": "তোমার ফাংশন {n}টি টেনসরের কোনো অপটিমাইজার ধাপ চালায়নি (যাচাই-সেল torch.optim-এর ধাপ গোনে), তাই সংখ্যাটা মাপা নয় — অনুমান বা সূত্র। কাজটা হলো মাপা: {n}টি প্যারামিটার, make_optimizer, ওয়ার্ম-আপের একটি opt.step(), তারপর count_launches।",
         "en": "Your function ran no optimizer step over {n} tensors (the check counts torch.optim's steps), so the number is not measured — a guess or a formula. The task is to measure: {n} parameters, make_optimizer, one warm-up opt.step(), then count_launches.",

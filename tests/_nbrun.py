@@ -185,7 +185,8 @@ def english_left(text: str, allowed: set[str]) -> list[str]:
 RAW_REPR = re.compile(r"\b(Outcome|Record|Result|Finding|Roof|Machine|Facts|Workload|LaunchCount|LoopProfile|Fit)\((?=\w+=)")
 # matplotlib's and IPython's object reprs: "Text(0.5, 1.0, 'title')", "[<matplotlib.lines.Line2D at 0x…>]",
 # "<Figure size 640x480 with 1 Axes>", "<IPython.core.display.HTML object>"
-OBJECT_REPR = re.compile(r"\bText\(-?\d|<matplotlib\.|<Figure size|<IPython\.core\.display\.|<Axes:|\bLine2D\(")
+OBJECT_REPR = re.compile(r"\bText\(-?\d|<matplotlib\.|<Figure size|<IPython\.core\.display\.|<Axes:|\bLine2D\("
+                         r"|<[\w.]+ object at 0x[0-9a-f]+>")  # any object's default repr
 
 
 def raw_values(cell: CellShown) -> list[str]:

@@ -160,6 +160,7 @@ def test_raw_values_are_caught_and_tables_are_not():
     assert raw_values(_cell(stdout="{'ring': 1968750000.0, 'tree': 2.0}\n"))
     assert raw_values(_cell(stdout="['a.json', 'b.json']\n"))
     assert raw_values(_cell(stdout="Outcome(figure=None, headers=[])\n"))
+    assert raw_values(result("<fastrain_lib.dashboard.Dashboard object at 0x7f3a2c>"))
     assert not raw_values(_cell(stdout="সময়: 12 ms (3টি রান)\n[1, 2, 3]\ntensor([[1., 2.],\n        [3., 4.]])\n"))
     html = {"output_type": "display_data", "data": {"text/html": "<table><tr><td>[1]</td></tr></table>",
                                                      "text/plain": "<IPython.core.display.HTML object>"}}

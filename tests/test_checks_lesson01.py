@@ -4,6 +4,7 @@ the code that names their mistake (one row per answer; see tests/checkcases.py).
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 
 import numpy as np
 import pytest
@@ -67,6 +68,62 @@ def _variant(rate_fn=None, train=True, params=True, fixed_batch=None):
     return fn
 
 
+def timed_once(model, batch_size, device="cpu"):
+    """Right numbers without the technique: one call timed with a clock, a Record built by hand."""
+    import time
+
+    optimizer = torch.optim.Adam(model.parameters(), lr=1e-3)
+    inputs = bench.fresh_random(batch_size, 1, 28, 28, device=device)
+    targets = torch.randint(0, 10, (batch_size,), device=device)
+    start = time.perf_counter()
+    training_step(model, optimizer, inputs, targets)
+    seconds = time.perf_counter() - start
+    return bench.Record("step", seconds, times_s=[seconds], params={"batch_size": batch_size},
+                        metrics={"samples_per_s": batch_size / seconds})
+
+
+def mean_with_first_call(model, batch_size, device="cpu"):
+    """Several calls, but the first (warm-up) call is in the mean."""
+    import time
+
+    optimizer = torch.optim.Adam(model.parameters(), lr=1e-3)
+    inputs = bench.fresh_random(batch_size, 1, 28, 28, device=device)
+    targets = torch.randint(0, 10, (batch_size,), device=device)
+    times = []
+    for _ in range(5):
+        start = time.perf_counter()
+        training_step(model, optimizer, inputs, targets)
+        times.append(time.perf_counter() - start)
+    mean = sum(times) / len(times)
+    return bench.Record("step", mean, times_s=times, params={"batch_size": batch_size},
+                        metrics={"samples_per_s": batch_size / mean})
+
+
+def manual_warmup_median(model, batch_size, device="cpu"):
+    """Valid without bench.measure: two warm-up calls, then the median of 9 timed calls."""
+    import statistics
+    import time
+
+    optimizer = torch.optim.Adam(model.parameters(), lr=1e-3)
+    inputs = bench.fresh_random(batch_size, 1, 28, 28, device=device)
+    targets = torch.randint(0, 10, (batch_size,), device=device)
+    for _ in range(2):
+        training_step(model, optimizer, inputs, targets)
+    times = []
+    for _ in range(9):
+        start = time.perf_counter()
+        training_step(model, optimizer, inputs, targets)
+        times.append(time.perf_counter() - start)
+    median = statistics.median(times)
+    return bench.Record("step", median, times_s=times, params={"batch_size": np.int64(batch_size)},
+                        metrics={"samples_per_s": Fraction(batch_size) / Fraction(median)})
+
+
+def fitted_batches(model, batch_size, device="cpu"):
+    """Fitted to the two fixed batch sizes (5 and 24): the drawn one fails."""
+    return _variant(fixed_batch=batch_size if batch_size in (5, 24) else 32)(model, batch_size, device)
+
+
 def no_metric(model, batch_size, device="cpu"):
     record = _variant()(model, batch_size, device)
     del record.metrics["samples_per_s"]
@@ -88,6 +145,11 @@ CASES = [
     wrong(C.check_matmul_gflops, lambda n, s: "fast", "not_number", "text"),
     wrong(C.check_matmul_gflops, lambda n, s: torch.tensor([1.0, 2.0]), "not_number", "two numbers"),
     wrong(C.check_matmul_gflops, lambda n, s: None, "not_done", "stub"),
+    right(C.check_matmul_gflops, lambda n, s: Fraction(2 * n**3) / Fraction(s) / 10**9, "exact Fraction"),
+    right(C.check_matmul_gflops, lambda n, s: np.int64(2) * np.int64(n) ** 3 / np.float64(s) / 1e9, "numpy ints"),
+    right(C.check_matmul_gflops, lambda n, s: torch.tensor(2 * n**3 / s / 1e9).reshape(()), "0-d tensor"),
+    wrong(C.check_matmul_gflops, lambda n, s: 2 * n**3 / s / 1e9 if (n, s) in C.GFLOPS_CASES else n**3 / s / 1e9,
+          "missing_factor_2", "fitted to the fixed cases"),
     wrong(C.check_matmul_gflops, lambda n, s: 1 / 0, "crashed", "raises"),
     # task 2: arithmetic intensity
     right(C.check_matmul_intensity, lambda n, b: (2 * n**3) / (3 * n**2 * b), "formula"),
@@ -98,6 +160,10 @@ CASES = [
     wrong(C.check_matmul_intensity, lambda n, b: 2 * n // (3 * b), "integer_division", "//"),
     wrong(C.check_matmul_intensity, lambda n, b: 2 * n / 3, "wrong_value", "ignores bytes"),
     wrong(C.check_matmul_intensity, lambda n, b: 2 * n / (3 * 4), "wrong_value", "fp32 hard-coded"),
+    right(C.check_matmul_intensity, lambda n, b: Fraction(2 * n, 3 * b), "exact Fraction"),
+    right(C.check_matmul_intensity, lambda n, b: np.float32(2 * n) / np.float32(3 * b), "numpy float32"),
+    wrong(C.check_matmul_intensity, lambda n, b: 2 * n / (3 * b) if (n, b) in C.INTENSITY_CASES else 2 * n / 3,
+          "wrong_value", "fitted to the fixed cases"),
     # task 3: compute- or memory-bound
     right(C.check_bound, lambda i, p, b: "compute" if i >= p / b else "memory", "ridge"),
     right(C.check_bound, lambda i, p, b: "memory" if i * b < p else "compute", "attainable"),
@@ -110,6 +176,14 @@ CASES = [
     wrong(C.check_bound, lambda i, p, b: "compute" if i >= p // b else "memory", "wrong_ridge", "// ridge"),
     wrong(C.check_bound, lambda i, p, b: "Compute-bound", "bad_label", "label"),
     wrong(C.check_bound, lambda i, p, b: np.array(["compute"]), "bad_label", "array"),
+    right(C.check_bound, lambda i, p, b: np.str_("compute") if i >= p / b else np.str_("memory"), "numpy str"),
+    right(C.check_bound, lambda i, p, b: "compute" if Fraction(i) * Fraction(b) >= Fraction(p) else "memory",
+          "exact Fractions"),
+    wrong(C.check_bound, lambda i, p, b: "compute" if i > p / b else "memory", "ridge_boundary", "> for >="),
+    wrong(C.check_bound, lambda i, p, b: "compute" if i >= round(p / b, 1) else "memory", "wrong_ridge",
+          "rounded ridge"),
+    wrong(C.check_bound, lambda i, p, b: dict((args, e) for args, e in C.BOUND_CASES).get((i, p, b), "memory"),
+          "wrong_ridge", "fitted to the fixed machines (a lookup table)"),
     # task 4: throughput
     right(C.check_throughput, throughput_solution, "solution"),
     right(C.check_throughput, throughput_sgd_per_second, "sgd per_second"),
@@ -121,6 +195,10 @@ CASES = [
     wrong(C.check_throughput, _variant(fixed_batch=32), "batch_ignored", "ignores batch_size"),
     wrong(C.check_throughput, no_metric, "no_metric", "no metric"),
     wrong(C.check_throughput, lambda model, batch_size, device="cpu": 123.0, "not_record", "a number"),
+    right(C.check_throughput, manual_warmup_median, "own warm-up and median, NumPy batch, Fraction rate"),
+    wrong(C.check_throughput, timed_once, "timed_once", "one call timed by hand"),
+    wrong(C.check_throughput, mean_with_first_call, "warmup_timed", "first call in the mean"),
+    wrong(C.check_throughput, fitted_batches, "batch_ignored", "fitted to batch sizes 5 and 24"),
 ]
 
 test_case = table_test(CASES)
@@ -132,7 +210,37 @@ def test_cases_divide_nothing_evenly():
     # the configuration sweep must hold a case where // and / differ, or integer division passes
     assert any(2 * n**3 / s / 1e9 != 2 * n**3 // s // 1e9 for n, s in C.GFLOPS_CASES)
     assert any(2 * n % (3 * b) for n, b in C.INTENSITY_CASES)
-    assert not any(math.isclose(i, p / b) for (i, p, b), _ in C.BOUND_CASES)  # no case sits on the ridge
+    assert not any(math.isclose(i, p / b) for (i, p, b), _ in C.BOUND_CASES)  # no fixed case sits on the ridge
+    # the generated ones do, exactly (a dyadic ridge): i >= p / b and i * b >= p agree there
+    on_ridge = [(i, p, b) for (i, p, b), _ in C.bound_cases() if i == p / b]
+    assert on_ridge and all(i * b == p for i, p, b in on_ridge)
+
+
+def test_generated_cases_are_seeded_and_differ_from_the_fixed_ones():
+    assert C.gflops_cases() == C.gflops_cases() and C.gflops_cases(1) != C.gflops_cases(2)
+    assert not set(C.gflops_cases()) & set(C.GFLOPS_CASES)
+    assert not set(C.intensity_cases()) & set(C.INTENSITY_CASES)
+    assert any(2 * n % (3 * b) for n, b in C.intensity_cases())
+    drawn = C.throughput_batches()[-1]
+    assert drawn not in (5, 24) and drawn & (drawn - 1)
+
+
+def test_the_throughput_check_puts_every_answer_through_the_slow_first_call():
+    """The observation itself: the first forward pass of every case sleeps, later ones do not."""
+    import time
+
+    model = torch.nn.Linear(3, 2)
+    seen, handle = C._batch_spy(model, 0.05)
+    try:
+        start = time.perf_counter()
+        model(torch.ones(4, 3))
+        first = time.perf_counter() - start
+        start = time.perf_counter()
+        model(torch.ones(4, 3))
+        second = time.perf_counter() - start
+    finally:
+        handle.remove()
+    assert seen == [4, 4] and first >= 0.05 > second
 
 
 def test_the_lessons_training_step_is_plain_sgd_steps():

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import math
 import statistics
+import time
+from fractions import Fraction
 
 import numpy as np
 import torch
@@ -41,8 +43,33 @@ def sorts_in_place(baseline_s, variant_s):
     return solution(baseline_s, variant_s)
 
 
+def fitted(baseline_s, variant_s):
+    """Right on the three fixed cases, median / median elsewhere: the generated cases catch it."""
+    if [list(baseline_s), list(variant_s)] in [[list(b), list(v)] for b, v in C.CASES]:
+        return solution(baseline_s, variant_s)
+    return statistics.median(baseline_s) / statistics.median(variant_s)
+
+
+def sorts_copies_only(baseline_s, variant_s):  # sorting copies is fine: the inputs stay as they were
+    return solution(list(baseline_s), list(variant_s))
+
+
+def as_fraction(baseline_s, variant_s):
+    return statistics.median(Fraction(b) / Fraction(v) for b, v in zip(baseline_s, variant_s))
+
+
+def scales_in_place(baseline_s, variant_s):
+    for i, x in enumerate(baseline_s):
+        baseline_s[i] = x * 1000  # to milliseconds, in the caller's list
+    return solution(baseline_s, [v * 1000 for v in variant_s])
+
+
 CASES = [
     right(CHECK, solution, "statistics.median of the ratios"),
+    right(CHECK, as_fraction, "an exact Fraction"),
+    right(CHECK, sorts_copies_only, "works on copies"),
+    wrong(CHECK, fitted, "unpaired_medians", "fitted to the fixed cases"),
+    wrong(CHECK, scales_in_place, "changed_input", "rescales the caller's list"),
     right(CHECK, with_numpy, "numpy"),
     right(CHECK, with_torch, "a torch tensor"),
     right(CHECK, by_hand, "sorted by hand"),
@@ -73,3 +100,139 @@ def test_every_usual_mistake_differs_from_the_right_answer_in_the_first_case():
     for code, values in C.mistakes(baseline, variant).items():
         assert all(not math.isclose(v, expected, rel_tol=1e-6) for v in values), code
     assert all(len(b) % 2 == 1 for b, _ in C.CASES)  # odd rounds: every median agrees
+
+
+def test_generated_cases_are_seeded_odd_and_tell_every_mistake_apart():
+    cases = C.generated_cases()
+    assert cases == C.generated_cases() and cases != C.generated_cases(7)
+    for baseline, variant in cases:
+        assert len(baseline) % 2 == 1 and len(baseline) == len(variant)
+        expected = C.right_answer(baseline, variant)
+        for code, values in C.mistakes(baseline, variant).items():
+            assert all(not math.isclose(v, expected, rel_tol=1e-6) for v in values), code
+
+
+# ---------------------------------------------------------------- measuring the rounds: the technique observed
+
+ROUNDS = C.check_interleaved_rounds
+
+
+def rounds_solution(run_baseline, run_variant, rounds):
+    run_baseline()
+    run_variant()
+    baseline_s, variant_s = [], []
+    for _ in range(rounds):
+        start = time.perf_counter()
+        run_baseline()
+        baseline_s.append(time.perf_counter() - start)
+        start = time.perf_counter()
+        run_variant()
+        variant_s.append(time.perf_counter() - start)
+    return baseline_s, variant_s
+
+
+def rounds_with_bench(run_baseline, run_variant, rounds):
+    """Valid: each round timed with bench.measure (its own warm-up and median), as a NumPy array."""
+    from fastrain_lib.measure import bench
+
+    pairs = [(bench.measure(run_baseline, "a", warmup=1, min_run_time=0.01).median_s,
+              bench.measure(run_variant, "b", warmup=1, min_run_time=0.01).median_s) for _ in range(rounds)]
+    return np.array([p[0] for p in pairs]), tuple(torch.tensor(p[1]) for p in pairs)
+
+
+def rounds_no_warmup(run_baseline, run_variant, rounds):
+    baseline_s, variant_s = [], []
+    for _ in range(rounds):
+        for fn, out in ((run_baseline, baseline_s), (run_variant, variant_s)):
+            start = time.perf_counter()
+            fn()
+            out.append(time.perf_counter() - start)
+    return baseline_s, variant_s
+
+
+def rounds_all_a_then_all_b(run_baseline, run_variant, rounds):
+    run_baseline()
+    run_variant()
+    times = {}
+    for name, fn in (("a", run_baseline), ("b", run_variant)):
+        times[name] = []
+        for _ in range(rounds):
+            start = time.perf_counter()
+            fn()
+            times[name].append(time.perf_counter() - start)
+    return times["a"], times["b"]
+
+
+def rounds_made_up(run_baseline, run_variant, rounds):
+    """Right shape, no measuring at all: numbers fitted to look plausible."""
+    return [0.002] * rounds, [0.001] * rounds
+
+
+def rounds_swapped(run_baseline, run_variant, rounds):
+    b, v = rounds_solution(run_baseline, run_variant, rounds)
+    return v, b
+
+
+def rounds_in_ms(run_baseline, run_variant, rounds):
+    b, v = rounds_solution(run_baseline, run_variant, rounds)
+    return [x * 1000 for x in b], [x * 1000 for x in v]
+
+
+def rounds_clock_beside_the_call(run_baseline, run_variant, rounds):
+    """Calls both, but reads the clock around nothing."""
+    run_baseline()
+    run_variant()
+    baseline_s, variant_s = [], []
+    for _ in range(rounds):
+        run_baseline()
+        start = time.perf_counter()
+        baseline_s.append(time.perf_counter() - start)
+        run_variant()
+        start = time.perf_counter()
+        variant_s.append(time.perf_counter() - start)
+    return baseline_s, variant_s
+
+
+def rounds_fixed_count(run_baseline, run_variant, rounds):
+    return rounds_solution(run_baseline, run_variant, 5)  # fitted to 5 rounds
+
+
+ROUND_CASES = [
+    right(ROUNDS, rounds_solution, "perf_counter around each call"),
+    right(ROUNDS, rounds_with_bench, "bench.measure per round, array and tensors"),
+    wrong(ROUNDS, rounds_no_warmup, "rounds_warmup_timed", "no warm-up"),
+    wrong(ROUNDS, rounds_all_a_then_all_b, "rounds_not_interleaved", "all A, then all B"),
+    wrong(ROUNDS, rounds_made_up, "rounds_too_few", "numbers without measuring"),
+    wrong(ROUNDS, rounds_swapped, "rounds_swapped", "lists swapped"),
+    wrong(ROUNDS, rounds_in_ms, "rounds_units", "milliseconds"),
+    wrong(ROUNDS, rounds_clock_beside_the_call, "rounds_wrong_times", "the clock read around nothing"),
+    wrong(ROUNDS, rounds_fixed_count, "rounds_shape", "always 5 rounds"),
+    wrong(ROUNDS, lambda a, b, n: sum(rounds_solution(a, b, n)[0]), "rounds_shape", "a sum"),
+    wrong(ROUNDS, lambda a, b, n: None, "not_done", "stub"),
+]
+
+test_round_case = table_test(ROUND_CASES)
+test_round_coverage = coverage_test(ROUND_CASES, [ROUNDS])
+
+
+def test_the_noise_checks_never_raise():
+    """The Hypothesis answers of tests/test_checks_never_raise.py (which lists the lessonNN checks), on
+    the two checks the exercise calls through noise_checks."""
+    from hypothesis import HealthCheck, given, settings
+    from test_checks_never_raise import answers
+
+    from fastrain_lib.lessons.checking import CheckResult
+
+    def run(check):
+        @settings(max_examples=6, deadline=None, derandomize=True, database=None,
+                  suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
+                                         HealthCheck.filter_too_much])
+        @given(answer=answers)
+        def never_raises(answer):
+            result = check(answer)
+            assert isinstance(result, CheckResult) and result.message.strip() and isinstance(result.ok, bool)
+
+        never_raises()
+
+    run(C.check_fair_speedup)
+    run(C.check_interleaved_rounds)

@@ -1,13 +1,27 @@
 """Checks for lesson 01's exercises (GPU vs CPU).
 
-Each check calls the student's function on a few cases, compares with the right
-answer, and when it is wrong recognises the usual mistakes (forgetting the factor 2,
-n² instead of n³, bits instead of bytes, ...) so the message can say what to fix.
+Each check calls the student's function on the hand-written cases (the usual mistakes give a
+different number there) and on cases drawn by a seeded generator (odd sizes, sizes that divide
+nothing evenly, machines whose ridge is not a round number, the exact ridge), compares with the
+right answer, and when it is wrong recognises the usual mistakes (forgetting the factor 2, n²
+instead of n³, bits instead of bytes, ...) so the message can say what to fix.
+
+What each check observes beyond the result:
+- check_matmul_gflops / check_matmul_intensity: the formula over generated sizes (an answer fitted
+  to the fixed examples fails), any real number type accepted (NumPy, Fraction, 0-d tensor);
+- check_bound: generated machines, including an intensity exactly on the ridge (a dyadic ridge, so
+  `i >= p / b` and `i * b >= p` agree exactly) and just either side of it;
+- check_throughput: the timed step itself, through hooks on the model: every forward pass has
+  batch_size samples, the weights change, the step ran several times (bench.measure repeats it),
+  and the first call, made slow on purpose, is not in the median (warm-up left out).
 """
 
 from __future__ import annotations
 
 import math
+import numbers
+import random
+import time
 
 import torch
 
@@ -20,7 +34,18 @@ def _close(a: float, b: float, rel: float = 1e-6) -> bool:
     return math.isclose(a, b, rel_tol=rel, abs_tol=0.0)
 
 
-_number = as_number  # one number, or None (any type: never raises)
+def _number(value) -> float | None:
+    """One real number, or None (never raises): what as_number accepts, and exact fractions
+    (fractions.Fraction; any numbers.Real) too."""
+    if isinstance(value, numbers.Real) and not isinstance(value, (bool, int, float)) and not hasattr(value, "dtype"):
+        try:
+            value = float(value)
+        except Exception:  # noqa: BLE001 - an odd object: not a number
+            return None
+    return as_number(value)
+
+
+SEED = 2026  # the generator's seed: the same cases on every run, none of them in the notebook
 
 
 def _diagnose(got: float, expected: float, mistakes: dict[str, list[float]]) -> str | None:
@@ -70,6 +95,13 @@ def _check_numeric(fn, cases, expected_fn, mistakes_fn, show_case) -> CheckResul
 GFLOPS_CASES = [(123, 0.0037), (100, 0.001), (777, 0.3), (512, 0.02), (1000, 2.0), (4099, 1.3)]
 
 
+def gflops_cases(seed: int = SEED, count: int = 6) -> list[tuple[int, float]]:
+    """Sizes 3..6000 (odd, prime, round) and times that are not round numbers."""
+    rng = random.Random(seed)
+    return [(rng.choice([rng.randrange(3, 6001), rng.randrange(3, 6001) | 1, 64 * rng.randrange(1, 64)]),
+             round(rng.uniform(1e-4, 5.0), rng.randrange(3, 7))) for _ in range(count)]
+
+
 @check
 def check_matmul_gflops(fn) -> CheckResult:
     """fn(n, seconds) -> GFLOP/s of an n x n matmul that took `seconds`: 2n³ / seconds / 1e9."""
@@ -83,13 +115,19 @@ def check_matmul_gflops(fn) -> CheckResult:
             "integer_division": [2 * n**3 // s / 1e9, 2 * n**3 / s // 1e9, 2 * n**3 // s // 1e9, round(2 * n**3 / s / 1e9)],
         }
 
-    return _check_numeric(fn, GFLOPS_CASES, lambda n, s: 2 * n**3 / s / 1e9, mistakes,
+    return _check_numeric(fn, GFLOPS_CASES + gflops_cases(), lambda n, s: 2 * n**3 / s / 1e9, mistakes,
                           lambda n, s: f"n={n}, seconds={s}")
 
 
 # ---------------------------------------------------------------- task 2: arithmetic intensity
 
 INTENSITY_CASES = [(333, 8), (1000, 2), (1024, 4), (257, 2), (4096, 4), (7, 1)]
+
+
+def intensity_cases(seed: int = SEED, count: int = 6) -> list[tuple[int, int]]:
+    """Sizes 2..9000 and 1, 2, 4 or 8 bytes per element (int8, bf16, fp32, fp64)."""
+    rng = random.Random(seed + 1)
+    return [(rng.randrange(2, 9001), rng.choice((1, 2, 4, 8))) for _ in range(count)]
 
 
 @check
@@ -104,7 +142,7 @@ def check_matmul_intensity(fn) -> CheckResult:
             "integer_division": [2 * n**3 // (3 * n**2 * b), 2 * n // (3 * b), round(2 * n / (3 * b))],
         }
 
-    return _check_numeric(fn, INTENSITY_CASES, lambda n, b: 2 * n / (3 * b), mistakes,
+    return _check_numeric(fn, INTENSITY_CASES + intensity_cases(), lambda n, b: 2 * n / (3 * b), mistakes,
                           lambda n, b: f"n={n}, bytes_per_element={b}")
 
 
@@ -129,25 +167,48 @@ BOUND_CASES = [
 ]
 
 
+def bound_cases(seed: int = SEED, count: int = 4) -> list[tuple[tuple[float, float, float], str]]:
+    """Generated machines: a dyadic ridge (exact in floating point, so every correct way of
+    comparing agrees on it) with an intensity exactly on it ("compute": both limits are equal, and
+    the exercise says so), just below it, just above it, and far from it."""
+    rng = random.Random(seed + 2)
+    cases = []
+    for _ in range(count):
+        ridge = rng.randrange(3, 4000) / 2 ** rng.randrange(0, 4)
+        bandwidth = float(2 ** rng.randrange(3, 13))
+        peak = ridge * bandwidth
+        cases += [((ridge, peak, bandwidth), "compute"), ((ridge * (1 - 1e-6), peak, bandwidth), "memory"),
+                  ((ridge * (1 + 1e-6), peak, bandwidth), "compute"),
+                  ((ridge * rng.uniform(0.01, 0.5), peak, bandwidth), "memory")]
+    return cases
+
+
 @check
 def check_bound(fn) -> CheckResult:
-    """fn(intensity, peak_gflops, bandwidth_gbs) -> "compute" or "memory"."""
+    """fn(intensity, peak_gflops, bandwidth_gbs) -> "compute" or "memory"; "compute" on the ridge."""
     answers = []
-    for args, _ in BOUND_CASES:
+    cases = BOUND_CASES + bound_cases()
+    for args, _ in cases:
         result, problem = call_student(fn, *args)
         if problem is not None:  # a CheckResult is falsy when failed: test for None
             return problem
         if not isinstance(result, str) or result not in ("compute", "memory"):
             return failed("bad_label", "lesson01.check.bad_label", answer=describe(result))
         answers.append(result)
-    expected = [answer for _, answer in BOUND_CASES]
+    expected = [answer for _, answer in cases]
     if answers == expected:
         return passed()
     if len(set(answers)) == 1:
         return failed("constant_bound", "lesson01.check.constant_bound", answer=answers[0])
-    if all(a != e for a, e in zip(answers, expected)):
+    off_ridge = [(a, e) for (args, e), a in zip(cases, answers) if args[0] != args[1] / args[2]]
+    if all(a != e for a, e in off_ridge):
         return failed("inverted_bound", "lesson01.check.inverted_bound")
-    wrong = next(args for (args, e), a in zip(BOUND_CASES, answers) if a != e)
+    wrong = [(args, e) for (args, e), a in zip(cases, answers) if a != e]
+    if all(args[0] == args[1] / args[2] for args, _ in wrong):  # only the exact ridge is wrong: > for >=
+        ridge = wrong[0][0]
+        return failed("ridge_boundary", "lesson01.check.ridge_boundary", ridge=ridge[0], peak=ridge[1],
+                      bandwidth=ridge[2])
+    wrong = next(args for args, _ in wrong)
     case = f"intensity={wrong[0]:.3g}, peak_gflops={wrong[1]:g}, bandwidth_gbs={wrong[2]:g}"
     return failed("wrong_ridge", "lesson01.check.wrong_ridge", case=case)
 
@@ -155,15 +216,33 @@ def check_bound(fn) -> CheckResult:
 # ---------------------------------------------------------------- task 4: throughput vs batch size
 
 THROUGHPUT_BATCHES = (5, 24)  # neither is the usual 32 or a power of two
+# The first forward pass of each case is made this much slower on purpose: a median that
+# contains it (no warm-up, or one call timed) is far above STEP_LIMIT_S; a SimpleNN step of at
+# most 40 samples takes well under a millisecond on one core, and a few on a busy one.
+SLOW_FIRST_S = 0.3
+STEP_LIMIT_S = SLOW_FIRST_S / 10
+MIN_CALLS = 4  # warm-up + several timed repeats: bench.measure makes dozens
 
 
-def _batch_spy(model) -> tuple[list[int], object]:
-    """Notes the batch size of every forward pass of `model` (is batch_size really used?)."""
+def throughput_batches(seed: int = SEED) -> tuple[int, ...]:
+    """The fixed two and one drawn from 3..40 (not a power of two)."""
+    rng = random.Random(seed + 3)
+    drawn = rng.choice([b for b in range(3, 41) if b & (b - 1) and b not in THROUGHPUT_BATCHES])
+    return THROUGHPUT_BATCHES + (drawn,)
+
+
+def _batch_spy(model, slow_first_s: float = 0.0) -> tuple[list[int], object]:
+    """Notes the batch size of every forward pass of `model` (is batch_size really used?); the
+    first pass sleeps `slow_first_s` (a warm-up that a fair timing leaves out)."""
     seen: list[int] = []
 
     def hook(module, args):
+        if not seen and slow_first_s:
+            time.sleep(slow_first_s)
         if args and isinstance(args[0], torch.Tensor) and args[0].dim() > 0:
             seen.append(int(args[0].shape[0]))
+        else:
+            seen.append(-1)
 
     return seen, model.register_forward_pre_hook(hook)
 
@@ -197,18 +276,21 @@ def check_throughput(fn, device: str = "cpu") -> CheckResult:
     """fn(model, batch_size, device) -> the bench.Record of one training step, with
     params['batch_size'] and metrics['samples_per_s'] = batch_size / median_s.
 
-    No speed threshold: it checks that the measurement is shaped and computed right, that
-    every timed forward pass really processes batch_size samples (batch sizes 5 and 24),
-    and that the timed step really trains (the weights change)."""
-    for batch_size in THROUGHPUT_BATCHES:
+    No speed threshold of the machine: it checks that the measurement is shaped and computed
+    right, that every timed forward pass really processes batch_size samples (5, 24 and a drawn
+    size), that the timed step really trains (the weights change), and that it was timed fairly:
+    the step ran several times, and the first call (made slow on purpose) is not in the median."""
+    for batch_size in throughput_batches():
         torch.manual_seed(0)
         model = SimpleNN().to(device)
         before = [p.detach().clone() for p in model.parameters()]
-        seen, handle = _batch_spy(model)
+        seen, handle = _batch_spy(model, SLOW_FIRST_S)
+        start = time.perf_counter()
         try:
             record, problem = call_student(fn, model, batch_size, device)
         finally:
             handle.remove()
+        wall = time.perf_counter() - start
         if problem is not None:  # a CheckResult is falsy when failed: test for None
             return problem
         problem = _judge_record(record, batch_size)
@@ -219,4 +301,10 @@ def check_throughput(fn, device: str = "cpu") -> CheckResult:
             return failed("batch_ignored", "checking.l01.batch_ignored", got=wrong[0], want=batch_size)
         if all(torch.equal(a, b.detach()) for a, b in zip(before, model.parameters())):
             return failed("no_training", "lesson01.check.no_training")
+        if len(seen) < MIN_CALLS:
+            return failed("timed_once", "lesson01.check.timed_once", calls=len(seen))
+        median = _number(record.median_s)
+        if median >= STEP_LIMIT_S or median > wall:
+            return failed("warmup_timed", "lesson01.check.warmup_timed", median_ms=median * 1e3,
+                          slow_ms=SLOW_FIRST_S * 1e3)
     return passed()

@@ -71,6 +71,46 @@ MESSAGES = {
         "bn": "উত্তর হতে হবে ঠিক \"compute\" অথবা \"memory\" (ছোট হাতের ইংরেজি), কিন্তু পাওয়া গেল {answer!r}।",
         "en": "The answer must be exactly \"compute\" or \"memory\" (lower case), but got {answer!r}.",
     },
+    "lesson01.check.ridge_boundary": {
+        "bn": "প্রায় সব ঠিক, শুধু ঠিক রিজ বিন্দুতে ভুল: intensity={ridge:g}, peak_gflops={peak:g}, bandwidth_gbs={bandwidth:g} হলে intensity ঠিক peak ÷ bandwidth-এর সমান, দুই সীমা সমান। কাজের নিয়মে তখন \"compute\": তুলনাটা >= দিয়ে লেখো, > দিয়ে নয়।",
+        "en": "Almost all right, only the exact ridge is wrong: for intensity={ridge:g}, peak_gflops={peak:g}, bandwidth_gbs={bandwidth:g} the intensity equals peak ÷ bandwidth, the two limits are equal. The task says \"compute\" there: compare with >=, not >.",
+    },
+    "lesson01.check.timed_once": {
+        "bn": "প্রশিক্ষণ ধাপটি মাত্র {calls} বার চলেছে। একবার (বা দুবার) মাপা সময় ভাগ্যের ব্যাপার, আর প্রথম কলে এককালীন খরচ থাকে: bench.measure দিয়ে মাপো — সে আগে warm-up করে, তারপর বহুবার চালিয়ে মধ্যমা নেয়।",
+        "en": "The training step ran only {calls} times. A time measured once (or twice) is luck, and the first call carries one-off costs: measure with bench.measure — it warms up, then runs many times and takes the median.",
+    },
+    "lesson01.check.warmup_timed": {
+        "bn": "তোমার মধ্যমা সময় {median_ms:.1f} ms — যাচাই সেল প্রথম কলটিকে ইচ্ছা করে {slow_ms:.0f} ms ধীর করেছিল, আর সেটা তোমার মাপে ঢুকে গেছে। প্রথম কল (warm-up) মাপের বাইরে রাখো: bench.measure নিজেই আগে কয়েকবার চালিয়ে নেয়, তারপর মধ্যমা নেয়।",
+        "en": "Your median time is {median_ms:.1f} ms — the check made the first call {slow_ms:.0f} ms slower on purpose, and it got into your measurement. Leave the first call (warm-up) out: bench.measure runs a few calls first, then takes the median.",
+    },
+    "lesson01.check.rounds_shape": {
+        "bn": "ফেরত দেওয়ার কথা দুটি তালিকা — (baseline_s, variant_s) — প্রতিটিতে {rounds}টি সময় (সেকেন্ডে), কিন্তু পাওয়া গেল {kind}।",
+        "en": "It should return two lists — (baseline_s, variant_s) — each with {rounds} times (in seconds), but returned {kind}.",
+    },
+    "lesson01.check.rounds_units": {
+        "bn": "সময়গুলো সেকেন্ডে দাও: এখানে প্রতিটি কাজ কয়েক মিলিসেকেন্ডের, অথচ সবচেয়ে ছোট সময় এসেছে {got:.3g} — মনে হচ্ছে মিলিসেকেন্ডে দিয়েছ।",
+        "en": "Give the times in seconds: each call here takes a few milliseconds, yet the smallest time is {got:.3g} — it looks like milliseconds.",
+    },
+    "lesson01.check.rounds_too_few": {
+        "bn": "{rounds}টি রাউন্ডের জন্য দুটি ফাংশনের প্রতিটি অন্তত {rounds} বার চলার কথা, কিন্তু চলেছে baseline {base} বার, variant {variant} বার। প্রতি রাউন্ডে দুটিকেই একবার করে চালিয়ে মাপো।",
+        "en": "For {rounds} rounds each function should run at least {rounds} times, but baseline ran {base} times and variant {variant}. In every round run and time each of them once.",
+    },
+    "lesson01.check.rounds_warmup_timed": {
+        "bn": "একটি রাউন্ডের সময় {worst_ms:.0f} ms — যাচাই সেল দুটি ফাংশনের প্রথম কলকেই ইচ্ছা করে {warm_ms:.0f} ms ধীর করেছিল (যেমন প্রথম কলে ক্যাশ, মেমরি বরাদ্দ, কম্পাইল), আর সেটা তোমার মাপে ঢুকে গেছে। আগে প্রতিটিকে একবার চালিয়ে নাও (warm-up), মাপো তার পরে।",
+        "en": "One round took {worst_ms:.0f} ms — the check made the first call of each function {warm_ms:.0f} ms slower on purpose (as caches, allocation or compiling do), and it got into your times. Run each once first (warm-up), then measure.",
+    },
+    "lesson01.check.rounds_not_interleaved": {
+        "bn": "ডাকগুলো পালা করে হয়নি: একই ফাংশনের টানা ডাকের মাত্র {runs}টি দল, অথচ {rounds}টি রাউন্ডে পালা করে (A B, A B, ...) মাপলে অন্তত {rounds}×2টি দল হয়। আগে সব baseline তারপর সব variant মাপলে মাঝপথে লোড এলে একটিই ভোগে — প্রতি রাউন্ডে দুটিকে পাশাপাশি মাপো।",
+        "en": "The calls did not alternate: only {runs} stretches of calls to the same function, while {rounds} interleaved rounds (A B, A B, ...) give at least {rounds}×2. Measuring all baseline runs and then all variant runs lets a burst of load hit one side only — time both within each round.",
+    },
+    "lesson01.check.rounds_wrong_times": {
+        "bn": "ফেরত দেওয়া সময় ({got_ms:.2f} ms) দুটি ফাংশনের আসল সময়ের চেয়ে কম: baseline প্রতিবার অন্তত {base_ms:.0f} ms, variant অন্তত {variant_ms:.0f} ms নেয়। ঠিক ডাকটির আগে আর পরে ঘড়ি পড়ো (time.perf_counter বা bench.time_once), তারপর বিয়োগ করো।",
+        "en": "The returned times ({got_ms:.2f} ms) are shorter than the calls really take: baseline takes at least {base_ms:.0f} ms each time, variant at least {variant_ms:.0f} ms. Read the clock right before and right after the call (time.perf_counter or bench.time_once) and subtract.",
+    },
+    "lesson01.check.rounds_swapped": {
+        "bn": "দুটি তালিকা উল্টে গেছে: এখানে variant-ই দ্রুত, অথচ তোমার variant_s-এর সময় baseline_s-এর চেয়ে বেশি। প্রথমটি baseline-এর সময়, দ্বিতীয়টি variant-এর — এই ক্রমে ফেরত দাও।",
+        "en": "The two lists are swapped: here the variant is the faster one, yet your variant_s times are longer than baseline_s. Return the baseline's times first, the variant's second.",
+    },
     "lesson01.check.not_record": {
         "bn": "ফাংশনটি bench.measure যে Record দেয় সেটাই ফেরত দেওয়ার কথা, কিন্তু পাওয়া গেল {kind}। record = bench.measure(...) লিখে record ফেরত দাও।",
         "en": "The function should return the Record that bench.measure gives, but returned {kind}. Write record = bench.measure(...) and return record.",

@@ -1,4 +1,13 @@
-"""Check for lesson 01's exercise on honest speed-ups (the section "why timings lie").
+"""Checks for lesson 01's exercises on honest speed-ups (the section "why timings lie").
+
+check_interleaved_rounds: the student writes the measurement itself, `fn(run_baseline,
+run_variant, rounds)` -> (baseline_s, variant_s). The check hands it two instrumented functions and
+observes the technique: each first call is made slow on purpose (a warm-up that must stay out of
+the times), the calls must alternate round by round (A B, A B, ...: interleaved, not all A then
+all B), and the reported times must be the times of those calls (baseline slower than variant,
+each above the work's own sleep).
+
+check_fair_speedup:
 
 The task: two variants were measured interleaved, round by round (A B, A B, A B, ...);
 `fn(baseline_s, variant_s)` gets each variant's time per round and returns how many times
@@ -14,9 +23,13 @@ mistakes give a different number than the right answer.
 from __future__ import annotations
 
 import math
+import random
 import statistics
+import time
 
-from fastrain_lib.lessons.checking import CheckResult, as_number, call_student, check, describe, failed, passed
+from fastrain_lib.lessons.checking import (CheckResult, call_student, check, describe, failed, passed,
+                                           snapshot, unchanged)
+from fastrain_lib.lessons.l01_gpu_vs_cpu.checks import _number
 
 # (baseline seconds per round, variant seconds per round): a slow round for both, a burst on one
 CASES = [
@@ -24,6 +37,28 @@ CASES = [
     ([0.020, 0.021, 0.060, 0.019, 0.020], [0.010, 0.0105, 0.031, 0.0095, 0.050]),
     ([1.0, 1.1, 0.9, 1.0, 3.0, 1.0, 1.05], [1.25, 1.3, 1.2, 1.2, 1.3, 5.0, 1.4]),
 ]
+
+
+SEED = 2026
+
+
+def generated_cases(seed: int = SEED, count: int = 4) -> list[tuple[list[float], list[float]]]:
+    """Rounds of a variant that is r times faster (r not round), an odd number of rounds (3-9),
+    a slow round for both and a burst on one side; redrawn until every usual mistake gives a
+    number different from the right answer (so a rule fitted to the fixed cases fails here)."""
+    rng = random.Random(seed)
+    cases = []
+    while len(cases) < count:
+        rounds, base, r = rng.choice((3, 5, 7, 9)), rng.uniform(1e-3, 2.0), rng.uniform(1.15, 6.0)
+        load = [rng.choice((1.0, 1.0, 1.0, rng.uniform(1.5, 4.0))) for _ in range(rounds)]
+        baseline = [base * f * rng.uniform(0.97, 1.03) for f in load]
+        variant = [base / r * f * rng.uniform(0.97, 1.03) for f in load]
+        burst = rng.randrange(rounds)
+        (variant if rng.random() < 0.5 else baseline)[burst] *= rng.uniform(3.0, 8.0)
+        right = right_answer(baseline, variant)
+        if all(not _close(v, right) for values in mistakes(baseline, variant).values() for v in values):
+            cases.append(([round(x, 9) for x in baseline], [round(x, 9) for x in variant]))
+    return cases
 
 
 # the message of each named mistake, written out (the unused-key test must see every key)
@@ -59,14 +94,15 @@ def _close(a: float, b: float) -> bool:
 @check
 def check_fair_speedup(fn) -> CheckResult:
     """fn(baseline_s, variant_s) -> median over rounds of baseline_s[i] / variant_s[i]."""
-    for baseline, variant in CASES:
+    for baseline, variant in CASES + generated_cases():
         b, v = list(baseline), list(variant)
+        before = snapshot((b, v))
         result, problem = call_student(fn, b, v)
         if problem is not None:
             return problem
-        if b != baseline or v != variant:  # e.g. .sort() in place: the rounds lose their pairs
+        if not unchanged((b, v), before):  # e.g. .sort() in place: the rounds lose their pairs
             return failed("changed_input", "noise.check.changed_input")
-        got = as_number(result)
+        got = _number(result)
         if got is None:
             return failed("not_number", "noise.check.not_number", kind=describe(result))
         expected = right_answer(baseline, variant)
@@ -77,4 +113,75 @@ def check_fair_speedup(fn) -> CheckResult:
                 return failed(code, MISTAKE_KEYS[code], expected=expected, got=got, rounds=len(baseline))
         return failed("wrong_value", "noise.check.wrong_value", expected=expected, got=got,
                       baseline=baseline, variant=variant)
+    return passed("noise.check.correct")
+
+
+# ---------------------------------------------------------------- measuring the rounds yourself
+
+WARM_S = 0.15  # the first call of each function: a warm-up (caches, allocation, compiling)
+BASE_S, VARIANT_S = 0.006, 0.002  # later calls: the variant is about 3× faster
+ROUND_CASES = (5, 4)  # rounds asked for: odd and even
+
+
+class _Spy:
+    """A function to time that notes every call in a shared log; its first call is slow."""
+
+    def __init__(self, name: str, seconds: float, log: list):
+        self.name, self.seconds, self.log, self.calls = name, seconds, log, 0
+
+    def __call__(self, *args, **kwargs):
+        self.calls += 1
+        self.log.append(self.name)
+        time.sleep(WARM_S if self.calls == 1 else self.seconds)
+
+
+def _times(value, rounds: int) -> list[float] | None:
+    """A list of `rounds` numbers (list, tuple, array or tensor of them), or None."""
+    try:
+        items = list(value)
+    except Exception:  # noqa: BLE001 - not a sequence
+        return None
+    numbers = [_number(x) for x in items]
+    return numbers if len(numbers) == rounds and all(x is not None for x in numbers) else None
+
+
+def _runs(log: list[str]) -> int:
+    """How many stretches of calls to the same function: A A B B A B -> 4."""
+    return sum(1 for i, name in enumerate(log) if i == 0 or name != log[i - 1])
+
+
+@check
+def check_interleaved_rounds(fn) -> CheckResult:
+    """fn(run_baseline, run_variant, rounds) -> (baseline_s, variant_s): one warm-up call of each
+    first (not timed), then `rounds` rounds, each timing run_baseline once and run_variant once."""
+    for rounds in ROUND_CASES:
+        log: list[str] = []
+        base, variant = _Spy("baseline", BASE_S, log), _Spy("variant", VARIANT_S, log)
+        result, problem = call_student(fn, base, variant, rounds)
+        if problem is not None:
+            return problem
+        pair = list(result) if isinstance(result, (tuple, list)) and len(result) == 2 else None
+        times = [_times(side, rounds) for side in pair] if pair else [None]
+        if any(t is None for t in times):
+            return failed("rounds_shape", "lesson01.check.rounds_shape", rounds=rounds, kind=describe(result))
+        baseline_s, variant_s = times
+        if min(baseline_s + variant_s) >= 1.0:  # a sleep of 2-6 ms reported as 2-6: milliseconds
+            return failed("rounds_units", "lesson01.check.rounds_units", got=min(baseline_s + variant_s))
+        if min(base.calls, variant.calls) < rounds:
+            return failed("rounds_too_few", "lesson01.check.rounds_too_few", rounds=rounds, base=base.calls,
+                          variant=variant.calls)
+        if max(baseline_s + variant_s) >= WARM_S * 0.6:
+            return failed("rounds_warmup_timed", "lesson01.check.rounds_warmup_timed", warm_ms=WARM_S * 1e3,
+                          worst_ms=max(baseline_s + variant_s) * 1e3)
+        if _runs(log) < 2 * rounds:
+            return failed("rounds_not_interleaved", "lesson01.check.rounds_not_interleaved", runs=_runs(log),
+                          rounds=rounds)
+        wrong_times = failed("rounds_wrong_times", "lesson01.check.rounds_wrong_times", base_ms=BASE_S * 1e3,
+                             variant_ms=VARIANT_S * 1e3, got_ms=min(baseline_s + variant_s) * 1e3)
+        if min(baseline_s + variant_s) < VARIANT_S * 0.9:  # shorter than the shorter sleep: not these calls
+            return wrong_times
+        if statistics.median(b / v for b, v in zip(baseline_s, variant_s)) < 1.0:
+            return failed("rounds_swapped", "lesson01.check.rounds_swapped")
+        if min(baseline_s) < BASE_S * 0.9:
+            return wrong_times
     return passed("noise.check.correct")

@@ -302,6 +302,23 @@ def leaderboard(records: list[bench.Record], name: str | None = None, *, include
     return [{**g, "vs_slowest": slowest / g["median_s"]} for g in rank_groups(list(best.values()))]
 
 
+def leaderboard_lines(rows: list[dict]) -> list[tuple[str, dict]]:
+    """(catalog key, values) sentences under the leaderboard, from its rows: a machine whose
+    repeated runs were grouped (and how far apart they were), every tie, or one machine alone."""
+    lines = []
+    for r in rows:
+        if r.get("runs", 1) > 1:
+            lines.append(("class_results.board_grouped", {"machine": r["machine"], "runs": r["runs"],
+                                                          "students": r["student"], "spread": r["spread"]}))
+    for above, r in zip(rows, rows[1:]):
+        if r.get("tied"):
+            lines.append(("class_results.board_tie", {"a": above["machine"], "b": r["machine"],
+                                                      "ratio": r["median_s"] / above["median_s"]}))
+    if len(rows) == 1:
+        lines.append(("class_results.board_one", {"machine": rows[0]["machine"]}))
+    return lines
+
+
 def plot_speedups(ax, rows: list[dict]) -> None:
     """Horizontal bars: one per machine and comparison; the line at 1× means "no gain"."""
     from fastrain_lib.ui import plots

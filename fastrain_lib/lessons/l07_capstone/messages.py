@@ -236,5 +236,4 @@ MESSAGES.update({
         "en": "Within the noise, neither gain nor loss: {names} (step times spread about {spread:.0%}).",
     },
     "lesson07.recipe_slower": {"bn": "ধীর করল", "en": "slower"},
-    "lesson07.recipe_noise": {"bn": "মাপের ওঠানামার মধ্যে", "en": "within the noise"},
 })

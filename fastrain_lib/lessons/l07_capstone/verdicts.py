@@ -253,13 +253,22 @@ def compare_rows(results: dict[str, Result], base: str = "fp32") -> list[tuple]:
     for name, r in results.items():
         ratio = r.tokens_per_s / ref.tokens_per_s if ref and ref.tokens_per_s > 0 else math.nan
         rows.append((name, f"{r.settings.get('precision')} + {r.settings.get('optimizer')}",
-                     f"{r.median_step_s * 1e3:.1f}", f"{r.tokens_per_s:,.0f}", f"×{ratio:.2f}"))
+                     f"{r.median_step_s * 1e3:.1f}", f"{r.tokens_per_s:,.0f}", f"×{ratio:.2f}", noise_word(r.noise)))
     return rows
+
+
+def noise_word(info: dict | None) -> str:
+    """The table's quiet/noisy mark of one run ('—' without noise information)."""
+    from fastrain_lib.measure import noise
+
+    if not info or "verdict" not in info:
+        return "—"
+    return t("noise.noisy_word") if noise.is_noisy(info) else t("noise.quiet_word")
 
 
 def compare_headers() -> list[str]:
     return [t("lesson07.cmp_switch"), t("lesson07.cmp_settings"), t("lesson07.step_ms"), t("core.tokens_per_s"),
-            t("lesson07.cmp_speedup")]
+            t("lesson07.cmp_speedup"), t("noise.verdict_col")]
 
 
 def recipe_steps(effects: list[dict], machine: str) -> list[tuple[str, dict]]:

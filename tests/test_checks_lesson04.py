@@ -599,3 +599,37 @@ def test_new_checks_never_raise():
 
     for check in (C.check_triton_softmax, C.check_graph_breaks):
         property_for(check)()
+
+
+def test_the_exercise_writes_the_given_step_in_its_cell_as_the_check_uses_it():
+    """Convention 3: the task's code is written in the exercise's own cell (no inspect.getsource of an
+    English docstring), and it is the very step the check takes as the original."""
+    import ast
+    import inspect
+    import json
+    from pathlib import Path
+
+    def body(tree):
+        fn = next(n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef) and n.name == "slow_step")
+        stmts = [s for s in fn.body if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))]
+        return [ast.dump(s) for s in stmts]
+
+    for folder in ("solutions", "exercises"):
+        nb = json.loads((Path(__file__).resolve().parents[1] / folder / "04_fused_kernels.ipynb").read_text("utf-8"))
+        code = "\n".join("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "code")
+        assert "inspect.getsource" not in code
+        cell = next("".join(c["source"]) for c in nb["cells"] if "def slow_step" in "".join(c["source"]))
+        assert body(ast.parse(cell)) == body(ast.parse(inspect.getsource(checks_graphs.slow_step)))
+
+
+def test_generated_cases_are_seeded_and_reach_beyond_the_fixed_ones():
+    from fastrain_lib.lessons.l04_fused_kernels import checks_triton
+
+    assert [c[:3] for c in C.adam_configs()] == [c[:3] for c in C.adam_configs()]
+    assert len(C.adam_configs()) == len(C.ADAM_CONFIGS) + C.GENERATED_ADAM
+    cases = checks_triton._softmax_cases("cpu")
+    names = [name for name, _ in cases]
+    assert "rows_apart" in names and sum(n.startswith("generated") for n in names) == checks_triton.GENERATED_CASES
+    apart = dict(cases)["rows_apart"]  # one max for the whole tensor makes a row all zeros: 0/0
+    assert not torch.isfinite(checks_triton._global_max_softmax(apart)).all()
+    assert checks_graphs.graph_cases() == checks_graphs.graph_cases() and len(checks_graphs.graph_cases()) == 4

@@ -226,13 +226,16 @@ def notebook7_server(tmp_path_factory):
 
 @pytest.fixture(scope="session")
 def voila_server(tmp_path_factory):
-    """Voilà serving the instructor dashboard on 127.0.0.1: yields the page URL (with token)."""
+    """Voilà serving the instructor dashboard on 127.0.0.1 as `make demo` does (through
+    scripts/course_jupyter.py: the course's template with the Bengali font in the page's head):
+    yields the page URL (with token)."""
     tmp = tmp_path_factory.mktemp("voila")
     notebook = REPO / "notebooks" / "99_instructor_dashboard.ipynb"
     if not notebook.exists():
         pytest.skip("notebooks/99_instructor_dashboard.ipynb is missing")
     port, token = free_port(), secrets.token_hex(16)
-    cmd = [sys.executable, "-m", "voila", "--no-browser", "--Voila.ip=127.0.0.1", f"--port={port}",
+    cmd = [sys.executable, str(REPO / "scripts" / "course_jupyter.py"), "--dir", str(tmp / "course-jupyter"), "voila",
+           "--no-browser", "--Voila.ip=127.0.0.1", f"--port={port}",
            "--Voila.port_retries=0", f"--token={token}", "--show_tracebacks=True",
            # a cell that hangs becomes an error on the page within minutes, never an endless wait
            f"--VoilaExecutor.timeout={VOILA_CELL_TIMEOUT_S}", str(notebook)]

@@ -334,7 +334,8 @@ def panel_experiment(size: int, dtype: str, devices: tuple, threads: int) -> Out
                 record.params["threads"] = threads
                 records.append(record)
                 rows.append((device, n, threads, record.median_s * 1e3, record.iqr_s * 1e3,
-                             record.metrics["gflops"]))
+                             record.metrics["gflops"],
+                             t("noise.noisy_word") if record.noisy else t("noise.quiet_word")))
     fig, (left, right) = plots.new_figure(ncols=2)
     for device in devices:
         mine = [r for r in records if r.params["device"] == device]
@@ -342,6 +343,7 @@ def panel_experiment(size: int, dtype: str, devices: tuple, threads: int) -> Out
         errors = [r.iqr_s * 1e3 for r in mine]
         left.errorbar(sizes, ms, yerr=errors, fmt="o-", capsize=3, label=device)
         right.plot(sizes, [r.metrics["gflops"] for r in mine], "o-", label=device)
+        ring_noisy(right, sizes, [r.metrics["gflops"] for r in mine], mine)
     left.set_xscale("log", base=2)
     left.set_yscale("log")
     left.set_xlabel(plots.label("core.matrix_size"))
@@ -354,7 +356,7 @@ def panel_experiment(size: int, dtype: str, devices: tuple, threads: int) -> Out
     left.legend()
     right.legend()
     headers = [t("core.device"), t("core.size"), t("core.threads"), t("core.median_ms"),
-               t("lesson01.iqr_ms"), "GFLOP/s"]
+               t("lesson01.iqr_ms"), "GFLOP/s", t("noise.verdict_col")]
     return Outcome(figure=fig, headers=headers, rows=rows, records=records)
 
 

@@ -83,7 +83,7 @@ def test_a_ratio_below_one_is_said_as_slower_never_as_0_1x_faster():
                                            "fused": [_rec(0.6e-3), _rec(6e-3)]})
     foreach = [(k, v) for k, v, _ in out if v.get("what") == "foreach"]
     assert foreach == [("lesson04.v.cmp_slower", {"what": "foreach", "than": "for-loop", "ratio": pytest.approx(10),
-                                                  "where": "n=64"})]
+                                                  "where": " (n=64)"})]
 
 
 def test_adam_3_6x_at_64_and_2_3x_at_1_tensor_is_credited_to_fewer_passes_not_launches():

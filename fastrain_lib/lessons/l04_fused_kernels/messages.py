@@ -291,17 +291,18 @@ MESSAGES = {
     "lesson04.v.overhead_not_bound": {"bn": "batch {factor} গুণ করলে সময় বেড়েছে {ratio:.2f} গুণ — এই মেশিনে এই আকারে কাজটা আর পুরোপুরি ওভারহেড-সীমিত নয়।", "en": "A {factor}× batch took {ratio:.2f}× the time — at this size the work is no longer purely overhead-bound on this machine."},
     "lesson04.v.graphs_not_here": {"bn": "CUDA Graph এখানে ({device}) মাপা হয়নি: এটি শুধু CUDA-তে কাজ করে। উপরের প্রতি-লঞ্চ খরচই সেই অংশ, যা GPU-তে CUDA Graph সরিয়ে দেয়।", "en": "CUDA Graphs were not measured here ({device}): they work on CUDA only. The per-launch cost above is the part CUDA Graphs remove on a GPU."},
     # verdicts that only report a ratio (lesson04 verdicts.compare): "N× slower", never "0.1× faster"
-    "lesson04.v.cmp_faster": {"bn": "{what}, {than}-এর চেয়ে {ratio:.2g} গুণ দ্রুত ({where})।", "en": "{what} was {ratio:.2g}× faster than {than} ({where})."},
-    "lesson04.v.cmp_slower": {"bn": "{what}, {than}-এর চেয়ে {ratio:.2g} গুণ ধীর ({where})।", "en": "{what} was {ratio:.2g}× slower than {than} ({where})."},
-    "lesson04.v.cmp_same": {"bn": "{what} আর {than}-এর সময়ের পার্থক্য 5%-এর কম ({where})।", "en": "{what} and {than} differ by less than 5% in time ({where})."},
+    "lesson04.v.cmp_faster": {"bn": "{what}, {than}-এর চেয়ে {ratio:.2g} গুণ দ্রুত{where}।", "en": "{what} was {ratio:.2g}× faster than {than}{where}."},
+    "lesson04.v.cmp_slower": {"bn": "{what}, {than}-এর চেয়ে {ratio:.2g} গুণ ধীর{where}।", "en": "{what} was {ratio:.2g}× slower than {than}{where}."},
+    "lesson04.v.cmp_same": {"bn": "{what} আর {than}-এর সময়ের পার্থক্য 5%-এর কম{where}।", "en": "{what} and {than} differ by less than 5% in time{where}."},
     "lesson04.v.no_cause": {
         "bn": "কারণ বলা হলো না: যে মাপের উপর এই ব্যাখ্যা দাঁড়াত, সেগুলো নির্ভরযোগ্য নয় (সময়গুলো একে অপরের বিরোধী)। মেশিন শান্ত হলে সেলটি আবার চালাও।",
         "en": "No cause is given: the measurements this explanation would stand on are not reliable (the times contradict each other). Run the cell again when the machine is quiet.",
     },
     "lesson04.chain": {"bn": "শিকল", "en": "the chain"},
+    "lesson04.hand_written": {"bn": "হাতে লেখা অ্যাটেনশন", "en": "the hand-written attention"},
     "lesson04.v.gelu_bytes": {"bn": "ফিউজ করলে বাইট {bytes:.1f} গুণ কমে (গোনা, মাপা নয়)।", "en": "Fusing moves {bytes:.1f}× fewer bytes (counted, not timed)."},
     "lesson04.v.gelu_memory_by_roofline": {
-        "bn": "রুফলাইন অনুযায়ী: F.gelu প্রতি বাইটে প্রায় {intensity:.2g} FLOP করে, আর এই মেশিনের রিজ পয়েন্ট (ridge point) {ridge:.3g} FLOP/বাইট (এখনই মাপা {peak:.3g} GFLOP/s ÷ {roof:.3g} GB/s) — তাই কাজটা মেমরি-সীমিত (memory-bound)।",
+        "bn": "রুফলাইন অনুযায়ী: F.gelu প্রতি বাইটে প্রায় {intensity:.2g} FLOP করে, আর এই মেশিনের রিজ পয়েন্ট (ridge point) {ridge:.3g} FLOP/বাইট (এখনই মাপা {peak:.3g} GFLOP/s ÷ {roof:.3g} GB/s) — তাই কাজটা মেমরি-সীমিত।",
         "en": "By the roofline: F.gelu does about {intensity:.2g} FLOP per byte, and this machine's ridge point is {ridge:.3g} FLOP/byte (measured now: {peak:.3g} GFLOP/s ÷ {roof:.3g} GB/s) — so the work is memory-bound.",
     },
     "lesson04.v.gelu_compute_by_roofline": {

@@ -47,6 +47,7 @@ def no_cause(records) -> list[tuple[str, dict, list]]:
 def compare(what: str, than: str, ratio: float, where: str = "") -> tuple[str, dict, tuple]:
     """`what` against `than`, ratio = than's time ÷ what's time, worded the right way round:
     3.0 → "3.0× faster", 0.1 → "10× slower" (never "0.1× faster"), within ±5% → "about the same"."""
+    where = f" ({where})" if where else ""
     if ratio >= 1 + SAME_BAND:
         return "lesson04.v.cmp_faster", {"what": what, "than": than, "ratio": ratio, "where": where}, ()
     if ratio <= 1 - SAME_BAND:
@@ -89,7 +90,7 @@ def gelu_verdicts(*, chain, library, chain_bytes: int, library_bytes: int, flops
     ridge of the roof measured now), how close this run came to that roof, and — only when every
     measurement was quiet and the run came near its roof — why fusing helps."""
     out = [("lesson04.v.gelu_bytes", {"bytes": chain_bytes / library_bytes}, ()),
-           compare("F.gelu", _chain_name(), chain.median_s / library.median_s)]
+           compare("F.gelu", _name("lesson04.chain"), chain.median_s / library.median_s)]
     intensity, ridge = flops / library_bytes, peak_gflops / roof_gbs
     bound = gelu_bound(intensity, ridge)
     out.append(("lesson04.v.gelu_memory_by_roofline" if bound == "memory" else "lesson04.v.gelu_compute_by_roofline",
@@ -111,10 +112,11 @@ def gelu_verdicts(*, chain, library, chain_bytes: int, library_bytes: int, flops
     return out
 
 
-def _chain_name() -> str:
+def _name(key: str) -> str:
+    """A name said inside a comparison, in the course language (the chain, the hand-written attention)."""
     from fastrain_lib.core.i18n import t
 
-    return t("lesson04.chain")
+    return t(key)
 
 
 # ---------------------------------------------------------------- §2 Adam: for-loop, foreach, fused
@@ -295,7 +297,7 @@ def attention_verdicts(records: list) -> list[tuple[str, dict, object]]:
         key = "lesson04.v.attn_growth_square" if g_naive >= 3 and g_sdpa <= 2.5 else "lesson04.v.attn_growth_other"
         out.append((key, {"naive": g_naive, "sdpa": g_sdpa}, ()))
     ratio = naive.median_s / fused_rec.median_s
-    out.append(compare("SDPA", "naive", ratio, f"T={seq}"))
+    out.append(compare("SDPA", _name("lesson04.hand_written"), ratio, f"T={seq}"))
     peaks = naive.metrics.get("peak_bytes"), fused_rec.metrics.get("peak_bytes")
     if all(peaks):
         out.append(("lesson04.v.attn_peak", {"seq": seq, "naive": peaks[0] / 1e6, "sdpa": peaks[1] / 1e6}, ()))

@@ -43,3 +43,25 @@ def test_an_undeclared_sentence_after_a_noisy_window_is_written_to_the_audit_log
     verdicts.say("the next sentence stands on nothing new", noise=())
     rows = [json.loads(x) for x in log.read_text(encoding="utf-8").splitlines()]
     assert [(r["declared"], r["pending_noisy"]) for r in rows] == [(False, 1), (True, 0)]
+
+
+def test_one_cell_prints_the_same_noisy_warning_once(capsys, monkeypatch):
+    """Two explanations in one cell, both on noisy measurements: one warning, not the same line twice
+    (lesson 05b printed it twice under a busy core). The next cell warns again."""
+    import IPython
+
+    class Shell:
+        execution_count = 41
+
+    shell = Shell()
+    monkeypatch.setattr(IPython, "get_ipython", lambda: shell)
+    verdicts.say("ring is faster because of bandwidth", noise=[Rec(NOISY)])
+    verdicts.say("tree is slower because of latency", noise=[NOISY])
+    verdicts.say("the count is 8", noise=())  # a sentence on no timing is still said
+    out = capsys.readouterr().out.splitlines()
+    assert len(out) == 2 and out[0].startswith(verdicts.PREFIX + verdicts.NOISY_MARK) and out[1] == "➤ the count is 8"
+    shell.execution_count += 1
+    verdicts.say("ring is faster because of bandwidth", noise=[Rec(NOISY)])
+    assert capsys.readouterr().out.startswith(verdicts.PREFIX + verdicts.NOISY_MARK)
+    verdicts.say("2 of 3 noisy", noise=[NOISY, NOISY, QUIET])  # a different warning (other counts): printed
+    assert capsys.readouterr().out.startswith(verdicts.PREFIX + verdicts.NOISY_MARK)

@@ -24,7 +24,8 @@ sentence said without `noise=` after a noisy measurement is written to the audit
 Conventions (tests rely on them):
 - a verdict cell's source starts with the line `# VERDICT`;
 - it prints at least one line starting with PREFIX, produced by `say` (or `line`);
-- `say` prints once and returns None (a returned string would print again as the cell's value).
+- `say` prints once and returns None (a returned string would print again as the cell's value);
+  two sentences of one cell that both stood on noisy measurements print the same warning once.
 Catalog keys for verdicts live in the lesson's catalog file, in both languages.
 """
 
@@ -112,4 +113,24 @@ def say(key_or_sentence: str, /, *, noise=_UNSET, **values) -> None:
     stood_on_noisy = any(_is_noisy(i) for i in infos)
     _audit(text, declared, stood_on_noisy)
     _pending.clear()
-    print(noisy_line(infos) if stood_on_noisy else text)
+    if stood_on_noisy:
+        warning, cell = noisy_line(infos), _cell()
+        if cell is not None and _last_noisy == [cell, warning]:
+            return  # the same warning already stands under this cell: a second copy says nothing new
+        _last_noisy[:] = [cell, warning]
+        print(warning)
+        return
+    print(text)
+
+
+_last_noisy: list = [None, None]  # (cell, line) of the last noisy-measurement sentence printed
+
+
+def _cell():
+    """The notebook cell being run (IPython's execution count), None outside IPython."""
+    try:
+        from IPython import get_ipython
+    except ImportError:
+        return None
+    shell = get_ipython()
+    return None if shell is None else getattr(shell, "execution_count", None)

@@ -72,10 +72,38 @@ def stub(chunks, rank, world_size, exchange):
     return None
 
 
+def scatter_with_all_reduce(chunks, rank, world_size, exchange):
+    """The right sums without the ring: torch's collective on every chunk."""
+    for chunk in chunks:
+        dist.all_reduce(chunk)
+    return chunks
+
+
+def scatter_no_return(chunks, rank, world_size, exchange):
+    """Valid: works in place on the chunk views and returns nothing."""
+    for step in range(world_size - 1):
+        send, recv = (rank - step) % world_size, (rank - step - 1) % world_size
+        chunks[recv].add_(exchange(chunks[send], chunks[recv]))
+
+
 # ---------------------------------------------------------------- task 2: the bubble
 
 
 # ---------------------------------------------------------------- task 3: averaging gradients
+
+
+def average_by_all_gather(model, world_size):
+    """The right mean without all_reduce: gathers every rank's gradient and averages by hand."""
+    for p in model.parameters():
+        pieces = [torch.empty_like(p.grad) for _ in range(world_size)]
+        dist.all_gather(pieces, p.grad)
+        p.grad.copy_(sum(pieces) / world_size)
+
+
+def average_by_three(model, world_size):
+    for p in model.parameters():
+        dist.all_reduce(p.grad)
+        p.grad /= 3  # fitted to the first example (3 processes)
 
 
 def forgot_to_average(model, world_size):
@@ -123,6 +151,34 @@ def no_sampler_no_ddp(rank, world_size, model, optimizer, dataset, epochs, batch
         for x, y in loader:
             optimizer.zero_grad()
             F.cross_entropy(model(x), y).backward()
+            optimizer.step()
+    if rank == 0:
+        torch.save(model.state_dict(), checkpoint_path)
+
+
+def shuffle_off_with_set_epoch(rank, world_size, model, optimizer, dataset, epochs, batch_size, checkpoint_path):
+    ddp_model = DDP(model)
+    sampler = DistributedSampler(dataset, num_replicas=world_size, rank=rank, shuffle=False)
+    loader = DataLoader(dataset, batch_size=batch_size, sampler=sampler)
+    for epoch in range(epochs):
+        sampler.set_epoch(epoch)  # called, but shuffle=False: the order never changes
+        for x, y in loader:
+            optimizer.zero_grad()
+            F.cross_entropy(ddp_model(x), y).backward()
+            optimizer.step()
+    if rank == 0:
+        torch.save(model.state_dict(), checkpoint_path)
+
+
+def set_epoch_zero(rank, world_size, model, optimizer, dataset, epochs, batch_size, checkpoint_path):
+    ddp_model = DDP(model)
+    sampler = DistributedSampler(dataset, num_replicas=world_size, rank=rank, shuffle=True, seed=0)
+    loader = DataLoader(dataset, batch_size=batch_size, sampler=sampler)
+    for _ in range(epochs):
+        sampler.set_epoch(0)  # the same number every epoch
+        for x, y in loader:
+            optimizer.zero_grad()
+            F.cross_entropy(ddp_model(x), y).backward()
             optimizer.step()
     if rank == 0:
         torch.save(model.state_dict(), checkpoint_path)
@@ -325,6 +381,27 @@ def _forgot_stages(ev, k):
 
 
 TIMELINE = pipeline.ideal_schedule(2, 3, forward=1.0, backward=2.5)  # stands in for a measured one
+# a "measured" timeline where stage 1 is slower than stage 0: its idle share is not the formula's
+UNEVEN = [{**e, "start": e["start"] * (1.3 if e["stage"] == 1 else 1.0), "end": e["end"] * (1.3 if e["stage"] == 1 else 1.0)}
+          for e in pipeline.ideal_schedule(2, 3, forward=1.0, backward=2.5)]
+
+
+def _bubble_table(k, m):
+    return {(k0, m0): (k0 - 1) / (m0 + k0 - 1) for k0, m0 in C.BUBBLE_CASES}.get((k, m), 0.25)
+
+
+def _formula_not_measured(events, stages):
+    micro = 1 + max(e["micro"] for e in events if e["kind"] in ("F", "B"))
+    return (stages - 1) / (micro + stages - 1)
+
+
+def _idle_fraction(events, stages):
+    from fractions import Fraction
+
+    work = [e for e in events if e["kind"] in ("F", "B")]
+    busy = sum(Fraction(e["end"]) - Fraction(e["start"]) for e in work)
+    span = Fraction(max(e["end"] for e in work)) - Fraction(min(e["start"] for e in work))
+    return 1 - busy / (stages * span)
 
 CASES = [
     right(C.check_scatter_reduce, C.reference_scatter_reduce, "reference (real processes)"),
@@ -335,11 +412,18 @@ CASES = [
     wrong(C.check_scatter_reduce, not_in_place, "not_in_place", "new tensor"),
     wrong(C.check_scatter_reduce, scatter_two_ranks_only, "step_count", "two ranks only"),
     wrong(C.check_scatter_reduce, stub, "not_done", "stub"),
+    wrong(C.check_scatter_reduce, scatter_with_all_reduce, "used_collective", "dist.all_reduce per chunk"),
+    right(C.check_scatter_reduce, scatter_no_return, "in place, returns nothing", real_processes=False),
     right(C.check_bubble_fraction, C.reference_bubble_fraction, "reference"),
     right(C.check_bubble_fraction, lambda k, m: 1 - m / (m + k - 1), "1 - m/(m+k-1)"),
     wrong(C.check_bubble_fraction, lambda k, m: (k - 1) / (m + k), "off_by_one", "m + k"),
     wrong(C.check_bubble_fraction, lambda k, m: (k - 1) / m, "wrong_denominator", "/ m"),
-    wrong(C.check_bubble_fraction, lambda k, m: (k - 1) // (m + k - 1), "wrong_value", "//"),
+    wrong(C.check_bubble_fraction, lambda k, m: (k - 1) // (m + k - 1), "integer_division", "//"),
+    wrong(C.check_bubble_fraction, lambda k, m: _bubble_table(k, m), "wrong_value", "fitted to BUBBLE_CASES"),
+    right(C.check_bubble_fraction, lambda k, m: __import__("fractions").Fraction(k - 1, m + k - 1), "Fraction"),
+    right(C.check_bubble_fraction, lambda k, m: __import__("numpy").float32(k - 1) / __import__("numpy").float32(m + k - 1),
+          "NumPy float32"),
+    right(C.check_bubble_fraction, lambda k, m: torch.tensor((k - 1) / (m + k - 1), dtype=torch.float64), "0-d tensor"),
     wrong(C.check_bubble_fraction, lambda k, m: 3 / (m + 3), "wrong_value", "4 stages hard-coded"),
     wrong(C.check_bubble_fraction, lambda k, m: 100 * (k - 1) / (m + k - 1), "wrong_value", "percent"),
     wrong(C.check_bubble_fraction, lambda k, m: "(k-1)/(m+k-1)", "not_a_number", "text"),
@@ -353,6 +437,9 @@ CASES = [
     wrong(C.check_idle_share, idle_sorts_in_place, "mutated_input", "sorts in place", events=TIMELINE),
     wrong(C.check_idle_share, idle_first_last, "wrong_value", "list order as time", events=TIMELINE),
     wrong(C.check_idle_share, lambda ev, k: 0.5, "wrong_value", "constant", events=TIMELINE),
+    wrong(C.check_idle_share, _formula_not_measured, "wrong_measured", "GPipe's formula, not the timeline",
+          events=UNEVEN),
+    right(C.check_idle_share, _idle_fraction, "Fraction", events=TIMELINE),
     right(C.check_average_gradients, C.reference_average_gradients, "reference"),
     right(C.check_average_gradients, average_with_get_world_size, "get_world_size + div_"),
     wrong(C.check_average_gradients, forgot_to_average, "not_averaged", "sum only"),
@@ -361,6 +448,8 @@ CASES = [
     wrong(C.check_average_gradients, average_weights_too, "weights_changed", "divides weights"),
     wrong(C.check_average_gradients, average_with_max, "wrong_result", "ReduceOp.MAX"),
     wrong(C.check_average_gradients, average_rank0_only, "worker_failed", "rank 0 only"),
+    wrong(C.check_average_gradients, average_by_all_gather, "no_all_reduce", "all_gather, not all_reduce"),
+    wrong(C.check_average_gradients, average_by_three, "off_by_factor", "/ 3 fitted to the first case"),
     wrong(C.check_average_gradients, average_waits_forever, "timeout", "hangs", timeout_s=3.0),
     right(C.check_train_ddp, C.reference_train_ddp, "reference"),
     right(C.check_train_ddp, ddp_module_state, "module.state_dict + get_rank"),
@@ -371,11 +460,25 @@ CASES = [
     wrong(C.check_train_ddp, ddp_prefixed_checkpoint, "module_prefix", "module. prefix"),
     wrong(C.check_train_ddp, ddp_saves_first, "saved_untrained", "saved before training"),
     wrong(C.check_train_ddp, ddp_forward_unwrapped, "not_synced", "forward bypasses DDP"),
+    wrong(C.check_train_ddp, shuffle_off_with_set_epoch, "shuffle_off", "shuffle=False, set_epoch called"),
+    wrong(C.check_train_ddp, set_epoch_zero, "set_epoch_same", "set_epoch(0) every epoch"),
 ]
 
 test_case = table_test(CASES)
 test_coverage = coverage_test(CASES, [C.check_scatter_reduce, C.check_bubble_fraction, C.check_idle_share,
                                       C.check_average_gradients, C.check_train_ddp])
+
+
+def test_generated_cases_cover_boundaries_and_uneven_sizes():
+    rings = C.ring_cases()
+    assert any(n % w for w, n, _ in rings) and any(n < w for w, n, _ in rings) and any(n % w == 0 for w, n, _ in rings)
+    bubbles = C.bubble_cases()
+    assert any(k == 1 for k, _ in bubbles) and any(m == 1 for _, m in bubbles) and any(m == 4 * k for k, m in bubbles)
+    from fastrain_lib.lessons.l05_data_vs_model_parallel import checks_ddp
+
+    assert checks_ddp.avg_configs()[1][0] in (2, 4)
+    (_, _, _, _, _), (world, n, epochs, _, _) = checks_ddp.ddp_configs()
+    assert n % world and epochs >= 2
 
 
 def test_off_by_factor_names_the_world_size_and_factor():

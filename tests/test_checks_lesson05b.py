@@ -79,7 +79,30 @@ CASES = [
     wrong(C.check_compare, _with(ddp_step_s=lambda dp, ddp, o: "0.05 s"), "not_number", "a string"),
     wrong(C.check_compare, mutating, "mutated", "pops a phase"),
     wrong(C.check_compare, lambda dp, ddp: None, "not_done", "the stub"),
+    # issue 28: generated tables put the slowest rank anywhere, so "the last rank's time" fails
+    wrong(C.check_compare, _with(ddp_step_s=lambda dp, ddp, o: sum(ddp[-1].values())), "ddp_last", "last rank"),
+    # fitted to the fixed examples: right on the three hand-written tables, wrong on generated ones
+    wrong(C.check_compare, lambda dp, ddp: _fitted_compare(dp, ddp), "ddp_wrong", "fitted to CASES"),
+    right(C.check_compare, _with(serial_share=lambda dp, ddp, o: _fraction_share(dp)), "Fraction share"),
+    right(C.check_compare, _with(dp_step_s=lambda dp, ddp, o: __import__("torch").tensor(o["dp_step_s"],
+                                                                                          dtype=__import__("torch").float64)),
+          "0-d tensor"),
 ]
+
+
+def _fitted_compare(dp, ddp):
+    """Looks up the answer for the three fixed tables, guesses rank 0 otherwise."""
+    for fixed_dp, fixed_ddp in C.CASES:
+        if dp == fixed_dp and [dict(r) for r in ddp] == fixed_ddp:
+            return C.reference_compare(dp, ddp)
+    return {**C.reference_compare(dp, ddp), "ddp_step_s": sum(ddp[0].values()) * 1.01}
+
+
+def _fraction_share(dp):
+    from fractions import Fraction
+
+    total = sum(Fraction(v) for v in dp.values())
+    return sum(Fraction(dp[k]) for k in SERIAL) / total
 
 # ------------------------------------------------------------------ task 2: the ring formula
 
@@ -105,10 +128,43 @@ RING_CASES = [
     wrong(C.check_allreduce_time, lambda a, b, p, n: 2 * (p - 1) * a + n / p * b, "ring_wrong", "one chunk once"),
     wrong(C.check_allreduce_time, lambda a, b, p, n: 2 * (a + n * b / p), "ring_wrong", "p ignored"),
     wrong(C.check_allreduce_time, lambda a, b, p, n: "1 ms", "not_number", "a string"),
+    # issue 28: // on sizes that p does not divide; p = 1 and β = 0 boundaries; exact fractions
+    wrong(C.check_allreduce_time, lambda a, b, p, n: 2 * (p - 1) * a + (2 * (p - 1) * n // p) * b,
+          "integer_division", "// for the bytes per rank"),
+    wrong(C.check_allreduce_time, lambda a, b, p, n: 2 * (p - 1) * a + 2 * (p - 1) / p * n * b if p > 1 else a,
+          "ring_wrong", "p = 1 still pays α"),
+    wrong(C.check_allreduce_time, lambda a, b, p, n: _ring_table(a, b, p, n), "ring_wrong", "fitted to RING_CASES"),
+    right(C.check_allreduce_time, lambda a, b, p, n: _fraction_ring(a, b, p, n), "Fraction"),
+    right(C.check_allreduce_time, lambda a, b, p, n: __import__("torch").tensor(ring(a, b, p, n), dtype=__import__("torch").float64),
+          "0-d tensor"),
 ]
+
+
+def _ring_table(a, b, p, n):
+    known = {(c[2], c[3]): 2 * (c[2] - 1) * c[0] + 2 * (c[2] - 1) / c[2] * c[3] * c[1] for c in C.RING_CASES}
+    return known.get((p, n), 2 * p * a)
+
+
+def _fraction_ring(a, b, p, n):
+    from fractions import Fraction
+
+    return 2 * (p - 1) * Fraction(a) + Fraction(2 * (p - 1), p) * n * Fraction(b)
 
 test_case = table_test(CASES + RING_CASES)
 test_coverage = coverage_test(CASES + RING_CASES, [C.check_compare, C.check_allreduce_time])
+
+
+def test_generated_tables_put_the_slowest_rank_first_middle_and_last_and_both_winners():
+    places, winners = set(), set()
+    for dp, ddp in C.compare_cases()[len(C.CASES):]:
+        totals = [sum(r.values()) for r in ddp]
+        where = totals.index(max(totals))
+        places.add("first" if where == 0 else "last" if where == len(ddp) - 1 else "middle")
+        winners.add(C.reference_compare(dp, ddp)["faster"])
+    assert places == {"first", "middle", "last"} and winners == {"ddp", "dp"}
+    cases = C.ring_cases()
+    assert any(p == 1 for _, _, p, _ in cases) and any(n % p for _, _, p, n in cases if p > 1)
+    assert any(b == 0.0 for _, b, _, _ in cases)
 
 
 def test_the_fixed_tables_really_separate_the_mistakes():

@@ -19,6 +19,8 @@ Where the student's code runs (said plainly, because it matters here):
 from __future__ import annotations
 
 
+import random
+
 import torch
 import torch.distributed as dist
 
@@ -26,7 +28,8 @@ from fastrain_lib.distributed import pipeline, ring
 from fastrain_lib.lessons.checking import CheckResult, as_number, call_student, check, failed, not_done, passed, snapshot, unchanged
 
 from fastrain_lib.distributed import ring_allreduce
-from fastrain_lib.lessons.l05_data_vs_model_parallel.student_code import _load_source, _run_ranks, is_stub, source_of  # noqa: F401
+from fastrain_lib.lessons.l05_data_vs_model_parallel.student_code import (  # noqa: F401
+    _load_source, _number, _run_ranks, is_stub, source_of, spy_collectives)
 from fastrain_lib.lessons.l05_data_vs_model_parallel.checks_ddp import (  # noqa: F401 - tasks 3 and 4
     check_average_gradients, check_train_ddp, reference_average_gradients, reference_train_ddp)
 
@@ -54,6 +57,21 @@ def reference_idle_share(events, stages):
 # (world size, numbers, dtype): every world size 2–4, sizes that do not divide evenly
 RING_CASES = [(3, 7, torch.float64), (2, 5, torch.float32), (3, 10, torch.float32), (4, 13, torch.float64)]
 RING_REAL = (3, [3, 10, 7])  # world size and tensor sizes of the real-process run
+SEED = 20261202  # the generated cases are the same in every run (a failure can be reproduced)
+
+
+def ring_cases(seed: int = SEED, count: int = 6) -> list[tuple]:
+    """RING_CASES, then generated ones: world sizes 2–6, sizes that divide evenly, that do not, and
+    smaller than the world size (empty chunks), float32 / float64 / int64."""
+    rng = random.Random(seed)
+    cases = list(RING_CASES)
+    for i in range(count):
+        world = rng.randint(2, 6)
+        kind = i % 3
+        numel = (world * rng.randint(1, 5) if kind == 0 else
+                 world * rng.randint(1, 5) + rng.randint(1, world - 1) if kind == 1 else rng.randint(1, world - 1))
+        cases.append((world, numel, rng.choice([torch.float32, torch.float64, torch.int64])))
+    return cases
 SIM_TIMEOUT_S = 2.0  # a pretend rank waiting this long for a chunk: nobody will send it
 
 
@@ -106,16 +124,22 @@ def check_scatter_reduce(fn, *, real_processes: bool = True, timeout_s: float = 
     then 3 real processes against dist.all_reduce."""
     if fn is None or is_stub(fn):
         return not_done()
-    for case in RING_CASES:
+    for case in ring_cases():
         world, numel, _ = case
+        spy = spy_collectives(forbid=True)
         try:
-            tensors, results, events = _run_sim(fn, case)
-        except TimeoutError:
-            return failed("deadlock", "lesson05.check_ring_deadlock")
-        except ring.ChunkMismatch:
-            return failed("off_by_one", "lesson05.check_ring_off_by_one")
-        except Exception as exc:  # noqa: BLE001 - the student's code
+            with spy:  # the ring is the technique: a torch collective inside it is not
+                tensors, results, events = _run_sim(fn, case)
+        except Exception as exc:  # noqa: BLE001 - sorted below
+            if spy.calls:
+                return failed("used_collective", "lesson05.check_ring_used_collective", name=spy.calls[0])
+            if isinstance(exc, TimeoutError):
+                return failed("deadlock", "lesson05.check_ring_deadlock")
+            if isinstance(exc, ring.ChunkMismatch):
+                return failed("off_by_one", "lesson05.check_ring_off_by_one")
             return not_done(exc)
+        if spy.calls:
+            return failed("used_collective", "lesson05.check_ring_used_collective", name=spy.calls[0])
         calls = sum(1 for e in events if e["rank"] == 0)
         if calls != 2 * (world - 1):  # our all-gather makes world−1 of them
             return failed("step_count", "lesson05.check_ring_steps", calls=calls - (world - 1), want=world - 1)
@@ -137,6 +161,9 @@ def check_scatter_reduce(fn, *, real_processes: bool = True, timeout_s: float = 
     results, problem = _run_ranks(_ring_source_worker, world, (source, fn.__name__, numels), timeout_s)
     if problem is not None:
         return problem
+    used = [name for r in results for name in r["collectives"]]
+    if used:
+        return failed("used_collective", "lesson05.check_ring_used_collective", name=used[0])
     error = max(r["error"] for r in results)
     if error > 1e-4:
         return failed("real_mismatch", "lesson05.check_ring_real_mismatch", error=error)
@@ -151,9 +178,10 @@ def _ring_source_worker(rank, world_size, source, name, numels):
         data = torch.randn(numel, generator=torch.Generator().manual_seed(rank * 31 + numel))
         expected = data.clone()
         dist.all_reduce(expected)
-        ring.ring_all_reduce(data, scatter_reduce_fn=student)
+        with spy_collectives() as spy:  # only our exchange's isend/recv may move the chunks
+            ring.ring_all_reduce(data, scatter_reduce_fn=student)
         worst = max(worst, (data - expected).abs().max().item())
-    return {"rank": rank, "error": worst}
+    return {"rank": rank, "error": worst, "collectives": spy.calls}
 
 
 # ---------------------------------------------------------------------------------------
@@ -166,7 +194,7 @@ def _call_for_number(fn, *args) -> tuple[float | None, CheckResult | None]:
     got, problem = call_student(fn, *args)
     if problem is not None:
         return None, problem
-    value = as_number(got)
+    value = _number(got)  # int, float, NumPy, a 0-d tensor, or an exact Fraction
     if value is None:
         return None, failed("not_a_number", "lesson05.check_not_a_number")
     return value, None
@@ -175,16 +203,32 @@ def _call_for_number(fn, *args) -> tuple[float | None, CheckResult | None]:
 BUBBLE_CASES = [(3, 7), (2, 1), (2, 4), (4, 4), (4, 16), (5, 3), (7, 10)]
 
 
+def bubble_cases(seed: int = SEED, count: int = 8) -> list[tuple[int, int]]:
+    """BUBBLE_CASES, then generated (K, M): the boundaries K = 1 (no bubble), M = 1 (all but one
+    stage idle), M = 4K (GPipe's "negligible"), and random pairs that do not divide."""
+    rng = random.Random(seed + 1)
+    cases = list(BUBBLE_CASES) + [(1, rng.randint(1, 9)), (rng.randint(2, 8), 1)]
+    k = rng.randint(2, 6)
+    cases.append((k, 4 * k))
+    while len(cases) < len(BUBBLE_CASES) + count:
+        k, m = rng.randint(2, 9), rng.randint(2, 40)
+        if m % (k - 1):
+            cases.append((k, m))
+    return cases
+
+
 @check
 def check_bubble_fraction(fn) -> CheckResult:
     """The formula against GPipe's for several (stages, micro-batches), none of them round."""
-    for k, m in BUBBLE_CASES:
+    for k, m in bubble_cases():
         got, problem = _call_for_number(fn, k, m)
         if problem is not None:
             return problem
         want = reference_bubble_fraction(k, m)
-        if abs(got - want) < 1e-9:
+        if abs(got - want) <= 1e-6 * max(1.0, abs(want)):  # float32 answers are right to ~1e-7
             continue
+        if want > 0 and abs(got - (k - 1) // (m + k - 1)) < 1e-9:
+            return failed("integer_division", "lesson05.check_bubble_integer_division", k=k, m=m, want=want)
         if abs(got - (k - 1) / (m + k)) < 1e-9:
             return failed("off_by_one", "lesson05.check_bubble_off_by_one")
         if abs(got - (k - 1) / m) < 1e-9:
@@ -211,6 +255,19 @@ IDLE_CASES = [  # (stages, micro-batches, forward, backward, clock offset, with 
     (3, 2, 1.0, 2.5, 1234.5, False),
     (2, 4, 1.0, 1.0, 0.0, False),
 ]
+
+
+def idle_cases(seed: int = SEED, count: int = 4) -> list[tuple]:
+    """IDLE_CASES, then generated schedules: stages 2–5, micro-batches 1–8 (M = 1 included),
+    backward/forward ratios that are not 2, clocks that start anywhere, with or without "A" events."""
+    rng = random.Random(seed + 2)
+    cases = list(IDLE_CASES)
+    for i in range(count):
+        k, m = rng.randint(2, 5), 1 if i == 0 else rng.randint(2, 8)
+        forward = round(rng.uniform(0.2, 2.0), 3)
+        cases.append((k, m, forward, round(forward * rng.uniform(1.1, 3.3), 3), round(rng.uniform(0, 5000), 2),
+                      rng.random() < 0.5))
+    return cases
 
 
 def _idle_variants(events, k):
@@ -245,7 +302,7 @@ def check_idle_share(fn, events: list[dict] | None = None) -> CheckResult:
     """The measured idle share: on paper schedules (shifted clocks, shuffled order, an extra
     all-reduce event) it must equal GPipe's formula; on the measured timeline `events`
     (all ranks' events) it must equal the library's. The events must come back unchanged."""
-    for k, m, forward, backward, offset, extra in IDLE_CASES:
+    for k, m, forward, backward, offset, extra in idle_cases():
         paper = _paper_timeline(k, m, forward=forward, backward=backward, offset=offset, extra=extra, seed=k * m)
         problem = _judge_idle(fn, paper, k, reference_bubble_fraction(k, m), "wrong_value")
         if problem is not None:

@@ -4,6 +4,7 @@ a DDP training loop (sampler with set_epoch, one checkpoint writer). checks.py r
 from __future__ import annotations
 
 import hashlib
+import random
 
 import torch
 import torch.distributed as dist
@@ -15,7 +16,10 @@ from torch.utils.data import DataLoader, Dataset, DistributedSampler
 from fastrain_lib.models import SimpleNN
 from fastrain_lib.lessons.checking import CheckResult, check, failed, not_done, passed, snapshot
 
-from fastrain_lib.lessons.l05_data_vs_model_parallel.student_code import _load_source, _run_ranks, is_stub, source_of
+from fastrain_lib.lessons.l05_data_vs_model_parallel.student_code import (
+    _load_source, _run_ranks, is_stub, source_of, spy_collectives)
+
+SEED = 20261202
 
 # ---------------------------------------------------------------------------------------
 # Reference answers (what the solution notebook writes)
@@ -50,6 +54,13 @@ def reference_train_ddp(rank, world_size, model, optimizer, dataset, epochs, bat
 AVG_CONFIGS = [(3, torch.float64), (2, torch.float32)]  # (world size, dtype): 3 first, the usual slip
 
 
+def avg_configs(seed: int = SEED) -> list[tuple]:
+    """(3, float64) first (the usual slip: dividing by 2), then a generated world size 2 or 4 and dtype,
+    so an answer fitted to the fixed examples (a constant divisor) fails somewhere."""
+    rng = random.Random(seed + 3)
+    return [AVG_CONFIGS[0], (rng.choice([2, 4]), rng.choice([torch.float32, torch.float64]))]
+
+
 def _grad_model(rank: int, dtype=torch.float32) -> nn.Module:
     """The same weights on every rank, different gradients (as after each rank's backward)."""
     torch.manual_seed(0)
@@ -63,8 +74,9 @@ def _grad_model(rank: int, dtype=torch.float32) -> nn.Module:
 def _avg_source_worker(rank, world_size, source, name, dtype):
     student = _load_source(source, name)
     model = _grad_model(rank, dtype)
-    student(model, world_size)
-    return {"rank": rank,
+    with spy_collectives() as spy:  # which collectives the answer itself calls (the exercise: dist.all_reduce)
+        student(model, world_size)
+    return {"rank": rank, "collectives": spy.calls,
             "grads": [None if p.grad is None else p.grad.detach().clone() for p in model.parameters()],
             "weights": [p.detach().clone() for p in model.parameters()]}
 
@@ -82,6 +94,9 @@ def _judge_average(results, world, dtype) -> CheckResult | None:
             return failed("weights_changed", "checking.l05.avg_weights_changed")
     grads = [r["grads"] for r in results]
     if all(torch.allclose(g, m, atol=1e-6) for rg in grads for g, m in zip(rg, mean)):
+        used = sorted({name for r in results for name in r["collectives"]})
+        if "all_reduce" not in used and "all_reduce_coalesced" not in used:  # the mean, reached another way
+            return failed("no_all_reduce", "lesson05.check_avg_no_all_reduce", used=", ".join(used) or "send/recv")
         return None
     if not all(torch.equal(a, b) for rg in grads[1:] for a, b in zip(rg, grads[0])):
         return failed("not_synced", "lesson05.check_avg_not_synced")
@@ -105,14 +120,15 @@ def check_average_gradients(fn, *, timeout_s: float = 60.0) -> CheckResult:
     source = source_of(fn)
     if source is None:
         return failed("no_source", "lesson05.check_no_source")
-    for world, dtype in AVG_CONFIGS:
+    configs = avg_configs()
+    for world, dtype in configs:
         results, problem = _run_ranks(_avg_source_worker, world, (source, fn.__name__, dtype), timeout_s)
         if problem is not None:
             return problem
         problem = _judge_average(results, world, dtype)
         if problem is not None:
             return problem
-    return passed("checking.l05.avg_ok", worlds=", ".join(str(w) for w, _ in AVG_CONFIGS))
+    return passed("checking.l05.avg_ok", worlds=", ".join(str(w) for w, _ in configs))
 
 
 # ---------------------------------------------------------------------------------------
@@ -139,6 +155,15 @@ class LoggingDataset(Dataset):
 
 # (world size, samples, epochs, batch size, SGD momentum): the first one divides nothing evenly
 DDP_CONFIGS = [(3, 50, 2, 5, 0.9), (2, 64, 2, 8, 0.0)]
+
+
+def ddp_configs(seed: int = SEED) -> list[tuple]:
+    """(3, 50, 2, 5, 0.9) first (nothing divides evenly), then a generated one: 2 or 4 ranks, a
+    sample count that the world size does not divide, 2 or 3 epochs, a batch size and momentum."""
+    rng = random.Random(seed + 4)
+    world = rng.choice([2, 4])
+    n = world * rng.randint(6, 12) + rng.randint(1, world - 1)
+    return [DDP_CONFIGS[0], (world, n, rng.choice([2, 3]), rng.randint(3, 7), rng.choice([0.0, 0.5, 0.9]))]
 _DDP_REFERENCE: dict = {}  # config -> the reference loop's trained state dict (computed once per session)
 
 
@@ -165,7 +190,15 @@ def _ddp_source_worker(rank, world_size, source, name, checkpoint_path, n, epoch
         saves.append(str(path))
         return real_save(obj, path, *args, **kwargs)
 
+    epochs_seen = []  # (sampler's shuffle, the epoch given) for every set_epoch call, in order
+    real_set_epoch = DistributedSampler.set_epoch
+
+    def spy_set_epoch(sampler, epoch):
+        epochs_seen.append((bool(getattr(sampler, "shuffle", True)), epoch))
+        return real_set_epoch(sampler, epoch)
+
     torch.save = spy_save
+    DistributedSampler.set_epoch = spy_set_epoch  # this process only: observe the set_epoch rule itself
     try:
         dataset = LoggingDataset(n)
         model, optimizer = _fresh(momentum=momentum)
@@ -173,6 +206,7 @@ def _ddp_source_worker(rank, world_size, source, name, checkpoint_path, n, epoch
         student(rank, world_size, model, optimizer, dataset, epochs, batch_size, checkpoint_path)
     finally:
         torch.save = real_save
+        DistributedSampler.set_epoch = real_set_epoch
     dist.barrier()  # rank 0 has written its checkpoint before anyone looks at it
     ref_state = None
     if with_reference:  # the library's loop, same seeds: the weights the student's loop must reach
@@ -180,7 +214,7 @@ def _ddp_source_worker(rank, world_size, source, name, checkpoint_path, n, epoch
         reference_train_ddp(rank, world_size, ref_model, ref_opt, LoggingDataset(n), epochs, batch_size,
                             checkpoint_path + f".ref{rank}")
         ref_state = snapshot(ref_model.state_dict())
-    return {"rank": rank, "seen": dataset.seen, "saves": saves, "hash": _hash(model),
+    return {"rank": rank, "seen": dataset.seen, "saves": saves, "hash": _hash(model), "set_epoch": epochs_seen,
             "state": snapshot(model.state_dict()), "ref_state": ref_state, "start": start}
 
 
@@ -210,6 +244,27 @@ def _judge_checkpoint(path, results) -> CheckResult | None:
     return None
 
 
+def _judge_set_epoch(results, epochs) -> CheckResult | None:
+    """The set_epoch rule, from the calls observed: once per epoch, with the epoch's number, on a
+    sampler that shuffles (with shuffle=False set_epoch changes nothing: say that, not "add set_epoch")."""
+    if epochs < 2:
+        return None
+    for r in results:
+        calls = r.get("set_epoch", [])
+        given = [epoch for _, epoch in calls]
+        if not calls:
+            if all(x["seen"][: len(x["seen"]) // epochs] == x["seen"][len(x["seen"]) // epochs: 2 * len(x["seen"]) // epochs]
+                   for x in results):
+                return failed("no_set_epoch", "lesson05.check_ddp_no_set_epoch")
+            return failed("no_set_epoch", "lesson05.check_ddp_set_epoch_not_called")
+        if len(set(given)) < epochs:
+            return failed("set_epoch_same", "lesson05.check_ddp_set_epoch_same", calls=len(calls),
+                          epochs=epochs, values=", ".join(str(g) for g in given[:6]))
+        if not any(shuffle for shuffle, _ in calls):
+            return failed("shuffle_off", "lesson05.check_ddp_shuffle_off")
+    return None
+
+
 def _judge_ddp(results, path, world, n, epochs) -> CheckResult | None:
     per_epoch = -(-n // world)  # DistributedSampler pads to a multiple of world: ceil(n / world)
     for r in results:
@@ -219,8 +274,9 @@ def _judge_ddp(results, path, world, n, epochs) -> CheckResult | None:
     first = [set(r["seen"][:per_epoch]) for r in results]
     if set.union(*first) != set(range(n)):
         return failed("no_sampler", "checking.l05.ddp_sampler_count", world=world, got=per_epoch, want=per_epoch, n=n)
-    if epochs > 1 and all(r["seen"][:per_epoch] == r["seen"][per_epoch:2 * per_epoch] for r in results):
-        return failed("no_set_epoch", "lesson05.check_ddp_no_set_epoch")
+    problem = _judge_set_epoch(results, epochs)
+    if problem is not None:
+        return problem
     if len({r["hash"] for r in results}) > 1:
         return failed("not_synced", "lesson05.check_ddp_not_synced")
     for r in results:
@@ -243,7 +299,8 @@ def check_train_ddp(fn, checkpoint_dir: str | None = None, *, timeout_s: float =
     source = source_of(fn)
     if source is None:
         return failed("no_source", "lesson05.check_no_source")
-    for world, n, epochs, batch_size, momentum in DDP_CONFIGS:
+    configs = ddp_configs()
+    for world, n, epochs, batch_size, momentum in configs:
         with tempfile.TemporaryDirectory(dir=checkpoint_dir) as tmp:
             path = str(Path(tmp) / "checkpoint.pt")
             config = (world, n, epochs, batch_size, momentum)
@@ -256,4 +313,4 @@ def check_train_ddp(fn, checkpoint_dir: str | None = None, *, timeout_s: float =
                 problem = _judge_ddp(results, path, world, n, epochs)
         if problem is not None:
             return problem
-    return passed("checking.l05.ddp_ok", worlds=", ".join(str(c[0]) for c in DDP_CONFIGS))
+    return passed("checking.l05.ddp_ok", worlds=", ".join(str(c[0]) for c in configs))

@@ -279,6 +279,30 @@ MESSAGES = {
         "bn": "দুই প্রসেসে গ্রেডিয়েন্ট এক, কিন্তু গড়ের সমান নয়। all_reduce-এর পর ঠিক একবার world_size দিয়ে ভাগ করো।",
         "en": "The gradients agree but are not the mean. After all_reduce divide by world_size exactly once.",
     },
+    "lesson05.check_ring_used_collective": {
+        "bn": "তোমার scatter_reduce torch.distributed-এর {name} ডেকেছে: এই কাজে রিং নিজে লিখতে হবে — টুকরোগুলো শুধু exchange(send, like) দিয়ে ডানে পাঠাও আর বাঁ থেকে নাও।",
+        "en": "Your scatter_reduce called torch.distributed's {name}: this task is to write the ring yourself — move the chunks only with exchange(send, like), to the right and from the left.",
+    },
+    "lesson05.check_bubble_integer_division": {
+        "bn": "K={k}, M={m}-এ ফল 0 এসেছে, চাই {want:.4f}: // পূর্ণসংখ্যার ভাগ, ভগ্নাংশ কেটে ফেলে। অলস ভাগ একটি ভগ্নাংশ: / দিয়ে ভাগ করো (বা fractions.Fraction)।",
+        "en": "K={k}, M={m} gave 0, expected {want:.4f}: // is integer division and drops the fraction. The idle share is a fraction: divide with / (or use fractions.Fraction).",
+    },
+    "lesson05.check_avg_no_all_reduce": {
+        "bn": "গড় ঠিক এসেছে, কিন্তু dist.all_reduce একবারও ডাকা হয়নি (ডাকা হয়েছে: {used}) — এই কাজ শেখায় DDP যা করে: প্রতিটি p.grad-এ dist.all_reduce, তারপর world_size দিয়ে ভাগ।",
+        "en": "The mean is right, but dist.all_reduce was never called (called: {used}) — this task teaches what DDP does: dist.all_reduce on every p.grad, then divide by world_size.",
+    },
+    "lesson05.check_ddp_set_epoch_not_called": {
+        "bn": "sampler.set_epoch একবারও ডাকা হয়নি: প্রতিটি ইপকের শুরুতে sampler.set_epoch(epoch) ডাকো, যাতে সব র‍্যাঙ্ক একই নতুন ক্রম পায়।",
+        "en": "sampler.set_epoch was never called: call sampler.set_epoch(epoch) at the start of every epoch, so that all ranks get the same new order.",
+    },
+    "lesson05.check_ddp_set_epoch_same": {
+        "bn": "{epochs}টি ইপকে set_epoch ডাকা হয়েছে {calls} বার, মান: {values} — প্রতিটি ইপকে সেই ইপকের নম্বর দাও (set_epoch(epoch)), একই সংখ্যা বারবার দিলে ক্রম বদলায় না।",
+        "en": "set_epoch was called {calls} times in {epochs} epochs, with: {values} — give each epoch its own number (set_epoch(epoch)); the same number every time never changes the order.",
+    },
+    "lesson05.check_ddp_shuffle_off": {
+        "bn": "set_epoch ঠিকই প্রতিটি ইপকে ডাকছ, কিন্তু DistributedSampler-এ shuffle=False: তখন set_epoch কিছুই বদলায় না, প্রতিটি ইপকে একই ক্রম। sampler-কে shuffle=True (আর seed=0) দাও।",
+        "en": "You call set_epoch every epoch, but the DistributedSampler has shuffle=False: then set_epoch changes nothing and every epoch has the same order. Give the sampler shuffle=True (and seed=0).",
+    },
     "lesson05.check_ddp_no_set_epoch": {
         "bn": "প্রতিটি ইপকে একই ক্রমে নমুনা এসেছে: প্রতি ইপকের শুরুতে sampler.set_epoch(epoch) ডাকো, নইলে এলোমেলো ক্রম বদলায় না।",
         "en": "Every epoch came in the same order: call sampler.set_epoch(epoch) at the start of each epoch, or the shuffle never changes.",

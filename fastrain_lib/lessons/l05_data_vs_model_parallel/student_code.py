@@ -62,3 +62,61 @@ def _run_ranks(worker, world_size, args, timeout_s) -> tuple[list | None, CheckR
         if exc.kind == "timeout":
             return None, failed("timeout", "checking.l05.timeout", world=world_size, seconds=f"{timeout_s:g}")
         return None, failed("worker_failed", "lesson05.check_worker_failed", error=exc.detail[-1500:])
+
+
+# ---------------------------------------------------------------- watching which collectives an answer calls
+
+# torch.distributed's collectives (point-to-point send/recv apart): what an exercise may require or forbid
+COLLECTIVES = ("all_reduce", "all_reduce_coalesced", "reduce_scatter", "reduce_scatter_tensor", "all_gather",
+               "all_gather_into_tensor", "broadcast", "reduce", "all_to_all", "all_to_all_single", "gather", "scatter")
+
+
+class CollectiveCalled(RuntimeError):
+    """Raised inside an answer that calls a collective where the exercise forbids it."""
+
+
+def _number(value):
+    """as_number, plus exact fractions (fractions.Fraction: "the fraction" asked for, written exactly)."""
+    import math
+    import numbers
+
+    from fastrain_lib.lessons.checking import as_number
+
+    got = as_number(value)
+    if got is None and isinstance(value, numbers.Rational) and not isinstance(value, bool):
+        try:
+            got = float(value)
+        except (OverflowError, ZeroDivisionError, TypeError):
+            return None
+        return got if math.isfinite(got) else None
+    return got
+
+
+class spy_collectives:
+    """Record (and with forbid=True refuse) every torch.distributed collective called inside the
+    block: `calls` lists their names in order. The module's attributes are wrapped, so `dist.all_reduce`,
+    `torch.distributed.all_reduce` and a name imported inside the answer all pass through it."""
+
+    def __init__(self, names=COLLECTIVES, *, forbid: bool = False):
+        self.names, self.forbid, self.calls, self._saved = tuple(names), forbid, [], {}
+
+    def __enter__(self):
+        for name in self.names:
+            real = getattr(dist, name, None)
+            if real is None:
+                continue
+            self._saved[name] = real
+
+            def wrapper(*args, _name=name, _real=real, **kwargs):
+                self.calls.append(_name)
+                if self.forbid:
+                    raise CollectiveCalled(_name)
+                return _real(*args, **kwargs)
+
+            setattr(dist, name, wrapper)
+        return self
+
+    def __exit__(self, *exc):
+        for name, real in self._saved.items():
+            setattr(dist, name, real)
+        return False

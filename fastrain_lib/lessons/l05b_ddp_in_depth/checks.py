@@ -17,10 +17,14 @@ answer that only fits this run's numbers fails. When wrong, the feedback names t
 from __future__ import annotations
 
 import math
+import random
 
 from fastrain_lib.distributed import cost_model
 from fastrain_lib.distributed.dataparallel import DDP_PHASES, PHASES, SERIAL
-from fastrain_lib.lessons.checking import as_number, call_student, check, describe, failed, passed, snapshot, unchanged
+from fastrain_lib.lessons.checking import call_student, check, describe, failed, passed, snapshot, unchanged
+from fastrain_lib.lessons.l05_data_vs_model_parallel.student_code import _number as as_number  # + exact Fractions
+
+SEED = 20261202
 
 KEYS = ("dp_step_s", "ddp_step_s", "faster", "serial_share")
 REL = 1e-6  # sums in another order differ in the last digits only
@@ -45,6 +49,29 @@ CASES = [
       {"forward": 0.008, "backward_allreduce": 0.029, "optimizer": 0.003},
       {"forward": 0.012, "backward_allreduce": 0.027, "optimizer": 0.004}]),
 ]
+
+
+def compare_cases(seed: int = SEED, count: int = 6) -> list[tuple]:
+    """CASES, then generated tables: 2–6 ranks with the slowest rank anywhere (first, middle or
+    last, never the same place twice in a row), phase times that are not round, DDP winning in
+    some and DataParallel in others, and a rank whose longest phase is not its longest total."""
+    rng = random.Random(seed + 5)
+    cases = list(CASES)
+    places = ["first", "middle", "last"]
+    for i in range(count):
+        ranks = rng.randint(2, 6) if places[i % 3] != "middle" else rng.randint(3, 6)
+        scale = rng.choice([1e-3, 1e-2])
+        dp = {k: round(rng.uniform(0.1, 4.0) * scale, 7) for k in PHASES}
+        ddp = [{k: round(rng.uniform(0.5, 3.0) * scale, 7) for k in DDP_PHASES} for _ in range(ranks)]
+        where = {"first": 0, "middle": rng.randint(1, ranks - 2) if ranks > 2 else 0, "last": ranks - 1}[places[i % 3]]
+        others = max(sum(r.values()) for j, r in enumerate(ddp) if j != where)
+        ddp[where]["backward_allreduce"] += round(max(0.0, others - sum(ddp[where].values()))
+                                                  + rng.uniform(0.5, 2.0) * scale, 7)  # the slowest total
+        if i % 2:  # DataParallel wins: every DDP rank slower than its whole step
+            factor = sum(dp.values()) / min(sum(r.values()) for r in ddp) * rng.uniform(1.1, 1.6)
+            ddp = [{k: round(v * factor, 7) for k, v in r.items()} for r in ddp]
+        cases.append((dp, ddp))
+    return cases
 
 
 def reference_compare(dp_phases: dict, ddp_phases: list[dict]) -> dict:
@@ -81,6 +108,7 @@ def _valid_tables(dp_phases, ddp_phases) -> bool:
 
 
 DDP_KEYS = {"ddp_mean": "lesson05b.check.ddp_mean", "ddp_sum": "lesson05b.check.ddp_sum",
+            "ddp_last": "lesson05b.check.ddp_last",
             "ddp_rank0": "lesson05b.check.ddp_rank0", "ddp_phase_max": "lesson05b.check.ddp_phase_max",
             "ddp_min": "lesson05b.check.ddp_min", "ddp_wrong": "lesson05b.check.ddp_wrong"}
 
@@ -93,6 +121,8 @@ def _diagnose_ddp(got: float, ddp: list[dict]) -> str:
         return "ddp_sum"
     if _close(got, totals[0]) and not _close(totals[0], max(totals)):
         return "ddp_rank0"
+    if _close(got, totals[-1]) and not _close(totals[-1], max(totals)):
+        return "ddp_last"
     if _close(got, sum(max(r[k] for r in ddp) for k in DDP_PHASES)):
         return "ddp_phase_max"
     if _close(got, min(totals)):
@@ -147,7 +177,7 @@ def _judge(compare, dp_phases: dict, ddp_phases: list[dict]):
 @check
 def check_compare(compare, dp_phases=None, ddp_phases=None):
     """The student's compare() on the fixed tables, then on the numbers measured in the notebook."""
-    tables = list(CASES)
+    tables = compare_cases()
     measured = _valid_tables(dp_phases, ddp_phases)
     if measured:
         tables.append(({k: float(as_number(v)) for k, v in dp_phases.items()},
@@ -171,7 +201,22 @@ RING_CASES = [(50e-6, 1e-9, 2, 1_000_000), (50e-6, 1e-9, 4, 1_000_000), (20e-6, 
               (100e-6, 1e-9, 3, 1_000), (0.0, 1e-9, 5, 10_000_000)]
 
 
-RING_KEYS = {"no_factor_two": "lesson05b.check.ring_no_factor_two", "no_share": "lesson05b.check.ring_no_share",
+def ring_cases(seed: int = SEED, count: int = 8) -> list[tuple]:
+    """RING_CASES, then generated (α, β, p, n): p from 1 (no communication: 0 s) to 16, sizes that p
+    does not divide (small ones with α = 0, so that (p−1)·n // p differs from (p−1)·n / p), β = 0."""
+    rng = random.Random(seed + 6)
+    cases = list(RING_CASES) + [(rng.uniform(1e-6, 1e-4), 1e-9, 1, rng.randint(1, 10**6)),  # p = 1
+                                (0.0, 1e-3, 4, 7), (0.0, 2.5e-4, 3, 5),  # tiny, not divisible: // shows
+                                (rng.uniform(1e-6, 1e-4), 0.0, rng.randint(2, 9), rng.randint(1, 10**6))]  # β = 0
+    while len(cases) < len(RING_CASES) + 4 + count:
+        p, n = rng.randint(2, 16), rng.randint(1, 10**7)
+        if n % p:
+            cases.append((rng.choice([0.0, rng.uniform(1e-6, 2e-4)]), rng.uniform(1e-11, 1e-8), p, n))
+    return cases
+
+
+RING_KEYS = {"integer_division": "lesson05b.check.ring_integer_division",
+             "no_factor_two": "lesson05b.check.ring_no_factor_two", "no_share": "lesson05b.check.ring_no_share",
              "p_not_p_minus_1": "lesson05b.check.ring_p_not_p_minus_1", "alpha_once": "lesson05b.check.ring_alpha_once"}
 
 
@@ -181,23 +226,24 @@ def _ring_variants(alpha, beta, p, n) -> dict[str, float]:
         "no_share": 2 * (p - 1) * alpha + 2 * (p - 1) * n * beta,
         "p_not_p_minus_1": 2 * p * alpha + 2 * n * beta,
         "alpha_once": alpha + 2 * (p - 1) / p * n * beta,
+        "integer_division": 2 * (p - 1) * alpha + (2 * (p - 1) * n // p) * beta,
     }
 
 
 @check
 def check_allreduce_time(allreduce_time):
     """allreduce_time(alpha_s, beta_s_per_byte, world_size, nbytes) == 2(p−1)α + 2(p−1)/p·n·β."""
-    for alpha, beta, p, n in RING_CASES:
+    for alpha, beta, p, n in ring_cases():
         got, problem = call_student(allreduce_time, alpha, beta, p, n)
         if problem is not None:
             return problem
         value = as_number(got)
         if value is None:
             return failed("not_number", "lesson05b.check.ring_not_number", got=describe(got))
-        want = cost_model.Fit(alpha, beta, p).allreduce_s(n)
+        want = 0.0 if p == 1 else cost_model.Fit(alpha, beta, p).allreduce_s(n)
         if _close(value, want):
             continue
-        for code, other in _ring_variants(alpha, beta, p, n).items():
+        for code, other in (_ring_variants(alpha, beta, p, n).items() if p > 1 else ()):  # p = 1: no messages at all
             if _close(value, other) and not _close(other, want):
                 return failed(code, RING_KEYS[code], p=p, n=n, got=value * 1e3, want=want * 1e3)
         return failed("ring_wrong", "lesson05b.check.ring_wrong", p=p, n=n, got=value * 1e3, want=want * 1e3)

@@ -289,6 +289,14 @@ MESSAGES = {
         "bn": "dp_step_s ভুল: তুমি দিলে {got:.3f} ms, হওয়া উচিত {want:.3f} ms। DataParallel-এর এক ধাপ = তার সব পর্বের সময়ের যোগফল (পর্বগুলো একটার পর একটা চলে)।",
         "en": "dp_step_s is wrong: you gave {got:.3f} ms, it should be {want:.3f} ms. One DataParallel step = the sum of all its phases (they run one after another).",
     },
+    "lesson05b.check.ddp_last": {
+        "bn": "DDP-র ধাপ {got:.3f} ms দিয়েছ — এটা শেষ র‍্যাঙ্কের সময়, সবচেয়ে ধীর র‍্যাঙ্কের নয় (চাই {want:.3f} ms)। সবচেয়ে ধীর র‍্যাঙ্ক তালিকার যেকোনো জায়গায় থাকতে পারে: সব র‍্যাঙ্কের মোটের max নাও।",
+        "en": "You gave a DDP step of {got:.3f} ms — the last rank's time, not the slowest rank's (expected {want:.3f} ms). The slowest rank can be anywhere in the list: take the max of every rank's total.",
+    },
+    "lesson05b.check.ring_integer_division": {
+        "bn": "p={p}, n={n}: {got:.6f} ms, চাই {want:.6f} ms — 2(p−1)·n // p পূর্ণসংখ্যার ভাগে ভগ্নাংশ বাদ পড়েছে; প্রতি র‍্যাঙ্কের বাইট 2(p−1)/p · n একটি ভগ্নাংশ হতে পারে: / দিয়ে ভাগ করো।",
+        "en": "p={p}, n={n}: {got:.6f} ms, expected {want:.6f} ms — 2(p−1)·n // p dropped the fraction in integer division; the bytes per rank 2(p−1)/p · n can be a fraction: divide with /.",
+    },
     "lesson05b.check.ddp_mean": {
         "bn": "ddp_step_s-এ তুমি র‍্যাঙ্কগুলোর গড় নিয়েছ ({got:.3f} ms)। কিন্তু অল-রিডিউসে সবাই সবার জন্য অপেক্ষা করে: সবচেয়ে ধীর র‍্যাঙ্কই ধাপের সময় ঠিক করে — প্রতিটি র‍্যাঙ্কের মোট সময়ের সর্বোচ্চটি নাও ({want:.3f} ms)।",
         "en": "For ddp_step_s you averaged the ranks ({got:.3f} ms). But in the all-reduce everyone waits for everyone: the slowest rank sets the step time — take the largest of the ranks' totals ({want:.3f} ms).",

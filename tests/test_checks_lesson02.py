@@ -2,7 +2,9 @@
 
 import math
 import statistics
+from fractions import Fraction
 
+import numpy as np
 import pytest
 import torch
 from checkcases import coverage_test, right, table_test, wrong
@@ -276,12 +278,133 @@ def train_hard_coded_cpu(model, loader, optimizer, criterion, device):
     return train_epoch(model, loader, optimizer, criterion, "cpu")
 
 
+def train_keeps_loss(model, loader, optimizer, criterion, device):
+    """issue 28: the list holds `loss` itself, so every step's graph stays alive (values are right)."""
+    model = model.to(device)
+    losses = []
+    for inputs, targets in loader:
+        inputs, targets = inputs.to(device), targets.to(device)
+        optimizer.zero_grad()
+        loss = criterion(model(inputs), targets)
+        loss.backward()
+        optimizer.step()
+        losses.append(loss)
+    return losses
+
+
+_KEPT = []
+
+
+def train_keeps_loss_elsewhere(model, loader, optimizer, criterion, device):
+    """Returns detached losses, but keeps each `loss` (and its graph) in a list outside the function."""
+    model = model.to(device)
+    losses = []
+    for inputs, targets in loader:
+        inputs, targets = inputs.to(device), targets.to(device)
+        optimizer.zero_grad()
+        loss = criterion(model(inputs), targets)
+        loss.backward()
+        optimizer.step()
+        _KEPT.append(loss)
+        losses.append(loss.detach())
+    return losses
+
+
+def train_returns_stacked(model, loader, optimizer, criterion, device):
+    """Valid: one 1-D tensor of the detached losses instead of a list."""
+    return torch.stack(train_epoch(model, loader, optimizer, criterion, device))
+
+
+def train_numpy_losses(model, loader, optimizer, criterion, device):
+    """Valid: NumPy floats in a tuple."""
+    import numpy as np
+
+    return tuple(np.float64(x.item()) if x.device.type != "meta" else x
+                 for x in train_epoch(model, loader, optimizer, criterion, device))
+
+
+def train_fitted_to_first_config(model, loader, optimizer, criterion, device):
+    """Hard-codes three batches (the first fixed configuration): the generated ones have other counts."""
+    return train_epoch(model, list(loader)[:3], optimizer, criterion, device)
+
+
+def to_device_depth_two(batch, device, depth=0):
+    """Fitted to the hand-written batches: recurses at most two levels (the generated ones go deeper)."""
+    if isinstance(batch, torch.Tensor):
+        return batch.to(device)
+    if depth >= 2:
+        return batch
+    if isinstance(batch, dict):
+        return {k: to_device_depth_two(v, device, depth + 1) for k, v in batch.items()}
+    if isinstance(batch, (list, tuple)):
+        return type(batch)(to_device_depth_two(v, device, depth + 1) for v in batch)
+    return batch
+
+
+def to_device_skips_zero_dim(batch, device):
+    """Forgets 0-d tensors (t.dim() == 0 taken for a plain number)."""
+    if isinstance(batch, torch.Tensor):
+        return batch if batch.dim() == 0 else batch.to(device)
+    if isinstance(batch, dict):
+        return {k: to_device_skips_zero_dim(v, device) for k, v in batch.items()}
+    if isinstance(batch, (list, tuple)):
+        return type(batch)(to_device_skips_zero_dim(v, device) for v in batch)
+    return batch
+
+
+def to_device_numbers_to_tensors(batch, device):
+    """Turns NumPy numbers and fractions into tensors: values that are not tensors must come back as they are."""
+    import numbers
+
+    if isinstance(batch, torch.Tensor):
+        return batch.to(device)
+    if isinstance(batch, dict):
+        return {k: to_device_numbers_to_tensors(v, device) for k, v in batch.items()}
+    if isinstance(batch, (list, tuple)):
+        return type(batch)(to_device_numbers_to_tensors(v, device) for v in batch)
+    if isinstance(batch, numbers.Number) and not isinstance(batch, (bool, int, float)):
+        return torch.tensor(float(batch), device=device)
+    return batch
+
+
+def to_device_mapping(batch, device):
+    """Valid, written another way: collections.abc types and torch.is_tensor, to(device=...)."""
+    from collections.abc import Mapping, Sequence
+
+    if torch.is_tensor(batch):
+        return batch.to(device=device)
+    if isinstance(batch, Mapping):
+        return {k: to_device_mapping(v, device) for k, v in batch.items()}
+    if isinstance(batch, Sequence) and not isinstance(batch, str):
+        return type(batch)(to_device_mapping(v, device) for v in batch)
+    return batch
+
+
+FIXED_THROUGHPUT = {(48, 7, 3.3): 101.81818181818181, (64, 10, 2.0): 320.0, (256, 5, 0.5): 2560.0,
+                    (1, 100, 4.0): 25.0, (13, 3, 0.7): 55.714285714285715}
+
+
 CASES = [
     right(C.check_to_device, to_device, "solution"),
+    right(C.check_to_device, to_device_mapping, "collections.abc walk"),
+    wrong(C.check_to_device, to_device_depth_two, "nested_not_moved", "fitted to two levels"),
+    wrong(C.check_to_device, to_device_skips_zero_dim, "scalar_not_moved", "skips 0-d tensors"),
+    wrong(C.check_to_device, to_device_numbers_to_tensors, "non_tensor_changed", "numbers become tensors"),
+    right(C.check_train_epoch, train_returns_stacked, "stacked tensor"),
+    right(C.check_train_epoch, train_numpy_losses, "NumPy floats in a tuple"),
+    wrong(C.check_train_epoch, train_keeps_loss, "graph_kept", "keeps loss, not loss.detach()"),
+    wrong(C.check_train_epoch, train_keeps_loss_elsewhere, "graph_kept", "keeps loss outside"),
+    wrong(C.check_train_epoch, train_fitted_to_first_config, "no_step", "fitted to three batches"),
+    right(C.check_throughput, lambda b, s, t: Fraction(int(b) * int(s)) / Fraction(t), "a Fraction"),
+    right(C.check_throughput, lambda b, s, t: np.float32(b * s / t), "a NumPy float32"),
+    wrong(C.check_throughput, lambda b, s, t: FIXED_THROUGHPUT.get((b, s, t), 1.0), "wrong_value",
+          "fitted to the fixed cases"),
+    wrong(C.check_throughput, lambda b, s, t: round(b * s / t), "integer_division", "rounded"),
+    right(C.check_batch_answer, "b.", "b with a full stop"),
     right(C.check_to_device, to_device_dict_comprehension_only, "isinstance walk"),
     wrong(C.check_to_device, to_device_list_for_tuple, "container_type", "tuple becomes list"),
     wrong(C.check_to_device, to_device_forgets_dicts, "dict_values", "skips dicts"),
-    wrong(C.check_to_device, to_device_top_level, "dict_values", "top level only"),
+    wrong(C.check_to_device, to_device_top_level, "nested_not_moved", "top level only"),
     wrong(C.check_to_device, to_device_in_place, "mutated_input", "mutates the batch"),
     wrong(C.check_to_device, to_device_drops_strings, "non_tensor_changed", "drops strings"),
     wrong(C.check_to_device, to_device_hard_coded, "not_moved", "hard-coded meta"),
@@ -453,15 +576,15 @@ def _info(verdict):
     (1.8, "quiet", "ok"),
 ])
 def test_the_timing_verdict_follows_the_noise(monkeypatch, speedup, verdict, code):
-    monkeypatch.setattr(D, "_speedup", lambda fn, steps, rounds=3: (speedup, _info(verdict), [speedup] * 3))
+    monkeypatch.setattr(D, "_speedup", lambda fn, steps, rounds=3: (speedup, _info(verdict), [speedup] * 3, 0.5))
     result = D.check_fast_loop(D.fast_train_steps, steps=DIAG_STEPS)
     assert result.code == code, result.message
     if code == "noisy":
         assert isinstance(result, D.Unsure) and not result and str(result).startswith("⚠️")
         assert noise.sentence(_info("noisy")) in result.message  # what was wrong with the machine, and what to do
         assert "❌" not in str(result) and "❌" not in result._repr_html_()
-    if code == "not_faster":
-        assert "1.05" in result.message and "1.25" in result.message
+    if code == "not_faster":  # what was expected and why: 2 cores, half the time waiting -> at most 2x, a third of the gain
+        assert "1.05" in result.message and "1.33" in result.message and "2.00" in result.message
 
 
 def test_a_real_background_load_gives_the_warning_not_a_cross():
@@ -471,11 +594,11 @@ def test_a_real_background_load_gives_the_warning_not_a_cross():
     torch.set_num_threads(1)  # as check_fast_loop does
     try:
         with noise.hog(2):
-            speedup, info, ratios = D._speedup(D.fast_train_steps, DIAG_STEPS, rounds=2)
+            speedup, info, ratios, share = D._speedup(D.fast_train_steps, DIAG_STEPS, rounds=2)
     finally:
         torch.set_num_threads(before)
     assert info["verdict"] == "noisy" and "load" in info["reasons"], info
-    assert len(ratios) == 2 and speedup == statistics.median(ratios)
+    assert len(ratios) == 2 and speedup == statistics.median(ratios) and 0 <= share
 
 
 def test_the_timer_counts_steady_steps_only():
@@ -499,3 +622,73 @@ def test_the_profile_sees_the_three_problems():
     assert slow.item_calls >= steps * (D.DIAG_BATCH + 1) and fast.item_calls <= 3  # the two totals at the end (+ the DataLoader seed)
     assert slow.ops - fast.ops >= steps * D.DIAG_BATCH  # at least one extra op per sample
     assert len(optimizer.stamps) == steps
+
+
+# ------------------------------------------------------------------ the speed requirement comes from the machine
+
+
+@pytest.mark.parametrize("cores, share, ideal, need, required", [
+    (2, 0.5, 2.0, 4 / 3, True),  # half the time waiting, one core for workers: at most 2x
+    (2, 0.29, 1 / 0.71, 1 + (1 / 0.71 - 1) / 3, True),  # the share measured here (2 cores)
+    (4, 0.75, 4.0, 2.0, True),  # 3 cores for workers: 75% of the work spread over 3, the step itself 25%
+    (1, 0.8, 1.0, 1.0, False),  # one core: nothing to move the work onto
+    (2, 0.02, 1 / 0.98, 1 + (1 / 0.98 - 1) / 3, False),  # almost no waiting: nothing to gain
+])
+def test_speed_need_is_derived_from_cores_and_the_measured_waiting(cores, share, ideal, need, required):
+    got = D.speed_need(cores, share)
+    assert got["ideal"] == pytest.approx(ideal) and got["need"] == pytest.approx(need)
+    assert got["required"] is required and got["free"] == cores - 1
+
+
+@pytest.mark.parametrize("speedup, noisy, ratios, outcome", [
+    # issue 28: both correct fixes measured 1.16x and 0.90x on a busy 2-core lab PC -> "noisy, run again", never a cross
+    (1.10, True, [1.10, 1.05, 1.2], "noisy"),
+    (0.90, True, [0.9, 0.85, 0.95], "noisy"),
+    (1.16, True, [1.16, 1.1, 1.2], "ok"),  # enough even on a busy machine
+    (1.16, False, [1.16, 1.15, 1.2], "ok"),  # quiet: 1.16 is above what 2 cores and 29% waiting ask (1.14)
+    (1.05, False, [1.05, 1.0, 1.1], "not_faster"),
+    (1.05, False, [1.05, 0.6, 1.6], "noisy"),  # the rounds disagree: the timing decides nothing
+])
+def test_speed_outcome_never_fails_a_noisy_timing(speedup, noisy, ratios, outcome):
+    need = D.speed_need(2, 0.29)
+    assert D.speed_outcome(speedup, need, noisy, ratios) == outcome
+    assert D.speed_outcome(0.5, D.speed_need(1, 0.9), False, [0.5]) == "ok_no_speed"
+
+
+def test_a_correct_fix_on_one_core_needs_no_speed_up(monkeypatch):
+    monkeypatch.setattr(D.noise, "cores", lambda: 1)
+    monkeypatch.setattr(D, "_speedup", lambda fn, steps, rounds=3: (0.95, _info("quiet"), [0.95] * 3, 0.6))
+    result = D.check_fast_loop(D.fast_train_steps, steps=DIAG_STEPS)
+    assert result and result.code == "ok" and "0.95" in result.message
+
+
+def test_the_slow_loop_shown_in_the_exercise_is_the_one_the_check_compares_with():
+    """The exercise writes the slow loop in its own cell (no inspect.getsource of library code)."""
+    import ast
+    import inspect
+
+    import nbformat
+
+    from fastrain_lib.core import config
+
+    def body(source):
+        tree = ast.parse(source)
+        fn = next(n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == "slow_train_steps")
+        fn.body = [n for n in fn.body if not (isinstance(n, ast.Expr) and isinstance(n.value, ast.Constant))]
+        return ast.dump(fn)
+
+    for folder in ("solutions", "exercises"):
+        cells = nbformat.read(config.REPO_DIR / folder / "02_to_device.ipynb", as_version=4).cells
+        code = "\n".join(c.source for c in cells if c.cell_type == "code")
+        assert "getsource" not in code
+        cell = next(c.source for c in cells if c.cell_type == "code" and "def slow_train_steps" in c.source)
+        assert body(cell) == body(inspect.getsource(D.slow_train_steps))
+
+
+def test_a_dataset_written_to_is_an_input_mutated():
+    def fast_but_writes_the_data(model, optimizer, dataset, batch_size, steps):
+        dataset.base.tensors[0].mul_(0.5)
+        return D.fast_train_steps(model, optimizer, dataset, batch_size, steps)
+
+    result = D.check_fast_loop(fast_but_writes_the_data, steps=DIAG_STEPS)
+    assert not result and result.code == "mutated_input" and "dataset" in result.message

@@ -3,12 +3,26 @@
 A CPU-only machine has no second real device, so the checks move data to the 'meta'
 device: a real PyTorch device (tensors there have a shape and dtype but no data), and
 mixing it with CPU tensors raises the same device-mismatch error as cpu vs cuda.
+
+How each check observes its technique (issue 28):
+- check_to_device: where every returned tensor is (check_to_device.py);
+- check_train_epoch: spies on the model, the loss and the optimizer note the device of the weights,
+  inputs and targets at each use and count zero_grad/step; the weights afterwards are compared with
+  a reference loop; every step's loss tensor is watched through a weak reference, so a loop that
+  keeps `loss` itself (its graph, grad_fn and all) alive after it returns is seen, not guessed;
+- check_throughput: the formula on seeded generated cases (sizes, non-round seconds, NumPy ints and
+  Fractions as inputs), valid number types accepted alike (as_number);
+- check_batch_answer: a multiple-choice letter, each wrong letter told why it is wrong.
 """
 
 from __future__ import annotations
 
 import copy
+import random
+import weakref
+from fractions import Fraction
 
+import numpy as np
 import torch
 from torch import nn
 
@@ -22,130 +36,21 @@ from fastrain_lib.lessons.checking import (
     failed,
     not_done,
     passed,
-    snapshot,
-    unchanged,
+    seeded_cases,
 )
 
-TARGET = torch.device("meta")
-
-
-# ---------------------------------------------------------------- task 1: to_device(batch, device)
-
-def example_batch() -> dict:
-    """A nested batch like the ones real data loaders return: tensors inside dicts, tuples, lists,
-    next to values that are not tensors (names, counts) which must come back unchanged."""
-    return {
-        "images": torch.rand(2, 1, 4, 4),
-        "labels": torch.tensor([3, 7]),
-        "extra": (torch.ones(2), ["৩", "৭"], [torch.zeros(1), 5, {"mask": torch.ones(2, dtype=torch.bool)}]),
-        "name": "batch-0",
-    }
-
-
-def _compare(got, original, device: torch.device, depth: int) -> str | None:
-    """The first mistake found walking `got` beside `original`, as a code; None if correct."""
-    if isinstance(original, torch.Tensor):
-        if not isinstance(got, torch.Tensor):
-            return "not_tensor"
-        if got.device != device:
-            return "not_moved" if depth == 0 else "nested_not_moved"
-        if got.shape != original.shape or got.dtype != original.dtype:
-            return "tensor_changed"
-        if device.type != "meta" and not torch.equal(got.detach().cpu(), original.cpu()):
-            return "tensor_changed"
-        return None
-    if isinstance(original, dict):
-        if not isinstance(got, dict):
-            return "container_type"
-        if list(got.keys()) != list(original.keys()):
-            return "dict_keys"
-        for key in original:
-            code = _compare(got[key], original[key], device, depth + 1)
-            if code == "not_moved" or code == "nested_not_moved":
-                return "dict_values"
-            if code:
-                return code
-        return None
-    if isinstance(original, (list, tuple)):
-        if type(got) is not type(original):
-            return "container_type"
-        if len(got) != len(original):
-            return "length"
-        for g, o in zip(got, original):
-            code = _compare(g, o, device, depth + 1)
-            if code:
-                return code
-        return None
-    try:
-        same = got is original or (type(got) is type(original) and bool(got == original))
-    except Exception:  # noqa: BLE001 - an object whose == fails is not the original
-        same = False
-    return None if same else "non_tensor_changed"
-
-
-def _devices(value) -> list[torch.device]:
-    if isinstance(value, torch.Tensor):
-        return [value.device]
-    if isinstance(value, dict):
-        value = list(value.values())
-    if isinstance(value, (list, tuple)):
-        return [d for v in value for d in _devices(v)]
-    return []
-
-
-def _batches() -> list:
-    """Batches of every shape the task names: nested containers, several dtypes, non-tensors
-    (Bengali text, numbers) that must come back unchanged."""
-    g = torch.Generator().manual_seed(2)
-    return [
-        example_batch(),
-        (torch.rand(3, 5, generator=g, dtype=torch.float64), torch.tensor([1, 2, 0])),
-        [torch.rand(2, generator=g).half(), "টেক্সট ১২", 3, None, 2.5],
-        {"ids": [torch.arange(7), (torch.zeros(2, 3, dtype=torch.bfloat16),)], "n": 7, "তথ্য": "কাং"},
-    ]
-
-
-# the message of each mistake _compare can name (full keys, so a test can list them)
-COMPARE_KEYS = {
-    "not_tensor": "lesson02.check.not_tensor",
-    "not_moved": "lesson02.check.not_moved",
-    "nested_not_moved": "lesson02.check.nested_not_moved",
-    "tensor_changed": "lesson02.check.tensor_changed",
-    "container_type": "lesson02.check.container_type",
-    "dict_keys": "lesson02.check.dict_keys",
-    "dict_values": "lesson02.check.dict_values",
-    "length": "lesson02.check.length",
-    "non_tensor_changed": "lesson02.check.non_tensor_changed",
-}
-
-# (the device the student gets, the device tensors must end on): a torch.device and a plain string,
-# and the CPU itself (a hard-coded other device fails there)
-TO_DEVICE_TARGETS = [(TARGET, TARGET), ("meta", TARGET), (torch.device("cpu"), torch.device("cpu"))]
-
-
-@check
-def check_to_device(to_device) -> CheckResult:
-    """to_device(batch, device) must move every tensor in nested dicts/tuples/lists to `device`
-    (given as torch.device or as a string), keep each container's type, keep non-tensors,
-    and leave the input batch exactly as it was."""
-    for device, target in TO_DEVICE_TARGETS:
-        single = torch.ones(3)
-        got, problem = call_student(to_device, single, device)
-        if problem is not None:
-            return problem
-        if not isinstance(got, torch.Tensor) or got.device != target:
-            return failed("not_moved", "lesson02.check.not_moved")
-        for batch in _batches():
-            before = snapshot(batch)
-            got, problem = call_student(to_device, batch, device)
-            if problem is not None:
-                return problem
-            if not unchanged(batch, before):
-                return failed("mutated_input", "lesson02.check.mutated_input")
-            code = _compare(got, before, target, 0)
-            if code:
-                return failed(code, COMPARE_KEYS[code])
-    return passed()
+# task 1 (to_device) is in check_to_device.py; its names are re-exported here
+from fastrain_lib.lessons.l02_to_device.check_to_device import (  # noqa: E402,F401
+    COMPARE_KEYS,
+    TARGET,
+    _batches,
+    _compare,
+    _devices,
+    all_batches,
+    check_to_device,
+    example_batch,
+    random_batch,
+)
 
 
 # ---------------------------------------------------------------- task 2: fix the training loop
@@ -165,15 +70,25 @@ class _SpyModel(nn.Module):
 
 
 class _SpyLoss(nn.Module):
-    """CrossEntropyLoss that notes the devices of the outputs and the targets it gets."""
+    """CrossEntropyLoss that notes the devices of the outputs and the targets it gets, and keeps a
+    weak reference to every loss it returns: a loss still alive after the loop holds its graph."""
+
+    smoothing = 0.0
 
     def __init__(self):
         super().__init__()
         self.seen: list[tuple[torch.device, torch.device]] = []
+        self.returned: list[weakref.ref] = []
 
     def forward(self, outputs, targets):
         self.seen.append((outputs.device, targets.device))
-        return nn.functional.cross_entropy(outputs, targets)
+        loss = nn.functional.cross_entropy(outputs, targets, label_smoothing=self.smoothing)
+        self.returned.append(weakref.ref(loss))
+        return loss
+
+    def graphs_alive(self) -> int:
+        """Losses (each with its grad_fn graph) that something still holds."""
+        return sum(ref() is not None and ref().grad_fn is not None for ref in self.returned)
 
 
 class _SpyOptimizer:
@@ -203,16 +118,27 @@ def _tiny_loader(sizes=(4, 4, 3), seed: int = 1):
 class _SmoothedLoss(_SpyLoss):
     """The spy loss with label smoothing: an answer that ignores `criterion` trains differently."""
 
-    def forward(self, outputs, targets):
-        self.seen.append((outputs.device, targets.device))
-        return nn.functional.cross_entropy(outputs, targets, label_smoothing=0.2)
+    smoothing = 0.2
 
 
-# (batch sizes, loss, optimizer, device as given): non-default hyperparameters in the second
-EPOCH_CONFIGS = [
-    ((4, 4, 3), _SpyLoss, lambda ps: torch.optim.SGD(ps, lr=0.1), torch.device("cpu")),
-    ((5, 5, 5, 2), _SmoothedLoss, lambda ps: torch.optim.SGD(ps, lr=0.05, momentum=0.9, weight_decay=0.01), "cpu"),
-]
+def _sgd(lr: float, momentum: float = 0.0, weight_decay: float = 0.0):
+    return lambda ps: torch.optim.SGD(ps, lr=lr, momentum=momentum, weight_decay=weight_decay)
+
+
+def _random_config(rng: random.Random):
+    """Batch sizes (the last one often shorter), loss and SGD settings drawn by a seeded generator."""
+    full, n = rng.randint(1, 6), rng.randint(1, 4)
+    sizes = (full,) * n + ((rng.randint(1, full),) if rng.random() < 0.7 else ())
+    loss = rng.choice([_SpyLoss, _SmoothedLoss])
+    make_opt = _sgd(rng.choice([0.01, 0.05, 0.1, 0.3]), rng.choice([0.0, 0.5, 0.9]), rng.choice([0.0, 0.01]))
+    return sizes, loss, make_opt, rng.choice([torch.device("cpu"), "cpu"])
+
+
+# (batch sizes, loss, optimizer, device as given): non-default hyperparameters in the second; then generated ones
+EPOCH_CONFIGS = seeded_cases(_random_config, n=3, seed=5, fixed=[
+    ((4, 4, 3), _SpyLoss, _sgd(0.1), torch.device("cpu")),
+    ((5, 5, 5, 2), _SmoothedLoss, _sgd(0.05, 0.9, 0.01), "cpu"),
+])
 
 
 def reference_train_epoch(model, loader, optimizer, criterion, device):
@@ -278,6 +204,8 @@ def _explain_weights(model, start, loader, make_opt, criterion_cls, optimizer) -
 
 
 def _judge_losses(losses, ref_losses) -> CheckResult | None:
+    if isinstance(losses, torch.Tensor) and losses.dim() == 1:  # torch.stack(losses): one loss per step too
+        losses = list(losses)
     if not isinstance(losses, (list, tuple)) or len(losses) != len(ref_losses):
         return failed("wrong_losses", "lesson02.check.wrong_losses", batches=len(ref_losses))
     for i, (got, want) in enumerate(zip(losses, ref_losses)):
@@ -305,38 +233,72 @@ def check_train_epoch(train_epoch) -> CheckResult:
     if problem is not None:
         return problem
     for sizes, criterion_cls, make_opt, device in EPOCH_CONFIGS:
-        loader = _tiny_loader(sizes, seed=len(sizes))
-        saved = snapshot(loader)
+        loader = _tiny_loader(sizes, seed=len(sizes) + sum(sizes))
+        saved = copy.deepcopy(loader)
         model = _SpyModel()
         start, twin = copy.deepcopy(model), copy.deepcopy(model)
         optimizer = _SpyOptimizer(make_opt(model.parameters()))
-        losses, problem = call_student(train_epoch, model, loader, optimizer, criterion_cls(), device)
+        criterion = criterion_cls()
+        # the loader (argument 1) must come back as it was; the model and optimizer are meant to change
+        losses, problem = call_student(train_epoch, model, loader, optimizer, criterion, device, guard_inputs=(1,))
         if problem is not None:
+            if problem.code == "mutated_input":
+                return failed("mutated_input", "checking.l02.loader_changed")
             return problem
-        if not unchanged(loader, saved):
-            return failed("mutated_input", "checking.l02.loader_changed")
         ref_losses = reference_train_epoch(twin, saved, make_opt(twin.parameters()), criterion_cls(), "cpu")
         if not all(torch.allclose(a, b, atol=1e-6) for a, b in zip(twin.parameters(), model.parameters())):
             return _explain_weights(model, start, saved, make_opt, criterion_cls, optimizer)
+        alive = criterion.graphs_alive()  # observed: losses with their graph still held after the loop
+        if alive or _holds_graph(losses):
+            return failed("graph_kept", "lesson02.check.graph_kept", alive=max(alive, 1), steps=len(sizes))
         problem = _judge_losses(losses, ref_losses)
         if problem is not None:
             return problem
     return passed()
 
 
+def _holds_graph(value) -> bool:
+    """A returned value that still carries autograd history (grad_fn / requires_grad)."""
+    if isinstance(value, torch.Tensor):
+        return value.requires_grad or value.grad_fn is not None
+    if isinstance(value, dict):
+        value = list(value.values())
+    if isinstance(value, (list, tuple)):
+        return any(_holds_graph(v) for v in value)
+    return False
+
+
 # ---------------------------------------------------------------- task 3: throughput and batch size
+
+def _random_throughput_case(rng: random.Random):
+    """A seeded case: any batch size and step count, seconds that are not round; sometimes NumPy
+    integers or an exact Fraction as the inputs (valid numbers a notebook hands around)."""
+    batch_size, steps = rng.choice([1, 2, 3, 7, 16, 48, 100, 333, 1024, 4096]), rng.randint(1, 500)
+    seconds = round(rng.uniform(0.05, 40.0), rng.randint(1, 4))
+    kind = rng.random()
+    if kind < 0.25:
+        return np.int64(batch_size), np.int32(steps), seconds
+    if kind < 0.4:
+        return batch_size, steps, Fraction(seconds).limit_denominator(1000)
+    return batch_size, steps, seconds
+
+
+THROUGHPUT_CASES = seeded_cases(_random_throughput_case, n=10, seed=3,
+                                fixed=[(48, 7, 3.3), (64, 10, 2.0), (256, 5, 0.5), (1, 100, 4.0), (13, 3, 0.7)])
+
 
 @check
 def check_throughput(throughput) -> CheckResult:
-    """throughput(batch_size, steps, seconds) -> samples per second."""
-    cases = [(48, 7, 3.3), (64, 10, 2.0), (256, 5, 0.5), (1, 100, 4.0), (13, 3, 0.7)]
-    for batch_size, steps, seconds in cases:
-        got, problem = call_student(throughput, batch_size, steps, seconds)
+    """throughput(batch_size, steps, seconds) -> samples per second (a float, a NumPy float, a
+    0-d tensor or a Fraction: any valid number)."""
+    for batch_size, steps, seconds in THROUGHPUT_CASES:
+        got, problem = call_student(throughput, batch_size, steps, seconds)  # numbers: nothing to write into
         if problem is not None:
             return problem
         value = as_number(got)
         if value is None:
             return failed("not_number", "lesson02.check.not_number")
+        batch_size, steps, seconds = int(batch_size), int(steps), float(seconds)
         expected = batch_size * steps / seconds
         if abs(value - expected) <= 1e-6 * expected:
             continue
@@ -364,7 +326,7 @@ def check_batch_answer(answer) -> CheckResult:
         return not_done()
     if not isinstance(answer, str):
         return failed("not_a_choice", "lesson02.check.not_a_choice", choices=", ".join(BATCH_ANSWERS))
-    choice = answer.strip().lower().strip("()")
+    choice = answer.strip().lower().strip("().: ")
     if choice not in BATCH_ANSWERS:
         return failed("not_a_choice", "lesson02.check.not_a_choice", choices=", ".join(BATCH_ANSWERS))
     if choice != BATCH_CORRECT:

@@ -8,6 +8,14 @@ The given loop (slow_train_steps) has three problems a profile shows:
 A fixed loop must give the same numbers (same weights, same mean loss and accuracy), lose
 all three from the profile, and run measurably faster. Timing on a busy machine can say
 nothing either way: then the check says so (a ⚠️, not a ❌) and asks for a rerun.
+
+How much faster is derived from the machine, not fixed (issue 28): the check measures the share of
+the slow loop's time spent making batches (s) and counts the cores left for workers beside the
+one-thread training process (k = cores - 1). Moving that work onto k cores can make a step at most
+1 / max(1 - s, s / k) times faster (speed_need); the check asks for a third of that gain, and for
+none when the gain cannot be had (one core, or almost no waiting), saying so in Bengali.
+How it observes the technique: torch.profiler shows where samples were loaded (none in the training
+process), the reads of one number per step and the ops per step; TimedSGD stamps every step.
 """
 
 from __future__ import annotations
@@ -29,7 +37,9 @@ from fastrain_lib.measure import noise
 DIAG_BATCH = 32
 DIAG_HIDDEN = 1024  # model width: a step that takes about as long as making its batch (measured here)
 DIAG_ROUNDS = 2  # blur passes per sample in input_pipeline.Decoded
-SPEEDUP_MIN = 1.25  # the fixed loop must be at least this many times faster (median of paired rounds)
+SHARE_OF_GAIN = 1 / 3  # the fixed loop must reach this share of the speed-up the machine allows
+MIN_GAIN = 0.10  # when the machine allows less than a 10% gain, no speed-up is required
+ROUNDS_DISAGREE = 1.5  # paired rounds whose speed-ups differ by more than this factor decide nothing
 
 
 class Unsure(CheckResult):
@@ -130,7 +140,11 @@ def fast_train_steps(model, optimizer, dataset, batch_size, steps):
 def _run(fn, steps: int):
     """(result, problem, model) of one call of fn on a fresh model and the exercise's data."""
     model, optimizer = diagnose_model()
-    result, problem = call_student(fn, model, optimizer, diagnose_dataset(steps), DIAG_BATCH, steps)
+    dataset = diagnose_dataset(steps)
+    before = [x.clone() for x in dataset.base.tensors]
+    result, problem = call_student(fn, model, optimizer, dataset, DIAG_BATCH, steps)
+    if problem is None and not all(torch.equal(a, b) for a, b in zip(dataset.base.tensors, before)):
+        problem = failed("mutated_input", "core.check_mutated_input", name="dataset")  # the data given was written to
     return result, problem, model
 
 
@@ -182,10 +196,47 @@ def _judge_profile(fn, steps: int) -> CheckResult | None:
     return None
 
 
-def _speedup(fn, steps: int, rounds: int = 3) -> tuple[float, dict, list[float]]:
-    """Median over paired rounds of (fn's steady steps/s ÷ the slow loop's), with the noise
-    information of the whole window (fastrain_lib.measure.noise)."""
-    ratios = []
+def speed_need(cores: int, wait_share: float, training_threads: int = 1) -> dict:
+    """What speed-up a correct fix can reach here, and what the check asks for (a pure function).
+
+    The slow loop spends `wait_share` of each step making its batch in the training process. Workers
+    move that work onto the cores the training process leaves free (cores - training_threads); the
+    step then takes max(1 - s, s / free) of its old time at best."""
+    free = max(0, int(cores) - int(training_threads))
+    share = min(max(float(wait_share) if math.isfinite(wait_share) else 0.0, 0.0), 0.95)
+    ideal = 1.0 / max(1.0 - share, share / free) if free and share > 0 else 1.0
+    need = 1.0 + SHARE_OF_GAIN * (ideal - 1.0)
+    return {"cores": int(cores), "free": free, "share": share, "ideal": ideal, "need": need,
+            "required": ideal - 1.0 >= MIN_GAIN}
+
+
+def speed_outcome(speedup: float, need: dict, noisy: bool, ratios: list[float]) -> str:
+    """'ok' | 'ok_no_speed' | 'noisy' | 'not_faster' (a pure function of the measured numbers):
+    never 'not_faster' for a timing on a busy machine, or when the paired rounds disagree."""
+    if not need["required"]:
+        return "ok_no_speed"
+    if speedup >= need["need"]:
+        return "ok"
+    finite = [r for r in ratios if math.isfinite(r) and r > 0]
+    disagree = len(finite) >= 2 and max(finite) / min(finite) > ROUNDS_DISAGREE
+    return "noisy" if noisy or disagree else "not_faster"
+
+
+def _data_seconds(steps: int) -> float:
+    """Seconds to make `steps` batches in this process, nothing else (the slow loop's waiting)."""
+    loader = DataLoader(diagnose_dataset(steps), batch_size=DIAG_BATCH, shuffle=False, num_workers=0)
+    start = time.perf_counter()
+    for step, _ in enumerate(loader):
+        if step + 1 == steps:
+            break
+    return time.perf_counter() - start
+
+
+def _speedup(fn, steps: int, rounds: int = 3) -> tuple[float, dict, list[float], float]:
+    """Median over paired rounds of (fn's steady steps/s ÷ the slow loop's), the noise information
+    of the whole window (fastrain_lib.measure.noise), the rounds, and the slow loop's measured share
+    of time spent making batches (median over the rounds)."""
+    ratios, shares = [], []
     with noise.Window() as window:
         for _ in range(rounds):
             rates = []
@@ -194,11 +245,13 @@ def _speedup(fn, steps: int, rounds: int = 3) -> tuple[float, dict, list[float]]
                 loop(model, optimizer, diagnose_dataset(steps), DIAG_BATCH, steps)
                 rates.append(steady_steps_per_s(optimizer.stamps))
             ratios.append(rates[1] / rates[0] if rates[0] > 0 else float("nan"))
+            if rates[0] > 0 and math.isfinite(rates[0]):
+                shares.append(_data_seconds(steps) / steps * rates[0])  # data time per step ÷ slow step time
     ratios = [r for r in ratios if math.isfinite(r)] or [0.0]  # drop NaN (a round too short to time)
     spread, repeats = noise.from_times(ratios)
     # the slow loop needs one core, the fixed one two (training + a worker): two cores must be free
     info = window.assess(threads=min(noise.cores(), 2), spread=spread, repeats=repeats)  # training + a worker
-    return statistics.median(ratios), info, ratios
+    return statistics.median(ratios), info, ratios, (statistics.median(shares) if shares else 0.0)
 
 
 @check
@@ -232,11 +285,16 @@ def _check_fast_loop(fast_loop, *, steps: int | None = None) -> CheckResult:
         problem = _judge_profile(fast_loop, steps)
     if problem is not None:
         return problem
-    speedup, info, ratios = _speedup(fast_loop, steps)
-    if speedup >= SPEEDUP_MIN:
-        return passed("lesson02.check.diag.correct", speedup=speedup)
-    if noise.is_noisy(info):
-        return Unsure(False, t("lesson02.check.diag.noisy", speedup=speedup, need=SPEEDUP_MIN)
+    speedup, info, ratios, share = _speedup(fast_loop, steps)
+    need = speed_need(noise.cores(), share, training_threads=torch.get_num_threads())
+    why = t("lesson02.check.diag.expected", **need, gain=SHARE_OF_GAIN)  # what was expected, and why
+    outcome = speed_outcome(speedup, need, noise.is_noisy(info), ratios)
+    if outcome == "ok_no_speed":
+        return passed("lesson02.check.diag.correct_no_speed", speedup=speedup, why=why)
+    if outcome == "ok":
+        return passed("lesson02.check.diag.correct", speedup=speedup, why=why)
+    if outcome == "noisy":
+        return Unsure(False, t("lesson02.check.diag.noisy", speedup=speedup, need=need["need"], why=why)
                       + " " + noise.sentence(info), "noisy")
-    return failed("not_faster", "lesson02.check.diag.not_faster", speedup=speedup, need=SPEEDUP_MIN,
+    return failed("not_faster", "lesson02.check.diag.not_faster", speedup=speedup, need=need["need"], why=why,
                   rounds=", ".join(f"{r:.2f}" for r in ratios))

@@ -44,6 +44,12 @@ MESSAGES = {
         "bn": "ভেতরের (nested) টেনসরগুলো সরেনি: শুধু উপরের স্তর সরানো হয়েছে। tuple বা list-এর প্রতিটি উপাদানের উপর to_device আবার ডাকো (রিকার্শন)।",
         "en": "Nested tensors were not moved: only the top level was. Call to_device again on every element of a tuple or list (recursion).",
     },
+    "lesson02.check.scalar_not_moved": {
+        "bn": "একটি 0-মাত্রার টেনসর (যেমন tensor(3), যার আকার ()) সরেনি। সংখ্যার মতো দেখালেও এটা টেনসর: একেও .to(device) করতে হয়। "
+              "শর্ত রাখো isinstance(x, torch.Tensor), x.dim() দেখে বাদ দিও না।",
+        "en": "A 0-d tensor (such as tensor(3), shape ()) was not moved. It looks like a number but is a tensor: it needs "
+              ".to(device) too. Test isinstance(x, torch.Tensor); do not skip it by x.dim().",
+    },
     "lesson02.check.dict_values": {
         "bn": "dict-এর মানগুলো (values) সরেনি। {key: to_device(value, device) for key, value in batch.items()} দিয়ে নতুন dict বানাও।",
         "en": "The dict's values were not moved. Build a new dict: {key: to_device(value, device) for key, value in batch.items()}.",
@@ -189,25 +195,46 @@ MESSAGES = {
               "{share:.0%} of the time goes into the DataLoader's next(). The work cannot be skipped, only moved: give the "
               "DataLoader num_workers=1 or 2, so worker processes make the next batch while training goes on.",
     },
+    "lesson02.check.diag.expected": {
+        "bn": "কত গুণ আশা করা হলো আর কেন: এই মেশিনে {cores}টি কোর; প্রশিক্ষণের প্রসেস একটি নেয়, কর্মীদের জন্য থাকে {free}টি। "
+              "মাপা গেল, ধীর লুপ তার সময়ের {share:.0%} নমুনা বানাতে খরচ করে; সেই কাজ {free}টি ফাঁকা কোরে সরালে লুপ বড়জোর "
+              "{ideal:.2f} গুণ দ্রুত হতে পারে। যাচাই চায় সেই লাভের {gain:.0%}: অন্তত {need:.2f} গুণ।",
+        "en": "What was expected, and why: this machine has {cores} cores; the training process takes one, leaving {free} for "
+              "workers. Measured: the slow loop spends {share:.0%} of its time making samples; moving that work onto {free} idle "
+              "cores can make the loop at most {ideal:.2f}× faster. The check asks for {gain:.0%} of that gain: at least {need:.2f}×.",
+    },
     "lesson02.check.diag.not_faster": {
-        "bn": "প্রোফাইলে তিনটি সমস্যাই আর নেই, কিন্তু মাপা steps/s বাড়েনি যথেষ্ট: ধীর লুপের {speedup:.2f} গুণ (অন্তত {need:.2f} গুণ "
-              "দরকার; প্রতি রাউন্ডে: {rounds})। মেশিন শান্ত ছিল, তাই মাপটি বিশ্বাসযোগ্য: num_workers কত দিয়েছ, আর লুপে "
-              "নতুন কোনো ধীর কাজ ঢুকেছে কিনা দেখো।",
+        "bn": "প্রোফাইলে তিনটি সমস্যাই আর নেই, কিন্তু মাপা steps/s বাড়েনি যথেষ্ট: ধীর লুপের {speedup:.2f} গুণ (প্রতি রাউন্ডে: {rounds})। "
+              "{why} মেশিন শান্ত ছিল আর রাউন্ডগুলো একমত, তাই মাপটি বিশ্বাসযোগ্য: num_workers কত দিয়েছ, আর লুপে নতুন কোনো ধীর কাজ ঢুকেছে কিনা দেখো।",
         "en": "None of the three problems is left in the profile, but the measured steps/s did not grow enough: {speedup:.2f}× "
-              "the slow loop (at least {need:.2f}× needed; per round: {rounds}). The machine was quiet, so the timing "
+              "the slow loop (per round: {rounds}). {why} The machine was quiet and the rounds agree, so the timing "
               "stands: check your num_workers, and whether some new slow work entered the loop.",
     },
     "lesson02.check.diag.noisy": {
-        "bn": "প্রোফাইলে তিনটি সমস্যাই আর নেই ✔, কিন্তু গতি মাপার সময় মেশিন ব্যস্ত ছিল, তাই মাপা {speedup:.2f} গুণ (দরকার "
-              "{need:.2f}) দিয়ে কিছুই বলা যায় না — এটা ভুল নয়, অনিশ্চিত। অন্য ভারী কাজ থামিয়ে যাচাই সেলটি আবার চালাও।",
-        "en": "None of the three problems is left in the profile ✔, but the machine was busy while the speed was measured, so "
-              "the measured {speedup:.2f}× (needed {need:.2f}) decides nothing — not wrong, just unknown. Stop other heavy "
-              "work and run the check cell again.",
+        "bn": "প্রোফাইলে তিনটি সমস্যাই আর নেই ✔, কিন্তু গতি মাপার সময় মেশিন ব্যস্ত ছিল (বা রাউন্ডগুলো একে অন্যের সাথে মেলেনি), তাই মাপা {speedup:.2f} গুণ "
+              "(দরকার {need:.2f}) দিয়ে কিছুই বলা যায় না — এটা ভুল নয়, অনিশ্চিত। {why} অন্য ভারী কাজ থামিয়ে যাচাই সেলটি আবার চালাও।",
+        "en": "None of the three problems is left in the profile ✔, but the machine was busy while the speed was measured (or the rounds "
+              "disagreed), so the measured {speedup:.2f}× (needed {need:.2f}) decides nothing — not wrong, just unknown. {why} Stop "
+              "other heavy work and run the check cell again.",
     },
     "lesson02.check.diag.correct": {
-        "bn": "ঠিক আছে: একই ওজন আর একই সংখ্যা, প্রোফাইলে তিনটি সমস্যার কোনোটি নেই, আর স্থির অবস্থায় steps/s ধীর লুপের {speedup:.2f} গুণ।",
+        "bn": "ঠিক আছে: একই ওজন আর একই সংখ্যা, প্রোফাইলে তিনটি সমস্যার কোনোটি নেই, আর স্থির অবস্থায় steps/s ধীর লুপের {speedup:.2f} গুণ। {why}",
         "en": "Correct: the same weights and numbers, none of the three problems in the profile, and {speedup:.2f}× the slow "
-              "loop's steady steps/s.",
+              "loop's steady steps/s. {why}",
+    },
+    "lesson02.check.diag.correct_no_speed": {
+        "bn": "ঠিক আছে: একই ওজন আর একই সংখ্যা, প্রোফাইলে তিনটি সমস্যার কোনোটি নেই। গতি চাওয়া হয়নি ({speedup:.2f} গুণ মাপা গেছে): {why} "
+              "এই মেশিনে কর্মীদের জন্য ফাঁকা কোর বা সরানোর মতো অপেক্ষা প্রায় নেই, তাই এখানে গতি লাভ হওয়ার কথাও নয়।",
+        "en": "Correct: the same weights and numbers, none of the three problems in the profile. No speed-up was required "
+              "({speedup:.2f}× measured): {why} This machine has almost no idle cores for workers, or almost no waiting to move, so no gain is to be had here.",
+    },
+    "lesson02.check.graph_kept": {
+        "bn": "ওজন আর loss-এর মান ঠিক, কিন্তু লুপ শেষ হওয়ার পরেও {alive}টি ধাপের loss তার পুরো গণনা-গ্রাফ (grad_fn) নিয়ে বেঁচে আছে: "
+              "তুমি list-এ loss নিজেকেই রেখেছ। এভাবে প্রতিটি ধাপের গ্রাফ মেমরিতে থেকে যায়। losses.append(loss.detach()) লেখো "
+              "(বা loss.item(), সংখ্যা হিসেবে)।",
+        "en": "The weights and the loss values are right, but after the loop {alive} steps' losses are still alive with their "
+              "whole computation graph (grad_fn): the list keeps `loss` itself. That keeps every step's graph in memory. "
+              "Write losses.append(loss.detach()) (or loss.item(), as a number).",
     },
     # transfer: pinning, early reads, overlap
     "transfer.verdict_pin_cpu": {

@@ -87,16 +87,19 @@ def doubled_verdicts(cells) -> list[str]:
 def english_problems(cells, widget_text: str) -> list[str]:
     problems = []
     for cell in cells:
-        words = []
+        words, lines = [], []
         for output in cell.outputs:
             if output.get("output_type") == "error" or output.get("name") == "stderr":
                 continue  # PyTorch's / Python's own messages
             for line in visible_text(output).splitlines():
-                if not LIBRARY_TEXT.search(line):
-                    words += english_left(line, ALLOWED_LATIN)
+                found = [] if LIBRARY_TEXT.search(line) else english_left(line, ALLOWED_LATIN)
+                if found:
+                    words += found
+                    start = max(0, line.find(found[0]) - 40)
+                    lines.append(line[start:start + 100].strip())
         if words:
             problems.append(f"cell {cell.index} ({cell.source.splitlines()[0][:50] if cell.source else ''!r}): "
-                            f"English in Bengali mode: {sorted(set(words))[:10]}")
+                            f"English in Bengali mode: {sorted(set(words))[:10]} in {lines[:3]}")
     labels = english_left(widget_labels(widget_text).replace("null", " "), ALLOWED_LATIN)
     if labels:
         problems.append(f"a widget label is English in Bengali mode: {sorted(set(labels))[:10]}")

@@ -4,9 +4,9 @@ import math
 
 import pytest
 
+from fastrain_lib.async_sgd import hogwild as H
 from fastrain_lib.async_sgd import problems
 from fastrain_lib.async_sgd import simulator as A
-from fastrain_lib.async_sgd import hogwild as H
 from fastrain_lib.core.i18n import t
 from fastrain_lib.lessons.l06_sync_vs_async_sgd import panel as P
 from fastrain_lib.lessons.l06_sync_vs_async_sgd import verdicts as V
@@ -97,7 +97,7 @@ def test_ps_verdicts_follow_the_measurement():
     sync = _ps("sync", 6, 0.04, [0] * 6, [0, 1] * 3, 1.4)
     twin = A.SimResult(config={}, times=[0], grads=[0], losses=[2.0], accuracies=[0.1], staleness=[0, 0, 1, 1, 0, 4],
                        events=[])
-    (key, v), (key2, v2) = V.ps_verdicts(asyn, sync, twin)
+    (key, v), (_key2, v2) = V.ps_verdicts(asyn, sync, twin)
     assert key == "lesson06.real_v_ps" and v["a_tp"] == pytest.approx(600) and v["s_tp"] == pytest.approx(150)
     assert v["ratio"] == pytest.approx(4.0) and v["slow"] == pytest.approx(5.0) and v["stale"] == pytest.approx(1.0)
     assert v2["sim"] == pytest.approx(1.0) and v2["agree"] == t("lesson06.real_agree")
@@ -121,7 +121,7 @@ def test_real_panel_runs_once_and_shares_the_notebooks_measurement(monkeypatch):
     monkeypatch.setenv("FASTRAIN_MODE", "ci")
     monkeypatch.setattr(P, "problem", lambda: problems.make_problem("blobs", 400, n_eval=100))
     P._REAL_CACHE.clear()
-    asyn, sync, twin, local = P.real_runs(2, 10.0, (1, 8))
+    asyn, sync, _twin, local = P.real_runs(2, 10.0, (1, 8))
     calls = []
     monkeypatch.setattr(P, "ps_pair", lambda *a, **k: calls.append(a))
     panel = P.make_real()
@@ -134,3 +134,43 @@ def test_real_panel_runs_once_and_shares_the_notebooks_measurement(monkeypatch):
     assert outcome.rows[0][1] == asyn.gradients == 2 * P.REAL_STEPS["ci"]
     assert local[8].rounds == -(-P.LOCAL_STEPS["ci"] // 8) and sync.staleness == [0] * sync.gradients
     assert launcher.pids_alive(launcher.LAST_PIDS) == [] and live_children() == []
+
+
+# ---- issue 27: no cause from a noisy real-process measurement
+
+NOISY = {"verdict": "noisy", "reasons": ["load"], "other_cores": 1.5, "cores": 2, "threads": 2}
+QUIET = {"verdict": "quiet", "reasons": [], "other_cores": 0.0, "cores": 2, "threads": 2}
+
+
+@pytest.mark.parametrize("noisy_one, noisy_two", [(True, False), (False, True), (True, True)])
+def test_a_noisy_hogwild_row_gets_no_cause(noisy_one, noisy_two):
+    """A table of two runs where one is noisy: slower or faster, the rule gives no cause."""
+    steps = 100
+    losses = [2.0 - 0.015 * i for i in range(steps)]
+    for factor in (0.01, 0.03):  # Hogwild twice as fast, and slower
+        one = _hog(1, False, [0.02 * i for i in range(1, steps + 1)], losses)
+        two = _hog(2, False, [factor * i for i in range(1, steps + 1)], losses)
+        one.noise, two.noise = (NOISY if noisy_one else QUIET), (NOISY if noisy_two else QUIET)
+        keys = [k for k, _ in V.hogwild_verdicts([one, two])]
+        assert keys[1] == "lesson06.v_hogwild_noisy"
+        for lang in ("bn", "en"):
+            text = t("lesson06.v_hogwild_noisy", lang, speedup=2.0, w=2)
+            assert "2.00" in text and t("lesson06.v_hogwild_not_faster", lang, speedup=2.0, w=2) != text
+    quiet_two = _hog(2, False, [0.03 * i for i in range(1, steps + 1)], losses)
+    quiet_two.noise = QUIET
+    one.noise = QUIET
+    assert V.hogwild_verdicts([one, quiet_two])[1][0] == "lesson06.v_hogwild_not_faster"  # quiet: the cause stays
+    two.noise = NOISY
+    _, rows = H.table([one, two])
+    assert rows[1][-1] == t("noise.noisy_word") and rows[0][-1] == t("noise.quiet_word")
+
+
+def test_a_noisy_parameter_server_disagreement_is_not_explained():
+    asyn = _ps("async", 6, 0.01, [0, 0, 1, 0, 0, 5], [0, 0, 0, 0, 0, 1], 1.5)
+    sync = _ps("sync", 6, 0.04, [0] * 6, [0, 1] * 3, 1.4)
+    far = A.SimResult(config={}, times=[0], grads=[0], losses=[2.0], accuracies=[0.1], staleness=[3] * 6, events=[])
+    asyn.noise = NOISY
+    assert V.ps_verdicts(asyn, sync, far)[1][1]["agree"] == t("lesson06.real_disagree_noisy")
+    asyn.noise = QUIET
+    sync.noise = QUIET
+    assert V.ps_verdicts(asyn, sync, far)[1][1]["agree"] == t("lesson06.real_disagree")

@@ -38,9 +38,11 @@ import torch.multiprocessing as mp
 import torch.nn.functional as F
 
 from fastrain_lib.async_sgd.hogwild_worker import hogwild_worker
-from fastrain_lib.distributed.launcher import die_with_parent
-from fastrain_lib.distributed.launcher import pids_alive  # noqa: F401 — re-exported: tests ask hogwild.pids_alive
 from fastrain_lib.core.i18n import t
+from fastrain_lib.distributed.launcher import (
+    die_with_parent,
+    pids_alive,  # noqa: F401 — re-exported: tests ask hogwild.pids_alive
+)
 
 LAST_PIDS: list[int] = []  # process ids of the latest run (tests check that none survives)
 
@@ -60,6 +62,7 @@ class HogwildResult:
     batch_losses: list[float] = field(default_factory=list)
     grad_density: float = 0.0  # mean fraction of gradient entries that are non-zero (sparsity)
     steps_per_worker: list[int] = field(default_factory=list)
+    noise: dict = field(default_factory=dict)  # measure.noise: was the machine quiet while it trained?
 
     @property
     def samples_per_s(self) -> float:
@@ -150,6 +153,8 @@ def train(workers: int = 2, *, lock: bool | str = False, total_steps: int = 400,
     x, y = problem.x.share_memory_(), problem.y.share_memory_()  # sent to children as handles, not copies
     steps = [total_steps // workers + (1 if r < total_steps % workers else 0) for r in range(workers)]
 
+    from fastrain_lib.measure import noise
+
     ctx = mp.get_context("spawn")
     go, reports = ctx.Event(), ctx.Queue()
     the_lock = ctx.Lock() if lock else None
@@ -164,7 +169,8 @@ def train(workers: int = 2, *, lock: bool | str = False, total_steps: int = 400,
             p.start()
             processes.append(p)
         LAST_PIDS[:] = [p.pid for p in processes]
-        done = _collect(processes, reports, go, model, problem, timeout_s, eval_every_s, start)
+        with noise.Window() as window:  # the workers are our children: their load counts as our own
+            done = _collect(processes, reports, go, model, problem, timeout_s, eval_every_s, start)
     finally:
         go.set()  # a worker still waiting for the signal would otherwise wait 120 s
         _stop(processes)
@@ -178,8 +184,8 @@ def train(workers: int = 2, *, lock: bool | str = False, total_steps: int = 400,
         workers=workers, lock=lock, total_steps=total_steps, train_time_s=finish, startup_s=startup,
         accuracy=accuracy, final_loss=loss, eval_times=eval_times, eval_losses=eval_losses,
         batch_times=[m[0] for m in merged], batch_losses=[m[1] for m in merged],
-        grad_density=density,
-        steps_per_worker=steps, batch_size=batch_size)
+        grad_density=density, steps_per_worker=steps, batch_size=batch_size,
+        noise=window.assess(threads=workers))
 
 
 def _collect(processes, reports, go, model, problem, timeout_s, eval_every_s, start) -> dict:
@@ -284,8 +290,11 @@ def ddp_baseline(problem, *, hidden: int, workers: int = 2, total_steps: int = 4
         path = str(Path(folder) / "ddp.pt")
         cfg = {"steps": max(1, total_steps // workers), "batch_size": batch_size, "lr": lr, "scale_lr": True,
                "hidden": hidden, "data_size": len(problem.x), "seed": seed, "save_path": path}
+        from fastrain_lib.measure import noise
+
         start = time.perf_counter()
-        results = launch(train_worker, workers, args=(cfg,), timeout_s=timeout_s)
+        with noise.Window() as window:
+            results = launch(train_worker, workers, args=(cfg,), timeout_s=timeout_s)
         wall = time.perf_counter() - start
         model = SimpleNN(hidden=hidden)
         model.load_state_dict(torch.load(path, weights_only=True))
@@ -298,7 +307,9 @@ def ddp_baseline(problem, *, hidden: int, workers: int = 2, total_steps: int = 4
     return HogwildResult(
         workers=workers, lock="ddp", total_steps=cfg["steps"] * workers, train_time_s=clock,
         startup_s=wall - clock, accuracy=accuracy, final_loss=loss, batch_times=times,
-        batch_losses=rank0["losses"], steps_per_worker=[cfg["steps"]] * workers, batch_size=batch_size)
+        batch_losses=rank0["losses"], steps_per_worker=[cfg["steps"]] * workers, batch_size=batch_size,
+        noise=window.assess(threads=workers, spread=noise.from_times(rank0["step_times"][1:])[0],
+                            repeats=len(rank0["step_times"]) - 1))
 
 
 def smooth(values: list[float], window: int = 20) -> list[float]:
@@ -353,8 +364,12 @@ def plot_real(ax, results: list[HogwildResult]) -> None:
 def table(results: list[HogwildResult], target: float | None = None) -> tuple[list, list]:
     """One row per run; the column "time to the target loss" uses `target` (default: common_target)."""
     target = common_target(results) if target is None else target
+    from fastrain_lib.measure import noise
+
     headers = [t("core.run"), t("hogwild.col_steps"), t("param_server.col_time"), t("hogwild.col_startup"),
-               t("core.samples_per_s"), t("hogwild.col_time_to", target=target), t("hogwild.col_acc")]
+               t("core.samples_per_s"), t("hogwild.col_time_to", target=target), t("hogwild.col_acc"),
+               t("noise.verdict_col")]
     rows = [(label(r), r.total_steps, round(r.train_time_s, 3), round(r.startup_s, 2), round(r.samples_per_s),
-             round(time_to_loss(r, target), 3), round(r.accuracy, 3)) for r in results]
+             round(time_to_loss(r, target), 3), round(r.accuracy, 3),
+             t("noise.noisy_word") if noise.is_noisy(r.noise) else t("noise.quiet_word")) for r in results]
     return headers, rows

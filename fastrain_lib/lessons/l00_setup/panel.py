@@ -5,9 +5,9 @@ from __future__ import annotations
 import ipywidgets as widgets
 import torch
 
-from fastrain_lib.measure import bench, hardware
-from fastrain_lib.ui import plots
 from fastrain_lib.core.i18n import t
+from fastrain_lib.measure import bench, hardware, noise
+from fastrain_lib.ui import plots
 from fastrain_lib.ui.widgets import ExperimentPanel, Outcome
 
 # benchmarks/ families whose reference/ results the instructor dashboard shows beside this panel
@@ -20,20 +20,22 @@ DTYPES = {"float32": torch.float32, "bfloat16": torch.bfloat16}
 def matmul_experiment(max_size: int, dtype: str) -> Outcome:
     """Time square matrix multiplies up to `max_size` on each available device."""
     sizes = [s for s in SIZES if s <= max_size]
-    series, rows, records = {}, [], []
+    series, rows, records, noisy = {}, [], [], {}
     for device in hardware.available_devices():
-        gflops = []
+        gflops, marks = [], []
         for size in sizes:
             record = bench.matmul(size, device=device, dtype=DTYPES[dtype])
             gflops.append(record.metrics["gflops"])
-            rows.append((device, size, record.median_s * 1e3, record.metrics["gflops"]))
+            marks.append(record)
+            word = t("noise.noisy_word") if noise.is_noisy(record.noise) else t("noise.quiet_word")
+            rows.append((device, size, record.median_s * 1e3, record.metrics["gflops"], word))
             records.append(record)
-        series[device] = gflops
+        series[device], noisy[device] = gflops, marks
     fig, ax = plots.new_figure()
     plots.lines(ax, sizes, series, logx=True, xlabel=plots.label("core.matrix_size"),
-                ylabel="GFLOP/s", title=plots.label("lesson00.matmul_title", dtype=dtype))
-    headers = [t("core.device"), t("core.size"), t("core.median_ms"), "GFLOP/s"]
-    return Outcome(figure=fig, headers=headers, rows=rows, records=records)
+                ylabel="GFLOP/s", title=plots.label("lesson00.matmul_title", dtype=dtype), noisy=noisy)
+    headers = [t("core.device"), t("core.size"), t("core.median_ms"), "GFLOP/s", t("noise.verdict_col")]
+    return Outcome(figure=fig, headers=headers, rows=rows, records=records, note=noise.summary(records))
 
 
 def make() -> ExperimentPanel:

@@ -81,6 +81,10 @@ MESSAGES = {
         "bn": "লক ছাড়া Hogwild ({w}টি প্রসেস) একই লসে একটি প্রসেসের চেয়ে {speedup:.2f}× দ্রুত পৌঁছেছে।",
         "en": "Lock-free Hogwild ({w} processes) reached the same loss {speedup:.2f}× faster than one process.",
     },
+    "lesson06.v_hogwild_noisy": {
+        "bn": "লক ছাড়া Hogwild ({w}টি প্রসেস) বনাম একটি প্রসেস: {speedup:.2f}× — কিন্তু মাপার সময় মেশিন শান্ত ছিল না (টেবিলের শেষ কলাম), তাই কেন এমন হলো তা বলা হচ্ছে না। অন্য কাজ বন্ধ করে আবার চালাও।",
+        "en": "Lock-free Hogwild ({w} processes) vs one process: {speedup:.2f}× — but the machine was not quiet while measuring (the table's last column), so no cause is given. Stop other work and run again.",
+    },
     "lesson06.v_hogwild_not_faster": {
         "bn": "লক ছাড়া Hogwild ({w}টি প্রসেস) এই রানে একটি প্রসেসের চেয়ে দ্রুত হয়নি ({speedup:.2f}×): কোরগুলো খালি ছিল না, "
               "বা প্রসেসগুলো একই ওজনে লেখার টানাটানিতে সময় হারিয়েছে। অন্য কাজ বন্ধ করে আবার চালাও।",
@@ -197,6 +201,8 @@ MESSAGES.update({
     "lesson06.real_v_sim": {"bn": "একই মাপা গতিতে সিমুলেটরের গড় পুরোনোত্ব {sim:.2f}, আসল সার্ভারের {real:.2f} — {agree}",
                       "en": "With the same measured speeds the simulator's mean staleness is {sim:.2f}, the real server's {real:.2f} — {agree}"},
     "lesson06.real_agree": {"bn": "কাছাকাছি: সিমুলেটর আসল সার্ভারের পুরোনোত্ব ঠিকই ধরে।", "en": "close: the simulator captures the real server's staleness."},
+    "lesson06.real_disagree_noisy": {"bn": "বেশ আলাদা — কিন্তু মাপার সময় মেশিন শান্ত ছিল না, তাই কারণ বলা হচ্ছে না; মেশিন শান্ত হলে আবার চালাও।",
+                               "en": "quite different — but the machine was not quiet while measuring, so no cause is given; run again when it is quiet."},
     "lesson06.real_disagree": {"bn": "বেশ আলাদা: আসল সার্ভারে RPC-র দেরি আর প্রসেসগুলোর কোর ভাগাভাগিও সময় বদলায়, যা সিমুলেটরে নেই (অন্য কাজ চললে এটা বাড়ে)।",
                          "en": "quite different: on the real server RPC latency and processes sharing cores also change the timing, which the simulator leaves out (more so on a busy machine)."},
     "lesson06.real_v_local": {"bn": "local SGD: H = {h} -এ {rounds}টি all-reduce (H = 1-এ {rounds1}টি) — যোগাযোগ {saved:.0%} কম; শেষ লস {loss:.3f} বনাম {loss1:.3f} ({diff:+.3f}); মোট সময় {wall:.2f} বনাম {wall1:.2f} সে.।",

@@ -111,8 +111,19 @@ def real_runs(workers: int = 2, straggler_ms: float = 10.0, periods=(1, 8)):
     key = (config.mode(), workers, float(straggler_ms), tuple(sorted(set(periods))))
     if key not in _REAL_CACHE:
         steps, local_steps = config.by_mode(**REAL_STEPS), config.by_mode(**LOCAL_STEPS)
-        asyn, sync, twin = ps_pair(problem(), workers, straggler_ms, steps)
-        local = L.run(L.LocalSGDConfig(workers=workers, steps=local_steps, periods=key[3]), problem())
+        from fastrain_lib.measure import noise
+
+        with noise.Window() as ps_window:  # real processes: was the machine quiet while they ran?
+            asyn, sync, twin = ps_pair(problem(), workers, straggler_ms, steps)
+        ps_noise = ps_window.assess(threads=workers + 1)  # the server and the workers
+        with noise.Window() as local_window:
+            local = L.run(L.LocalSGDConfig(workers=workers, steps=local_steps, periods=key[3]), problem())
+        local_noise = local_window.assess(threads=workers)
+        for result, info in [(asyn, ps_noise), (sync, ps_noise)] + [(r, local_noise) for r in local.values()]:
+            try:
+                result.noise = info
+            except AttributeError:  # a result type that takes no new attribute: it stays without one
+                pass
         _REAL_CACHE[key] = (asyn, sync, twin, local)
     return _REAL_CACHE[key]
 
@@ -142,9 +153,18 @@ def real_experiment(workers: int, straggler_ms: float, period: int) -> Outcome:
                                                                          "steps": local_steps},
                              metrics={"rounds": r.rounds, "final_loss": r.final_loss, "comm_s": r.comm_s},
                              meta=bench.meta()) for h, r in local.items() if h in (1, period)]
+    from fastrain_lib.measure import noise
+
+    for record, result in zip(records, [asyn, sync] + [r for h, r in local.items() if h in (1, period)]):
+        record.noise = dict(getattr(result, "noise", None) or {})
+    headers = headers + [t("noise.verdict_col")]
+    rows = [tuple(row) + (t("noise.noisy_word") if noise.is_noisy(getattr(r, "noise", None)) else t("noise.quiet_word"),)
+            for row, r in zip(rows, (asyn, sync))]
     local = {h: r for h, r in local.items() if h in (1, period)}
     lines = [t(k, **v) for k, v in ps_verdicts(asyn, sync, twin) + local_verdicts(local, period)]
     note = t("lesson06.real_note", workers=workers, steps=steps, local_steps=local_steps) + " " + " ".join(lines)
+    if noise.summary(records):
+        note += " " + noise.summary(records)
     return Outcome(figure=fig, headers=headers, rows=rows, records=records, note=note)
 
 

@@ -29,6 +29,11 @@ def no_process_left():
 # ---------------------------------------------------------------- task 1: ZeRO memory per rank
 
 
+def zero_reference(n, stage, w):
+    """The formula written out (an answer may not call the library's, which the check forbids)."""
+    return 2 * n / (w if stage >= 3 else 1) + 2 * n / (w if stage >= 2 else 1) + 12 * n / (w if stage >= 1 else 1)
+
+
 def zero_by_dict(n_params, stage, world_size):
     parts = {"weights": 2 * n_params, "grads": 2 * n_params, "optim": 12 * n_params}
     for name, from_stage in (("optim", 1), ("grads", 2), ("weights", 3)):
@@ -46,7 +51,7 @@ def zero_by_formula(n_params, stage, world_size):
 def zero_numpy(n_params, stage, world_size):
     import numpy as np
 
-    return np.float64(C.reference_zero_bytes(n_params, stage, world_size))
+    return np.float64(zero_reference(n_params, stage, world_size))
 
 
 def zero_fp32(n, stage, w):
@@ -62,19 +67,50 @@ def zero_all_sharded(n, stage, w):
 
 
 def zero_off_by_one(n, stage, w):
-    return C.reference_zero_bytes(n, min(stage + 1, 3), w)
+    return zero_reference(n, min(stage + 1, 3), w)
 
 
 def zero_in_gb(n, stage, w):
-    return C.reference_zero_bytes(n, stage, w) / 1e9
+    return zero_reference(n, stage, w) / 1e9
 
 
 def zero_per_param(n, stage, w):
-    return C.reference_zero_bytes(n, stage, w) / n
+    return zero_reference(n, stage, w) / n
 
 
 def zero_ignores_world(n, stage, w):
-    return C.reference_zero_bytes(n, stage, 3)
+    return zero_reference(n, stage, 3)
+
+
+def zero_fraction(n, stage, w):
+    """Exact arithmetic: a fractions.Fraction is a valid number of bytes per rank."""
+    from fractions import Fraction
+
+    return 2 * Fraction(n, w if stage >= 3 else 1) + 2 * Fraction(n, w if stage >= 2 else 1) + \
+        12 * Fraction(n, w if stage >= 1 else 1)
+
+
+def zero_tensor(n, stage, w):
+    return torch.tensor(zero_reference(n, stage, w), dtype=torch.float64)  # a 0-d tensor
+
+
+def zero_floor(n, stage, w):
+    """// everywhere: right whenever N divides Ψ (every fixed case but one), wrong otherwise."""
+    return 2 * n // (w if stage >= 3 else 1) + 2 * n // (w if stage >= 2 else 1) + 12 * n // (w if stage >= 1 else 1)
+
+
+FITTED = {case: zero_reference(*case) for case in C.ZERO_CASES}
+
+
+def zero_fitted(n, stage, w):
+    """Right on the fixed examples (a table), something plausible elsewhere."""
+    return FITTED.get((n, stage, w), 4 * n + 12 * n / w)
+
+
+def zero_library(n, stage, w):
+    from fastrain_lib.distributed.zero import formula_bytes as fb  # any alias: the code object is watched
+
+    return fb(n, stage, w, "amp")["total"]
 
 
 # ---------------------------------------------------------------- task 2: the column/row MLP
@@ -163,6 +199,46 @@ def tp_full_then_share(x, w1, b1, w2, b2, rank, world_size):
     return y / world_size + b2
 
 
+def tp_full_then_slice(x, w1, b1, w2, b2, rank, world_size):
+    """All hidden units computed, then this rank's block sliced out: right output, one all-reduce,
+    and the NaN blocks fall away with the slice — only the matmul's shape shows nothing was split."""
+    block = w1.shape[0] // world_size
+    cut = slice(rank * block, (rank + 1) * block)
+    h = F.gelu(x @ w1.T + b1)[:, cut]
+    y = h @ w2[:, cut].T
+    dist.all_reduce(y)
+    return y + b2
+
+
+def tp_einsum(x, w1, b1, w2, b2, rank, world_size):
+    """A valid, unusual way: einsum on this rank's block."""
+    block = w1.shape[0] // world_size
+    cut = slice(rank * block, (rank + 1) * block)
+    h = F.gelu(torch.einsum("bd,hd->bh", x, w1[cut]) + b1[cut])
+    y = torch.einsum("bh,dh->bd", h, w2[:, cut])
+    dist.all_reduce(y)
+    return y + b2
+
+
+def tp_writes_b2(x, w1, b1, w2, b2, rank, world_size):
+    """Right output, but the caller's input is zeroed afterwards ('to free memory')."""
+    block = w1.shape[0] // world_size
+    cut = slice(rank * block, (rank + 1) * block)
+    y = F.gelu(x @ w1[cut].T + b1[cut]) @ w2[:, cut].T
+    dist.all_reduce(y)
+    x.zero_()
+    return y + b2
+
+
+def tp_fitted_shapes(x, w1, b1, w2, b2, rank, world_size):
+    """Fitted to the hand-written shapes (d = 6): hard-codes the block of 24 hidden units."""
+    block = 24 // world_size
+    cut = slice(rank * block, (rank + 1) * block)
+    y = F.gelu(x @ w1[cut].T + b1[cut]) @ w2[:, cut].T
+    dist.all_reduce(y)
+    return y + b2
+
+
 def tp_stub(x, w1, b1, w2, b2, rank, world_size):
     raise NotImplementedError
 
@@ -172,7 +248,13 @@ def tp_returns_list(x, w1, b1, w2, b2, rank, world_size):
 
 
 CASES = [
-    right(C.check_zero_memory, C.reference_zero_bytes, "solution"),
+    right(C.check_zero_memory, zero_reference, "solution"),
+    right(C.check_zero_memory, zero_fraction, "exact Fraction"),
+    right(C.check_zero_memory, zero_tensor, "0-d tensor"),
+    wrong(C.check_zero_memory, zero_floor, "rounded", "floor division"),
+    wrong(C.check_zero_memory, zero_fitted, "stage_shift", "a table of the fixed examples"),
+    wrong(C.check_zero_memory, zero_library, "forbidden_call", "the library's formula_bytes"),
+    wrong(C.check_zero_memory, C.reference_zero_bytes, "forbidden_call", "the check's own reference"),
     right(C.check_zero_memory, zero_by_dict, "dict of parts"),
     right(C.check_zero_memory, zero_by_formula, "closed forms per stage"),
     right(C.check_zero_memory, zero_numpy, "numpy float"),
@@ -195,13 +277,32 @@ CASES = [
     wrong(C.check_column_row_mlp, tp_average, "averaged", "divided by world size"),
     wrong(C.check_column_row_mlp, tp_gather_hidden, "two_collectives", "all-gather then all-reduce"),
     wrong(C.check_column_row_mlp, tp_first_block_always, "wrong_output", "block 0 on every rank"),
-    wrong(C.check_column_row_mlp, tp_full_then_share, "foreign_slice", "whole MLP, all-reduce, divide"),
+    wrong(C.check_column_row_mlp, tp_full_then_share, "full_matmul", "whole MLP, all-reduce, divide"),
+    wrong(C.check_column_row_mlp, tp_full_then_slice, "full_matmul", "all hidden units, then slice"),
+    right(C.check_column_row_mlp, tp_einsum, "einsum on the block"),
+    wrong(C.check_column_row_mlp, tp_writes_b2, "mutated_input", "input zeroed after use"),
+    wrong(C.check_column_row_mlp, tp_fitted_shapes, "wrong_output", "block fitted to d = 6"),
     wrong(C.check_column_row_mlp, tp_stub, "not_done", "stub"),
     wrong(C.check_column_row_mlp, tp_returns_list, "not_tensor", "a list"),
 ]
 
 test_case = table_test(CASES)
 test_coverage = coverage_test(CASES, [C.check_zero_memory, C.check_column_row_mlp])
+
+
+def test_generated_cases_do_not_divide_and_differ_from_the_fixed_ones():
+    generated = C.zero_cases()[len(C.ZERO_CASES):]
+    assert len(generated) == 12 and not set(generated) & set(C.ZERO_CASES)
+    assert all(n % w for n, _, w in generated) and {s for _, s, _ in generated} == {0, 1, 2, 3}
+    assert C.zero_cases() == C.zero_cases()  # the same on every run
+    shapes = C.tp_shapes()
+    assert all(4 * d % w == 0 for w, (_, d) in shapes.items()) and shapes != C.TP_SHAPES
+
+
+def test_full_matmul_rule_on_shapes():
+    calls = [("__matmul__", [(5, 6), (6, 12)]), ("linear", [(5, 12), (6, 12)])]
+    assert C.full_matmuls(calls, 24) == []
+    assert C.full_matmuls(calls + [("__matmul__", [(5, 6), (6, 24)])], 24) == [("__matmul__", [(5, 6), (6, 24)])]
 
 
 def test_the_cases_have_exact_expected_values():

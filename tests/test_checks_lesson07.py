@@ -50,8 +50,51 @@ def strip_list_category(text):
 
 
 def strip_reference(text):
-    """Valid too: the library's reference."""
+    """The check's own reference: forbidden (the rule is the exercise)."""
     return C.reference_strip_dangling(text)
+
+
+def strip_tidy(text):
+    """The library's fuller corpus.tidy: forbidden, the exercise asks for the rule written out."""
+    from fastrain_lib import corpus
+
+    return corpus.tidy(text)
+
+
+FIXED_STRIPS = dict(C.DANGLING_CASES + C.JOINER_CASES)
+
+
+def strip_fitted(text):
+    """A table of the fixed examples, a plausible rule elsewhere (drops only a mark at the very start)."""
+    return FIXED_STRIPS.get(text, text[1:] if text and is_mark_or_joiner(text[0]) else text)
+
+
+MFU_FIXED = {case: case[0] * case[1] / case[2] for case in C.MFU_CASES}
+
+
+def mfu_fitted(t, f, p):
+    return MFU_FIXED.get((t, f, p), t * f / 65e12)  # the fixed cases, else a T4's peak
+
+
+def mfu_library(t, f, p):
+    from fastrain_lib.measure.peaks import mfu as course_mfu
+
+    return course_mfu(t * f, p)
+
+
+def mfu_fraction(t, f, p):
+    from fractions import Fraction
+
+    def exact(v):
+        return v if isinstance(v, Fraction) else Fraction(float(v))
+
+    return exact(t) * exact(f) / exact(p)  # exact: a Fraction is a valid share
+
+
+def mfu_tensor(t, f, p):
+    import torch
+
+    return torch.tensor(float(t) * float(f) / float(p), dtype=torch.float64)  # a 0-d tensor
 
 
 def strip_old_rule(text):
@@ -124,6 +167,10 @@ def strip_and_trim(text):
 CASES = [
     right(C.check_mfu, mfu_ok, "formula"),
     right(C.check_mfu, lambda t, f, p: np.float64(t) * f / p, "numpy"),
+    right(C.check_mfu, mfu_fraction, "Fraction"),
+    right(C.check_mfu, mfu_tensor, "0-d tensor"),
+    wrong(C.check_mfu, mfu_fitted, "wrong_value", "a table of the fixed examples"),
+    wrong(C.check_mfu, mfu_library, "forbidden_call", "the course's peaks.mfu"),
     wrong(C.check_mfu, lambda t, f, p: 100 * t * f / p, "percent", "percent"),
     wrong(C.check_mfu, lambda t, f, p: t * f, "no_peak", "no peak"),
     wrong(C.check_mfu, lambda t, f, p: p / (t * f), "inverted", "inverted"),
@@ -134,7 +181,8 @@ CASES = [
     wrong(C.check_mfu, lambda t, f, p: None, "not_done", "stub"),
     right(C.check_strip_dangling, strip_ok, "solution"),
     right(C.check_strip_dangling, strip_list_category, "categories + list"),
-    right(C.check_strip_dangling, strip_reference, "reference"),
+    wrong(C.check_strip_dangling, strip_reference, "forbidden_call", "the check's reference"),
+    wrong(C.check_strip_dangling, strip_tidy, "forbidden_call", "corpus.tidy"),
     wrong(C.check_strip_dangling, strip_old_rule, "joiner_dropped", "Mn/Mc only: র‍্য loses its hasanta"),
     wrong(C.check_strip_dangling, strip_category_only, "joiner_dropped", "category M only, list"),
     wrong(C.check_strip_dangling, strip_joiner_as_letter, "joiner_left", "joiner kept after a space"),
@@ -182,3 +230,27 @@ def test_the_joiner_message_names_zwj_and_its_code_point():
     for lang in ("bn", "en"):
         text = t("lesson07.joiner_dropped", lang=lang, text="'x'", got="'y'", expected="'z'")
         assert "ZWJ" in text and "U+200D" in text and "U+200C" in text
+
+
+def test_a_fitted_strip_fails_on_a_generated_string():
+    result = C.check_strip_dangling(strip_fitted)
+    assert not result.ok and result.code != "forbidden_call"
+    generated = C.dangling_cases()[len(C.DANGLING_CASES) + len(C.JOINER_CASES):]
+    assert len(generated) == 16 and all(unicodedata.is_normalized("NFC", t) for t, _ in generated)
+    # marks land in every awkward place: at the start, after a space, after a joiner, two in a row
+    texts = [t for t, _ in generated]
+    assert any(t and is_mark(t[0]) for t in texts)
+    assert any(" " + ch in t for t in texts for ch in map(chr, range(0x0981, 0x09d8)) if is_mark(ch))
+    assert any(is_mark(a) and is_mark(b) for t in texts for a, b in itertools.pairwise(t))
+    assert C.dangling_cases() == C.dangling_cases()
+
+
+def test_generated_mfu_cases_cover_types_and_range():
+    from fractions import Fraction
+
+    generated = C.mfu_cases()[len(C.MFU_CASES):]
+    kinds = {type(v).__name__ for case in generated for v in case}
+    assert {"Fraction", "float64"} & kinds and len(generated) == 10
+    shares = [float(t) * float(f) / float(p) for t, f, p in generated]
+    assert all(0 < x < 1 for x in shares) and max(shares) / min(shares) > 3
+    assert Fraction in {type(v) for case in generated for v in case} or "int64" in kinds

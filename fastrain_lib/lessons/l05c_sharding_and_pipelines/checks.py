@@ -12,11 +12,23 @@ Where the student's code runs (said plainly):
   Each rank gets the FULL weights and must use only its own block (rank r: the r-th of
   world_size equal, contiguous blocks of the hidden units, as torch.chunk cuts them). The check
   proves it: a second run hands each rank weights whose other blocks are NaN.
+
+How each check sees the technique (issue 28), not only the result:
+- check_zero_memory: cases from a seeded generator (every stage, world sizes 2..128, parameter
+  counts that do not divide by the world size) on top of the hand-written ones, so a table fitted to
+  fixed examples or a rounded division fails; the course's own formula (distributed.zero) is
+  forbidden while the answer runs (seen through any alias: its code objects are watched).
+- check_column_row_mlp: in every rank a TorchFunctionMode records the shapes of each matrix multiply
+  the answer makes; one whose operand spans all 4d hidden units is a full, unsplit matmul (computing
+  everything, then slicing) and fails, whatever the output. The collectives are counted (exactly one
+  all_reduce), other blocks are NaN in a second run, the inputs are compared before and after, and
+  the batch and width are generated per world size.
 """
 
 from __future__ import annotations
 
 import math
+import random
 
 import torch
 import torch.distributed as dist
@@ -24,7 +36,8 @@ import torch.nn.functional as F
 from torch import nn
 
 from fastrain_lib.distributed import zero
-from fastrain_lib.lessons.checking import CheckResult, as_number, call_student, check, failed, not_done, passed
+from fastrain_lib.lessons.checking import (CheckResult, as_number, call_student, check, failed, not_done, passed,
+                                           seeded_cases)
 from fastrain_lib.lessons import check_ranks as ranks
 from fastrain_lib.lessons.l05_data_vs_model_parallel.checks import is_stub, source_of
 
@@ -47,6 +60,25 @@ def _bytes(n, stage, w, per=(2, 2, 12)):
 ZERO_CASES = [(1_000_000, 1, 4), (1_000_000, 0, 4), (3_000_000, 2, 8), (123_457, 3, 3), (7_000_000_000, 3, 64),
               (7_000_000_000, 1, 8), (50_000, 2, 2)]
 
+
+def _zero_case(rng) -> tuple[int, int, int]:
+    """A generated (Ψ, stage, N): N from 2 to 128 (not only powers of two), Ψ NOT divisible by N
+    (and small enough that rounding shows), every stage."""
+    w = rng.choice([2, 3, 5, 6, 7, 12, 24, 64, 100, 128])
+    n = rng.randint(1, 50_000) * w + rng.randint(1, w - 1)
+    return n, rng.randint(0, 3), w
+
+
+def zero_cases(seed: int = 5) -> list[tuple[int, int, int]]:
+    """The hand-written cases, then 12 generated ones (the same on every run), every stage three times."""
+    generated = seeded_cases(_zero_case, n=12, seed=seed)
+    return ZERO_CASES + [(n, i % 4, w) for i, (n, _, w) in enumerate(generated)]
+
+
+def _zero_forbidden() -> list:
+    """The course's own answer: the exercise asks for the formula written out."""
+    return [zero.formula_bytes, zero.shard_bytes, zero.unsharded_bytes]
+
 # wrong ideas a student may have: (code, bytes for (n, stage, w))
 ZERO_WRONG = [
     ("fp32", lambda n, s, w: _bytes(n, s, w, (4, 4, 8))),
@@ -58,30 +90,39 @@ ZERO_WRONG = [
     ("units", lambda n, s, w: _bytes(n, s, w) / 1e9),
     ("units", lambda n, s, w: _bytes(n, s, w) / 2**30),
     ("per_param", lambda n, s, w: _bytes(n, s, w) / n),
+    ("rounded", lambda n, s, w: _rounded(n, s, w, math.floor)),
+    ("rounded", lambda n, s, w: _rounded(n, s, w, math.ceil)),
 ]
+
+
+def _rounded(n, stage, w, rounding):
+    """The rule with every sharded part rounded to whole bytes (// or math.ceil)."""
+    parts = zero.shard_bytes(2 * n, 2 * n, 12 * n, stage, w)
+    return sum(rounding(parts[k]) for k in ("params", "grads", "optim"))
 
 
 ZERO_KEYS = {"fp32": "lesson05c.check_zero_fp32", "no_master": "lesson05c.check_zero_no_master",
              "no_shard": "lesson05c.check_zero_no_shard", "all_sharded": "lesson05c.check_zero_all_sharded",
              "stage_shift": "lesson05c.check_zero_stage_shift", "units": "lesson05c.check_zero_units",
-             "per_param": "lesson05c.check_zero_per_param"}
+             "per_param": "lesson05c.check_zero_per_param", "rounded": "lesson05c.check_zero_rounded"}
 
 
 def _close(a: float, b: float) -> bool:
-    return math.isclose(a, b, rel_tol=1e-6, abs_tol=1e-9)
+    return math.isclose(a, b, rel_tol=1e-12, abs_tol=1e-6)
 
 
 @check
 def check_zero_memory(fn) -> CheckResult:
-    """Bytes per rank for several (Ψ, stage, N) against 2Ψ+2Ψ+12Ψ divided as each stage shards."""
-    for n, stage, w in ZERO_CASES:
-        got, problem = call_student(fn, n, stage, w)
+    """Bytes per rank for (Ψ, stage, N) — hand-written and generated — against 2Ψ+2Ψ+12Ψ divided as
+    each stage shards, written out (the library's formula may not be called)."""
+    for n, stage, w in zero_cases():
+        want = reference_zero_bytes(n, stage, w)  # outside the watch: the reference uses the library
+        got, problem = call_student(fn, n, stage, w, guard_inputs=True, forbid=_zero_forbidden())
         if problem is not None:
             return problem
         value = as_number(got)
         if value is None:
             return failed("not_a_number", "lesson05c.check_not_a_number", got=type(got).__name__)
-        want = reference_zero_bytes(n, stage, w)
         if _close(value, want):
             continue
         for code, wrong in ZERO_WRONG:
@@ -126,7 +167,57 @@ def count_collectives(calls: list) -> None:
 
 
 PEER_GONE = ("Connection closed", "Connection reset", "Timed out", "timed out", "Broken pipe")
-TP_SHAPES = {2: (5, 6), 3: (4, 6)}  # world size -> (batch, width d); hidden 4d divides by 2 and 3
+TP_SHAPES = {2: (5, 6), 3: (4, 6)}  # the hand-written (batch, width d) per world size; hidden 4d divides by 2 and 3
+WORLD_SIZES = (2, 3)
+
+
+def tp_shapes(seed: int = 7) -> dict[int, tuple[int, int]]:
+    """(batch, width) per world size, generated (the same on every run): widths whose 4d hidden
+    units divide by the world size, different from the hand-written ones."""
+    out = {}
+    for world_size in WORLD_SIZES:
+        rng = random.Random(f"fastrain-tp-{seed}-{world_size}")
+        width = rng.choice([3, 9, 12]) if world_size == 3 else rng.choice([3, 5, 7, 10])
+        out[world_size] = (rng.randint(2, 7), width)
+    return out
+
+
+# Matrix products an answer may use; TorchFunctionMode sees each with its operands' shapes.
+MATMULS = {"matmul", "mm", "bmm", "addmm", "addmm_", "linear", "__matmul__", "__rmatmul__", "einsum", "tensordot",
+           "mv", "addmv", "baddbmm", "chain_matmul", "multi_dot", "inner", "outer", "dot"}
+
+
+def _tensors(values) -> list:
+    found = []
+    for v in values:
+        if isinstance(v, torch.Tensor):
+            found.append(v)
+        elif isinstance(v, (list, tuple)):
+            found += _tensors(v)
+    return found
+
+
+def _matmul_recorder():
+    """A TorchFunctionMode that appends (name, [operand shapes]) for every matrix product."""
+    from torch.overrides import TorchFunctionMode
+
+    class MatmulShapes(TorchFunctionMode):
+        def __init__(self):
+            super().__init__()
+            self.calls: list[tuple[str, list[tuple[int, ...]]]] = []
+
+        def __torch_function__(self, func, types, args=(), kwargs=None):
+            name = getattr(func, "__name__", "")
+            if name in MATMULS:
+                self.calls.append((name, [tuple(t.shape) for t in _tensors(list(args) + list((kwargs or {}).values()))]))
+            return func(*args, **(kwargs or {}))
+
+    return MatmulShapes()
+
+
+def full_matmuls(calls: list, hidden: int) -> list:
+    """The recorded matrix products with an operand that spans all `hidden` units (unsplit)."""
+    return [(name, shapes) for name, shapes in calls if any(hidden in shape for shape in shapes if len(shape) >= 2)]
 
 
 def _weights(width: int, seed: int = 0):
@@ -145,11 +236,13 @@ def _poisoned(weights, rank: int, world_size: int):
     return w1, b1, w2, b2
 
 
-def _tp_source_worker(rank, world_size, source, name):
-    """In each real process: the student's forward on clean, then on poisoned weights."""
+def _tp_source_worker(rank, world_size, source, name, shape=None):
+    """In each real process: the student's forward on clean, then on poisoned weights; the
+    collectives it calls, the shapes of its matrix products, and whether it wrote to its inputs."""
+    from fastrain_lib.lessons.checking import changed_part, snapshot
     from fastrain_lib.lessons.l05_data_vs_model_parallel.checks import _load_source
 
-    batch, width = TP_SHAPES[world_size]
+    batch, width = shape or TP_SHAPES[world_size]
     weights = _weights(width)
     x = torch.randn(batch, width, generator=torch.Generator().manual_seed(1))
     calls: list[str] = []
@@ -158,18 +251,23 @@ def _tp_source_worker(rank, world_size, source, name):
     for label, ws in (("clean", weights), ("poison", _poisoned(weights, rank, world_size))):
         fn = _load_source(source, name)
         before = len(calls)
+        inputs = {"x": x.clone(), "w1": ws[0].clone(), "b1": ws[1].clone(), "w2": ws[2].clone(), "b2": ws[3].clone()}
+        kept = snapshot(inputs)
+        recorder = _matmul_recorder()
         try:
-            y = fn(x.clone(), *(w.clone() for w in ws), rank, world_size)
+            with recorder:
+                y = fn(inputs["x"], inputs["w1"], inputs["b1"], inputs["w2"], inputs["b2"], rank, world_size)
         except Exception as exc:  # noqa: BLE001 - the student's code: report it
             out[label] = {"error": f"{type(exc).__name__}: {exc}"[:300]}
             break
         out[label] = {"y": y.detach().clone() if isinstance(y, torch.Tensor) else None,
-                      "type": type(y).__name__, "calls": calls[before:]}
+                      "type": type(y).__name__, "calls": calls[before:], "matmuls": recorder.calls,
+                      "mutated": changed_part(inputs, kept, "")}
     return out
 
 
-def _expected(world_size: int):
-    batch, width = TP_SHAPES[world_size]
+def _expected(world_size: int, shape=None):
+    batch, width = shape or TP_SHAPES[world_size]
     w1, b1, w2, b2 = _weights(width)
     x = torch.randn(batch, width, generator=torch.Generator().manual_seed(1))
     full = F.gelu(x @ w1.T + b1) @ w2.T + b2
@@ -184,10 +282,18 @@ def _near(a, b) -> bool:
         bool(torch.allclose(a.double(), b.double(), rtol=1e-4, atol=1e-5))
 
 
-def _diagnose(results: list[dict], world_size: int) -> CheckResult | None:
-    full, partials, b2 = _expected(world_size)
+def _mutated(where: str) -> str:
+    """'['w1']' -> 'w1' (the argument's name as the exercise calls it)."""
+    return where.replace("['", "", 1).replace("']", "", 1) if where.startswith("['") else where
+
+
+def _diagnose(results: list[dict], world_size: int, shape=None) -> CheckResult | None:
+    full, partials, b2 = _expected(world_size, shape)
+    hidden = 4 * (shape or TP_SHAPES[world_size])[1]
     for r in results:
         clean = r.get("clean", {})
+        if clean.get("mutated"):
+            return failed("mutated_input", "core.check_mutated_input", name=_mutated(clean["mutated"]))
         if "error" in clean:
             if any(hint in clean["error"] for hint in PEER_GONE):  # waited for a rank that never came
                 return failed("timeout", "lesson05c.check_tp_mismatch", w=world_size)
@@ -206,6 +312,13 @@ def _diagnose(results: list[dict], world_size: int) -> CheckResult | None:
             return failed("no_split", "lesson05c.check_tp_no_split")
         if len(calls) > 1:
             return failed("two_collectives", "lesson05c.check_tp_two", calls=", ".join(calls))
+        for r in results:
+            unsplit = full_matmuls(r["clean"].get("matmuls", []), hidden)
+            if unsplit:
+                name, shapes = unsplit[0]
+                return failed("full_matmul", "lesson05c.check_tp_full_matmul", rank=r["rank"], op=name,
+                              shapes=" , ".join(" × ".join(map(str, s)) for s in shapes), hidden=hidden,
+                              block=hidden // world_size)
         for r in results:
             poison = r.get("poison", {})
             if "error" in poison or not _near(poison.get("y"), full):
@@ -232,14 +345,16 @@ def check_column_row_mlp(fn, *, timeout_s: float = 60.0) -> CheckResult:
     source = source_of(fn)
     if source is None:
         return failed("no_source", "lesson05c.check_tp_no_source")
-    for world_size in (2, 3):
+    shapes = tp_shapes()
+    for world_size in WORLD_SIZES:
         try:
-            results = ranks.run(_tp_source_worker, world_size, (source, fn.__name__), timeout_s=timeout_s)
+            results = ranks.run(_tp_source_worker, world_size, (source, fn.__name__, shapes[world_size]),
+                                timeout_s=timeout_s)
         except ranks.RanksFailed as exc:
             if exc.kind == "timeout":
                 return failed("timeout", "lesson05c.check_tp_timeout", w=world_size, seconds=f"{timeout_s:g}")
             return failed("worker_failed", "lesson05c.check_tp_worker", error=exc.detail[-1200:])
-        problem = _diagnose(results, world_size)
+        problem = _diagnose(results, world_size, shapes[world_size])
         if problem is not None:
             return problem
     return passed("lesson05c.check_tp_ok")

@@ -190,6 +190,18 @@ MESSAGES = {
         "bn": "Ψ = {n}, স্টেজ {stage}, N = {w}: পেয়েছি {got:.6g}, হওয়া উচিত {want:.6g} বাইট।",
         "en": "Ψ = {n}, stage {stage}, N = {w}: got {got:.6g}, expected {want:.6g} bytes."},
     # --- checks: the column/row MLP
+    "lesson05c.check_zero_rounded": {
+        "bn": "Ψ = {n}, স্টেজ {stage}, N = {w}: তুমি {got} দিয়েছ, হওয়া উচিত {want}। ভাগফল পূর্ণসংখ্যায় গোল করা হয়েছে "
+              "(// বা ceil) — এখানে সঠিক ভাগ (/) চাই, Ψ যখন N দিয়ে বিভাজ্য নয় তখনও।",
+        "en": "Ψ = {n}, stage {stage}, N = {w}: you gave {got}, it should be {want}. The division was rounded to a whole "
+              "number (// or ceil) — use exact division (/), also when Ψ does not divide by N."},
+    "lesson05c.check_tp_full_matmul": {
+        "bn": "আউটপুট ঠিক, কিন্তু র‍্যাঙ্ক {rank} একটি পুরো, ভাগ-না-করা ম্যাট্রিক্স গুণ করেছে ({op}, আকার {shapes}): তাতে "
+              "সব {hidden}টি লুকানো একক আছে। টেনসর প্যারালেলিজমে প্রতিটি র‍্যাঙ্ক শুধু নিজের খণ্ডের {block}টি একক গুণ করে — "
+              "আগে w1-এর সারি আর w2-এর কলাম কেটে নাও, তারপর গুণ করো (পুরোটা গুণ করে পরে কাটা নয়)।",
+        "en": "The output is right, but rank {rank} did a full, unsplit matrix multiply ({op}, shapes {shapes}) spanning "
+              "all {hidden} hidden units. In tensor parallelism each rank multiplies only its own block of {block} "
+              "units — slice w1's rows and w2's columns first, then multiply (not multiply everything and slice after)."},
     "lesson05c.check_tp_ok": {
         "bn": "ঠিক! 2টি আর 3টি আসল প্রসেসে আউটপুট এক প্রসেসের MLP-এর সমান, একটিমাত্র অল-রিডিউস, আর প্রতিটি "
               "র‍্যাঙ্ক শুধু নিজের ভাগের ওজন ছুঁয়েছে।",

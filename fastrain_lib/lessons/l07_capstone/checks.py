@@ -1,12 +1,25 @@
-"""Checks for lesson 07's exercises (the capstone): MFU, and Bengali marks that must not dangle."""
+"""Checks for lesson 07's exercises (the capstone): MFU, and Bengali marks that must not dangle.
+
+How each check sees the technique (issue 28), not only a few results:
+- check_mfu: hand-written cases plus generated ones (peaks from 1 GFLOP/s to 2 PFLOP/s, FLOPs per token
+  and tokens/s over many orders of magnitude, MFUs anywhere in (0, 1)), with inputs of unusual but
+  valid types (NumPy scalars, fractions.Fraction, Python ints), so a hard-coded peak or a table
+  fitted to the examples fails; the course's own MFU helpers are forbidden while the answer runs.
+- check_strip_dangling: the real words plus generated Bengali strings (consonants, vowel signs, ং ঃ ঁ,
+  hasanta, ZWJ/ZWNJ, digits, danda, spaces and line breaks in every order, NFC), each compared with
+  the rule; the library's own corpus.tidy and the check's reference are forbidden; inputs compared
+  before and after.
+"""
 
 from __future__ import annotations
 
 import math
 import unicodedata
+from fractions import Fraction
 
 from fastrain_lib import corpus
-from fastrain_lib.lessons.checking import CheckResult, as_number, call_student, check, describe, failed, passed
+from fastrain_lib.lessons.checking import (CheckResult, as_number, call_student, check, describe, failed, passed,
+                                           seeded_cases)
 
 # ---------------------------------------------------------------- task 1: mfu(tokens_per_s, flops_per_token, peak)
 
@@ -14,12 +27,48 @@ from fastrain_lib.lessons.checking import CheckResult, as_number, call_student, 
 MFU_CASES = [(1234.5, 7.3e6, 65e12), (1000.0, 6e6, 12e9), (250.0, 1e8, 1e11), (3e5, 2.4e8, 989e12), (7, 3, 100)]
 
 
+def _mfu_case(rng) -> tuple:
+    """A generated (tokens/s, FLOPs per token, peak): the MFU anywhere in (0, 1), values of valid
+    but unusual types (a NumPy float or int, a Fraction, a plain int)."""
+    import numpy as np
+
+    tokens = rng.choice([rng.uniform(1, 5e5), float(rng.randint(1, 10**6))])
+    flops = rng.choice([rng.uniform(1e3, 1e11), rng.randint(10**3, 10**9)])
+    peak = tokens * flops / rng.uniform(0.005, 0.95)
+    kinds = [float, np.float64, lambda v: np.int64(max(1, round(v))), lambda v: Fraction(v).limit_denominator(1000)]
+    pick_kind = rng.choice(range(len(kinds)))
+    values = [tokens, flops, peak]
+    i = rng.randrange(3)
+    values[i] = kinds[pick_kind](values[i])
+    return tuple(values)
+
+
+def mfu_cases(seed: int = 11) -> list[tuple]:
+    return seeded_cases(_mfu_case, n=10, seed=seed, fixed=MFU_CASES)
+
+
+def _mfu_forbidden() -> list:
+    """The course's own MFU: the exercise asks for the formula written out."""
+    from fastrain_lib.lessons.l07_capstone import capstone
+    from fastrain_lib.measure import peaks
+
+    return [peaks.mfu, capstone.mfu]
+
+
+def _exact(value) -> Fraction:
+    return Fraction(value) if not hasattr(value, "item") else Fraction(value.item())
+
+
 @check
 def check_mfu(fn) -> CheckResult:
-    """mfu(tokens_per_s, flops_per_token, peak_flops) must be the share (0..1) of the peak used."""
-    for tokens, flops, peak in MFU_CASES:
-        expected = tokens * flops / peak
-        result, problem = call_student(fn, tokens, flops, peak)
+    """mfu(tokens_per_s, flops_per_token, peak_flops) must be the share (0..1) of the peak used,
+    on hand-written and generated cases, written without the course's own mfu()."""
+    forbidden = _mfu_forbidden()
+    for tokens, flops, peak in mfu_cases():
+        expected = float(_exact(tokens) * _exact(flops) / _exact(peak))
+        # numbers cannot be written to, so no guard_inputs (and checking.changed_part takes an unchanged
+        # NumPy scalar for a changed one: /work/tools/requests/checking.md)
+        result, problem = call_student(fn, tokens, flops, peak, forbid=forbidden)
         if problem is not None:
             return problem
         got = as_number(result)
@@ -33,7 +82,7 @@ def check_mfu(fn) -> CheckResult:
             return failed("no_peak", "lesson07.mfu_no_peak")
         if expected and math.isclose(got, 1 / expected, rel_tol=1e-6):
             return failed("inverted", "lesson07.mfu_inverted")
-        if got == tokens * flops // peak or got == round(expected):
+        if got == math.floor(expected) or got == round(expected):
             return failed("integer_division", "checking.l01.integer_division")
         return failed("wrong_value", "lesson07.mfu_wrong", tokens=tokens, flops=flops, peak=peak, got=got,
                       expected=expected)
@@ -111,12 +160,45 @@ def _explain(text: str, got: str, expected: str) -> CheckResult:
     return failed("wrong_text", "checking.l07.wrong_text", **shown)
 
 
+# The pieces generated strings are made of: letters, every kind of mark, the joiners, and what
+# a mark may dangle after (start, space, line break, danda, digits, Latin letters).
+CONSONANTS = "কখগঘচছজটডতথদনপবমযরলশসহয়ড়"
+VOWELS = "অআইউএও"
+SIGNS = "\u09be\u09bf\u09c0\u09c1\u09c2\u09c7\u09c8\u09cb\u09cc\u0981\u0982\u0983\u09cd"  # া ি ী ু ূ ে ৈ ো ৌ ঁ ং ঃ ্
+OTHERS = [" ", " ", "\n", "।", "৩", "7", "a", "-", ZWJ, ZWNJ]
+
+
+def _dangling_case(rng) -> tuple[str, str]:
+    """A generated Bengali string (NFC) with marks at the start, after spaces, after digits, after
+    joiners, two in a row, inside real clusters — and what the rule leaves of it."""
+    pieces = []
+    for _ in range(rng.randint(3, 14)):
+        kind = rng.random()
+        if kind < 0.35:
+            pieces.append(rng.choice(CONSONANTS) + "".join(rng.choice(SIGNS) for _ in range(rng.randint(0, 2))))
+        elif kind < 0.45:
+            pieces.append(rng.choice(VOWELS))
+        elif kind < 0.75:
+            pieces.append(rng.choice(SIGNS))
+        else:
+            pieces.append(rng.choice(OTHERS))
+    text = unicodedata.normalize("NFC", "".join(pieces))
+    return text, reference_strip_dangling(text)
+
+
+def dangling_cases(seed: int = 13) -> list[tuple[str, str]]:
+    """The real words and hand-written cases, then 16 generated strings (the same on every run)."""
+    return seeded_cases(_dangling_case, n=16, seed=seed, fixed=DANGLING_CASES + JOINER_CASES)
+
+
 @check
 def check_strip_dangling(fn) -> CheckResult:
     """strip_dangling(text) removes marks and joiners that have no letter, mark or joiner kept
-    before them, and only those (real words: ক্ষমতা, ক্র, র‍্যাব, র‍্যাঙ্ক, উদ্‌যাপন)."""
-    for text, expected in DANGLING_CASES + JOINER_CASES:
-        got, problem = call_student(fn, text)
+    before them, and only those (real words: ক্ষমতা, ক্র, র‍্যাব, র‍্যাঙ্ক, উদ্‌যাপন, and generated
+    strings), written without the library's corpus.tidy."""
+    forbidden = [corpus.tidy, reference_strip_dangling]
+    for text, expected in dangling_cases():
+        got, problem = call_student(fn, text, guard_inputs=True, forbid=forbidden)
         if problem is not None:
             return problem
         if not isinstance(got, str):

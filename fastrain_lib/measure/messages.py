@@ -264,6 +264,7 @@ MESSAGES.update({
     "roofline.datasheet": {"bn": "ডেটাশিট: {gpu} {precision} ({source})", "en": "datasheet: {gpu} {precision} ({source})"},
     "roofline.xlabel": {"bn": "গাণিতিক ঘনত্ব (FLOP/বাইট)", "en": "arithmetic intensity (FLOP/byte)"},
     "roofline.title": {"bn": "রুফলাইন: গতির দুই সীমা — গণনা আর মেমরি", "en": "Roofline: the two limits — compute and memory"},
+    "roofline.progress": {"bn": "ছাদ মাপা হচ্ছে ({device})", "en": "measuring the roof ({device})"},
     "roofline.marked_point": {"bn": "লাল বৃত্ত = গোলমেলে, বা নিজের ছাদের ওপরে (মাপের সমস্যা)",
                               "en": "red ring = noisy, or above its own roof (a measurement problem)"},
 })

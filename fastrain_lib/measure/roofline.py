@@ -24,6 +24,7 @@ import torch
 from fastrain_lib.measure import bench, hardware
 from fastrain_lib.core import config
 from fastrain_lib.ui import plots
+from fastrain_lib.ui.progress import progress
 
 
 @dataclass
@@ -96,8 +97,10 @@ def measured_roof(device: str = "cpu", dtype: torch.dtype = torch.float32, label
     over a large tensor (bench.stream_bandwidth: a copy alone reads low on many CPUs). Each
     measurement carries its noise verdict; roof.noisy says whether the machine was busy."""
     n, numel = peak_sizes(device)
-    matmuls = [bench.matmul(size, device=device, dtype=dtype) for size in (n // 2, n)]
-    streams = bench.stream_bandwidth(numel, device=device, dtype=dtype)
+    jobs = [lambda size=size: [bench.matmul(size, device=device, dtype=dtype)] for size in (n // 2, n)]
+    jobs.append(lambda: bench.stream_bandwidth(numel, device=device, dtype=dtype))
+    done = [job() for job in progress(jobs, "roofline.progress", device=device)]  # ~20 s on a busy 2-core PC
+    matmuls, streams = done[0] + done[1], done[2]
     name = label or plots.label("roofline.measured", device=device)
     peak = max(m.metrics["gflops"] for m in matmuls)
     return Roof(name, peak, max(r.metrics["gbs"] for r in streams), "measured", matmuls + streams)

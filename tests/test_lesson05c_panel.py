@@ -155,6 +155,8 @@ def test_flat_allreduce_is_latency_bound_and_growing_one_grows():
     # a dip of more than 10 % on the way is not "grows"
     assert P.allreduce_trend(_sweep([0.2, 0.7, 0.5, 5.5], [1, 1, 1, 1], [2, 2, 2, 7])) == "irregular"
     assert P.sweep_verdict(grows)[0] == "lesson05c.v_sweep_falls"
+    assert P.sweep_verdicts(grows[:1]) == []  # one width (the panel's run): no trend is read
+    assert [k for k, _, _ in P.sweep_verdicts(_sweep([1.0], [5.0], [4.0], widths=(512,)))] == ["lesson05c.v_sweep_impossible"]
     rising_share = _sweep([1.0, 1.1, 1.2, 1.3], [2.0, 1.9, 1.5, 1.0], [3.1, 3.1, 2.8, 2.4])
     assert P.sweep_verdicts(rising_share)[-1][0] == "lesson05c.v_sweep_flat"
 

@@ -121,6 +121,8 @@ def sweep_verdicts(rows: list[dict]) -> list[tuple[str, dict, list]]:
     for r in impossible_rows(rows):
         out.append(("lesson05c.v_sweep_impossible", {"w": r["width"], "tp": r["tp_s"] * 1e3,
                                                       "compute": r["compute_s"] * 1e3}, []))
+    if len(rows) < 2:
+        return out  # one width (the panel): no trend to read
     first, last = rows[0], rows[-1]
     times = ", ".join(f"{r['allreduce_s'] * 1e3:.1f}" for r in rows)
     trend = allreduce_trend(rows)
@@ -141,10 +143,10 @@ def sweep_verdicts(rows: list[dict]) -> list[tuple[str, dict, list]]:
     return out
 
 
-def sweep_verdict(rows: list[dict]) -> tuple[str, dict]:
-    """The communication-share sentence alone (the panel's note); see sweep_verdicts."""
-    key, values, _ = sweep_verdicts(rows)[-1]
-    return key, values
+def sweep_verdict(rows: list[dict]) -> tuple[str, dict] | None:
+    """The last sentence of sweep_verdicts (the communication share), None when there is none."""
+    found = sweep_verdicts(rows)
+    return (found[-1][0], found[-1][1]) if found else None
 
 
 # Idle shares of GPipe and 1F1B closer than this are "the same", as the bubble formula says they are.

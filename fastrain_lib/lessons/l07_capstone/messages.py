@@ -64,11 +64,10 @@ MESSAGES.update({
     },
     "capstone.mfu_against_tokens": {
         "bn": "আগের রানের তুলনায় MFU {mfu0:.1%} থেকে {mfu1:.1%} হয়েছে অথচ টোকেন/সেকেন্ড {tok0:,.0f} থেকে {tok1:,.0f}: "
-              "দুটি উল্টো দিকে গেছে, কারণ এবার মাপা peak {peak1:,.1f} GFLOP/s, আগেরবার {peak0:,.1f} GFLOP/s "
-              "({peak_ratio:.2f} গুণ)। MFU বদলেছে peak-এর জন্য, প্রশিক্ষণের জন্য নয় — রান দুটির তুলনা টোকেন/সেকেন্ডে।",
+              "দুটি উল্টো দিকে গেছে, কারণ এবার মাপা peak {peak1:,.1f} GFLOP/s, আগেরবার {peak0:,.1f} GFLOP/s। MFU বদলেছে peak-এর জন্য, প্রশিক্ষণের জন্য নয় — রান দুটির তুলনা টোকেন/সেকেন্ডে।",
         "en": "Against the earlier run, MFU went from {mfu0:.1%} to {mfu1:.1%} while tokens/s went from {tok0:,.0f} to "
               "{tok1:,.0f}: opposite directions, because the peak measured this time is {peak1:,.1f} GFLOP/s against "
-              "{peak0:,.1f} GFLOP/s before ({peak_ratio:.2f}x). The MFU moved with the peak, not the training — compare "
+              "{peak0:,.1f} GFLOP/s before. The MFU moved with the peak, not the training — compare "
               "the two runs by tokens/s.",
     },
     "capstone.mfu_peak_moved": {

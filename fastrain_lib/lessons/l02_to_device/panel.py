@@ -14,7 +14,7 @@ import functools
 import ipywidgets as widgets
 import torch
 
-from fastrain_lib.measure import bench, hardware
+from fastrain_lib.measure import bench, hardware, noise
 from fastrain_lib.core import config
 from fastrain_lib.ui import plots
 from fastrain_lib.lessons.l02_to_device import input_pipeline
@@ -24,7 +24,7 @@ from fastrain_lib.ui.widgets import ExperimentPanel, Outcome
 
 BATCH_SIZES = (16, 64, 256)
 WORKERS = (0, 1, 2)
-HISTORY: list[tuple[str, float]] = []  # (setting, samples/s) of the runs so far, for the bar chart
+HISTORY: list[tuple[str, float, bool]] = []  # (setting, samples/s, noisy) of the runs so far, for the bar chart
 
 
 @functools.lru_cache(maxsize=1)
@@ -53,11 +53,13 @@ def training_run(device: str, batch_size: int, num_workers: int, pin_memory: boo
 
 def speed_experiment(device: str, batch_size: int, num_workers: int, pin_memory: bool) -> Outcome:
     """One training run for the chosen setting: loss curve, and samples/s beside earlier runs."""
-    result = training_run(device, batch_size, num_workers, pin_memory)
+    with noise.Window() as window:  # was the machine quiet while this run trained?
+        result = training_run(device, batch_size, num_workers, pin_memory)
+    info = window.assess(threads=input_pipeline.cores_needed(num_workers), repeats=len(result["losses"]))
     rate = result["samples_per_s"]
     pin = t("core.yes") if pin_memory else t("core.no")
     setting = f"{device}\nb{batch_size} w{num_workers} p{int(pin_memory)}"
-    HISTORY.append((setting, rate))
+    HISTORY.append((setting, rate, noise.is_noisy(info)))
     del HISTORY[:-6]  # the last six runs fit on one chart
 
     fig, (left, right) = plots.new_figure(ncols=2)
@@ -66,8 +68,8 @@ def speed_experiment(device: str, batch_size: int, num_workers: int, pin_memory:
     left.set_ylabel(plots.label("core.loss"))
     left.set_title(plots.label("lesson02.panel_plot", device=device, batch_size=batch_size,
                                num_workers=num_workers, pin=pin, rate=rate), fontsize=11)
-    plots.bars(right, [s for s, _ in HISTORY], [r for _, r in HISTORY], ylabel=plots.label("core.samples_per_s"),
-               title=plots.label("lesson02.history"), fmt="{:.0f}")
+    plots.bars(right, [s for s, _, _ in HISTORY], [r for _, r, _ in HISTORY], ylabel=plots.label("core.samples_per_s"),
+               title=plots.label("lesson02.history"), fmt="{:.0f}", noisy=[n for _, _, n in HISTORY])
     right.tick_params(axis="x", labelsize=8)
 
     record = bench.Record(name="lesson02 train", median_s=result["seconds"],
@@ -75,11 +77,14 @@ def speed_experiment(device: str, batch_size: int, num_workers: int, pin_memory:
                                   "pin_memory": pin_memory, "samples": result["samples"]},
                           metrics={"samples_per_s": rate, "startup_s": result["startup_s"],
                                    "final_loss": result["losses"][-1]},
-                          meta=bench.meta())
+                          meta=bench.meta(), noise=info)
     headers = [t("core.device"), t("core.batch_size"), "num_workers", "pin_memory",
-               t("core.samples_per_s"), t("transfer.startup_s"), t("core.final_loss")]
-    rows = [(device, batch_size, num_workers, pin, rate, result["startup_s"], result["losses"][-1])]
+               t("core.samples_per_s"), t("transfer.startup_s"), t("core.final_loss"), t("noise.verdict_col")]
+    rows = [(device, batch_size, num_workers, pin, rate, result["startup_s"], result["losses"][-1],
+             t("noise.noisy_word") if noise.is_noisy(info) else t("noise.quiet_word"))]
     note = t("lesson02.panel_note", startup=result["startup_s"])
+    if noise.is_noisy(info):  # a noisy run: say so and what to do; nothing here explains its speed
+        note += " " + noise.sentence(info)
     if pin_memory and not hardware.cuda_available():
         note += " " + t("transfer.pin_ignored")
     return Outcome(figure=fig, headers=headers, rows=rows, records=[record], note=note)

@@ -158,17 +158,33 @@ def glossary_latin(root: Path = ROOT) -> set[str]:
     return words
 
 
+# A line with no Bengali that reads as code: a printed kernel, a generated C file, a shell command.
+_CODE_LINE = re.compile(r"^\s*(def|class|return|if|elif|else|for|while|import|from|with|try|except|@|#|extern|const|"
+                        r"static|void|auto|pip|conda|python|\$|!)(\b|\s|$)|[;{}:\\(,]\s*$| [-+*/=<>!]=? |==|->|\w\(")
+
+
+# An install command inside a Bengali sentence: code up to the next Bengali word.
+_COMMAND = re.compile(r"\b(?:pip3?|conda|apt-get|apt|python -m pip)\s+install\b[^\u0980-\u09FF]*|\bconda-forge\b")
+
+
+def looks_like_code(line: str) -> bool:
+    """A line without Bengali letters that reads as code (see _CODE_LINE)."""
+    return not BENGALI.search(line) and bool(_CODE_LINE.search(line))
+
+
 def english_left(text: str, allowed: set[str]) -> list[str]:
     """English words in `text` (Bengali mode) that are not code, units, numbers, acronyms, CamelCase
-    names or `allowed` (lower case)."""
+    names, single letters (math: T, q, k, v) or `allowed` (lower case). Lines that read as code
+    (looks_like_code) are skipped whole."""
     found = []
-    for chunk in _GLOSS.sub(" ", text).split():
+    text = "\n".join(line for line in text.splitlines() if not looks_like_code(line))
+    for chunk in _GLOSS.sub(" ", _COMMAND.sub(" ", text)).split():
         token = chunk.strip(_STRIP)
-        if not token or _CODE_CHARS.search(token) or not _LATIN_WORD.search(token):
+        if not token or _CODE_CHARS.search(token) or not _LATIN_WORD.search(token) or token.startswith("-"):
             continue
         for word in re.split(r"[-'’]", token):
             word = word.strip(_STRIP)
-            if not word or not word.isascii() or not word.isalpha():
+            if len(word) < 2 or not word.isascii() or not word.isalpha():
                 continue
             if word.isupper() and len(word) > 1 or any(c.isupper() for c in word[1:]):
                 continue  # GPU, MFU, PyTorch, DataLoader: names and acronyms

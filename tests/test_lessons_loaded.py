@@ -47,6 +47,8 @@ ALLOWED_LATIN = glossary_latin() | {
     "google", "nvidia", "intel", "amd", "apple", "linux", "windows", "ampere", "hopper", "ada", "tesla", "volta",
     "turing", "blackwell", "pascal",  # makers and GPU generations (proper names)
     "datasheet", "whitepaper",  # the kind of a cited source, in its title (hardware.datasheet_rows)
+    "processor", "xeon", "ryzen", "epyc", "core",  # CPU model strings ("AMD EPYC 7B13 64-Core Processor")
+    "autograd", "cudnn",  # PyTorch components by their names
 }
 # PyTorch's (or Python's) own message on a line: left in English on purpose (the lesson explains it).
 LIBRARY_TEXT = re.compile(r"\b[A-Z]\w*(Error|Exception|Warning)\b:|^\s*(Traceback|File \")|warnings\.warn")
@@ -180,6 +182,12 @@ def test_english_in_bengali_output_is_caught_but_code_units_and_terms_are_not():
     assert words("সময় 12.5 ms, 3.1 GB/s, batch 64, GPU-তে torch.float32, batch_size=8, MFU 41%") == []
     assert words("মেমরি-সীমিত (memory-bound), PyTorch ও DataLoader, all-reduce 2×") == []
     assert words("গোলমেলে (noisy) মাপ, মোড (mode): ci") == []  # a term's first use: English in brackets
+    assert words("def kernel(x_ptr, n):\n    pid = tl.program_id(0)\n    if pid < n:\n        return y") == []
+    assert words("extern \"C\" void kernel(const float* in_ptr0) {\n    for(long x0=0; x0<4; x0++)") == []
+    assert words("pip install -v --no-build-isolation .") == []  # a command
+    assert words("ইনস্টল করতে: pip install -v --no-build-isolation . অথবা conda-forge থেকে nvidia-apex") == []
+    assert words("T = 128 টোকেন, q·kᵀ: q, k, v") == []  # single letters are math
+    assert words("the loss went down") == ["the", "went", "down"]  # an English sentence is not code
     assert words("গোলমেলে মাপ (too noisy to trust)") == ["too", "noisy", "to", "trust"]  # a sentence, not a term
     assert words("মাপ (সময়: noisy run)") == ["noisy", "run"]  # not a gloss: English inside a Bengali bracket
     cells = [_cell(4, source="print(x)", stdout="ধাপ শেষ, the loss went down\n"),

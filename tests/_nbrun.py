@@ -164,7 +164,8 @@ _CODE_LINE = re.compile(r"^\s*(def|class|return|if|elif|else|for|while|import|fr
 
 
 # An install command inside a Bengali sentence: code up to the next Bengali word.
-_COMMAND = re.compile(r"\b(?:pip3?|conda|apt-get|apt|python -m pip)\s+install\b[^\u0980-\u09FF]*|\bconda-forge\b")
+_COMMAND = re.compile(r"\b(?:pip3?|conda|apt-get|apt|python -m pip)\s+install\b[^\u0980-\u09FF]*|\bconda-forge\b"
+                      r"|\b[A-Za-z_]\w*(?= ?= ?[-\w.])")  # and a name in "lr = 0.1": a setting as code writes it
 
 
 def looks_like_code(line: str) -> bool:

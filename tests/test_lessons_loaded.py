@@ -188,6 +188,7 @@ def test_english_in_bengali_output_is_caught_but_code_units_and_terms_are_not():
     assert words("ইনস্টল করতে: pip install -v --no-build-isolation . অথবা conda-forge থেকে nvidia-apex") == []
     assert words("T = 128 টোকেন, q·kᵀ: q, k, v") == []  # single letters are math
     assert words("the loss went down") == ["the", "went", "down"]  # an English sentence is not code
+    assert words("➤ lr = 0.1: 1 জন কর্মী — শেষ লস 0.524") == []  # a setting as code writes it
     assert words("গোলমেলে মাপ (too noisy to trust)") == ["too", "noisy", "to", "trust"]  # a sentence, not a term
     assert words("মাপ (সময়: noisy run)") == ["noisy", "run"]  # not a gloss: English inside a Bengali bracket
     cells = [_cell(4, source="print(x)", stdout="ধাপ শেষ, the loss went down\n"),

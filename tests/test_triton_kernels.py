@@ -178,3 +178,27 @@ def test_library_helpers_work_in_the_interpreter_and_are_put_back():
         with pytest.raises(Exception, match="always fails"):
             tk.jit(failing)[(1,)](x, BLOCK=4)
         assert JITFunction.__call__ is original
+
+
+def test_observe_launches_counts_each_kernel_launch_and_knows_the_library_s_own():
+    """What exercise 04's softmax check stands on: every launch is seen (the interpreter here, JITFunction.run
+    on a GPU), a torch op is no launch, and the course's own kernels are told apart by their source file."""
+    x = torch.randn(3, 20)
+    with tk.observe_launches() as launched:
+        torch.softmax(x, -1)
+    assert launched == []
+    with tk.observe_launches() as launched:
+        tk.softmax(x)
+        tk.bias_gelu(x, torch.randn(20))
+    assert [launch.name for launch in launched] == ["_softmax_kernel", "_bias_gelu_kernel"]
+    assert all(tk.library_kernel(launch) for launch in launched) and launched[0].grid == (3,)
+    assert not tk.library_kernel(tk.Launch("mine", "<ipython-input-3>", (1,)))
+
+
+def test_the_shown_kernel_source_has_no_english_comments():
+    """Convention 3: the lesson prints the kernels' code; the library's English comments stay out."""
+    import re
+
+    for text in (tk.kernel_source(), tk.backward_source()):
+        assert "#" not in text and '"""' not in text
+        assert "tl.store" in text and not re.search(r"\b(the|each|of)\b", text)

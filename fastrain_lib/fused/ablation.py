@@ -291,7 +291,7 @@ def stage_op_times(record: bench.Record, calls: int | None = None) -> dict[str, 
     precision = p.get("precision", "fp32")
     scaler = prec.make_scaler(device, precision)
     return op_ms_per_call(lambda: training_step(model, optimizer, x, y, precision=precision, scaler=scaler),
-                          calls or config.by_mode(ci=2, lab=4, full=4))
+                          calls or config.by_mode(ci=2, lab=2, full=4))
 
 
 def hardware_label(record: bench.Record) -> str:

@@ -56,10 +56,11 @@ def mode_message() -> str:
 try:  # module level on purpose: Triton < 3.4 looks up a kernel's names in its module's globals only
     import triton
     import triton.language as tl
+    from triton.runtime import interpreter as _interpreter
     from triton.runtime.interpreter import InterpretedFunction as _InterpretedFunction
     from triton.runtime.jit import JITFunction as _JITFunction
 except ImportError:  # no Triton here: available() says so and bias_gelu explains
-    triton = tl = _InterpretedFunction = _JITFunction = None
+    triton = tl = _interpreter = _InterpretedFunction = _JITFunction = None
 
 
 def _bias_gelu_kernel(x_ptr, bias_ptr, y_ptr, n_elements, n_cols, BLOCK_SIZE: tl.constexpr, UPCAST: tl.constexpr):
@@ -185,9 +186,7 @@ def observe_launches():
     if not available() or _JITFunction is None:
         yield launched
         return
-    from triton.runtime import interpreter
-
-    original_run, original_grid = _JITFunction.run, interpreter.GridExecutor.__call__
+    original_run, original_grid = _JITFunction.run, _interpreter.GridExecutor.__call__
 
     def run(self, *args, grid, warmup, **kwargs):
         if not warmup:
@@ -198,11 +197,11 @@ def observe_launches():
         launched.append(_launch_of(self.fn, self.grid))
         return original_grid(self, *args, **kwargs)
 
-    _JITFunction.run, interpreter.GridExecutor.__call__ = run, grid_call
+    _JITFunction.run, _interpreter.GridExecutor.__call__ = run, grid_call
     try:
         yield launched
     finally:
-        _JITFunction.run, interpreter.GridExecutor.__call__ = original_run, original_grid
+        _JITFunction.run, _interpreter.GridExecutor.__call__ = original_run, original_grid
 
 
 def library_kernel(launch: Launch) -> bool:

@@ -541,3 +541,13 @@ def test_the_route_marks_the_profiler_optional_and_off_on_a_cpu():
     core_minutes = sum(int(r.split("|")[3].strip().translate(str.maketrans("০১২৩৪৫৬৭৮৯", "0123456789")))
                        for r in rows if "🟢" in r)
     assert 35 <= core_minutes <= 45
+
+
+def test_op_counts_become_table_rows_not_a_dict():
+    """issue 27: `'aten::item': 128` printed as a raw dict; launches.op_rows gives rows for a small table."""
+    from fastrain_lib.measure import launches
+
+    rows = launches.op_rows({"aten::add_": 8, "aten::item": 128, "aten::mul_": 8})
+    assert rows == [("aten::item", 128), ("aten::add_", 8), ("aten::mul_", 8)]
+    counted = launches.count_launches(lambda: torch.ones(3).add_(1).sum().item())
+    assert counted.rows() == launches.op_rows(counted.names) and counted.rows(1)[0][1] == max(counted.names.values())

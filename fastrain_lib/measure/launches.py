@@ -34,6 +34,17 @@ class LaunchCount:
         """GPU kernels when any ran on a GPU, else operator calls (each one a CPU 'kernel')."""
         return self.kernels if self.kernels else self.ops
 
+    def rows(self, limit: int | None = None) -> list[tuple[str, int]]:
+        """(op name, calls) rows, most calls first: for a small table (ui.tables.html_table with the
+        headers in the lesson's language) instead of printing the dict ({'aten::item': 128, ...})."""
+        return op_rows(self.names, limit)
+
+
+def op_rows(names: dict, limit: int | None = None) -> list[tuple[str, int]]:
+    """(op name, calls) rows of a {name: calls} dict, most calls first, then by name."""
+    rows = sorted(((str(n), int(c)) for n, c in names.items()), key=lambda row: (-row[1], row[0]))
+    return rows[:limit] if limit is not None else rows
+
 
 def count_launches(fn, *, warmup: int = 1, cuda: bool | None = None) -> LaunchCount:
     """Profile one call of fn() and count its operator calls (and CUDA kernels on a GPU).

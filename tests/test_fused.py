@@ -203,6 +203,13 @@ def test_panel_runs_and_each_setting_changes_the_figure():
     launches = [r.metrics["launches"] for r in (first.records[0], second.records[0])]
     assert launches[1] > launches[0]  # for-loop Adam and the naive LayerNorm launch more
     assert second.records[0].metrics["optimizer_launches"] > first.records[0].metrics["optimizer_launches"]
+    # every run carries its noise verdict: a column of the table, a hatched bar, and a note when noisy
+    from fastrain_lib.core.i18n import t
+
+    assert first.records[0].noise["verdict"] in ("quiet", "noisy")
+    assert first.rows[0][3] in (t("noise.quiet_word"), t("noise.noisy_word"))
+    if first.rows[0][3] == t("noise.noisy_word"):
+        assert first.note  # what was wrong with the machine, in place of a cause
 
 
 def test_ablation_chart_and_rows():

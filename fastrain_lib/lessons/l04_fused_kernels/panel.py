@@ -16,7 +16,7 @@ from fastrain_lib.core import config
 from fastrain_lib.core.i18n import t
 from fastrain_lib.fused import ablation, apex, optimizers
 from fastrain_lib.gpt import GPT
-from fastrain_lib.measure import bench, hardware, launches
+from fastrain_lib.measure import bench, hardware, launches, noise
 from fastrain_lib.precision import amp as prec
 from fastrain_lib.train import train
 from fastrain_lib.ui import plots
@@ -51,10 +51,14 @@ def step_experiment(optimizer: str, norm: str, precision: str, compile: bool, si
         model = GPT(VOCAB, block, n_layer, n_head, n_embd, norm=norm).to(device)
         opt = optimizers.make_optimizer(model.parameters(), optimizer)
     batches = ablation.token_batches(warmup + steps, batch, block, VOCAB, device)
-    run = train(model, batches, steps=len(batches), device=device, precision=precision, optimizer=opt,
-                compile=compile, progress=False, skip_nonfinite=False)
+    with noise.Window() as window:  # what else ran on the machine while the steps were timed
+        run = train(model, batches, steps=len(batches), device=device, precision=precision, optimizer=opt,
+                    compile=compile, progress=False, skip_nonfinite=False)
     times = run.step_times_s[warmup:]
     median_ms = float(torch.tensor(times).median()) * 1e3
+    spread, repeats = noise.from_times(times)  # the warm-up step left out
+    info = window.assess(threads=torch.get_num_threads(), spread=spread, repeats=repeats)
+    word = t("noise.noisy_word") if noise.is_noisy(info) else t("noise.quiet_word")
 
     # Launches: one whole step (the one AMP step), and the optimizer step alone.
     stepper = torch.compile(model) if compile else model  # compiled already by train(): cache hit
@@ -71,16 +75,17 @@ def step_experiment(optimizer: str, norm: str, precision: str, compile: bool, si
 
     label = f"{optimizer}/{norm}/{precision}{'/compile' if compile else ''}/{size}"
     if history is not None:
-        history[:] = [h for h in history if h[0] != label] + [(label, median_ms)]
+        history[:] = [h for h in history if h[0] != label] + [(label, median_ms, word)]
         shown = history[-8:]
     else:
-        shown = [(label, median_ms)]
+        shown = [(label, median_ms, word)]
 
     fig, (ax_time, ax_launch) = plots.new_figure(ncols=2)
-    names = [name for name, _ in shown]
-    values = [value for _, value in shown]
+    names = [name for name, _, _ in shown]
+    values = [value for _, value, _ in shown]
     drawn = plots.bars(ax_time, list(range(1, len(names) + 1)), values, ylabel=plots.label("core.ms_per_step"),
-                       title=plots.label("lesson04.time_title", device=device.type))
+                       title=plots.label("lesson04.time_title", device=device.type),
+                       noisy=[w == t("noise.noisy_word") for _, _, w in shown])  # a noisy run is hatched
     for bar, name in zip(drawn, names):
         bar.set_alpha(1.0 if name == label else 0.45)
     ax_time.set_xlabel(plots.label("lesson04.run_number"))
@@ -91,15 +96,15 @@ def step_experiment(optimizer: str, norm: str, precision: str, compile: bool, si
     ax_launch.set_title(plots.label("lesson04.launch_title", total=whole.launches))
     ax_launch.legend()
 
-    headers = ["#", t("lesson04.setting"), t("core.ms_per_step")]
-    rows = [(i + 1, name, value) for i, (name, value) in enumerate(shown)]
-    rows.append(("", t("lesson04.launches_now"), f"{model_launches} + {opt_launches} = {whole.launches}"))
+    headers = ["#", t("lesson04.setting"), t("core.ms_per_step"), t("noise.verdict_col")]
+    rows = [(i + 1, name, value, w) for i, (name, value, w) in enumerate(shown)]
+    rows.append(("", t("lesson04.launches_now"), f"{model_launches} + {opt_launches} = {whole.launches}", ""))
     record = bench.Record(name=f"lesson04_step:{label}", median_s=median_ms / 1e3, times_s=times,
                           params={"optimizer": optimizer, "norm": norm, "precision": precision, "compile": compile,
                                   "size": size, "device": str(device)},
                           metrics={"launches": whole.launches, "optimizer_launches": opt_launches,
-                                   "compile_s": run.compile_s}, meta=bench.meta())
-    notes = []
+                                   "compile_s": run.compile_s}, meta=bench.meta(), noise=info)
+    notes = [noise.sentence(info)] if noise.is_noisy(info) else []  # no cause for a noisy speed: what was wrong
     if compile and run.compile_s:
         notes.append(t("lesson04.compile_note", seconds=run.compile_s))
     status = apex.apex_status()

@@ -173,7 +173,7 @@ MESSAGES.update({
     },
     "regimes.verdict_example": {
         "bn": "{name}: প্রতি কলে {us:.1f} µs; কাজ দ্বিগুণ করলে সময় {growth:.2f} গুণ; ব্যান্ডউইথের {bw:.0%} আর "
-              "peak-এর {peak:.0%} পেয়েছে। মেপে পাওয়া দশা: {observed}; মডেলের অনুমান: {predicted}।",
+              "শীর্ষ গতির {peak:.0%} পেয়েছে। মেপে পাওয়া দশা: {observed}; মডেলের অনুমান: {predicted}।",
         "en": "{name}: {us:.1f} µs per call; twice the work took {growth:.2f}× the time; it reached {bw:.0%} of the "
               "bandwidth and {peak:.0%} of the peak. Observed regime: {observed}; the model predicts: {predicted}.",
     },
@@ -185,7 +185,7 @@ MESSAGES.update({
               "regime is given for it. Run it again on a quiet machine.",
     },
     "regimes.above_peak": {
-        "bn": "⚠ এটি পাশেই মাপা peak-এর চেয়েও বেশি GFLOP/s পেয়েছে ({gflops:.1f} বনাম {peak:.1f} GFLOP/s, {share:.0%})। নিজের ছাদ "
+        "bn": "⚠ এটি পাশেই মাপা শীর্ষ গতির চেয়েও বেশি GFLOP/s পেয়েছে ({gflops:.1f} বনাম {peak:.1f} GFLOP/s, {share:.0%})। নিজের ছাদ "
               "ছাড়ানো যায় না, তাই এটা মাপের সমস্যা (দুই মাপের একটির সময় মেশিন ব্যস্ত ছিল): এর দশা বলা হচ্ছে না। শান্ত মেশিনে আবার চালাও।",
         "en": "⚠ It reached more GFLOP/s than the peak measured next to it ({gflops:.1f} vs {peak:.1f} GFLOP/s, {share:.0%}). Nothing "
               "beats its own ceiling, so this is a measurement problem (the machine was busy during one of the two): no regime "

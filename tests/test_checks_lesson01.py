@@ -261,3 +261,18 @@ def test_the_lessons_training_step_is_plain_sgd_steps():
             for p in twin.parameters():
                 p -= 0.5 * p.grad
     assert all(torch.allclose(a, b, atol=1e-6) for a, b in zip(model.parameters(), twin.parameters()))
+
+
+def test_the_step_limit_comes_from_this_machines_steps():
+    """A busy machine (steps of 50 ms) raises the limit, so a fair median is not refused there; a
+    quiet one keeps the floor, under which the slow first call can never hide."""
+    busy = [0.0, 0.35] + [0.35 + 0.05 * i for i in range(1, 8)]  # slow first call, then 50 ms steps
+    assert C.step_limit(busy) == pytest.approx(0.2)
+    quiet = [0.0, 0.3] + [0.3 + 0.0005 * i for i in range(1, 8)]
+    assert C.step_limit(quiet) == C.STEP_LIMIT_S < C.SLOW_FIRST_S
+    assert C.step_limit([0.0]) == C.STEP_LIMIT_S
+
+
+def test_the_slow_first_call_scales_with_this_machines_step():
+    slow = C.slow_first_s(5)
+    assert C.SLOW_FIRST_S <= slow <= C.SLOW_MAX_S

@@ -80,8 +80,8 @@ MESSAGES = {
         "en": "The training step ran only {calls} times. A time measured once (or twice) is luck, and the first call carries one-off costs: measure with bench.measure — it warms up, then runs many times and takes the median.",
     },
     "lesson01.check.warmup_timed": {
-        "bn": "তোমার মধ্যমা সময় {median_ms:.1f} ms — যাচাই সেল প্রথম কলটিকে ইচ্ছা করে {slow_ms:.0f} ms ধীর করেছিল, আর সেটা তোমার মাপে ঢুকে গেছে। প্রথম কল (warm-up) মাপের বাইরে রাখো: bench.measure নিজেই আগে কয়েকবার চালিয়ে নেয়, তারপর মধ্যমা নেয়।",
-        "en": "Your median time is {median_ms:.1f} ms — the check made the first call {slow_ms:.0f} ms slower on purpose, and it got into your measurement. Leave the first call (warm-up) out: bench.measure runs a few calls first, then takes the median.",
+        "bn": "তোমার মধ্যমা সময় {median_ms:.1f} ms, অথচ এই মেশিনে এখন একটি ধাপ নেয় বড়জোর প্রায় {limit_ms:.1f} ms — যাচাই সেল প্রথম কলটিকে ইচ্ছা করে {slow_ms:.0f} ms ধীর করেছিল, আর সেটা তোমার মাপে ঢুকে গেছে। প্রথম কল (warm-up) মাপের বাইরে রাখো: bench.measure নিজেই আগে কয়েকবার চালিয়ে নেয়, তারপর মধ্যমা নেয়।",
+        "en": "Your median time is {median_ms:.1f} ms, while one step takes at most about {limit_ms:.1f} ms on this machine now — the check made the first call {slow_ms:.0f} ms slower on purpose, and it got into your measurement. Leave the first call (warm-up) out: bench.measure runs a few calls first, then takes the median.",
     },
     "lesson01.check.rounds_shape": {
         "bn": "ফেরত দেওয়ার কথা দুটি তালিকা — (baseline_s, variant_s) — প্রতিটিতে {rounds}টি সময় (সেকেন্ডে), কিন্তু পাওয়া গেল {kind}।",

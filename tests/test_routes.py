@@ -386,7 +386,14 @@ def test_core_route_runs_alone_in_lab_mode_under_two_minutes(path):
     try:
         client = NotebookClient(nb, timeout=600, kernel_name="python3", allow_errors=False, record_timing=True,
                                 resources={"metadata": {"path": str(path.parent)}})
-        client.execute()
+        try:
+            client.execute()
+        except Exception as exc:  # noqa: BLE001 - a cell's error or timeout: say which cell, briefly
+            ran = [c for c in nb.cells if c.cell_type == "code" and c.get("execution_count")]
+            last = ran[-1].metadata.get("fastrain_cell") if ran else None
+            done = sum(_cell_seconds(c) for c in ran)
+            pytest.fail(f"{path.name}: the core route stopped at lesson cell {last} after {done:.0f} s of compute "
+                        f"({type(exc).__name__}: {str(exc)[-600:]})", pytrace=False)
     finally:
         for key, value in env_before.items():
             if value is None:

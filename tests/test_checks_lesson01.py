@@ -182,7 +182,7 @@ CASES = [
     wrong(C.check_bound, lambda i, p, b: "compute" if i > p / b else "memory", "ridge_boundary", "> for >="),
     wrong(C.check_bound, lambda i, p, b: "compute" if i >= round(p / b, 1) else "memory", "wrong_ridge",
           "rounded ridge"),
-    wrong(C.check_bound, lambda i, p, b: dict((args, e) for args, e in C.BOUND_CASES).get((i, p, b), "memory"),
+    wrong(C.check_bound, lambda i, p, b: dict(C.BOUND_CASES).get((i, p, b), "memory"),
           "wrong_ridge", "fitted to the fixed machines (a lookup table)"),
     # task 4: throughput
     right(C.check_throughput, throughput_solution, "solution"),

@@ -278,9 +278,10 @@ def _batch_spy(model, slow_first_s: float = 0.0, stamps: list | None = None) -> 
 def step_limit(stamps: list[float]) -> float:
     """The largest fair median: STEP_FACTOR times the typical gap between two forward passes after
     the slow first one (one step on this machine now), at least STEP_LIMIT_S."""
+    import itertools
     import statistics
 
-    gaps = [b - a for a, b in zip(stamps[1:], stamps[2:])]
+    gaps = [b - a for a, b in itertools.pairwise(stamps[1:])]
     return max(STEP_LIMIT_S, STEP_FACTOR * statistics.median(gaps)) if gaps else STEP_LIMIT_S
 
 

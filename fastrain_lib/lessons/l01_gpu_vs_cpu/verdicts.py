@@ -160,7 +160,10 @@ def add_lines(table: list[Row], cache_bytes: float | None, device: str = "cpu",
     a drop at a size that fits in the cache is left unexplained (a measurement to repeat)."""
     best = max(table, key=lambda r: r.rate)
     biggest = table[-1]
-    mb = lambda r: working_set_bytes(r.x, bytes_per_element) / 1e6  # noqa: E731
+
+    def mb(r: Row) -> float:
+        return working_set_bytes(r.x, bytes_per_element) / 1e6
+
     values = {"device": device, "best_n": int(best.x), "best_rate": best.rate, "best_mb": mb(best),
               "big_n": int(biggest.x), "big_rate": biggest.rate, "big_mb": mb(biggest)}
     stand = tuple(table)

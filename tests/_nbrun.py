@@ -118,6 +118,9 @@ def bengali_left(text: str) -> list[str]:
 # draws (HTML, SVG, Markdown, else text/plain), with tags, styles and SVG metadata removed.
 # A link's text is a cited title (a datasheet, a paper): it keeps its own language.
 _TAGS = re.compile(r"<(style|script|metadata|defs|a)\b.*?</\1>|<!--.*?-->|<[^>]+>", re.DOTALL)
+_BLOCK_END = re.compile(r"</(td|th|tr|p|div|li|h\d|pre)>|<br\s*/?>", re.IGNORECASE)  # one line per table cell
+# A cited source (a table cell or line that starts "ডেটাশিট:", "উৎস:", "সূত্র:") keeps its title's language.
+_CITATION = re.compile(r"^\s*(ডেটাশিট|উৎস|সূত্র)\s*:")
 # "গোলমেলে (noisy)": the course's rule for a term's first use, English in brackets after the Bengali.
 _GLOSS = re.compile(r"(?<=[\u0980-\u09FF]) ?\([A-Za-z][A-Za-z-]*(?: [A-Za-z][A-Za-z-]*){0,2}\)")  # 1-3 words
 _LATIN_WORD = re.compile(r"[A-Za-z][A-Za-z'’-]*[A-Za-z]|[A-Za-z]")
@@ -143,7 +146,7 @@ def visible_text(output) -> str:
     for mime in ("text/html", "image/svg+xml", "text/markdown"):
         if mime in data:
             value = data[mime] if isinstance(data[mime], str) else "".join(data[mime])
-            return _html.unescape(_TAGS.sub(" ", value))
+            return _html.unescape(_TAGS.sub(" ", _BLOCK_END.sub("\n", value)))
     return data.get("text/plain", "") if isinstance(data.get("text/plain", ""), str) else ""
 
 
@@ -178,10 +181,10 @@ def english_left(text: str, allowed: set[str]) -> list[str]:
     names, single letters (math: T, q, k, v) or `allowed` (lower case). Lines that read as code
     (looks_like_code) are skipped whole."""
     found = []
-    text = "\n".join(line for line in text.splitlines() if not looks_like_code(line))
+    text = "\n".join(line for line in text.splitlines() if not looks_like_code(line) and not _CITATION.match(line))
     for chunk in _GLOSS.sub(" ", _COMMAND.sub(" ", text)).split():
         token = chunk.strip(_STRIP)
-        if not token or _CODE_CHARS.search(token) or not _LATIN_WORD.search(token) or token.startswith("-"):
+        if not token or _CODE_CHARS.search(token) or re.search(r"\w\(", chunk) or not _LATIN_WORD.search(token) or token.startswith("-"):
             continue
         for word in re.split(r"[-'’]", token):
             word = word.strip(_STRIP)

@@ -189,6 +189,9 @@ def test_english_in_bengali_output_is_caught_but_code_units_and_terms_are_not():
     assert words("T = 128 টোকেন, q·kᵀ: q, k, v") == []  # single letters are math
     assert words("the loss went down") == ["the", "went", "down"]  # an English sentence is not code
     assert words("➤ lr = 0.1: 1 জন কর্মী — শেষ লস 0.524") == []  # a setting as code writes it
+    assert words("DataLoader next()  10  1.03e+05") == []  # a call is code
+    assert words("ডেটাশিট: PCI-SIG, PCI Express Base Specification 3.0 (8 GT/s per lane)") == []  # a cited title
+    assert words("মাপ: PCI Express Base Specification") == ["Express", "Base", "Specification"]  # not cited
     assert words("গোলমেলে মাপ (too noisy to trust)") == ["too", "noisy", "to", "trust"]  # a sentence, not a term
     assert words("মাপ (সময়: noisy run)") == ["noisy", "run"]  # not a gloss: English inside a Bengali bracket
     cells = [_cell(4, source="print(x)", stdout="ধাপ শেষ, the loss went down\n"),
@@ -200,4 +203,8 @@ def test_english_in_bengali_output_is_caught_but_code_units_and_terms_are_not():
                                                                      "<style>*{stroke-linejoin: round}</style>"
                                                                      "<text>throughput বনাম batch</text></svg>"}}
     assert english_problems([_cell(7, outputs=[svg])], "") == []  # throughput is a glossary term
+    table = {"output_type": "display_data", "data": {"text/html": "<table><tr><td>ডেটাশিট: NVIDIA T4 Tensor Core GPU "
+                                                                   "datasheet (no tensor cores)</td><td>tiny ops</td></tr>"}}
+    [problem] = english_problems([_cell(8, outputs=[table])], "")
+    assert "['ops', 'tiny']" in problem  # the cited title's cell is skipped, the next cell is not
     assert english_problems([], '{"a": {"state": {"description": "Run"}}}') != []

@@ -350,7 +350,7 @@ def _shows(value: ast.AST, assigned: dict[str, ast.AST]) -> str | None:
         return "a raw string"
     if isinstance(value, ast.Name) and value.id in assigned:
         kind = _shows(assigned[value.id], {})
-        return f"variable {value.id} holding {kind[2:] if kind.startswith('a ') else kind}" if kind else None
+        return f"variable {value.id} holding {kind.removeprefix('a ')}" if kind else None
     if isinstance(value, ast.Call):
         func = value.func
         name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""

@@ -209,7 +209,7 @@ def titled_square(n):
 def test_run_from_a_cell_shows_plot_table_and_note_as_cell_output(cell_output):
     import base64
 
-    shell, shown = cell_output
+    _, shown = cell_output
     panel = ExperimentPanel("বর্গ পরীক্ষা", {"n": w.IntSlider(value=2, description="আকার")}, titled_square, name="t")
     panel.run()
     kinds = [kind for kind, *_ in shown]
@@ -231,7 +231,7 @@ def test_results_shown_once_per_cell_and_again_on_request(cell_output, monkeypat
     monkeypatch.setenv("FASTRAIN_MODE", "ci")
     panel = ExperimentPanel("বর্গ", {"n": w.IntSlider(value=2)}, titled_square, name="t")
     panel.show()  # ci mode: runs once and shows the results (and the widget)
-    notes = lambda: [x for kind, x, _ in shown if kind == "text" and "-এর বর্গ" in x]  # noqa: E731
+    notes = lambda: [x for kind, x, _ in shown if kind == "text" and "-এর বর্গ" in x]
     assert notes() == ["2-এর বর্গ 4"]
     panel.run()  # same cell, same setting (from the cache): not shown a second time
     assert notes() == ["2-এর বর্গ 4"]
@@ -246,8 +246,8 @@ def test_a_click_writes_nothing_outside_the_widget_then_show_results_does(cell_o
     shell, shown = cell_output
     panel = ExperimentPanel("বর্গ", {"n": w.IntSlider(value=4)}, titled_square, name="t")
     panel.show_results()
-    assert shown == [("text", "এখনো কোনো ফল নেই: আগে ওপরের প্যানেলে «চালাও» বোতাম চাপো, "
-                              "মাপা শেষ হলে এই সেলটি আবার চালাও।", None)]
+    hint = "এখনো কোনো ফল নেই: আগে ওপরের প্যানেলে «চালাও» বোতাম চাপো, মাপা শেষ হলে এই সেলটি আবার চালাও।"
+    assert shown == [("text", hint, None)]
     shown.clear()
     panel.button.click()
     assert panel.runs == 1 and shown == []  # a click's output belongs to no cell
@@ -257,7 +257,7 @@ def test_a_click_writes_nothing_outside_the_widget_then_show_results_does(cell_o
 
 
 def test_show_results_puts_the_noise_warning_first(cell_output):
-    shell, shown = cell_output
+    _, shown = cell_output
 
     def busy(n):
         return Outcome(headers=["n"], rows=[(n,)], records=[noisy_record()], note="এটা ধীর কারণ ...")
@@ -269,14 +269,14 @@ def test_show_results_puts_the_noise_warning_first(cell_output):
 
 
 def test_show_results_after_a_failed_run_says_why(cell_output):
-    shell, shown = cell_output
+    _, shown = cell_output
 
     def broken(n):
         raise RuntimeError("বাজে কিছু")
 
     panel = make_panel(broken)
     panel.run()
-    [(kind, text, _)] = shown
+    [(_, text, _)] = shown
     assert text.startswith("শেষ রানটি ব্যর্থ হয়েছে") and "বাজে কিছু" in text
 
 

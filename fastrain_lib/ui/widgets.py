@@ -41,11 +41,11 @@ import ipywidgets as w
 import torch
 from IPython.display import HTML, Image, display
 
-from fastrain_lib.measure import bench, hardware, noise
 from fastrain_lib.core import config
-from fastrain_lib.ui import plots
-from fastrain_lib.ui.tables import html_table, text_table  # noqa: F401 - re-exported
 from fastrain_lib.core.i18n import t
+from fastrain_lib.measure import bench, hardware, noise
+from fastrain_lib.ui import plots
+from fastrain_lib.ui.tables import html_table, text_table
 
 
 @dataclass

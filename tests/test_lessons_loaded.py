@@ -48,7 +48,8 @@ ALLOWED_LATIN = glossary_latin() | {
     "turing", "blackwell", "pascal",  # makers and GPU generations (proper names)
     "datasheet", "whitepaper",  # the kind of a cited source, in its title (hardware.datasheet_rows)
     "processor", "xeon", "ryzen", "epyc", "core",  # CPU model strings ("AMD EPYC 7B13 64-Core Processor")
-    "autograd", "cudnn",  # PyTorch components by their names
+    "autograd", "cudnn", "dtype",  # PyTorch components and attributes by their names
+    "sum", "mean", "exp", "log",  # torch ops as a list of ops names them (lesson 03's autocast table)
 }
 # PyTorch's (or Python's) own message on a line: left in English on purpose (the lesson explains it).
 LIBRARY_TEXT = re.compile(r"\b[A-Z]\w*(Error|Exception|Warning)\b:|^\s*(Traceback|File \")|warnings\.warn")

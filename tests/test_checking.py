@@ -147,6 +147,21 @@ def test_snapshot_helpers_directly():
     assert not unchanged(after, before) and changed_part(after, before, "x") == "x['fc2']['w']"
 
 
+@pytest.mark.parametrize("scalar", [np.float32(0.5), np.float64(2.5), np.int64(3), np.uint8(7), np.float16(1.5),
+                                    np.longdouble(0.25), np.float64("nan"), np.complex64(1j), np.bool_(True)])
+def test_an_untouched_numpy_scalar_is_not_a_change(scalar):
+    # NumPy scalars are immutable: they compare by value (NaN equal to NaN, as for arrays), so a
+    # correct answer whose input holds one is not failed as "mutated_input".
+    assert changed_part(scalar, snapshot(scalar), "v") is None
+    given = {"lr": scalar, "xs": [scalar, np.float32(2)]}
+    before = snapshot(given)
+    assert unchanged(given, before)
+    assert call_student(lambda d: 1, given, guard_inputs=True) == (1, None)
+    given["xs"][1] = np.float32(3)  # a replaced scalar is still a change, and so is another dtype
+    assert changed_part(given, before, "d") == "d['xs'][1]"
+    assert changed_part(np.float64(0.5), snapshot(np.float32(0.5)), "v") == "v"
+
+
 def test_guard_message_is_bengali_with_the_name(monkeypatch):
     monkeypatch.setenv("FASTRAIN_LANG", "bn")
     _, failure = call_student(lambda d: d.pop("a"), {"a": 1}, guard_inputs=True)

@@ -25,6 +25,7 @@ Helpers that observe the technique, not only the result (issue 28; tests/test_ch
 - seeded_cases(make, n=8, seed=0, fixed=[...]): regression cases, then n from a fixed seed.
 - as_number: int, float, Fraction, Decimal, NumPy int/float scalars and one-element arrays,
   one-element tensors; bool refused. as_integer: a whole number (8.0 only if integral_floats).
+- snapshot/unchanged/changed_part (check_guards.py, re-exported here): NumPy scalars by value, NaN == NaN.
 """
 
 from __future__ import annotations
@@ -46,6 +47,13 @@ from dataclasses import dataclass
 import torch
 
 from fastrain_lib.core.i18n import t
+from fastrain_lib.lessons.check_guards import (  # noqa: F401 - re-exported: checks import them from here
+    changed_part,
+    params_of,
+    same_tensors,
+    snapshot,
+    unchanged,
+)
 
 
 @dataclass
@@ -320,81 +328,3 @@ def describe(value) -> str:
     except Exception:  # noqa: BLE001
         text = type(value).__name__
     return text if len(text) <= 60 else text[:57] + "..."
-
-
-def snapshot(value):
-    """A deep copy of the mutable parts inside nested dicts/lists/tuples/sets: tensors, NumPy
-    arrays, a module's weights (mutation guard: compare later with unchanged/changed_part)."""
-    if isinstance(value, torch.Tensor):
-        return value.detach().clone()
-    if isinstance(value, torch.nn.Module):
-        return _Weights({k: v.detach().clone() for k, v in value.state_dict().items()})
-    if isinstance(value, dict):
-        return {k: snapshot(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return type(value)(snapshot(v) for v in value) if type(value) in (list, tuple) else list(map(snapshot, value))
-    if isinstance(value, (set, bytearray)):
-        return type(value)(value) if type(value) in (set, bytearray) else set(value)
-    if type(value).__module__ == "numpy" and hasattr(value, "copy") and hasattr(value, "shape"):
-        return value.copy()
-    return value
-
-
-class _Weights(dict):  # a module's state_dict, as snapshot() keeps it
-    pass
-
-
-def unchanged(value, before) -> bool:
-    """True when `value` still equals its snapshot `before`: same containers, same tensors
-    (device, dtype, shape and every number, NaN equal to NaN; meta tensors compare by shape only)."""
-    return changed_part(value, before, "") is None
-
-
-def changed_part(value, before, path: str = "") -> str | None:
-    """None when `value` equals its snapshot `before`, else where it differs first, written as
-    an index into `path` (e.g. "table['fc1'][2]")."""
-    try:
-        if isinstance(before, torch.Tensor):
-            if not isinstance(value, torch.Tensor) or value.device != before.device:
-                return path
-            if value.dtype != before.dtype or value.shape != before.shape:
-                return path
-            same = value.device.type == "meta" or torch.equal(value.detach(), before) or (
-                value.is_floating_point() and torch.allclose(value.detach(), before, rtol=0, atol=0, equal_nan=True))
-            return None if same else path
-        if isinstance(before, _Weights):
-            return changed_part(dict(value.state_dict()), dict(before), path) if isinstance(value, torch.nn.Module) else path
-        if isinstance(before, dict):
-            if not isinstance(value, dict) or list(value) != list(before):
-                return path
-            return next((p for k in before for p in [changed_part(value[k], before[k], f"{path}[{k!r}]")]
-                         if p is not None), None)
-        if isinstance(before, (list, tuple)):
-            if not isinstance(value, (list, tuple)) or len(value) != len(before):
-                return path
-            return next((p for i, (v, b) in enumerate(zip(value, before))
-                         for p in [changed_part(v, b, f"{path}[{i}]")] if p is not None), None)
-        if type(before).__module__ == "numpy" and hasattr(before, "shape"):
-            import numpy as np
-
-            same = isinstance(value, np.ndarray) and value.shape == before.shape and value.dtype == before.dtype \
-                and np.array_equal(value, before, equal_nan=before.dtype.kind in "fc")
-            return None if same else path
-        return None if value is before or bool(value == before) else path
-    except Exception:  # noqa: BLE001
-        return path
-
-
-def params_of(model) -> list[torch.Tensor]:
-    return [p.detach().clone() for p in model.parameters()]
-
-
-def same_tensors(xs, ys, *, rtol: float = 1e-5, atol: float = 1e-6) -> bool:
-    """Two lists of tensors with the same shapes, dtypes and (nearly) the same numbers."""
-    try:
-        xs, ys = list(xs), list(ys)
-        return len(xs) == len(ys) and all(
-            isinstance(x, torch.Tensor) and x.shape == y.shape and x.dtype == y.dtype and x.device == y.device
-            and torch.allclose(x.detach(), y.detach(), rtol=rtol, atol=atol) for x, y in zip(xs, ys))
-    except Exception:  # noqa: BLE001
-        return False

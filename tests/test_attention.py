@@ -6,11 +6,11 @@ import pytest
 import torch
 from torch.nn.attention import SDPBackend, sdpa_kernel
 
-from fastrain_lib.fused import attention as A
-from fastrain_lib.measure import bench
 from fastrain_lib.core.i18n import t
+from fastrain_lib.fused import attention as A
 from fastrain_lib.lessons.l04_fused_kernels import tables
 from fastrain_lib.lessons.l04_fused_kernels import verdicts as lesson04
+from fastrain_lib.measure import bench
 
 
 @pytest.mark.parametrize("causal", [True, False])

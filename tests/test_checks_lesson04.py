@@ -9,10 +9,10 @@ import triton.language as tl
 from checkcases import coverage_test, right, table_test, wrong
 
 from fastrain_lib.fused import optimizers
-from fastrain_lib.measure import launches
 from fastrain_lib.fused import triton_kernels as tk
 from fastrain_lib.lessons.l04_fused_kernels import checks as C
 from fastrain_lib.lessons.l04_fused_kernels import checks_graphs
+from fastrain_lib.measure import launches
 
 # ---------------------------------------------------------------- task 1: foreach Adam
 
@@ -574,7 +574,7 @@ def test_the_given_step_really_has_three_graph_breaks():
 
 def test_both_sides_of_the_branch_are_tested():
     for scale, over in ((1.0, False), (10.0, True)):
-        model, x, y = C.step_problem(0, scale)
+        model, x, _y = C.step_problem(0, scale)
         assert bool(model.embed(x).abs().max() > 3) is over
 
 

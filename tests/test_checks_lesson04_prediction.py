@@ -5,8 +5,8 @@ import re
 
 import pytest
 
-from fastrain_lib.measure import launches
 from fastrain_lib.lessons.l04_fused_kernels import checks as lesson04
+from fastrain_lib.measure import launches
 
 N = lesson04.PREDICTION_N
 
@@ -87,8 +87,9 @@ def test_both_launch_checks_accept_the_same_whole_numbers():
         assert result.ok, (type(guess["forloop"]), result.message)
 
         def measure(impl, n, kind=kind):
-            from fastrain_lib.fused import optimizers
             import torch
+
+            from fastrain_lib.fused import optimizers
 
             params = [torch.nn.Parameter(torch.randn(10)) for _ in range(n)]
             for p in params:

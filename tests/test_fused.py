@@ -8,10 +8,9 @@ import pytest
 import torch
 import torch.nn.functional as F
 
-from fastrain_lib.measure import bench, launches
 from fastrain_lib.fused import ablation, apex, elementwise, layernorm, optimizers
 from fastrain_lib.fused.bias_gelu import bias_gelu, bias_gelu_reference
-from fastrain_lib.measure import hardware
+from fastrain_lib.measure import bench, hardware, launches
 
 
 def _params(seed=0, shapes=((5, 4), (7,), (2, 3, 3))):

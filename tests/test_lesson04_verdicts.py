@@ -7,10 +7,10 @@ import re
 import pytest
 import torch
 
-from fastrain_lib.measure import bench, hardware
 from fastrain_lib.core.i18n import CATALOG, t
 from fastrain_lib.lessons.l04_fused_kernels import measurements, tables
 from fastrain_lib.lessons.l04_fused_kernels import verdicts as lesson04
+from fastrain_lib.measure import bench, hardware
 
 T4 = hardware.Facts("cuda", "Tesla T4", (7, 5), 1)
 A100 = hardware.Facts("cuda", "NVIDIA A100-SXM4-80GB", (8, 0), 1)
@@ -129,8 +129,8 @@ def test_gelu_bound_comes_from_intensity_against_the_ridge_not_from_the_share_of
     numel = 1024 * 1024
     chain, library = _rec(78e-3), _rec(16.5e-3)
     roof = [_rec(0.1, name="roof")]
-    args = dict(chain_bytes=100_700_000, library_bytes=5 * 4 * numel, flops=10 * numel, peak_gflops=100.0,
-                roof_gbs=9.22, roof_records=roof)
+    args = {"chain_bytes": 100_700_000, "library_bytes": 5 * 4 * numel, "flops": 10 * numel, "peak_gflops": 100.0,
+                "roof_gbs": 9.22, "roof_records": roof}
     quiet = lesson04.gelu_verdicts(chain=chain, library=library, **args)   # 1.27 GB/s of 9.22: 14%
     assert "lesson04.v.gelu_memory_by_roofline" in _keys(quiet)
     assert "lesson04.v.gelu_compute_by_roofline" not in _keys(quiet)
@@ -349,7 +349,7 @@ def test_mfu_is_always_said_with_the_peak_it_divides_by():
     # issue 27: "MFU 56.2%" printed without the peak it divides by
     record = bench.Record("ablation:fp32", 0.044, params={"stage": "fp32", "peak_source": "measured here (fp32 matmul)"},
                           metrics={"mfu": 0.562, "tflops": 0.0562, "peak_tflops": 0.1})
-    key, values, stands_on = lesson04.mfu_line(record)
+    key, values, _stands_on = lesson04.mfu_line(record)
     text = t(key, "en", **values)
     assert "56.2%" in text and "0.1 TFLOP/s" in text and "measured here" in text
     assert tables.ablation_headers([record])[5] == "MFU (÷ 0.1 TFLOP/s)"

@@ -5,8 +5,8 @@ import os
 import pytest
 import torch
 
-from fastrain_lib.measure import bench
 from fastrain_lib.fused import triton_kernels as tk
+from fastrain_lib.measure import bench
 
 pytestmark = pytest.mark.skipif(not tk.available(), reason="triton not installed")
 

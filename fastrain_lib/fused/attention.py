@@ -19,6 +19,7 @@ hand-written version under one name.
 
 from __future__ import annotations
 
+import itertools
 import math
 import os
 import warnings
@@ -157,7 +158,7 @@ def inconsistent(records: list[bench.Record], factor: float = 2.0) -> list[int]:
     for variant in dict.fromkeys(r.params["variant"] for r in records):
         mine = sorted((i for i, r in enumerate(records) if r.params["variant"] == variant),
                       key=lambda i: records[i].params["seq"])
-        found += [a for a, b in zip(mine, mine[1:]) if records[a].median_s > factor * records[b].median_s]
+        found += [a for a, b in itertools.pairwise(mine) if records[a].median_s > factor * records[b].median_s]
     return found
 
 

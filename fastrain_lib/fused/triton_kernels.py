@@ -25,8 +25,8 @@ from dataclasses import dataclass
 import torch
 from torch.autograd.gradcheck import GradcheckError  # noqa: F401 - what gradcheck_bias_gelu raises
 
-from fastrain_lib.measure import hardware
 from fastrain_lib.core.i18n import t
+from fastrain_lib.measure import hardware
 
 GELU_C = math.sqrt(2.0 / math.pi)
 BLOCK = 1024  # elements per Triton program (one block of threads on a GPU)

@@ -16,7 +16,6 @@ import random
 import torch
 import torch.nn.functional as F
 
-from fastrain_lib.measure import launches
 from fastrain_lib.lessons.checking import (
     CheckResult,
     as_integer,
@@ -29,6 +28,7 @@ from fastrain_lib.lessons.checking import (
     snapshot,
     unchanged,
 )
+from fastrain_lib.measure import launches
 
 # ---------------------------------------------------------------- task 1: Adam with torch._foreach_*
 
@@ -393,7 +393,10 @@ def check_launch_prediction(prediction) -> CheckResult:
 
 # ---------------------------------------------------------------- tasks 3 and 4, checked in their own modules
 
-from fastrain_lib.lessons.l04_fused_kernels.checks_graphs import (  # noqa: E402,F401 - the exercise calls them here
-    check_graph_breaks, graph_breaks, slow_step, step_problem,
+from fastrain_lib.lessons.l04_fused_kernels.checks_graphs import (  # noqa: F401 - the exercise calls them here
+    check_graph_breaks,
+    graph_breaks,
+    slow_step,
+    step_problem,
 )
-from fastrain_lib.lessons.l04_fused_kernels.checks_triton import check_triton_softmax  # noqa: E402,F401
+from fastrain_lib.lessons.l04_fused_kernels.checks_triton import check_triton_softmax  # noqa: F401

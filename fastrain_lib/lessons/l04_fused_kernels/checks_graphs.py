@@ -8,8 +8,16 @@ import random
 import torch
 import torch.nn.functional as F
 
-from fastrain_lib.lessons.checking import CheckResult, call_student, check, describe, failed, passed, snapshot, unchanged
-
+from fastrain_lib.lessons.checking import (
+    CheckResult,
+    call_student,
+    check,
+    describe,
+    failed,
+    passed,
+    snapshot,
+    unchanged,
+)
 
 # ---------------------------------------------------------------- task 4: a training step without graph breaks
 

@@ -8,7 +8,6 @@ import torch
 
 from fastrain_lib.lessons.checking import CheckResult, call_student, check, describe, failed, passed
 
-
 # ---------------------------------------------------------------- task 3: a row-wise softmax in Triton
 
 # torch functions that would compute the softmax for the student instead of their kernel

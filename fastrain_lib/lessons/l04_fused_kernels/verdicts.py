@@ -12,6 +12,8 @@ and the measurements the sentence stands on, for `verdicts.say(key, noise=stands
 
 from __future__ import annotations
 
+import itertools
+
 import torch
 
 from fastrain_lib.measure import noise
@@ -227,7 +229,7 @@ def switch_verdicts(stacked: list, alone: list) -> list[tuple[str, dict, object]
     base = stacked[0]
     by_alone = {r.params.get("stage"): r for r in alone}
     out = []
-    for before, after in zip(stacked, stacked[1:]):
+    for before, after in itertools.pairwise(stacked):
         stage = after.params.get("stage")
         name = stage_label(after)
         on_top = before.median_s / after.median_s
@@ -273,7 +275,7 @@ def inconsistent_times(records: list, factor: float = 2.0) -> list[tuple]:
     found = []
     for variant in dict.fromkeys(r.params.get("variant") for r in records):
         mine = sorted((r for r in records if r.params.get("variant") == variant), key=lambda r: r.params["seq"])
-        for a, b in zip(mine, mine[1:]):
+        for a, b in itertools.pairwise(mine):
             if a.median_s > factor * b.median_s:
                 found.append((variant, a.params["seq"], a.median_s * 1e3, b.params["seq"], b.median_s * 1e3))
     return found

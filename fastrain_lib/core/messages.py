@@ -152,17 +152,4 @@ MESSAGES.update({
     "core.model_width": {"bn": "মডেলের প্রস্থ (width)", "en": "model width"},
     "core.rank": {"bn": "র‍্যাঙ্ক", "en": "rank"},
     "core.ddp_processes": {"bn": "DDP প্রসেস", "en": "DDP processes"},
-    # exercise checks (lessons/checking.py): said by every lesson's checks
-    "core.check_mutated_input": {
-        "bn": "তোমার ফাংশন তার ইনপুট {name} বদলে দিয়েছে (যে জিনিস তোমাকে দেওয়া হয়েছে, তাতে লিখেছ)। "
-              "ইনপুট বদলানো চলবে না: দরকার হলে আগে কপি করো (dict(x), list(x), x.clone()), তারপর কপিতে কাজ করো।",
-        "en": "Your function changed its input {name} (it wrote into what it was given). Inputs must stay as they "
-              "were: copy first if you need to (dict(x), list(x), x.clone()) and work on the copy.",
-    },
-    "core.check_forbidden_call": {
-        "bn": "এই অনুশীলনে {name} ব্যবহার করা যাবে না — সূত্রটি নিজে লেখাই কাজ। তোমার উত্তর {name} ডেকেছে; "
-              "ওটা বাদ দিয়ে নিজের হিসাব লেখো।",
-        "en": "This exercise asks you not to use {name}: writing the formula yourself is the task. Your answer "
-              "called {name}; remove it and write your own calculation.",
-    },
 })

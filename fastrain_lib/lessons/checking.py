@@ -143,7 +143,7 @@ def call_student(fn, *args, none_ok: bool = False, guard_inputs=False, forbid=()
     for (name, value), old in zip(guarded, before):
         where = changed_part(value, old, name)
         if where is not None:
-            return None, failed("mutated_input", "core.check_mutated_input", name=where)
+            return None, failed("mutated_input", "checking.mutated_input", name=where)
     if result is None and not none_ok:
         return None, not_done()
     return result, None
@@ -209,7 +209,7 @@ class Forbidden:
 
     def failure(self) -> CheckResult | None:
         """The failed CheckResult naming the first forbidden helper called, None when none was."""
-        return failed("forbidden_call", "core.check_forbidden_call", name=self.calls[0]) if self.calls else None
+        return failed("forbidden_call", "checking.forbidden_call", name=self.calls[0]) if self.calls else None
 
 
 def forbid(*targets) -> Forbidden:  # with forbid(memory.training_bytes, "json.dumps") as watch: ...

@@ -21,6 +21,19 @@ MESSAGES.update({
         "bn": "এখানে একটি ফাংশন দিতে হবে, কিন্তু পাওয়া গেল {kind}। ফাংশনের নামটি দাও (বন্ধনী () ছাড়া)।",
         "en": "A function is needed here, but this is a {kind}. Pass the function's name (without parentheses).",
     },
+    # call_student's guards (checking.py): said by every lesson's checks
+    "checking.mutated_input": {
+        "bn": "তোমার ফাংশন তার ইনপুট {name} বদলে দিয়েছে (যে জিনিস তোমাকে দেওয়া হয়েছে, তাতে লিখেছ)। "
+              "ইনপুট বদলানো চলবে না: দরকার হলে আগে কপি করো (dict(x), list(x), x.clone()), তারপর কপিতে কাজ করো।",
+        "en": "Your function changed its input {name} (it wrote into what it was given). Inputs must stay as they "
+              "were: copy first if you need to (dict(x), list(x), x.clone()) and work on the copy.",
+    },
+    "checking.forbidden_call": {
+        "bn": "এই অনুশীলনে {name} ব্যবহার করা যাবে না — সূত্রটি নিজে লেখাই কাজ। তোমার উত্তর {name} ডেকেছে; "
+              "ওটা বাদ দিয়ে নিজের হিসাব লেখো।",
+        "en": "This exercise asks you not to use {name}: writing the formula yourself is the task. Your answer "
+              "called {name}; remove it and write your own calculation.",
+    },
     # lesson 05
     "checking.l05.timeout": {
         "bn": "{world}টি প্রসেসে তোমার কোড {seconds} সেকেন্ডেও শেষ হয়নি: সম্ভবত কোনো র‍্যাঙ্ক এমন all_reduce/barrier-এ অপেক্ষা করছে যা অন্যরা ডাকেনি (যেমন `if rank == 0:`-এর ভেতরে)। প্রসেসগুলো বন্ধ করা হয়েছে।",

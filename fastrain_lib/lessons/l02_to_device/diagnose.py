@@ -144,7 +144,7 @@ def _run(fn, steps: int):
     before = [x.clone() for x in dataset.base.tensors]
     result, problem = call_student(fn, model, optimizer, dataset, DIAG_BATCH, steps)
     if problem is None and not all(torch.equal(a, b) for a, b in zip(dataset.base.tensors, before)):
-        problem = failed("mutated_input", "core.check_mutated_input", name="dataset")  # the data given was written to
+        problem = failed("mutated_input", "checking.mutated_input", name="dataset")  # the data given was written to
     return result, problem, model
 
 

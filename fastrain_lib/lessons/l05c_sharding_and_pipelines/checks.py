@@ -293,7 +293,7 @@ def _diagnose(results: list[dict], world_size: int, shape=None) -> CheckResult |
     for r in results:
         clean = r.get("clean", {})
         if clean.get("mutated"):
-            return failed("mutated_input", "core.check_mutated_input", name=_mutated(clean["mutated"]))
+            return failed("mutated_input", "checking.mutated_input", name=_mutated(clean["mutated"]))
         if "error" in clean:
             if any(hint in clean["error"] for hint in PEER_GONE):  # waited for a rank that never came
                 return failed("timeout", "lesson05c.check_tp_mismatch", w=world_size)

@@ -318,3 +318,19 @@ def test_panel_results_survive_a_saved_notebook(tmp_path):
         assert any("image/png" in o.get("data", {}) for o in outputs)
         assert any("<td>25</td>" in o.get("data", {}).get("text/html", "") for o in outputs)
         assert not any("IPython.core.display" in o.get("data", {}).get("text/plain", "") for o in outputs)
+
+
+def test_a_multiple_choice_is_listed_in_the_results_heading_not_shown_as_a_tuple(monkeypatch):
+    # A SelectMultiple's value is a tuple: the heading lists what was chosen, as the student sees it
+    # (its labels), joined with ", " — never "('cpu',)" in Bengali output.
+    monkeypatch.setenv("FASTRAIN_LANG", "bn")
+    controls = {"n": w.IntSlider(value=2, description="আকার"),
+                "dtype": w.Dropdown(options=[("ফ্লোট৩২", "float32")], value="float32", description="ডেটা টাইপ"),
+                "devices": w.SelectMultiple(options=["cpu", "cuda"], value=("cpu",), description="ডিভাইস"),
+                "threads": w.SelectMultiple(options=[("এক", 1), ("দুই", 2)], value=(1, 2), description="থ্রেড"),
+                "none": w.SelectMultiple(options=["a"], value=(), description="কিছু না")}
+    panel = ExperimentPanel("বর্গ", controls, lambda n, dtype, devices, threads, none: square(n), name="t")
+    panel.run()
+    heading = panel.results_output()[0][1]
+    assert heading == "বর্গ — শেষ রানের ফল (আকার: 2, ডেটা টাইপ: ফ্লোট৩২, ডিভাইস: cpu, থ্রেড: এক, দুই, কিছু না: —)"
+    assert "(" not in heading.split("(", 1)[1] and "'" not in heading

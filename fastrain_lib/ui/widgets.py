@@ -306,9 +306,15 @@ class ExperimentPanel:
 
     @staticmethod
     def _value_text(control) -> str:
-        """A control's value as the student sees it (a dropdown's label, not its value)."""
+        """A control's value as the student sees it (a dropdown's label, not its value); several
+        chosen (a SelectMultiple's tuple, a list) are joined with ", ", never shown as a raw tuple."""
         label = getattr(control, "label", None)
-        return str(label) if isinstance(label, str) else str(control.value)
+        if isinstance(label, str):
+            return label
+        value = label if isinstance(label, (tuple, list)) else control.value
+        if isinstance(value, (tuple, list)):
+            return ", ".join(str(v) for v in value) or "—"
+        return str(value)
 
     @staticmethod
     def _figure_words(figure) -> str:

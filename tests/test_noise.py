@@ -7,8 +7,8 @@ import psutil
 import pytest
 import torch
 
-from fastrain_lib.measure import bench, noise
 from fastrain_lib.core.i18n import t
+from fastrain_lib.measure import bench, noise
 
 
 def info(**values):
@@ -160,3 +160,26 @@ def test_lesson_verdict_follows_the_numbers(numbers, key):
     assert values["slow_all"] == pytest.approx(quiet_all.metrics["gflops"] / busy_all.metrics["gflops"])
     assert values["slow_one"] == pytest.approx(quiet_one.metrics["gflops"] / busy_one.metrics["gflops"])
     assert t(chosen, "bn", **values) and t(chosen, "en", **values)
+
+
+def test_speed_ratios_are_worded_the_right_way_round():
+    # a speed ratio below 1 is said as "N× slower" with N = 1/ratio, above 1 as "N× faster"
+    assert noise.speed_words(1 / 0.7, "en") == "1.4× faster" and noise.speed_words(0.7, "en") == "1.4× slower"
+    assert noise.speed_words(1 / 0.7, "bn") == "1.4 গুণ দ্রুত" and noise.speed_words(0.1, "bn") == "10.0 গুণ ধীর"
+    assert noise.speed_words(0.98, "en") == "about as fast" and noise.speed_words(0, "en") == "?"
+
+
+@pytest.mark.parametrize("lang", ["bn", "en"])
+def test_one_thread_that_got_faster_beside_the_load_is_not_called_slower(lang, monkeypatch):
+    monkeypatch.setenv("FASTRAIN_LANG", lang)  # load_verdict words its phrases in the course language
+    # slow_one = quiet / busy = 0.7: the single thread ran faster beside the load (1.4×), never "0.7× slower"
+    for numbers in [(_mm(100), _mm(4, True), _mm(35, threads=1), _mm(50, threads=1)),  # the team collapsed
+                    (_mm(100), _mm(90, True), _mm(35, threads=1), _mm(50, threads=1))]:  # mild
+        chosen, values = noise.load_verdict(*numbers)
+        assert values["slow_one"] == pytest.approx(0.7)
+        text = t(chosen, **values)
+        faster, slower = ("1.4 গুণ দ্রুত", "0.7 গুণ ধীর") if lang == "bn" else ("1.4× faster", "0.7× slower")
+        assert faster in text and slower not in text and "0.7" not in text, text
+    chosen, values = noise.load_verdict(_mm(100), _mm(4, True), _mm(60, threads=1), _mm(50, threads=1))
+    text = t(chosen, **values)
+    assert ("1.2 গুণ ধীর" if lang == "bn" else "1.2× slower") in text  # a real slow-down still reads "slower"

@@ -120,32 +120,36 @@ MESSAGES = {
     },
     # lesson 01's verdict on the same matmul beside a background load
     "noise.verdict_collapse": {
-        "bn": "লোডের পাশে {threads}টি থ্রেডে একই গুণ {slow_all:.1f} গুণ ধীর হয়েছে, কিন্তু 1টি থ্রেডে মাত্র {slow_one:.1f} গুণ: "
+        "bn": "লোডের পাশে {threads}টি থ্রেডে একই গুণ {all_phrase} হয়েছে, কিন্তু 1টি থ্রেডে {one_phrase}: "
               "সব কোর চাওয়া থ্রেড দল প্রতিবার থামিয়ে রাখা থ্রেডটির জন্য অপেক্ষা করেছে। গোলমাল-রায়: লোডের সময় {busy_verdict}, লোড ছাড়া {quiet_verdict}।",
-        "en": "Beside the load the same matmul became {slow_all:.1f}× slower with {threads} threads, but only {slow_one:.1f}× "
+        "en": "Beside the load the same matmul became {all_phrase} with {threads} threads, but {one_phrase} "
               "with 1 thread: the thread team that wanted every core waited each time for its descheduled thread. "
               "Noise verdict: {busy_verdict} under load, {quiet_verdict} without it.",
     },
     "noise.verdict_mild": {
-        "bn": "এবার লোড তেমন ক্ষতি করেনি: {threads}টি থ্রেডে {slow_all:.1f} গুণ, 1টি থ্রেডে {slow_one:.1f} গুণ ধীর — "
+        "bn": "এবার লোড তেমন ক্ষতি করেনি: {threads}টি থ্রেডে {all_phrase}, 1টি থ্রেডে {one_phrase} — "
               "সম্ভবত মেশিনে আরও খালি কোর ছিল, বা মাপটি খুব ছোট। গোলমাল-রায়: লোডের সময় {busy_verdict}, লোড ছাড়া {quiet_verdict}।",
-        "en": "This time the load did little harm: {slow_all:.1f}× slower with {threads} threads, {slow_one:.1f}× with 1 — "
+        "en": "This time the load did little harm: {all_phrase} with {threads} threads, {one_phrase} with 1 — "
               "probably there were more free cores, or the measurement is very small. Noise verdict: {busy_verdict} under "
               "load, {quiet_verdict} without it.",
     },
     "noise.verdict_one_core": {
-        "bn": "এই মেশিনে থ্রেড মাত্র 1টি, তাই থ্রেড দলের অপেক্ষা এখানে দেখা যায় না; লোডের পাশে গুণ {slow_one:.1f} গুণ ধীর হয়েছে "
+        "bn": "এই মেশিনে থ্রেড মাত্র 1টি, তাই থ্রেড দলের অপেক্ষা এখানে দেখা যায় না; লোডের পাশে গুণ {one_phrase} হয়েছে "
               "(একটি কোর দুজনে ভাগ করলে যা হয়)। গোলমাল-রায়: লোডের সময় {busy_verdict}, লোড ছাড়া {quiet_verdict}।",
         "en": "This machine runs 1 thread, so the thread team's waiting cannot show here; beside the load the matmul became "
-              "{slow_one:.1f}× slower (what sharing one core does). Noise verdict: {busy_verdict} under load, {quiet_verdict} without it.",
+              "{one_phrase} (what sharing one core does). Noise verdict: {busy_verdict} under load, {quiet_verdict} without it.",
     },
     "noise.verdict_busy_already": {
-        "bn": "আমাদের লোড চালুর আগেই মেশিন ব্যস্ত ছিল (লোড ছাড়া মাপের রায়ও {quiet_verdict}): তখনই 1টি থ্রেড {threads}টি থ্রেডের "
-              "{all_vs_one:.1f} গুণ গতি দিয়েছে। তাই এখানে 'শান্ত বনাম লোড' তুলনা হয় না — অন্য প্রোগ্রাম বন্ধ করে আবার চালাও।",
+        "bn": "আমাদের লোড চালুর আগেই মেশিন ব্যস্ত ছিল (লোড ছাড়া মাপের রায়ও {quiet_verdict}): তখনই {threads}টি থ্রেডের তুলনায় "
+              "1টি থ্রেড ছিল {one_vs_all_phrase}। তাই এখানে 'শান্ত বনাম লোড' তুলনা হয় না — অন্য প্রোগ্রাম বন্ধ করে আবার চালাও।",
         "en": "The machine was busy before our load started (the no-load measurement is {quiet_verdict} too): already then 1 "
-              "thread ran {all_vs_one:.1f}× as fast as {threads} threads. So 'quiet vs load' cannot be compared here — "
+              "thread compared with {threads} threads was {one_vs_all_phrase}. So 'quiet vs load' cannot be compared here — "
               "close other programs and run again.",
     },
+    # a speed ratio in words (noise.speed_words): below 1 it is said the other way round
+    "noise.ratio_faster": {"bn": "{n:.1f} গুণ দ্রুত", "en": "{n:.1f}× faster"},
+    "noise.ratio_slower": {"bn": "{n:.1f} গুণ ধীর", "en": "{n:.1f}× slower"},
+    "noise.ratio_same": {"bn": "প্রায় একই গতির", "en": "about as fast"},
 }
 
 

@@ -228,13 +228,25 @@ def summary(records, lang: str | None = None) -> str:
     return head + " " + sentence(worst.noise, lang)
 
 
+def speed_words(speedup: float, lang: str | None = None) -> str:
+    """A speed ratio (new speed / old speed) in words, right on both sides of 1: 1.4 -> "1.4× faster",
+    0.7 -> "1.4× slower" (never "0.7× faster"), 0.98 -> "about as fast" (the same at one decimal)."""
+    if not speedup > 0 or speedup == float("inf"):
+        return "?"
+    key, n = ("noise.ratio_faster", speedup) if speedup >= 1 else ("noise.ratio_slower", 1 / speedup)
+    return t("noise.ratio_same", lang) if f"{n:.1f}" == "1.0" else t(key, lang, n=n)
+
+
 def load_verdict(quiet_all, busy_all, quiet_one, busy_one) -> tuple[str, dict]:
     """(catalog key, values) for lesson 01's verdict on the same matmul measured quiet and
-    beside a background load, with all threads and with one (bench Records with gflops)."""
+    beside a background load, with all threads and with one (bench Records with gflops).
+    slow_all/slow_one: quiet speed / loaded speed; all_phrase/one_phrase say it in words
+    (a ratio below 1 — faster beside the load — is said as "N× faster", never "0.7× slower")."""
     slow_all = quiet_all.metrics["gflops"] / busy_all.metrics["gflops"]
     slow_one = quiet_one.metrics["gflops"] / busy_one.metrics["gflops"]
     word = {QUIET: t("noise.quiet_word"), NOISY: t("noise.noisy_word")}
     values = {"threads": busy_all.noise.get("threads", 1), "slow_all": slow_all, "slow_one": slow_one,
+              "all_phrase": speed_words(1 / slow_all), "one_phrase": speed_words(1 / slow_one),
               "busy_verdict": word.get(busy_all.noise.get("verdict"), "?"),
               "quiet_verdict": word.get(quiet_all.noise.get("verdict"), "?")}
     if values["threads"] <= 1:
@@ -242,6 +254,7 @@ def load_verdict(quiet_all, busy_all, quiet_one, busy_one) -> tuple[str, dict]:
     if is_noisy(quiet_all.noise) or is_noisy(quiet_one.noise):
         # busy before our load started: say so rather than explain a comparison that has no quiet side
         values["all_vs_one"] = quiet_one.metrics["gflops"] / quiet_all.metrics["gflops"]
+        values["one_vs_all_phrase"] = speed_words(values["all_vs_one"])
         return "noise.verdict_busy_already", values
     if slow_all > 1.5 and slow_all > 1.5 * slow_one:
         return "noise.verdict_collapse", values

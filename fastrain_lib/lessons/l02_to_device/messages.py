@@ -26,8 +26,8 @@ MESSAGES = {
     "lesson02.num_workers": {"bn": "num_workers (কর্মী প্রসেস)", "en": "num_workers (worker processes)"},
     "lesson02.pin_memory": {"bn": "pin_memory", "en": "pin_memory"},
     "lesson02.panel_plot": {
-        "bn": "{device}, batch {batch_size}, কর্মী {num_workers}, pin {pin}: {rate:.0f} নমুনা/সেকেন্ড",
-        "en": "{device}, batch {batch_size}, workers {num_workers}, pin {pin}: {rate:.0f} samples/s",
+        "bn": "{device}, batch {batch_size}, কর্মী {num_workers}, pin_memory {pin}: {rate:.0f} নমুনা/সেকেন্ড",
+        "en": "{device}, batch {batch_size}, workers {num_workers}, pin_memory {pin}: {rate:.0f} samples/s",
     },
     "lesson02.panel_note": {
         "bn": "নমুনা/সেকেন্ড গোনা হয়েছে প্রথম batch-এর পর থেকে; কর্মী প্রসেস চালু হতে লেগেছে {startup:.2f} সেকেন্ড (আলাদা দেখানো)।",

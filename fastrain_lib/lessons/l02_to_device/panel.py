@@ -72,7 +72,7 @@ def speed_experiment(device: str, batch_size: int, num_workers: int, pin_memory:
                title=plots.label("lesson02.history"), fmt="{:.0f}", noisy=[n for _, _, n in HISTORY])
     right.tick_params(axis="x", labelsize=8)
 
-    record = bench.Record(name="lesson02 train", median_s=result["seconds"],
+    record = bench.Record(name="lesson02_train", median_s=result["seconds"],
                           params={"device": device, "batch_size": batch_size, "num_workers": num_workers,
                                   "pin_memory": pin_memory, "samples": result["samples"]},
                           metrics={"samples_per_s": rate, "startup_s": result["startup_s"],

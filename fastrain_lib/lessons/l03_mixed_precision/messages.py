@@ -10,7 +10,7 @@ MESSAGES = {
     "lesson03.peak_mib": {"bn": "GPU সর্বোচ্চ মেমরি (MiB)", "en": "GPU peak memory (MiB)"},
     "lesson03.skipped": {"bn": "বাদ পড়া ধাপ", "en": "skipped steps"},
     "lesson03.loss_curve": {"bn": "লস, ধাপে ধাপে", "en": "loss, step by step"},
-    "lesson03.panel_fig_title": {"bn": "{device}-এ মাপা: batch {batch}, hidden {width}", "en": "measured on {device}: batch {batch}, hidden {width}"},
+    "lesson03.panel_fig_title": {"bn": "{device}-এ মাপা: batch {batch}, মডেলের চওড়া (hidden) {width}", "en": "measured on {device}: batch {batch}, hidden {width}"},
     "lesson03.pick_a_mode": {"bn": "অন্তত একটি প্রিসিশন মোড বেছে নাও।", "en": "Pick at least one precision mode."},
     "lesson03.unsupported_here": {"bn": "এই ডিভাইসে চলে না, বাদ দেওয়া হলো: {modes}", "en": "cannot run on this device, left out: {modes}"},
     "lesson03.panel_noisy_rows": {"bn": "গোলমেলে (noisy) সারির সময় থেকে কোনো সিদ্ধান্ত নিয়ো না: {summary}", "en": "Draw no conclusion from the times of noisy rows: {summary}"},
@@ -150,7 +150,7 @@ MESSAGES = {
         "en": "   Why: this device runs {mode} in hardware (tensor cores or AVX-512 BF16/AMX), and moves half the bytes.",
     },
     "lesson03.v.why_native_small": {
-        "bn": "   কেন: ডিভাইস {mode} হার্ডওয়্যারেই চালায়, কিন্তু এত ছোট ধাপে সময় যায় kernel চালু আর dtype রূপান্তরে — মডেল চওড়া করলে (প্যানেলে hidden বাড়াও) লাভ দেখা দেয়।",
+        "bn": "   কেন: ডিভাইস {mode} হার্ডওয়্যারেই চালায়, কিন্তু এত ছোট ধাপে সময় যায় kernel চালু আর dtype রূপান্তরে — মডেল চওড়া করলে (প্যানেলে মডেলের চওড়া বাড়াও) লাভ দেখা দেয়।",
         "en": "   Why: the device runs {mode} in hardware, but a step this small is dominated by kernel launches and dtype casts — widen the model (raise hidden in the panel) to see the gain.",
     },
     "lesson03.v.why_no_native_matmul": {

@@ -14,6 +14,8 @@ MESSAGES = {
     "lesson06.lr": {"bn": "শেখার হার (learning rate)", "en": "learning rate"},
     "lesson06.loss_time": {"bn": "লস বনাম সিমুলেটেড সময়", "en": "loss vs simulated time"},
     "lesson06.loss_grads": {"bn": "লস বনাম প্রয়োগ করা গ্রেডিয়েন্ট", "en": "loss vs gradients applied"},
+    "lesson06.problem_digits": {"bn": "বাংলা অঙ্কের", "en": "the Bengali digits"},
+    "lesson06.problem_blobs": {"bn": "কৃত্রিম বিন্দু-মেঘের (blobs)", "en": "synthetic blobs"},
     "lesson06.note": {
         "bn": "সময় সিমুলেটেড (একক: একটি সাধারণ ধাপ), কিন্তু মডেল, ডেটা ও গ্রেডিয়েন্ট আসল: {problem} ডেটায় {gradients}টি গ্রেডিয়েন্ট, batch {batch}। প্রতিটি মোডে একই সংখ্যক গ্রেডিয়েন্ট প্রয়োগ হয়েছে। ✗ = বিচ্যুত (diverged)।",
         "en": "Time is simulated (unit: one normal step), but the model, data and gradients are real: {gradients} gradients on {problem}, batch {batch}. Every mode applied the same number of gradients. ✗ = diverged.",

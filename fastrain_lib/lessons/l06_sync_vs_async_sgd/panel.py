@@ -61,7 +61,8 @@ def simulator_experiment(workers: int, straggler_prob: float, straggler_delay: f
     sim_plots.plot_losses(axes[1], results, x="grads", title=plots.label("lesson06.loss_grads"))
     sim_plots.plot_staleness(axes[2], results)
     headers, rows = sim_plots.summary_rows(results)
-    note = t("lesson06.note", problem=problem().name, gradients=gradients, batch=base.batch_size)
+    data = {"digits": t("lesson06.problem_digits"), "blobs": t("lesson06.problem_blobs")}.get(problem().name, problem().name)
+    note = t("lesson06.note", problem=data, gradients=gradients, batch=base.batch_size)
     return Outcome(figure=fig, headers=headers, rows=rows, records=records, note=note)
 
 

@@ -223,3 +223,39 @@ def test_every_strategy_shown_has_a_full_catalog_key():
     assert set(P.STRATEGIES) <= set(V.STRATEGY_KEYS) and set(zero.STRATEGIES) <= set(V.SHORT_KEYS)
     for table in (V.STRATEGY_KEYS, V.SHORT_KEYS, V.PART_KEYS):
         assert all(key in CATALOG for key in table.values())
+
+
+def fake_launch(calls):
+    """launch() as a stand-in: records the items asked for, answers per rank like the real workers."""
+    def launch(fn, n, *, args, **kw):
+        calls.append((fn.__name__, args))
+        if fn.__name__ == "zero_worker":
+            return [[{"strategy": s, "rank": r} for s in args[0]] for r in range(n)]
+        if fn.__name__ == "schedules_worker":
+            return [[{"schedule": s, "micro_batches": m, "rank": r} for m in args[0] for s in args[1]] for r in range(n)]
+        return [{"rank": r, "sweep": [{"width": w} for w in args[0]["widths"]]} for r in range(n)]
+    return launch
+
+
+def test_a_lab_run_launches_once_per_item_and_joins_them_like_one_launch(monkeypatch):
+    """Issue 27: in lab mode each strategy, width and schedule is its own launch behind a progress
+    bar; the joined result has one launch's shape, and each item keeps the load of its own launch."""
+    calls, windows = [], iter(range(100))
+    monkeypatch.setattr(P, "launch", fake_launch(calls))
+    monkeypatch.setattr(P.noise.Window, "assess", lambda self, **kw: {"verdict": "quiet", "id": next(windows)})
+    zero_results = P.zero_runs(2, 64, ("ddp", "zero1", "zero3"), per_item=True)
+    assert [c[1][0] for c in calls] == [("ddp",), ("zero1",), ("zero3",)]
+    assert [[x["strategy"] for x in rank] for rank in zero_results] == [["ddp", "zero1", "zero3"]] * 2
+    assert [x["window"]["id"] for x in zero_results[1]] == [0, 1, 2]
+    calls.clear()
+    tp = P.tp_runs(2, 64, widths=(64, 256, 1024), per_item=True)
+    assert [c[1][0]["widths"] for c in calls] == [(64,), (256,), (1024,)]
+    assert [[p["width"] for p in r["sweep"]] for r in tp] == [[64, 256, 1024]] * 2
+    assert [p["window"]["id"] for p in tp[0]["sweep"]] == [3, 4, 5]
+    calls.clear()
+    sched = P.schedule_runs(2, 64, (1, 4), ("gpipe", "1f1b"), per_item=True)
+    assert [c[1][:2] for c in calls] == [((1,), ("gpipe",)), ((4,), ("gpipe",)), ((4,), ("1f1b",))]  # 1F1B needs M ≥ K
+    assert [(x["micro_batches"], x["schedule"]) for x in sched[0]] == [(1, "gpipe"), (4, "gpipe"), (4, "1f1b")]
+    calls.clear()
+    P.zero_runs(2, 64, ("ddp", "zero3"))  # ci mode (the tests' mode): one launch for the whole comparison
+    assert len(calls) == 1

@@ -12,6 +12,9 @@ from fastrain_lib.distributed import launch, pipeline, schedules
 from fastrain_lib.distributed import launcher as L
 
 CFG = {"width": 32, "batch": 32, "steps": 3, "layers_per_stage": 1}
+# a whole launch's limit: CI runs this on 2 cores beside another test worker and the loaded-lesson
+# test's background hog, where starting and importing torch in each rank alone can take a minute
+LOADED_TIMEOUT_S = 300
 
 
 @pytest.mark.parametrize("k, m", [(2, 2), (2, 4), (3, 3), (3, 8), (4, 4), (4, 7)])
@@ -44,7 +47,7 @@ def test_peak_rule():
 @pytest.fixture(scope="module")
 def measured():
     results = launch(schedules.schedules_worker, 2, args=((1, 4), schedules.SCHEDULES, CFG), threads=1,
-                     timeout_s=240)
+                     timeout_s=LOADED_TIMEOUT_S)
     yield results
     assert L.pids_alive(L.LAST_PIDS) == []
     assert live_children() == []

@@ -9,11 +9,14 @@ from fastrain_lib.distributed import launch, tensor_parallel
 from fastrain_lib.distributed import launcher as L
 
 CFG = {"width": 24, "batch": 5, "widths": (16, 64), "repeats": 2}
+# a whole launch's limit: CI runs this on 2 cores beside another test worker and the loaded-lesson
+# test's background hog, where starting and importing torch in each rank alone can take a minute
+LOADED_TIMEOUT_S = 300
 
 
 @pytest.fixture(scope="module", params=[2, 3], ids=["2 ranks", "3 ranks"])
 def results(request):
-    out = launch(tensor_parallel.tp_worker, request.param, args=(CFG,), threads=1, timeout_s=180)
+    out = launch(tensor_parallel.tp_worker, request.param, args=(CFG,), threads=1, timeout_s=LOADED_TIMEOUT_S)
     yield out
     assert L.pids_alive(L.LAST_PIDS) == []
     assert live_children() == []

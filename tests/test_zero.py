@@ -11,6 +11,9 @@ from fastrain_lib.distributed import launch, zero
 from fastrain_lib.distributed import launcher as L
 
 CFG = {"width": 32, "depth": 2, "batch": 8, "steps": 3}  # every parameter's size divides by 2
+# a whole launch's limit: CI runs this on 2 cores beside another test worker and the loaded-lesson
+# test's background hog, where starting and importing torch in each rank alone can take a minute
+LOADED_TIMEOUT_S = 300
 
 
 def test_formula_matches_the_papers_numbers():
@@ -50,7 +53,7 @@ def counted_collectives(rank, world_size):
 
 
 def test_comm_counter_counts_what_was_sent():
-    summary = launch(counted_collectives, 2, timeout_s=60)[0]
+    summary = launch(counted_collectives, 2, timeout_s=LOADED_TIMEOUT_S)[0]
     assert summary["all_reduce"] == {"count": 1, "bytes": 400, "payload": 800}
     assert summary["all_gather"] == {"count": 1, "bytes": 800, "payload": 800}
     assert summary["reduce_scatter"] == {"count": 1, "bytes": 400, "payload": 400}
@@ -60,7 +63,7 @@ def test_comm_counter_counts_what_was_sent():
 
 @pytest.fixture(scope="module")
 def runs():
-    results = launch(zero.zero_worker, 2, args=(zero.STRATEGIES, CFG), threads=1, timeout_s=240)
+    results = launch(zero.zero_worker, 2, args=(zero.STRATEGIES, CFG), threads=1, timeout_s=LOADED_TIMEOUT_S)
     yield {s: [r[i] for r in results] for i, s in enumerate(zero.STRATEGIES)}
     assert L.pids_alive(L.LAST_PIDS) == []
     assert live_children() == []

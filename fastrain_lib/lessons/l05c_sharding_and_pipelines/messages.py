@@ -17,6 +17,10 @@ MESSAGES = {
     "lesson05c.s_1f1b": {"bn": "পাইপলাইন: 1F1B", "en": "pipeline: 1F1B"},
     "lesson05c.short_zero1_torch": {"bn": "ZeRO-1\n(ZeroRedundancy)", "en": "ZeRO-1\n(ZeroRedundancy)"},
     "lesson05c.short_zero3": {"bn": "ZeRO-3\n(FSDP2)", "en": "ZeRO-3\n(FSDP2)"},
+    # --- progress (a lab run launches once per item)
+    "lesson05c.progress_zero": {"bn": "কৌশলগুলো একে একে চলছে", "en": "running the strategies one by one"},
+    "lesson05c.progress_sweep": {"bn": "প্রস্থগুলো একে একে মাপা হচ্ছে", "en": "measuring the widths one by one"},
+    "lesson05c.progress_schedules": {"bn": "সূচিগুলো একে একে চলছে", "en": "running the schedules one by one"},
     # --- panel
     "lesson05c.panel_title": {"bn": "ভাগ করে প্রশিক্ষণ: প্রতি র‍্যাঙ্কে মেমরি, যোগাযোগ আর সময়",
                               "en": "Sharded training: memory per rank, communication and time"},
@@ -32,7 +36,12 @@ MESSAGES = {
     "lesson05c.mb_per_rank": {"bn": "প্রতি র‍্যাঙ্কে MB", "en": "MB per rank"},
     "lesson05c.memory_title": {"bn": "প্রতি র‍্যাঙ্কে মেমরি (মাপা, {w}টি প্রসেস)",
                                "en": "memory per rank (measured, {w} processes)"},
-    "lesson05c.payload_mb": {"bn": "এক ধাপে যোগাযোগ (payload, MB)", "en": "communication per step (payload, MB)"},
+    "lesson05c.payload_mb": {"bn": "এক ধাপে যোগাযোগ (payload), MB", "en": "communication per step (payload), MB"},
+    # the collectives by kind (CommCounter's keys), as the glossary names them
+    "lesson05c.kind_all_reduce": {"bn": "অল-রিডিউস", "en": "all-reduce"},
+    "lesson05c.kind_all_gather": {"bn": "অল-গ্যাদার", "en": "all-gather"},
+    "lesson05c.kind_reduce_scatter": {"bn": "রিডিউস-স্ক্যাটার", "en": "reduce-scatter"},
+    "lesson05c.kind_broadcast": {"bn": "ব্রডকাস্ট (broadcast)", "en": "broadcast"},
     "lesson05c.comm_title": {"bn": "কোন সমষ্টিগত কাজে কত বাইট", "en": "bytes by collective"},
     "lesson05c.tp_compute": {"bn": "গণনা, নিজের ভাগ (ms)", "en": "compute, own slice (ms)"},
     "lesson05c.tp_single": {"bn": "এক প্রসেসে পুরো MLP (ms)", "en": "whole MLP in one process (ms)"},

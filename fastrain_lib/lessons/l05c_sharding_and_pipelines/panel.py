@@ -24,6 +24,8 @@ from fastrain_lib.lessons.l05c_sharding_and_pipelines.verdicts import (  # noqa:
 REFERENCE_FAMILIES = ()
 STRATEGIES = zero.STRATEGIES + ("tp",) + schedules.SCHEDULES
 PART_COLORS = {"params": "#4C72B0", "grads": "#DD8452", "optim": "#55A868", "activations": "#C44E52"}
+KIND_KEYS = {"all_reduce": "lesson05c.kind_all_reduce", "all_gather": "lesson05c.kind_all_gather",
+             "reduce_scatter": "lesson05c.kind_reduce_scatter", "broadcast": "lesson05c.kind_broadcast"}
 KIND_COLORS = {"all_reduce": "#4C72B0", "all_gather": "#55A868", "reduce_scatter": "#DD8452", "broadcast": "#8172B3"}
 
 
@@ -62,43 +64,93 @@ def _window(results: list) -> dict:
     return first.get("window") or {}
 
 
-def zero_runs(processes: int, width: int, strategies=zero.STRATEGIES, depth: int = 4) -> list[list[dict]]:
-    """zero.zero_worker in `processes` real processes: [rank][strategy] results."""
+def _one_by_one(per_item: bool | None) -> bool:
+    """Whether a run launches once per item (strategy, width, schedule) behind a progress bar: in
+    lab/full mode, where the whole comparison takes a minute or more on a CPU (issue 27), and
+    each item then also gets the machine's load of its own launch. In ci mode one launch (the bar
+    is off there anyway, and every launch pays for starting the processes)."""
+    return (not config.is_ci()) if per_item is None else bool(per_item)
+
+
+def _launch_each(worker, processes: int, items: list, args_of, key: str) -> list[list[dict]]:
+    """One _launch_judged per item behind a progress bar; the workers' per-rank lists joined in
+    order, so the result looks like one launch's [rank][item] (each item keeps its own window)."""
+    from fastrain_lib.ui.progress import progress
+
+    joined: list[list[dict]] = []
+    for item in progress(items, key, total=len(items)):
+        part = _launch_judged(worker, processes, args_of(item))
+        joined = [list(r) for r in part] if not joined else [mine + list(r) for mine, r in zip(joined, part)]
+    return joined
+
+
+def zero_runs(processes: int, width: int, strategies=zero.STRATEGIES, depth: int = 4,
+              per_item: bool | None = None) -> list[list[dict]]:
+    """zero.zero_worker in `processes` real processes: [rank][strategy] results (per_item: one
+    launch per strategy with a progress bar, see _one_by_one)."""
     cfg = {"width": width, "depth": depth, "batch": 16 * processes, "steps": config.by_mode(ci=6, lab=10)}
+    if _one_by_one(per_item) and len(strategies) > 1:
+        return _launch_each(zero.zero_worker, processes, list(strategies), lambda s: ((s,), cfg),
+                            "lesson05c.progress_zero")
     return _launch_judged(zero.zero_worker, processes, (tuple(strategies), cfg))
 
 
 def zero_table(results: list[list[dict]]) -> list[dict]:
-    """zero.table with each row's noise (the launch's load, the spread of its step times)."""
+    """zero.table with each row's noise (its launch's load, the spread of its step times)."""
     rows = zero.table(results)
-    for r in rows:
-        r["noise"] = times_noise(_window(results), r.get("times") or [])
+    for i, r in enumerate(rows):
+        r["noise"] = times_noise(results[0][i].get("window") or _window(results), r.get("times") or [])
     return rows
 
 
-def tp_runs(processes: int, width: int, widths=None) -> list[dict]:
+def tp_runs(processes: int, width: int, widths=None, per_item: bool | None = None) -> list[dict]:
+    """tensor_parallel.tp_worker in `processes` real processes: one dict per rank (per_item: one
+    launch per sweep width with a progress bar; the first also checks the MLP at `width`)."""
     cfg = {"width": width, "widths": tuple(widths or (width,)), "repeats": config.by_mode(ci=3, lab=7)}
-    return _launch_judged(tensor_parallel.tp_worker, processes, (cfg,))
+    if not (_one_by_one(per_item) and len(cfg["widths"]) > 1):
+        return _launch_judged(tensor_parallel.tp_worker, processes, (cfg,))
+    from fastrain_lib.ui.progress import progress
+
+    joined: list[dict] | None = None
+    for w in progress(cfg["widths"], "lesson05c.progress_sweep", total=len(cfg["widths"])):
+        part = _launch_judged(tensor_parallel.tp_worker, processes, ({**cfg, "widths": (w,)},))
+        for rank in part:
+            for point in rank["sweep"]:
+                point["window"] = rank["window"]  # each width keeps the load of its own launch
+        if joined is None:
+            joined = part
+        else:
+            for mine, rank in zip(joined, part):
+                mine["sweep"] += rank["sweep"]
+    return joined
 
 
 def sweep_table(results: list[dict]) -> list[dict]:
-    """tensor_parallel.sweep_rows with each row's noise (the launch's load, its repeats' spread)."""
+    """tensor_parallel.sweep_rows with each row's noise (its launch's load, its repeats' spread)."""
     rows = tensor_parallel.sweep_rows(results)
-    for r in rows:
-        r["noise"] = row_noise(_window(results), r.get("spread"), r.get("repeats", 0))
+    for i, r in enumerate(rows):
+        window = results[0]["sweep"][i].get("window") or _window(results)
+        r["noise"] = row_noise(window, r.get("spread"), r.get("repeats", 0))
     return rows
 
 
-def schedule_runs(processes: int, width: int, micro_list=(4,), which=schedules.SCHEDULES) -> list[list[dict]]:
+def schedule_runs(processes: int, width: int, micro_list=(4,), which=schedules.SCHEDULES,
+                  per_item: bool | None = None) -> list[list[dict]]:
+    """schedules.schedules_worker in `processes` real processes: [rank][(M, schedule)] results
+    (per_item: one launch per schedule with a progress bar)."""
     cfg = {"width": width, "batch": config.by_mode(ci=16, lab=64) * max(micro_list), "steps": config.by_mode(ci=3, lab=5)}
+    items = [(m, s) for m in micro_list for s in which if not (s == "1f1b" and m < processes)]
+    if _one_by_one(per_item) and len(items) > 1:
+        return _launch_each(schedules.schedules_worker, processes, items, lambda ms: ((ms[0],), (ms[1],), cfg),
+                            "lesson05c.progress_schedules")
     return _launch_judged(schedules.schedules_worker, processes, (tuple(micro_list), tuple(which), cfg))
 
 
 def schedule_table(results: list[list[dict]]) -> list[dict]:
-    """schedules.summary with each row's noise (the launch's load)."""
+    """schedules.summary with each row's noise (its launch's load)."""
     rows = schedules.summary(results)
-    for r in rows:
-        r["noise"] = row_noise(_window(results))
+    for i, r in enumerate(rows):
+        r["noise"] = row_noise(results[0][i].get("window") or _window(results))
     return rows
 
 
@@ -129,7 +181,7 @@ def comm_bars(ax, rows: list[dict]) -> None:
     for kind, color in KIND_COLORS.items():
         values = [r["comm"].get(kind, {}).get("payload", 0) / 2**20 for r in rows]
         if any(values):
-            ax.bar(xs, values, bottom=bottom, color=color, label=kind)
+            ax.bar(xs, values, bottom=bottom, color=color, label=plots.label(KIND_KEYS[kind]))
             bottom = [b + v for b, v in zip(bottom, values)]
     ax.scatter(list(xs), [r["payload_formula"] / 2**20 for r in rows], marker="_", s=900, color="black", zorder=3,
                label=plots.label("lesson05c.formula"))
@@ -199,6 +251,16 @@ def _note(key: str, values: dict, measured: list) -> str:
     return t(key, **values)
 
 
+def kind_label(kind: str) -> str:
+    """A collective's kind as the glossary names it ('all_reduce' -> 'অল-রিডিউস'); an unknown kind as is."""
+    return t(KIND_KEYS[kind]) if kind in KIND_KEYS else kind
+
+
+def _comms(counts: dict) -> str:
+    """{'all_reduce': 1} -> 'all_reduce: 1' (a table cell, not a dict's repr)."""
+    return ", ".join(f"{k}: {v}" for k, v in counts.items()) or "—"
+
+
 def experiment(strategy: str, processes: int, width: int, micro_batches: int) -> Outcome:
     """Run one strategy in `processes` real processes; memory per rank, communication, time."""
     mb = 2**20
@@ -227,8 +289,9 @@ def experiment(strategy: str, processes: int, width: int, micro_batches: int) ->
         headers = [t("core.rank"), t("lesson05c.col_up_shape"), t("lesson05c.col_down_shape"),
                    t("lesson05c.col_fwd_comm"), t("lesson05c.col_bwd_comm"), t("lesson05c.col_error"),
                    t("lesson05c.tp_compute"), t("core.allreduce_ms")]
-        table = [(r["rank"], str(r["up_local_shape"]), str(r["down_local_shape"]), str(r["forward_comms"]),
-                  str(r["backward_comms"]), f"{r['error']:.1e}", r["sweep"][0]["compute_s"] * 1e3,
+        table = [(r["rank"], " × ".join(map(str, r["up_local_shape"])),
+                  " × ".join(map(str, r["down_local_shape"])), _comms(r["forward_comms"]),
+                  _comms(r["backward_comms"]), f"{r['error']:.1e}", r["sweep"][0]["compute_s"] * 1e3,
                   r["sweep"][0]["allreduce_s"] * 1e3) for r in results]
         fig = sweep_figure(rows)
         record = bench.Record(name=f"tp W={processes} width={width}", median_s=rows[0]["tp_s"],

@@ -302,7 +302,7 @@ def _run_ddp(settings: dict, cfg: dict, seed: int) -> Result:
     from fastrain_lib.distributed import launch
 
     n = settings["processes"]
-    timeout = config.by_mode(ci=120.0, lab=1800.0, full=7200.0)
+    timeout = config.by_mode(ci=300.0, lab=1800.0, full=7200.0)  # ci: CI's 2 busy cores
     results = launch(ddp_worker, n, args=(settings, cfg, seed), timeout_s=timeout,
                      tensors_on_cuda=str(settings["device"]).startswith("cuda"))
     return _finish(settings, cfg, results[0], world_size=n)
@@ -340,8 +340,10 @@ def compare(variants: dict[str, dict], steps: int | None = None, **common) -> di
     """Run the capstone briefly once per variant ({name: settings}) with the same sizes; every
     step timed on its own, so switch_effects can compare the spread of the step times."""
     steps = steps or config.by_mode(ci=4, lab=60, full=100)
+    from fastrain_lib.ui.progress import progress
+
     results = {}
-    for name, settings in variants.items():
+    for name, settings in progress(list(variants.items()), "lesson07.progress_compare", total=len(variants)):
         with noise.Window() as window:  # other work on the machine while this variant ran
             result = run(steps=steps, eval_every=steps, progress=False, time_window=1, **{**common, **settings})
         spread, repeats = noise.from_times(result.step_times_s[1:])

@@ -50,7 +50,7 @@ MESSAGES.update({
     },
     "capstone.peak_measured_moves": {
         "bn": "MFU-র ভাজক সর্বোচ্চ ক্ষমতাটা (peak) এই মেশিনে প্রতিটি রানে আবার মাপা হয় (একটি ম্যাট্রিক্স গুণ)। মেশিন ব্যস্ত থাকলে "
-              "peak আর টোকেন/সেকেন্ড দুটোই কমে, তাই দুই রানের MFU তুলনা করলে টোকেন/সেকেন্ড আর peak দুটোই পাশাপাশি দেখো।",
+              "সর্বোচ্চ ক্ষমতা আর টোকেন/সেকেন্ড দুটোই কমে, তাই দুই রানের MFU তুলনা করলে টোকেন/সেকেন্ড আর সর্বোচ্চ ক্ষমতা দুটোই পাশাপাশি দেখো।",
         "en": "The peak this MFU divides by is measured again on this machine in every run (a matmul). When the machine is "
               "busy both the peak and the tokens/s fall, so compare two runs' MFU only beside their tokens/s and peaks.",
     },
@@ -64,20 +64,20 @@ MESSAGES.update({
     },
     "capstone.mfu_against_tokens": {
         "bn": "আগের রানের তুলনায় MFU {mfu0:.1%} থেকে {mfu1:.1%} হয়েছে অথচ টোকেন/সেকেন্ড {tok0:,.0f} থেকে {tok1:,.0f}: "
-              "দুটি উল্টো দিকে গেছে, কারণ এবার মাপা peak {peak1:,.1f} GFLOP/s, আগেরবার {peak0:,.1f} GFLOP/s। MFU বদলেছে peak-এর জন্য, প্রশিক্ষণের জন্য নয় — রান দুটির তুলনা টোকেন/সেকেন্ডে।",
+              "দুটি উল্টো দিকে গেছে, কারণ এবার মাপা সর্বোচ্চ ক্ষমতা {peak1:,.1f} GFLOP/s, আগেরবার {peak0:,.1f} GFLOP/s। MFU বদলেছে সর্বোচ্চ ক্ষমতার জন্য, প্রশিক্ষণের জন্য নয় — রান দুটির তুলনা টোকেন/সেকেন্ডে।",
         "en": "Against the earlier run, MFU went from {mfu0:.1%} to {mfu1:.1%} while tokens/s went from {tok0:,.0f} to "
               "{tok1:,.0f}: opposite directions, because the peak measured this time is {peak1:,.1f} GFLOP/s against "
               "{peak0:,.1f} GFLOP/s before. The MFU moved with the peak, not the training — compare "
               "the two runs by tokens/s.",
     },
     "capstone.mfu_peak_moved": {
-        "bn": "আগের রানের তুলনায় টোকেন/সেকেন্ড {tokens_ratio:.2f} গুণ, কিন্তু MFU {mfu_ratio:.2f} গুণ: মাঝের পার্থক্য peak-এর "
+        "bn": "আগের রানের তুলনায় টোকেন/সেকেন্ড {tokens_ratio:.2f} গুণ, কিন্তু MFU {mfu_ratio:.2f} গুণ: মাঝের পার্থক্য সর্বোচ্চ ক্ষমতার "
               "({peak0:,.1f} থেকে {peak1:,.1f} GFLOP/s, আবার মাপা)। রান দুটির তুলনা টোকেন/সেকেন্ডে।",
         "en": "Against the earlier run tokens/s changed {tokens_ratio:.2f}x but MFU {mfu_ratio:.2f}x: the difference is the "
               "peak's ({peak0:,.1f} to {peak1:,.1f} GFLOP/s, measured again). Compare the two runs by tokens/s.",
     },
     "capstone.mfu_with_tokens": {
-        "bn": "আগের রানের তুলনায় টোকেন/সেকেন্ড {tokens_ratio:.2f} গুণ, MFU-ও {mfu_ratio:.2f} গুণ: peak প্রায় একই "
+        "bn": "আগের রানের তুলনায় টোকেন/সেকেন্ড {tokens_ratio:.2f} গুণ, MFU-ও {mfu_ratio:.2f} গুণ: সর্বোচ্চ ক্ষমতা প্রায় একই "
               "({peak0:,.1f} বনাম {peak1:,.1f} GFLOP/s), তাই MFU প্রশিক্ষণের গতির সাথেই বদলেছে।",
         "en": "Against the earlier run tokens/s changed {tokens_ratio:.2f}x and MFU {mfu_ratio:.2f}x too: the peak is about "
               "the same ({peak0:,.1f} vs {peak1:,.1f} GFLOP/s), so MFU moved with the training speed.",
@@ -96,6 +96,10 @@ MESSAGES.update({
     "lesson07.precision": {"bn": "প্রিসিশন (precision)", "en": "precision"},
     "lesson07.grad_accum": {"bn": "গ্রেডিয়েন্ট জমানো (accumulation)", "en": "gradient accumulation"},
     "lesson07.steps": {"bn": "ধাপ", "en": "steps"},
+    "lesson07.opt_forloop": {"bn": "ফর-লুপ (forloop)", "en": "forloop"},
+    "lesson07.norm_naive": {"bn": "সরল, নিজের লেখা (naive)", "en": "naive"},
+    "lesson07.progress_compare": {"bn": "সুইচগুলো একে একে মাপা হচ্ছে", "en": "measuring the switches one by one"},
+    "lesson07.progress_switches": {"bn": "সুইচের লুপ চলছে", "en": "running the switch loop"},
     "lesson07.train_loss": {"bn": "প্রশিক্ষণের লস", "en": "training loss"},
     "lesson07.val_loss": {"bn": "যাচাইয়ের লস (validation)", "en": "validation loss"},
     "lesson07.loss_title": {"bn": "লস: {settings}", "en": "loss: {settings}"},
@@ -123,8 +127,8 @@ MESSAGES.update({
 MESSAGES.update({
     "lesson07.ev_machine": {"bn": "মেশিন (কোথায় মাপা)", "en": "machine (where measured)"},
     "lesson07.ev_amp": {"bn": "AMP: fp32-এর তুলনায়", "en": "AMP vs fp32"},
-    "lesson07.ev_optim": {"bn": "fused বনাম for-loop অপটিমাইজার", "en": "fused vs for-loop optimizer"},
-    "lesson07.ev_layernorm": {"bn": "nn.LayerNorm বনাম naive", "en": "nn.LayerNorm vs naive"},
+    "lesson07.ev_optim": {"bn": "fused বনাম ফর-লুপ অপটিমাইজার", "en": "fused vs for-loop optimizer"},
+    "lesson07.ev_layernorm": {"bn": "nn.LayerNorm বনাম নিজের হাতে লেখা সরল LayerNorm", "en": "nn.LayerNorm vs naive"},
     "lesson07.ev_compile": {"bn": "torch.compile বনাম eager", "en": "torch.compile vs eager"},
     "lesson07.ev_ddp": {"bn": "2 প্রসেসে DDP-র দক্ষতা", "en": "DDP efficiency, 2 processes"},
     "lesson07.here": {"bn": "এই মেশিন, এখন", "en": "this machine, now"},
@@ -142,7 +146,7 @@ MESSAGES.update({
     "lesson07.mfu_inverted": {"bn": "ভাগটা উল্টে গেছে: MFU = অর্জিত FLOP/s ÷ সর্বোচ্চ FLOP/s, উল্টোটা নয়।",
                              "en": "The division is upside down: MFU = achieved FLOP/s ÷ peak FLOP/s, not the other way."},
     "lesson07.mfu_wrong": {
-        "bn": "টোকেন/সেকেন্ড={tokens}, FLOP/টোকেন={flops}, peak={peak} হলে উত্তর {expected:.4g} হওয়ার কথা, পেয়েছি {got:.4g}। সূত্র: টোকেন/সেকেন্ড × FLOP/টোকেন ÷ peak।",
+        "bn": "টোকেন/সেকেন্ড={tokens}, FLOP/টোকেন={flops}, peak={peak} হলে উত্তর {expected:.4g} হওয়ার কথা, পেয়েছি {got:.4g}। সূত্র: টোকেন/সেকেন্ড × FLOP/টোকেন ÷ সর্বোচ্চ ক্ষমতা (peak)।",
         "en": "With tokens/s={tokens}, FLOPs/token={flops}, peak={peak} the answer should be {expected:.4g}, got {got:.4g}. Formula: tokens/s × FLOPs/token ÷ peak.",
     },
     "lesson07.not_text": {"bn": "ফাংশনটি লেখা (str) ফেরত দেয়নি, দিয়েছে {got}।", "en": "The function did not return text (str) but {got}."},
@@ -170,7 +174,7 @@ MESSAGES.update({
 MESSAGES.update({
     # lesson 07: the recipe of this machine, computed from this run's measurements (# VERDICT)
     "lesson07.verdict_best": {
-        "bn": "এই মেশিনে সবচেয়ে বেশি কাজে দিল {name}: fp32 + for-loop-এর চেয়ে {speedup:.2f}× ({tokens:,.0f} বনাম {base:,.0f} টোকেন/সেকেন্ড)। এখানে রেসিপির প্রথম ধাপ এটাই।",
+        "bn": "এই মেশিনে সবচেয়ে বেশি কাজে দিল {name}: fp32 + ফর-লুপের চেয়ে {speedup:.2f}× ({tokens:,.0f} বনাম {base:,.0f} টোকেন/সেকেন্ড)। এখানে রেসিপির প্রথম ধাপ এটাই।",
         "en": "On this machine {name} helped most: {speedup:.2f}× the fp32 + for-loop baseline ({tokens:,.0f} vs {base:,.0f} tokens/s). Here it is the recipe's first step.",
     },
     "lesson07.verdict_none": {
@@ -212,7 +216,7 @@ MESSAGES.update({
         "en": "{n}) turn on {name}: {speedup:.2f}× ({tokens:,.0f} vs {base:,.0f} tokens/s)",
     },
     "lesson07.recipe_nothing": {
-        "bn": "এখানে কোনো সুইচ মাপের ওঠানামার বাইরে গতি বাড়ায়নি: fp32 + for-loop-ই রাখো, বড় মডেলে বা বেশি ধাপে আবার মাপো।",
+        "bn": "এখানে কোনো সুইচ মাপের ওঠানামার বাইরে গতি বাড়ায়নি: fp32 + ফর-লুপই রাখো, বড় মডেলে বা বেশি ধাপে আবার মাপো।",
         "en": "No switch raised the speed beyond the noise here: keep fp32 + for-loop, and measure again with a larger model or more steps.",
     },
     "lesson07.recipe_skip": {

@@ -100,6 +100,14 @@ def _peak_text(peak) -> str:
     return f"{peak.flops / 1e12:.3g} TFLOP/s — {peak.label}" if peak.flops else peak.label
 
 
+OPTION_KEYS = {"forloop": "lesson07.opt_forloop", "naive": "lesson07.norm_naive"}
+
+
+def option_label(value: str) -> str:
+    """A dropdown's label for an implementation's name: an English word in Bengali words, a code name as is."""
+    return t(OPTION_KEYS[value]) if value in OPTION_KEYS else value
+
+
 def make() -> ExperimentPanel:
     steps = config.by_mode(ci=STEPS["ci"], lab=STEPS["lab"], full=STEPS["full"])
     devices = hardware.available_devices()
@@ -109,9 +117,10 @@ def make() -> ExperimentPanel:
             "device": widgets.Dropdown(options=devices, value=devices[0], description=t("core.device")),
             "precision_mode": widgets.Dropdown(options=list(precision.PRECISIONS), value="fp32",
                                                description=t("lesson07.precision")),
-            "optimizer": widgets.Dropdown(options=list(optimizers.OPTIMIZER_IMPLS), value="foreach",
+            "optimizer": widgets.Dropdown(options=[(option_label(o), o) for o in optimizers.OPTIMIZER_IMPLS], value="foreach",
                                           description=t("core.optimizer")),
-            "norm": widgets.Dropdown(options=list(layernorm.NORM_IMPLS), value="torch", description="LayerNorm"),
+            "norm": widgets.Dropdown(options=[(option_label(o), o) for o in layernorm.NORM_IMPLS], value="torch",
+                                     description="LayerNorm"),
             "compile": widgets.Checkbox(value=False, description="torch.compile"),
             "grad_accum": widgets.Dropdown(options=[1, 2, 4], value=1, description=t("lesson07.grad_accum")),
             "processes": widgets.Dropdown(options=[1, 2, 4], value=1, description=t("core.ddp_processes")),

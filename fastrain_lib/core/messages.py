@@ -63,7 +63,7 @@ MESSAGES.update({
     "errors.device": {
         "bn": "ডিভাইস মেলেনি (device mismatch): একটি অপারেশনের টেনসরগুলো ভিন্ন ভিন্ন ডিভাইসে আছে ({devices})। "
               "PyTorch নিজে থেকে ডেটা সরায় না — একটি গণনার সব টেনসর আর মডেলের ওজন একই ডিভাইসে থাকতে হয়। "
-              "সমাধান: model = model.to(device) একবার, আর প্রতিটি batch-এ inputs, targets = inputs.to(device), targets.to(device)। "
+              "সমাধান: model = model.to(device) একবার, আর প্রতিটি batch-এ inputs = inputs.to(device) ও targets = targets.to(device)। "
               "কোনটি কোথায় আছে দেখতে x.device আর next(model.parameters()).device প্রিন্ট করো।",
         "en": "Device mismatch: the tensors of one operation live on different devices ({devices}). "
               "PyTorch never moves data by itself — all tensors of a computation and the model's weights must be on one device. "

@@ -352,7 +352,7 @@ def _first_line(text: str, limit: int = 160) -> str:
 def pieces_table(found: dict[str, str]) -> tuple[list[str], list[tuple]]:
     """dataparallel.torch_pieces_on_cpu() as a table: the piece, and 'works' or PyTorch's own error."""
     headers = [t("lesson05b.pieces_col_piece"), t("lesson05b.pieces_col_result")]
-    return headers, [(piece, t("lesson05b.pieces_works") if result == "works" else _first_line(result))
+    return headers, [(f"{piece}()", t("lesson05b.pieces_works") if result == "works" else _first_line(result))
                      for piece, result in found.items()]
 
 

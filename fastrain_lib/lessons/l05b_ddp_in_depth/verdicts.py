@@ -33,7 +33,7 @@ def noise_for(key: str, infos) -> list:
 
 def _noisy(what_key: str, **values) -> tuple[str, dict]:
     """The sentence for a measurement whose noise verdict is noisy: what it was, no cause."""
-    return "lesson05b.v_noisy", {**values, "what": t(what_key)}
+    return "lesson05b.v_noisy", {**values, "what": t(what_key, **values)}
 
 
 def compare_verdicts(dp: dict, ddp: list[dict], *, noisy: bool = False) -> list[tuple[str, dict]]:

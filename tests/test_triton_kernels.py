@@ -202,3 +202,26 @@ def test_the_shown_kernel_source_has_no_english_comments():
     for text in (tk.kernel_source(), tk.backward_source()):
         assert "#" not in text and '"""' not in text
         assert "tl.store" in text and not re.search(r"\b(the|each|of)\b", text)
+
+
+def test_an_interpreted_launch_leaves_triton_language_as_it_was():
+    """Triton 3.x's InterpretedFunction.__call__ (tl.max / tl.sum inside the interpreted softmax) patches
+    triton.language.core's builtins and never restores them; left so, a later real compile in the same process
+    (test_triton_aot under xdist --dist loadfile) failed with "'ir.value' object has no attribute 'dtype'"."""
+    import triton.language as tl
+
+    objects = [tl, tl.core, tl.math, tl.standard, tl.core.tensor]
+    before = [dict(vars(obj)) for obj in objects]
+    tk.softmax(bench.fresh_random(3, 10, device=_device()))
+    tk.bias_gelu(bench.fresh_random(2, 4, device=_device()), torch.ones(4, device=_device()))
+    changed = [(obj.__name__, name) for obj, saved in zip(objects, before)
+               for name in set(saved) | set(vars(obj)) if vars(obj).get(name) is not saved.get(name)]
+    assert changed == []
+    if tk.interpreted():  # and a real compile still works after it (what test_triton_aot does)
+        from triton.backends.compiler import GPUTarget
+        from triton.compiler import ASTSource
+
+        sig = {"x_ptr": "*fp32", "bias_ptr": "*fp32", "y_ptr": "*fp32", "n_elements": "i32", "n_cols": "i32",
+               "BLOCK_SIZE": "constexpr", "UPCAST": "constexpr"}
+        source = ASTSource(tk.triton.jit(tk._bias_gelu_kernel), sig, {"BLOCK_SIZE": 128, "UPCAST": False})
+        assert tk.triton.compile(source, target=GPUTarget("cuda", 80, 32)).asm["ptx"]

@@ -107,15 +107,12 @@ def _bias_gelu_backward_kernel(x_ptr, bias_ptr, dy_ptr, dz_ptr, n_elements, n_co
 
 @contextlib.contextmanager
 def _library_helpers_interpreted():
-    """While an interpreted kernel runs, let triton.language's own @jit helpers (tl.max, tl.sum,
-    tl.softmax, tl.sigmoid, ...) run as interpreted device functions.
-
-    Those helpers were decorated when triton was imported — usually without TRITON_INTERPRET (on a CPU,
-    torch.compile imports triton long before a lesson reaches its Triton cell) — so calling one inside
-    an interpreted kernel fails with "Cannot call @triton.jit'd outside of the scope of a kernel". Triton
-    itself avoids this only when TRITON_INTERPRET=1 was set before its import; here the helpers are
-    switched for the duration of one launch and put back afterwards."""
+    """While an interpreted kernel runs, let triton.language's own @jit helpers (tl.max, tl.sum, tl.sigmoid,
+    ...) run as interpreted device functions. They were decorated at triton's import, usually without
+    TRITON_INTERPRET (torch.compile imports triton first on a CPU), so calling one inside an interpreted kernel
+    fails ("Cannot call @triton.jit'd outside of the scope of a kernel"). Switched for one launch, put back after."""
     original = _JITFunction.__call__
+    language = _language_state()
 
     def call_interpreted(self, *args, **kwargs):
         return _InterpretedFunction(self.fn)(*args, **kwargs)
@@ -125,6 +122,27 @@ def _library_helpers_interpreted():
         yield
     finally:
         _JITFunction.__call__ = original
+        _restore_language(language)  # InterpretedFunction.__call__ patches triton.language and never restores
+
+
+def _language_state() -> list:
+    """A snapshot of what Triton's interpreter patches (interpreter._patch_lang): the triton.language
+    modules and tensor classes whose builtins it swaps for interpreter versions."""
+    objects = [tl, tl.core, getattr(tl, "math", None), getattr(tl, "standard", None), tl.core.tensor,
+               getattr(tl.core, "tensor_descriptor_base", None)]
+    return [(obj, dict(vars(obj))) for obj in objects if obj is not None]
+
+
+def _restore_language(state: list) -> None:
+    """Put triton.language back as `state` saw it. Triton 3.x's InterpretedFunction.__call__ (a @jit helper
+    such as tl.max inside an interpreted kernel) patches triton.language.core and never restores it: every
+    later real compile (triton.compile, a GPU launch) then fails ("'ir.value' object has no attribute 'dtype'")."""
+    for obj, saved in state:
+        for name in [n for n in vars(obj) if n not in saved]:
+            delattr(obj, name)
+        for name, value in saved.items():
+            if vars(obj).get(name) is not value:
+                setattr(obj, name, value)
 
 
 def jit(fn):

@@ -393,10 +393,6 @@ def check_launch_prediction(prediction) -> CheckResult:
 
 # ---------------------------------------------------------------- tasks 3 and 4, checked in their own modules
 
-from fastrain_lib.lessons.l04_fused_kernels.checks_graphs import (  # noqa: F401 - the exercise calls them here
-    check_graph_breaks,
-    graph_breaks,
-    slow_step,
-    step_problem,
-)
+from fastrain_lib.lessons.l04_fused_kernels.checks_graphs import (  # noqa: F401, I001 - the exercise calls them
+    check_graph_breaks, graph_breaks, slow_step, step_problem)
 from fastrain_lib.lessons.l04_fused_kernels.checks_triton import check_triton_softmax  # noqa: F401

@@ -153,6 +153,6 @@ def test_sdpa_and_its_own_backend_are_one_row(monkeypatch):
     variants = [r.params["variant"] for r in records]
     assert f"sdpa:{chosen}" not in variants and len(variants) == len(set(variants))
     sdpa, = [r for r in records if r.params["variant"] == "sdpa"]
-    assert sdpa.params["backend"] == chosen and tables.attention_rows([sdpa])[0][0] == f"sdpa ({chosen})"
+    assert sdpa.params["backend"] == chosen and tables.attention_rows([sdpa])[0][0] == f"sdpa ({tables.shown_name(chosen)})"
     assert all(r.noise.get("verdict") in ("quiet", "noisy") for r in records)
     assert tables.attention_rows(records)[0][-1] in (t("noise.quiet_word"), t("noise.noisy_word"))

@@ -38,9 +38,9 @@ def test_baseline_verdict_says_whether_foreach_is_the_default_here(monkeypatch):
     """The ablation's baseline is AdamW foreach: on a CPU that is not PyTorch's default (the for-loop is)."""
     monkeypatch.setattr(lesson04, "default_adam_impl", lambda device: "forloop")
     (key, values, stands_on), = lesson04.baseline_verdicts("cpu")
-    assert key == "lesson04.v.baseline_differs" and values == {"device": "cpu", "default": "forloop"}
+    assert key == "lesson04.v.baseline_differs" and values == {"device": "cpu", "default": tables.shown_name("forloop")}
     assert stands_on == ()  # a fact about PyTorch, no timing
-    assert "not PyTorch's default" in t(key, "en", **values) and "forloop" in t(key, "en", **values)
+    assert "not PyTorch's default" in t(key, "en", **values) and tables.shown_name("forloop") in t(key, "en", **values)
     monkeypatch.setattr(lesson04, "default_adam_impl", lambda device: "foreach")
     (key, values, _), = lesson04.baseline_verdicts("cuda")
     assert key == "lesson04.v.baseline_same" and "is the default" in t(key, "en", **values)
@@ -82,7 +82,7 @@ def test_a_ratio_below_one_is_said_as_slower_never_as_0_1x_faster():
     out = lesson04.adam_verdicts([1, 64], {"forloop": [_rec(1e-3), _rec(7.3e-3)], "foreach": [_rec(2e-3), _rec(73e-3)],
                                            "fused": [_rec(0.6e-3), _rec(6e-3)]})
     foreach = [(k, v) for k, v, _ in out if v.get("what") == "foreach"]
-    assert foreach == [("lesson04.v.cmp_slower", {"what": "foreach", "than": "for-loop", "ratio": pytest.approx(10),
+    assert foreach == [("lesson04.v.cmp_slower", {"what": "foreach", "than": tables.shown_name("forloop"), "ratio": pytest.approx(10),
                                                   "where": " (n=64)"})]
 
 
@@ -373,3 +373,12 @@ def test_no_verdict_rule_gives_a_cause_for_a_noisy_row():
         for key, values, stands_on in _causal(out):
             assert key == "lesson04.v.no_cause" or not any(getattr(r, "noisy", False) for r in stands_on), key
         assert "lesson04.v.no_cause" in _keys(out)
+
+
+def test_variant_backend_and_size_names_are_bengali_in_bengali_mode():
+    """Issue 27: identifiers stay English in code; what a Bengali reader sees is a Bengali name
+    (forloop, naive, efficient, tiny/small/medium), and names that are terms (foreach, fused, sdpa) stay."""
+    for name in ("forloop", "naive", "naive_compiled", "efficient", "unknown", "tiny", "small", "medium"):
+        assert re.search("[\u0980-\u09FF]", t(tables.NAME_KEYS[name], "bn")), name
+        assert t(tables.NAME_KEYS[name], "en")
+    assert tables.shown_name("foreach") == "foreach" and tables.shown_name("sdpa") == "sdpa"

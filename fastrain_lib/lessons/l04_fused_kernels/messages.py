@@ -6,6 +6,14 @@ MESSAGES = {
         "bn": "ফিউজড কার্নেল পরীক্ষা: ছোট GPT-র একটি প্রশিক্ষণ ধাপ",
         "en": "Fused kernels experiment: one training step of a tiny GPT",
     },
+    "lesson04.name.forloop": {"bn": "লুপ", "en": "for-loop"},
+    "lesson04.name.naive": {"bn": "হাতে-লেখা", "en": "naive"},
+    "lesson04.name.naive_compiled": {"bn": "হাতে-লেখা + কম্পাইল", "en": "naive + compile"},
+    "lesson04.name.efficient": {"bn": "মেমরি-সাশ্রয়ী", "en": "efficient"},
+    "lesson04.name.unknown": {"bn": "অজানা", "en": "unknown"},
+    "lesson04.name.tiny": {"bn": "খুব ছোট", "en": "tiny"},
+    "lesson04.name.small": {"bn": "ছোট", "en": "small"},
+    "lesson04.name.medium": {"bn": "মাঝারি", "en": "medium"},
     "lesson04.precision": {"bn": "প্রিসিশন", "en": "precision"},
     "lesson04.compile": {"bn": "torch.compile", "en": "torch.compile"},
     "lesson04.model_size": {"bn": "মডেলের আকার", "en": "model size"},
@@ -71,7 +79,7 @@ MESSAGES = {
         "en": "For the {impl} optimizer with {n} parameter tensors the measured count is {expected}; your function returned {got}. Every tensor needs a gradient, and build the optimizer with make_optimizer(params, impl).",
     },
     "lesson04.launch_ok": {
-        "bn": "ঠিক হয়েছে! 16টি টেনসরে for-loop: {forloop}টি কল, foreach: {foreach}টি। তোমার অনুমানের সাথে মিলিয়ে দেখো।",
+        "bn": "ঠিক হয়েছে! 16টি টেনসরে লুপ: {forloop}টি কল, foreach: {foreach}টি। তোমার অনুমানের সাথে মিলিয়ে দেখো।",
         "en": "Correct! With 16 tensors, for-loop: {forloop} calls, foreach: {foreach}. Compare with your prediction.",
     },
     "lesson04.ln_shape": {
@@ -103,7 +111,7 @@ MESSAGES = {
     # verdicts (# VERDICT cells)
     "lesson04.v.adam_little": {"bn": "কেন: এখানে রূপগুলোর পার্থক্য সামান্য — প্রতিটি কলের খরচ মেমরির কাজের তুলনায় ছোট।", "en": "Why: the variants differ little here — each call's cost is small next to the memory work."},
     "lesson04.v.adam_passes": {
-        "bn": "কেন: {n1}টি টেনসরেও (যেখানে কলের সংখ্যা প্রায় কোনো ব্যাপার নয়) fused {ratio1:.1f}× দ্রুত — তাই লাভের বড় অংশ লঞ্চ কমানো থেকে নয়, প্রতিটি সংখ্যা একবার পড়ে-লেখা থেকে (for-loop প্রতিটি অপারেশনে পুরো টেনসর আবার পড়ে আর লেখে)।",
+        "bn": "কেন: {n1}টি টেনসরেও (যেখানে কলের সংখ্যা প্রায় কোনো ব্যাপার নয়) fused {ratio1:.1f}× দ্রুত — তাই লাভের বড় অংশ লঞ্চ কমানো থেকে নয়, প্রতিটি সংখ্যা একবার পড়ে-লেখা থেকে (লুপ-রূপটি প্রতিটি অপারেশনে পুরো টেনসর আবার পড়ে আর লেখে)।",
         "en": "Why: even with {n1} tensor(s), where the number of calls hardly matters, fused is {ratio1:.1f}× as fast — so most of the gain is not fewer launches but reading and writing each number once (the for-loop re-reads and re-writes whole tensors in every operation).",
     },
     "lesson04.v.adam_calls": {
@@ -140,7 +148,7 @@ MESSAGES = {
         "en": "Write your guess first: prediction = {\"forloop\": …, \"foreach\": …} — both whole numbers, before measuring.",
     },
     "lesson04.prediction_not_int": {"bn": "{impl}-এর অনুমান একটি পূর্ণসংখ্যা (int) হবে, যেমন 100। তুমি লিখেছ: {got}", "en": "The guess for {impl} must be a whole number (int), e.g. 100. You wrote: {got}"},
-    "lesson04.prediction_ok": {"bn": "অনুমান মিলেছে! {n}টি টেনসরে for-loop: {forloop}টি কল, foreach: {foreach}টি — এখনই মাপা।", "en": "Your guess matches! With {n} tensors, for-loop: {forloop} calls, foreach: {foreach} — measured just now."},
+    "lesson04.prediction_ok": {"bn": "অনুমান মিলেছে! {n}টি টেনসরে লুপ: {forloop}টি কল, foreach: {foreach}টি — এখনই মাপা।", "en": "Your guess matches! With {n} tensors, for-loop: {forloop} calls, foreach: {foreach} — measured just now."},
     "lesson04.prediction_off": {
         "bn": "{impl}: তোমার অনুমান {guess}, মাপা {measured}। মাপা নিয়ম: 1টি টেনসরে {one}টি কল, প্রতি বাড়তি টেনসরে {per:g}টি করে।",
         "en": "{impl}: you guessed {guess}, measured {measured}. The measured rule: {one} calls with 1 tensor, {per:g} more per extra tensor.",

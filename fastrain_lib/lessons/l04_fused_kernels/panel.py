@@ -16,6 +16,7 @@ from fastrain_lib.core import config
 from fastrain_lib.core.i18n import t
 from fastrain_lib.fused import ablation, apex, optimizers
 from fastrain_lib.gpt import GPT
+from fastrain_lib.lessons.l04_fused_kernels.tables import shown_name
 from fastrain_lib.measure import bench, hardware, launches, noise
 from fastrain_lib.precision import amp as prec
 from fastrain_lib.train import train
@@ -73,7 +74,8 @@ def step_experiment(optimizer: str, norm: str, precision: str, compile: bool, si
     opt_launches = only_opt.launches
     model_launches = max(whole.launches - opt_launches, 0)
 
-    label = f"{optimizer}/{norm}/{precision}{'/compile' if compile else ''}/{size}"
+    label = (f"{shown_name(optimizer)}/{shown_name(norm)}/{precision}{'/compile' if compile else ''}"
+             f"/{shown_name(size)}")  # the names a student reads (Bengali in Bengali mode)
     if history is not None:
         history[:] = [h for h in history if h[0] != label] + [(label, median_ms, word)]
         shown = history[-8:]
@@ -115,6 +117,11 @@ def step_experiment(optimizer: str, norm: str, precision: str, compile: bool, si
     return Outcome(figure=fig, headers=headers, rows=rows, records=[record], note=note)
 
 
+def _options(names) -> list[tuple[str, str]]:
+    """A dropdown's (label, value) pairs: the shown name (Bengali in Bengali mode), the identifier as value."""
+    return [(shown_name(name), name) for name in names]
+
+
 def make() -> ExperimentPanel:
     """The lesson 04 panel. torch.compile is off by default: a first compile takes seconds (more on a CPU)."""
     device = hardware.best_device()
@@ -127,15 +134,16 @@ def make() -> ExperimentPanel:
     return ExperimentPanel(
         t("lesson04.panel_title"),
         {
-            "optimizer": widgets.Dropdown(options=list(optimizers.OPTIMIZER_IMPLS), value="foreach",
+            # option labels are the names a student reads; the values stay the code's identifiers
+            "optimizer": widgets.Dropdown(options=_options(optimizers.OPTIMIZER_IMPLS), value="foreach",
                                           description=t("core.optimizer")),
-            "norm": widgets.Dropdown(options=list(NORMS), value="torch", description="LayerNorm"),
+            "norm": widgets.Dropdown(options=_options(NORMS), value="torch", description="LayerNorm"),
             "precision": widgets.Dropdown(options=_precisions(device), value="fp32",
                                           description=t("lesson04.precision")),
             # a short label, not indented: a long one was cut off with "…" in the panel's narrow column
             "compile": widgets.Checkbox(value=False, description=t("lesson04.compile"), indent=False,
                                         layout=widgets.Layout(width="auto")),
-            "size": widgets.Dropdown(options=list(SIZES), value="tiny", description=t("lesson04.model_size")),
+            "size": widgets.Dropdown(options=_options(SIZES), value="tiny", description=t("lesson04.model_size")),
         },
         experiment,
         name="lesson04_fused",

@@ -10,6 +10,18 @@ from fastrain_lib.fused import ablation
 from fastrain_lib.measure import bench, noise
 from fastrain_lib.ui import plots
 
+# Variant, backend and size names as the code spells them -> the name a student reads (Bengali in
+# Bengali mode); every other name (foreach, fused, apex, torch, sdpa, flash, math, ...) is shown as it is.
+NAME_KEYS = {"forloop": "lesson04.name.forloop", "naive": "lesson04.name.naive",
+             "naive_compiled": "lesson04.name.naive_compiled", "efficient": "lesson04.name.efficient",
+             "unknown": "lesson04.name.unknown", "tiny": "lesson04.name.tiny", "small": "lesson04.name.small",
+             "medium": "lesson04.name.medium"}
+
+
+def shown_name(name: str) -> str:
+    """The name shown for a variant / backend / model size `name` (the code keeps its English identifier)."""
+    return t(NAME_KEYS[name]) if name in NAME_KEYS else name
+
 
 def noise_word(record) -> str:
     """The row's noise mark for a table: quiet or noisy (— when the record carries no verdict)."""
@@ -121,8 +133,8 @@ def _peak_note(records: list) -> str:
 
 def variant_label(record) -> str:
     """'sdpa (flash)' for SDPA's own choice (the backend it picked is not listed again), else the variant."""
-    backend = record.params.get("backend")
-    return f"{record.params['variant']} ({backend})" if backend else record.params["variant"]
+    backend, variant = record.params.get("backend"), shown_name(record.params["variant"])
+    return f"{variant} ({shown_name(backend)})" if backend else variant
 
 
 def attention_rows(records: list) -> list[tuple]:

@@ -16,6 +16,7 @@ import itertools
 
 import torch
 
+from fastrain_lib.lessons.l04_fused_kernels.tables import shown_name
 from fastrain_lib.measure import noise
 
 SAME_BAND = 0.05  # within ±5% counts as "no change": closer than run-to-run noise
@@ -130,9 +131,10 @@ def adam_verdicts(counts: list[int], records: dict[str, list]) -> list[tuple[str
     when every timing was quiet."""
     loop, fast = [r.median_s for r in records["forloop"]], [r.median_s for r in records["fused"]]
     most, fewest = loop[-1] / fast[-1], loop[0] / fast[0]
-    out = [compare("fused", "for-loop", most, f"n={counts[-1]}"), compare("fused", "for-loop", fewest, f"n={counts[0]}")]
+    loop_name = shown_name("forloop")
+    out = [compare("fused", loop_name, most, f"n={counts[-1]}"), compare("fused", loop_name, fewest, f"n={counts[0]}")]
     if "foreach" in records:
-        out.append(compare("foreach", "for-loop", loop[-1] / records["foreach"][-1].median_s, f"n={counts[-1]}"))
+        out.append(compare("foreach", loop_name, loop[-1] / records["foreach"][-1].median_s, f"n={counts[-1]}"))
     everything = [r for rows in records.values() for r in rows]
     if noisy(everything):
         return out + no_cause(everything)
@@ -257,7 +259,7 @@ def baseline_verdicts(device) -> list[tuple[str, dict, object]]:
     """The ablation's baseline runs AdamW foreach: is that PyTorch's default on this device?"""
     default = default_adam_impl(device)
     key = "lesson04.v.baseline_same" if default == "foreach" else "lesson04.v.baseline_differs"
-    return [(key, {"device": torch.device(device).type, "default": default}, ())]
+    return [(key, {"device": torch.device(device).type, "default": shown_name(default)}, ())]
 
 
 # ---------------------------------------------------------------- §7 attention
@@ -304,7 +306,7 @@ def attention_verdicts(records: list) -> list[tuple[str, dict, object]]:
     if all(peaks):
         out.append(("lesson04.v.attn_peak", {"seq": seq, "naive": peaks[0] / 1e6, "sdpa": peaks[1] / 1e6}, ()))
     for variant, t1, ms1, t2, ms2 in inconsistent_times(records):
-        out.append(("lesson04.v.attn_inconsistent", {"variant": variant, "t1": t1, "ms1": ms1, "t2": t2, "ms2": ms2},
+        out.append(("lesson04.v.attn_inconsistent", {"variant": shown_name(variant), "t1": t1, "ms1": ms1, "t2": t2, "ms2": ms2},
                     ()))
     if inconsistent_times(records) or noisy(records):  # no meaning drawn from times that contradict themselves
         return out + (no_cause(records) or [("lesson04.v.no_cause", {}, list(records))])

@@ -119,7 +119,7 @@ def read_file(path: Path) -> tuple[int, list[bench.Record]]:
     try:
         payload = json.loads(Path(path).read_text(encoding="utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise ValueError(t("class_results.bad_json", error=str(exc)[:80])) from exc
+        raise ValueError(t("class_results.bad_json", error=f"{type(exc).__name__}: {str(exc)[:80]}")) from exc  # Python's own words, named as such
     if isinstance(payload, list):
         schema, raw_records = 0, payload
     elif isinstance(payload, dict) and isinstance(payload.get("records"), list):

@@ -514,7 +514,7 @@ def test_issue27_mfu_rising_while_tokens_fall_is_said_as_the_peak_moving(monkeyp
     assert "37.4 GFLOP/s" in text and "97.8 GFLOP/s" in text and "5,200" in text and "4,100" in text
     same_peak = {"tokens_per_s": 4100.0, "mfu": 0.041, "peak_flops": 97.8e9}
     assert cverdicts.mfu_change(earlier, same_peak)[0][0] == "capstone.mfu_with_tokens"
-    moved = {"tokens_per_s": 4100.0, "mfu": 0.060, "peak_flops": 67.0e9}
+    moved = {"tokens_per_s": 4100.0, "mfu": 0.0334, "peak_flops": 120.0e9}  # both fall, MFU more: the peak rose
     assert cverdicts.mfu_change(earlier, moved)[0][0] == "capstone.mfu_peak_moved"
     assert cverdicts.mfu_change(None, now) == [] and cverdicts.mfu_change(earlier, {**now, "mfu": None}) == []
 

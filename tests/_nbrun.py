@@ -162,7 +162,7 @@ def glossary_latin(root: Path = ROOT) -> set[str]:
 
 
 # A line with no Bengali that reads as code: a printed kernel, a generated C file, a shell command.
-_CODE_LINE = re.compile(r"^\s*(def|class|return|if|elif|else|for|while|import|from|with|try|except|@|#|extern|const|"
+_CODE_LINE = re.compile(r"^\s*(def|class|return|if|elif|else|for|while|import|from|with|try|except|del|pass|raise|assert|yield|lambda|global|@|#|extern|const|"
                         r"static|void|auto|pip|conda|python|\$|!)(\b|\s|$)|[;{}:\\(,]\s*$| [-+*/=<>!]=? |==|->|\w\(")
 
 

@@ -186,6 +186,8 @@ def test_english_in_bengali_output_is_caught_but_code_units_and_terms_are_not():
     assert words("def kernel(x_ptr, n):\n    pid = tl.program_id(0)\n    if pid < n:\n        return y") == []
     assert words("extern \"C\" void kernel(const float* in_ptr0) {\n    for(long x0=0; x0<4; x0++)") == []
     assert words("pip install -v --no-build-isolation .") == []  # a command
+    assert words("    del arg0_1\n    assert_size_stride(buf0, (4, ), (1, ))") == []  # generated Python (lesson 04)
+    assert words("the deleted value passed") == ["the", "deleted", "value", "passed"]  # keywords only at a line start
     assert words("ইনস্টল করতে: pip install -v --no-build-isolation . অথবা conda-forge থেকে nvidia-apex") == []
     assert words("T = 128 টোকেন, q·kᵀ: q, k, v") == []  # single letters are math
     assert words("the loss went down") == ["the", "went", "down"]  # an English sentence is not code

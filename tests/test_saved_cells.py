@@ -116,7 +116,7 @@ TECHNIQUES = [
                                                    r"def ring_all_reduce\(", r"isend\("]),
     ("notebooks/05c_sharding_and_pipelines.ipynb", [r"def zero1_step\(", r"reduce_scatter", r"all_gather"]),
     ("notebooks/06_sync_vs_async_sgd.ipynb", [r"def hogwild_worker\("]),
-    ("notebooks/07_capstone_bengali_gpt.ipynb", [r"for \w+, \w+ in switches\.items\(\):", r"fused=s\[", r"amp_step\("]),
+    ("notebooks/07_capstone_bengali_gpt.ipynb", [r"for \w+, \w+ in (progress\(list\()?switches\.items\(\)", r"fused=s\[", r"amp_step\("]),
 ]
 
 

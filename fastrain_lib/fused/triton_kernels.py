@@ -137,9 +137,13 @@ def _restore_language(state: list) -> None:
     """Put triton.language back as `state` saw it. Triton 3.x's InterpretedFunction.__call__ (a @jit helper
     such as tl.max inside an interpreted kernel) patches triton.language.core and never restores it: every
     later real compile (triton.compile, a GPU launch) then fails ("'ir.value' object has no attribute 'dtype'")."""
+    injected = vars(_interpreter)
     for obj, saved in state:
         for name in [n for n in vars(obj) if n not in saved]:
-            delattr(obj, name)
+            # Kept: a name the interpreter added to a helper's module globals (interpreter_semantic, ...) is
+            # needed by its cached rewritten helper (InterpretedFunction.rewritten_fn) on the next launch.
+            if vars(obj)[name] is not injected.get(name, object()):
+                delattr(obj, name)
         for name, value in saved.items():
             if vars(obj).get(name) is not value:
                 setattr(obj, name, value)

@@ -497,3 +497,18 @@ def test_the_report_says_no_tensor_cores_for_a_gtx_1650(monkeypatch):
 def test_has_tf32_only_from_ampere(name, cc, tf32):
     assert hardware.has_tf32(hardware.Facts("cuda", name, cc, 1)) is tf32
     assert not hardware.has_tf32(hardware.Facts("cpu", "x"))
+
+
+@pytest.mark.parametrize("mode, gpu, asked, runs", [
+    ("lab", False, "", False),            # a CPU lab PC: the core route must fit the session
+    ("lab", True, "", True),              # a GPU makes the optional cell cheap
+    ("ci", False, "", True), ("full", False, "", True),  # tests and demos cover every cell
+    ("lab", False, "all", True), ("lab", False, "compile", True), ("lab", False, "profiler, Compile", True),
+    ("lab", False, "profiler", False),    # another cell was asked for, not this one
+    ("ci", True, "none", False), ("lab", True, "NONE,compile", False),
+])
+def test_run_optional_decides_from_the_mode_the_gpu_and_the_request(mode, gpu, asked, runs, monkeypatch):
+    monkeypatch.setenv("FASTRAIN_MODE", mode)
+    monkeypatch.setenv("FASTRAIN_OPTIONAL", asked)
+    monkeypatch.setattr(hardware, "cuda_available", lambda: gpu)
+    assert hardware.run_optional("compile") is runs

@@ -536,7 +536,7 @@ def test_the_route_marks_the_profiler_optional_and_off_on_a_cpu():
     assert len(rows) == len(headings)
     assert all(("🟢 মূল" in h) != ("⚪ ঐচ্ছিক" in h) for h in headings)
     profiler = next(c for c in cells if "profile_loop" in c.source and c.cell_type == "code")
-    assert profiler.source.startswith('RUN_PROFILER = config.run_optional("profiler")')
+    assert profiler.source.startswith('RUN_PROFILER = hardware.run_optional("profiler")')
     assert "optional" in profiler.metadata.get("tags", [])
     core_minutes = sum(int(r.split("|")[3].strip().translate(str.maketrans("০১২৩৪৫৬৭৮৯", "0123456789")))
                        for r in rows if "🟢" in r)

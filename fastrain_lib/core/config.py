@@ -84,23 +84,3 @@ def reference_dir() -> Path | None:
     if (PACKAGE_DIR / "reference_runs").is_dir():
         return PACKAGE_DIR / "reference_runs"
     return None
-
-
-def run_optional(name: str) -> bool:
-    """Whether an expensive optional cell (a compile row, the long profiler) runs by default.
-
-    On a CPU lab PC the lesson's core route must fit a 2-3 hour session, so such cells are off
-    unless asked for; on a GPU they are cheap, and in `ci`/`full` mode they run so that the tests
-    and demos cover them. FASTRAIN_OPTIONAL=all (or a comma list of names, or none) overrides.
-    A cell reads it once at its top: `RUN_COMPILE = config.run_optional("compile")`, and the
-    student may set the variable to True by hand."""
-    asked = {s.strip().lower() for s in os.environ.get("FASTRAIN_OPTIONAL", "").split(",") if s.strip()}
-    if "none" in asked:
-        return False
-    if "all" in asked or name.lower() in asked:
-        return True
-    if mode() in ("ci", "full"):
-        return True
-    import torch  # only here: config is imported by everything and must stay cheap
-
-    return bool(torch.cuda.is_available())

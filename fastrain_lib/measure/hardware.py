@@ -23,6 +23,7 @@ import re
 
 import torch
 
+from fastrain_lib.core import config
 from fastrain_lib.core.dtypes import AUTOCAST_DTYPES
 from fastrain_lib.core.i18n import t
 from fastrain_lib.measure.datasheet import DATASHEET, ROWS, Sheet, datasheet_for, normalize  # noqa: F401 - re-exported
@@ -43,6 +44,24 @@ FORCE_T4_ENV = "FASTRAIN_FORCE_T4_POLICY"  # =1: any GPU follows the T4 policy (
 # and the small Quadro/T-series cards. Their capability is 7.5, like a T4's, so the capability alone
 # would promise fp16 tensor cores they do not have (NVIDIA Turing TU116/TU117 product pages).
 NO_TENSOR_CORES = re.compile(r"\bGTX 16\d\d\b|\bMX ?[45][05]0\b|\bT(?:400|500|550|600|1000|1200|2000)\b", re.I)
+
+
+def run_optional(name: str) -> bool:
+    """Whether an expensive optional cell (a compile row, the long profiler) runs by default.
+
+    On a CPU lab PC the lesson's core route must fit a 2-3 hour session, so such cells are off
+    unless asked for; on a GPU they are cheap, and in `ci`/`full` mode they run so that the tests
+    and demos cover them. FASTRAIN_OPTIONAL=all (or a comma list of names, or none) overrides.
+    A cell reads it once at its top: `RUN_COMPILE = hardware.run_optional("compile")`, and the
+    student may set the variable to True by hand."""
+    asked = {s.strip().lower() for s in os.environ.get("FASTRAIN_OPTIONAL", "").split(",") if s.strip()}
+    if "none" in asked:
+        return False
+    if "all" in asked or name.lower() in asked:
+        return True
+    if config.mode() in ("ci", "full"):
+        return True
+    return cuda_available()
 
 
 def force_t4_policy() -> bool:

@@ -350,7 +350,8 @@ def _compare_table(text: str) -> dict[str, tuple[float, float]]:
     assert table, text[-1500:]
     rows = {}
     for row in re.findall(r"<tr>(.*?)</tr>", table[0]):  # the match starts inside the header row
-        switch, _, _, tokens, speedup = [html.unescape(c) for c in re.findall(r"<td>(.*?)</td>", row)]
+        # switch, settings, step ms, tokens/s, speed-up, then the quiet/noisy mark (issue 27)
+        switch, _, _, tokens, speedup, _ = [html.unescape(c) for c in re.findall(r"<td>(.*?)</td>", row)]
         rows[switch] = (float(tokens.replace(",", "")), float(speedup.lstrip("×")))
     return rows
 

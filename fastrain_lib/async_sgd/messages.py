@@ -68,7 +68,7 @@ MESSAGES = {
     "param_server.the_worker": {"bn": "কর্মী {w}", "en": "worker {w}"},
     "param_server.died": {"bn": "{who}-এর প্রসেস মাঝপথে মারা গেছে। সার্ভার আর বাকি কর্মীদের থামিয়ে দেওয়া হয়েছে — কোনো প্রসেস ঝুলে নেই। আবার চালাও; বারবার হলে মেমরি বা অন্য কাজের চাপ দেখো।",
                 "en": "The process of {who} died mid-run. The server and the other workers were stopped — nothing is left hanging. Run again; if it repeats, check memory or other load."},
-    "param_server.raised": {"bn": "{who}-এ ত্রুটি হয়েছে; সব প্রসেস থামানো হয়েছে। নিচে তার traceback।",
+    "param_server.raised": {"bn": "{who}-এ ত্রুটি হয়েছে; সব প্রসেস থামানো হয়েছে। নিচে তার ত্রুটির বিবরণ (traceback)।",
                   "en": "{who} raised an error; every process was stopped. Its traceback is below."},
     "param_server.timeout": {"bn": "প্যারামিটার সার্ভারের রান {seconds:.0f} সেকেন্ডেও শেষ হয়নি ({who} আটকে ছিল); সব প্রসেস বন্ধ করা হয়েছে। ধাপ বা দেরি কমাও।",
                    "en": "The parameter-server run did not finish within {seconds:.0f} s ({who} was stuck); every process was stopped. Use fewer steps or less delay."},

@@ -12,7 +12,7 @@ MESSAGES = {
               "find it. Put the worker in a .py module (e.g. fastrain_lib.distributed.ddp.train_worker) and import it.",
     },
     "distributed.worker_raised": {
-        "bn": "র‍্যাঙ্ক {rank}-এর প্রসেসে ত্রুটি হয়েছে; বাকি প্রসেসগুলো থামিয়ে দেওয়া হয়েছে। সেই প্রসেসের traceback:\n{traceback}",
+        "bn": "র‍্যাঙ্ক {rank}-এর প্রসেসে ত্রুটি হয়েছে; বাকি প্রসেসগুলো থামিয়ে দেওয়া হয়েছে। সেই প্রসেসের ত্রুটির বিবরণ (traceback):\n{traceback}",
         "en": "The process of rank {rank} raised an error; the other processes were stopped. Its traceback:\n{traceback}",
     },
     "distributed.worker_died": {

@@ -168,7 +168,7 @@ def scaling_experiment(processes: int, batch_size: int, backend: str, hidden: in
     table = [(r["processes"], r["global_batch"], r["step_s"] * 1e3, r["compute_s"] * 1e3, r["allreduce_s"] * 1e3,
               r["samples_per_s"], r["speedup"], 100 * r["efficiency"],
               t("core.yes") if r["identical"] else t("core.no"), measured.word(r["noise"])) for r in rows]
-    records = [bench.Record(name=f"ddp {r['processes']} processes", median_s=r["step_s"], times_s=r["times"],
+    records = [bench.Record(name=f"DDP W={r['processes']}", median_s=r["step_s"], times_s=r["times"],
                             params={"panel": "lesson05_ddp", "processes": r["processes"], "batch_size": batch_size,
                                     "hidden": hidden, "backend": r["backend"]},
                             metrics={"samples_per_s": r["samples_per_s"], "efficiency": r["efficiency"],

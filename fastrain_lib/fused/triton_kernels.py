@@ -7,9 +7,8 @@ backward, and the two joined into a torch.autograd.Function that gradcheck can t
     tk.gradcheck_bias_gelu()               # torch.autograd.gradcheck on small float64 inputs
 
 On a GPU the kernels are compiled to real GPU code. Without a GPU they run in Triton's
-interpreter: Triton reads TRITON_INTERPRET when @triton.jit decorates the function
-(triton 3.x: triton.knobs.runtime.interpret, read from the environment at that moment),
-so we set it just before decorating, and only when there is no GPU. The interpreter
+interpreter: Triton reads TRITON_INTERPRET when @triton.jit decorates the function (triton 3.x:
+triton.knobs.runtime.interpret), so we set it just before decorating, and only without a GPU. The interpreter
 runs each block with NumPy: good for checking the result, useless for timing.
 `jit(fn)` does the same for a kernel written in a notebook (the exercises).
 """
@@ -136,14 +135,13 @@ def _language_state() -> list:
 def _restore_language(state: list) -> None:
     """Put triton.language back as `state` saw it. Triton 3.x's InterpretedFunction.__call__ (a @jit helper
     such as tl.max inside an interpreted kernel) patches triton.language.core and never restores it: every
-    later real compile (triton.compile, a GPU launch) then fails ("'ir.value' object has no attribute 'dtype'")."""
+    later real compile (triton.compile, a GPU launch) then fails ("'ir.value' object has no attribute 'dtype'").
+    Names the interpreter added to a helper's module globals (interpreter_semantic, ...) stay: its cached
+    rewritten helper (InterpretedFunction.rewritten_fn) needs them on the next launch (Triton 3.8)."""
     injected = vars(_interpreter)
     for obj, saved in state:
-        for name in [n for n in vars(obj) if n not in saved]:
-            # Kept: a name the interpreter added to a helper's module globals (interpreter_semantic, ...) is
-            # needed by its cached rewritten helper (InterpretedFunction.rewritten_fn) on the next launch.
-            if vars(obj)[name] is not injected.get(name, object()):
-                delattr(obj, name)
+        for name in [n for n in vars(obj) if n not in saved and vars(obj)[n] is not injected.get(n, object())]:
+            delattr(obj, name)
         for name, value in saved.items():
             if vars(obj).get(name) is not value:
                 setattr(obj, name, value)

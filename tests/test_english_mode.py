@@ -73,6 +73,17 @@ def repr_problems(cells) -> list[str]:
             for cell in cells for match in [RAW_REPR.search(cell.text)] if match]
 
 
+# A log record of PyTorch's (glog style: "W1202 16:51:17.788000 23115 torch/_dynamo/...py:1841] [0/0] ")
+_LOG_PREFIX = re.compile(r"^[IWEF]\d{4} [\d:.]+ +\d+ \S+\] (?:\[[^\]]*\] )?")
+
+
+def without_quoted_source(text: str, source: str) -> str:
+    """`text` without the lines that quote the cell's own code (torch.compile's graph-break warning shows
+    the line "from user code", Bengali comment included): that is the code, not the course's output."""
+    code = {line.strip() for line in source.splitlines() if line.strip()}
+    return "\n".join(line for line in text.splitlines() if _LOG_PREFIX.sub("", line).strip() not in code)
+
+
 def bengali_problems(path, cells, widget_text: str) -> list[str]:
     problems = []
     allowed_here = rel(path) in BN_OUTPUT_ALLOWED
@@ -82,7 +93,7 @@ def bengali_problems(path, cells, widget_text: str) -> list[str]:
             problems.append(f"cell {cell.index}: marked {BN_OUTPUT_OK} but {rel(path)} is not in BN_OUTPUT_ALLOWED")
         if marked and allowed_here:
             continue
-        found = bengali_left(cell.text)
+        found = bengali_left(without_quoted_source(cell.text, cell.source))
         if found:
             problems.append(f"cell {cell.index} ({cell.source.splitlines()[0][:50] if cell.source else ''!r}) "
                             f"shows Bengali in English mode: {sorted(set(found))[:6]}")
@@ -135,6 +146,14 @@ def test_bengali_output_is_caught_but_class_names_are_not():
     assert bengali_problems(path, [_Cell("print(x)", text="threads: 2, time ১২ ms")], "") != []
     assert bengali_problems(path, [_Cell("print(x)", text="<th>কাজ</th>")], "") != []
     assert bengali_problems(path, [_Cell("print(x)", text="classes: ০ ১ ২ ৩ ৪ ৫ ৬ ৭ ৮ ৯")], "") == []
+    # torch.compile's warning quotes the cell's own line (a Bengali comment): code, not output
+    source = "h = 1\nprint(h.item())  # .item(): গ্রাফ এখানে থামে\n"
+    warning = ("W1202 16:51:17.788000 23115 torch/_dynamo/variables/tensor.py:1841] [0/0] Graph break: from user code at:\n"
+               "W1202 16:51:17.788000 23115 torch/_dynamo/variables/tensor.py:1841] [0/0]     "
+               "print(h.item())  # .item(): গ্রাফ এখানে থামে\n")
+    assert bengali_problems(path, [_Cell(source, text=warning)], "") == []
+    assert bengali_problems(path, [_Cell(source, text=warning + "W1202 1:1.1 1 a.py:1] গ্রাফ থামল\n")], "") != []
+    assert bengali_problems(path, [_Cell("print(x)", text=warning)], "") != []  # not this cell's code
     assert bengali_problems(path, [], '{"a": {"state": {"description": "চালাও"}}}') != []
     capstone = ROOT / "notebooks" / "07_capstone_bengali_gpt.ipynb"
     samples = '{"a": {"state": {"outputs": [{"text": "আমার সোনার বাংলা"}], "description": "run"}}}'

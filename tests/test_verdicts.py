@@ -65,3 +65,6 @@ def test_one_cell_prints_the_same_noisy_warning_once(capsys, monkeypatch):
     assert capsys.readouterr().out.startswith(verdicts.PREFIX + verdicts.NOISY_MARK)
     verdicts.say("2 of 3 noisy", noise=[NOISY, NOISY, QUIET])  # a different warning (other counts): printed
     assert capsys.readouterr().out.startswith(verdicts.PREFIX + verdicts.NOISY_MARK)
+    # the first warning again, after the other one (lesson 01's limits, then its findings): not a second copy
+    verdicts.say("ring is faster because of bandwidth", noise=[Rec(NOISY)])
+    assert capsys.readouterr().out == ""

@@ -115,15 +115,18 @@ def say(key_or_sentence: str, /, *, noise=_UNSET, **values) -> None:
     _pending.clear()
     if stood_on_noisy:
         warning, cell = noisy_line(infos), _cell()
-        if cell is not None and _last_noisy == [cell, warning]:
-            return  # the same warning already stands under this cell: a second copy says nothing new
-        _last_noisy[:] = [cell, warning]
+        if cell is not None and _noisy_printed.get("cell") != cell:
+            _noisy_printed.clear()
+            _noisy_printed["cell"] = cell
+        if cell is not None and warning in _noisy_printed:
+            return  # the same warning already stands under this cell, maybe above another: no new copy
+        _noisy_printed[warning] = True
         print(warning)
         return
     print(text)
 
 
-_last_noisy: list = [None, None]  # (cell, line) of the last noisy-measurement sentence printed
+_noisy_printed: dict = {}  # the noisy-measurement sentences printed in the current cell ("cell": its number)
 
 
 def _cell():

@@ -115,18 +115,17 @@ def say(key_or_sentence: str, /, *, noise=_UNSET, **values) -> None:
     _pending.clear()
     if stood_on_noisy:
         warning, cell = noisy_line(infos), _cell()
-        if cell is not None and _noisy_printed.get("cell") != cell:
-            _noisy_printed.clear()
-            _noisy_printed["cell"] = cell
-        if cell is not None and warning in _noisy_printed:
+        if cell != _noisy_printed["cell"]:
+            _noisy_printed.update(cell=cell, lines=set())
+        if cell is not None and warning in _noisy_printed["lines"]:
             return  # the same warning already stands under this cell, maybe above another: no new copy
-        _noisy_printed[warning] = True
+        _noisy_printed["lines"].add(warning)
         print(warning)
         return
     print(text)
 
 
-_noisy_printed: dict = {}  # the noisy-measurement sentences printed in the current cell ("cell": its number)
+_noisy_printed: dict = {"cell": None, "lines": set()}  # noisy-measurement sentences printed in the current cell
 
 
 def _cell():

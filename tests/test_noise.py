@@ -183,3 +183,21 @@ def test_one_thread_that_got_faster_beside_the_load_is_not_called_slower(lang, m
     chosen, values = noise.load_verdict(_mm(100), _mm(4, True), _mm(60, threads=1), _mm(50, threads=1))
     text = t(chosen, **values)
     assert ("1.2 গুণ ধীর" if lang == "bn" else "1.2× slower") in text  # a real slow-down still reads "slower"
+
+
+@pytest.mark.parametrize("threads, free, expected", [(2, 2.25, 2), (2, 1.25, 1), (2, 0.25, 1), (8, 5.9, 5), (1, 4.0, 1)])
+def test_suggested_threads_fit_the_free_cores(threads, free, expected):
+    assert noise.suggested_threads({"threads": threads, "cores_free": free}) == expected
+
+
+@pytest.mark.skipif(noise.cores() < 2, reason="one core: there is no thread to give up")
+def test_threads_that_fit_leave_the_busy_core_to_the_other_program():
+    """A real hog on one core: the team shrinks by at least that core (other load only shrinks it
+    more), and the short look is not a measurement a later verdict would have to account for."""
+    from fastrain_lib.core import verdicts
+
+    before = len(verdicts._pending)
+    with noise.hog(1):
+        fit = noise.threads_that_fit(noise.cores())
+    assert 1 <= fit <= noise.cores() - 1
+    assert len(verdicts._pending) == before

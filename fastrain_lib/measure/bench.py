@@ -14,6 +14,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import datetime as _dt
 import functools
 import json
@@ -88,6 +89,18 @@ def meta() -> dict:
     return info
 
 
+@contextlib.contextmanager
+def torch_threads(threads: int | None):
+    """torch's CPU threads set to `threads` inside the block and restored after (None: unchanged)."""
+    before = torch.get_num_threads()
+    if threads:
+        torch.set_num_threads(int(threads))
+    try:
+        yield
+    finally:
+        torch.set_num_threads(before)
+
+
 def measure(fn, name: str, *, params: dict | None = None, warmup: int = 2,
             min_run_time: float | None = None, threads: int | None = None) -> Record:
     """Time `fn()` with torch.utils.benchmark: warm-up, then median and IQR over repeats,
@@ -97,13 +110,9 @@ def measure(fn, name: str, *, params: dict | None = None, warmup: int = 2,
     threads: CPU threads for the measurement (default: what torch uses now); Timer sets and
     restores it, warm-up included."""
     threads = threads or torch.get_num_threads()
-    before = torch.get_num_threads()
-    torch.set_num_threads(threads)
-    try:
+    with torch_threads(threads):
         for _ in range(warmup):
             fn()
-    finally:
-        torch.set_num_threads(before)
     if min_run_time is None:
         min_run_time = config.by_mode(ci=0.05, lab=0.3, full=1.0)
     # Timer runs single-threaded unless told: measure with the threads asked for.

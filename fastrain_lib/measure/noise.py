@@ -192,6 +192,18 @@ def suggested_threads(info: dict) -> int:
     return max(1, min(int(info.get("threads") or 1), int(info.get("cores_free") or 0)))
 
 
+def threads_that_fit(wanted: int, *, seconds: float = 0.2) -> int:
+    """How many of `wanted` CPU threads fit beside the other work running now: the load of other
+    programs over a short look (`seconds`), not counted as a measurement. A thread team larger
+    than the free cores waits for its descheduled member at every step (the capstone trained
+    10× slower in a Jupyter kernel with 2 threads beside one busy core, 2026-12-02)."""
+    start = sample()
+    time.sleep(seconds)
+    other = load_between(start, sample())
+    free = other["cores"] - other["other_cores"] - other["steal_cores"] + CORE_TOLERANCE
+    return suggested_threads({"threads": wanted, "cores_free": free})
+
+
 # ---------------------------------------------------------------- saying it
 
 

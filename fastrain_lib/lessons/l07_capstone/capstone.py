@@ -201,7 +201,7 @@ def _memory(device: torch.device, history) -> tuple[int | None, str]:
 def run(*, device: str | None = None, precision: str = "fp32", optimizer: str = "fused", norm: str = "torch",
         compile: bool = False, grad_accum: int = 1, processes: int = 1, steps: int | None = None,
         checkpoint_dir=None, resume: bool = False, seed: int = 0, progress: bool = True, stop_at: int | None = None,
-        time_window: int = 4, **size_overrides) -> Result:
+        time_window: int = 4, threads: int | None = None, **size_overrides) -> Result:
     """Train the capstone GPT with the given switches and measure it.
 
     processes > 1 runs DistributedDataParallel in that many processes (each with its own
@@ -210,7 +210,10 @@ def run(*, device: str | None = None, precision: str = "fp32", optimizer: str = 
     a checkpoint is saved there too, and resume=True continues from the newest one.
     stop_at=k stops after step k as if the machine were switched off (for the resume demo).
     time_window: steps timed together between two device waits (train.train); 1 gives each
-    step its own time, which a comparison needs to tell a difference from the noise."""
+    step its own time, which a comparison needs to tell a difference from the noise.
+    threads: torch's CPU threads for a one-process CPU run; by default as many of torch's threads as
+    fit beside the other work running now (noise.threads_that_fit), since a thread team larger than
+    the free cores waits at every step."""
     device = str(hardware.check_device(device or hardware.best_device()))
     cfg = sizes(**size_overrides)
     if steps is not None:
@@ -219,20 +222,33 @@ def run(*, device: str | None = None, precision: str = "fp32", optimizer: str = 
         cfg = fit_batch(cfg, hardware.facts(device), precision, load_corpus().vocab_size)
     if processes < 1:
         raise ValueError(t("capstone.bad_processes", n=processes))
+    if processes == 1 and device == "cpu":
+        threads = threads or _threads_beside_load(progress)
     settings = {"device": device, "precision": precision, "optimizer": optimizer, "norm": norm, "compile": compile,
                 "grad_accum": grad_accum, "processes": processes, "steps": cfg["steps"], "time_window": time_window,
+                "threads": threads,
                 "model": {k: cfg[k] for k in ("n_layer", "n_head", "n_embd", "block_size", "batch_size")}}
     if processes > 1:
         if checkpoint_dir is not None:
             raise ValueError(t("capstone.ddp_no_checkpoint"))
         return _run_ddp(settings, cfg, seed)
-    out = train_one(settings, cfg, seed=seed, progress=progress, checkpoint_dir=checkpoint_dir, resume=resume,
-                    stop_at=stop_at)
+    with bench.torch_threads(threads):
+        out = train_one(settings, cfg, seed=seed, progress=progress, checkpoint_dir=checkpoint_dir, resume=resume,
+                        stop_at=stop_at)
     result = _finish(settings, cfg, out, world_size=1)
     if checkpoint_dir is not None:
         result.run_dir = str(checkpoint_dir)
         runs.log_finish(checkpoint_dir, result)
     return result
+
+
+def _threads_beside_load(tell: bool) -> int:
+    """torch's threads that fit beside the other work running now; said when fewer than torch's own."""
+    wanted = torch.get_num_threads()
+    threads = noise.threads_that_fit(wanted)
+    if tell and threads < wanted:
+        print(t("capstone.fewer_threads", threads=threads, wanted=wanted))
+    return threads
 
 
 class Stopped(Exception):
@@ -344,11 +360,15 @@ def compare(variants: dict[str, dict], steps: int | None = None, **common) -> di
     steps = steps or config.by_mode(ci=4, lab=30, full=100)
     from fastrain_lib.ui.progress import progress
 
+    # every variant with the same threads, chosen once: a difference in threads would pass for the switch's effect
+    if str(common.get("device") or hardware.best_device()) == "cpu":
+        common.setdefault("threads", _threads_beside_load(tell=True))
     results = {}
     for name, settings in progress(list(variants.items()), "lesson07.progress_compare", total=len(variants)):
         with noise.Window() as window:  # other work on the machine while this variant ran
             result = run(steps=steps, eval_every=steps, progress=False, time_window=1, **{**common, **settings})
         spread, repeats = noise.from_times(result.step_times_s[1:])
-        result.noise = window.assess(threads=torch.get_num_threads(), spread=spread, repeats=repeats)
+        threads = result.settings.get("threads") or torch.get_num_threads()
+        result.noise = window.assess(threads=threads, spread=spread, repeats=repeats)
         results[name] = result
     return results

@@ -17,6 +17,12 @@ MESSAGES.update({
         "bn": "প্রসেসের সংখ্যা {n} হতে পারে না: অন্তত 1 দাও।",
         "en": "The number of processes cannot be {n}: use at least 1.",
     },
+    "capstone.fewer_threads": {
+        "bn": "অন্য প্রোগ্রাম এখন কোর ব্যস্ত রেখেছে: প্রশিক্ষণ চলবে {threads}টি থ্রেডে ({wanted}টির বদলে), কারণ খালি কোরের "
+              "চেয়ে বেশি থ্রেড হলে প্রতিটি ধাপে থ্রেডগুলো একে অপরের জন্য অপেক্ষা করে।",
+        "en": "Other programs are keeping cores busy now: training runs on {threads} thread(s) (instead of {wanted}), "
+              "because with more threads than free cores the threads wait for each other at every step.",
+    },
     "capstone.ddp_no_checkpoint": {
         "bn": "একাধিক প্রসেসের (DDP) রানে এই পাঠে চেকপয়েন্ট রাখা হয় না। checkpoint_dir বাদ দাও, অথবা processes=1 নাও।",
         "en": "Multi-process (DDP) runs in this lesson do not keep checkpoints. Drop checkpoint_dir, or use processes=1.",

@@ -12,6 +12,7 @@ from fastrain_lib import corpus
 from fastrain_lib.measure import bench, hardware, noise
 from fastrain_lib.lessons.l07_capstone import capstone, model_data, runs
 from fastrain_lib.lessons.l07_capstone import verdicts as cverdicts
+from fastrain_lib.core import verdicts
 from fastrain_lib.core.i18n import t
 
 
@@ -368,6 +369,10 @@ def _recipe(text: str) -> tuple[list[tuple[str, float, float, float]], dict[str,
     if skip:
         skipped = {m[1]: float(m[2]) for m in re.finditer(r"(.+?) ×([\d.]+) \((?:slower|within the noise)\)(?:, |$)",
                                                           skip[1])}
+    # within the run's own noise (issue 27): listed with their factor, neither turned on nor left out
+    unclear = re.search(r"➤ (?:Not settled in this run|Within the noise, neither gain nor loss): (.*?)(?: —| \(step)", text)
+    if unclear:
+        skipped.update({m[1]: float(m[2]) for m in re.finditer(r"(.+?) ×([\d.]+)(?:, |$)", unclear[1])})
     busy = re.search(r"➤ The machine was busy while these were measured .*?, so they get no verdict: (.*?)\. Run", text)
     if busy:  # measured under load: listed with their factor, no verdict
         skipped.update({m[1]: float(m[2]) for m in re.finditer(r"(.+?) ×([\d.]+)(?:, |$)", busy[1])})
@@ -379,15 +384,21 @@ def test_the_lesson_executed_twice_reports_two_fresh_measurements(tmp_path, monk
     """Issue 19, in the notebook itself, executed top to bottom twice in a row: the second run must
     train and measure again in a new folder, show the first run's number only as an earlier
     run's, with its date (it used to resume at the last step, train nothing, and show the old
-    speed), and close with a recipe computed from the speed-ups *that* run measured."""
+    speed), and close with a recipe computed from the speed-ups *that* run measured.
+    Both executions are also lesson 07's English-mode test (test_english_mode.EXECUTED_ELSEWHERE):
+    no Bengali outside its BN-OUTPUT-OK cells, every verdict cell states a verdict, no raw repr."""
     import re
 
     from _nbrun import ROOT, execute
+    from test_english_mode import english_run_problems
 
     monkeypatch.setenv("FASTRAIN_DATA", str(tmp_path / "data"))  # checkpoints of these two runs only
+    lesson = ROOT / "notebooks" / "07_capstone_bengali_gpt.ipynb"
     shown = []
-    for _ in range(2):
-        cells, _ = execute(ROOT / "notebooks" / "07_capstone_bengali_gpt.ipynb", lang="en", mode="ci")
+    for run in ("first", "second"):
+        cells, widget_text = execute(lesson, lang="en", mode="ci")
+        problems = english_run_problems(lesson, cells, widget_text)
+        assert not problems, f"{run} execution in English mode:\n" + "\n".join(problems)
         shown.append("\n".join(c.text for c in cells))
     first, second = shown
     folders = [re.search(r"this run's folder: (\S+)", text)[1] for text in shown]
@@ -780,3 +791,20 @@ def test_a_cpu_run_beside_a_busy_core_trains_with_the_threads_that_fit(capsys):
     assert t("capstone.fewer_threads", threads=1, wanted=wanted) in capsys.readouterr().out or wanted == 1
     chosen = capstone.run(device="cpu", steps=3, eval_every=3, progress=False, threads=2)
     assert chosen.settings["threads"] == 2
+
+
+def test_the_recipe_reader_sees_every_form_the_recipe_prints(monkeypatch):
+    """The executed-twice test reads the recipe back; a switch printed in a form it cannot read (the
+    'within the noise' lines of issue 27) made it report a missing switch on a busy run."""
+    monkeypatch.setenv("FASTRAIN_LANG", "en")
+    base = {"tokens": 100.0, "base": 80.0, "other_cores": 1.2, "cores": 2, "spread": 0.3}
+    effects = [{**base, "switch": "fused", "name": "fused AdamW", "speedup": 1.25, "verdict": "faster"},
+               {**base, "switch": "bf16", "name": "bf16 (AMP)", "speedup": 0.4, "verdict": "slower"},
+               {**base, "switch": "compile", "name": "torch.compile", "speedup": 1.1, "verdict": "noise"},
+               {**base, "switch": "fp16", "name": "fp16 (AMP)", "speedup": 0.9, "verdict": "noise"},
+               {**base, "switch": "foreach", "name": "foreach AdamW", "speedup": 1.3, "verdict": "busy"}]
+    for subset in ([0, 1, 2], [0, 3], [2, 3], [1, 4], [0, 1, 2, 3, 4]):
+        chosen = [effects[i] for i in subset]
+        text = "\n".join(verdicts.PREFIX + t(key, **values) for key, values in cverdicts.recipe_steps(chosen, "cpu"))
+        steps, skipped = _recipe(text)
+        assert sorted([n for n, *_ in steps] + list(skipped)) == sorted(e["name"] for e in chosen), text

@@ -49,11 +49,12 @@ lab: $(STAMP)
 	  --ServerApp.root_dir=. --LabApp.default_url=/lab/tree/notebooks/00_setup.ipynb
 
 # Lessons (notebooks/) are executed once, in Bengali beside a background load, by
-# tests/test_lessons_loaded.py (errors, noisy verdicts, raw values, English); nbval runs the
-# solutions and exercises.
+# tests/test_lessons_loaded.py (errors, noisy verdicts, raw values, English). Each exercise and
+# solution pair runs once per language: nbval runs the exercises in Bengali (what a student opens),
+# tests/test_english_mode_exercises.py the solutions in English; docs/test-properties.md says why.
 test: $(STAMP)
 	FASTRAIN_MODE=ci $(PY) -m pytest -n $(JOBS) --dist loadfile --nbval-lax --nbval-current-env \
-	  --nbval-cell-timeout=600 tests solutions exercises
+	  --nbval-cell-timeout=600 tests exercises
 
 demo: $(STAMP)
 	FASTRAIN_MODE=lab $(PY) scripts/course_jupyter.py --dir $(COURSE_JUPYTER) voila --no-browser --Voila.ip=$(DEMO_IP) --port=$(PORT) \

@@ -10,6 +10,7 @@ checks get fewer still, each example starts real processes.
 from __future__ import annotations
 
 import math
+import re
 import sys
 
 import numpy as np
@@ -221,3 +222,22 @@ def test_as_number_and_as_integer_never_raise(value):
     number, whole = as_number(value), as_integer(value)
     assert number is None or (type(number) is float and math.isfinite(number))
     assert whole is None or type(whole) is int
+
+
+# --- an unfinished exercise in each language (issue 29: exercises run only in Bengali in make test) ---
+
+BENGALI_LETTERS = re.compile(r"[\u0980-\u09FF]")
+
+
+@pytest.mark.parametrize("lang", ["en", "bn"])
+@pytest.mark.parametrize("check, kwargs, examples", CHECKS, ids=[c.__name__ + "@" + c.__module__[-8:] for c, _, _ in CHECKS])
+def test_an_unfinished_answer_is_told_in_the_students_language(check, kwargs, examples, lang, monkeypatch):
+    """What an exercise cell hands a check before the student writes anything (`return None` or
+    `answer = None`) gets feedback in FASTRAIN_LANG: no Bengali letter in English mode, Bengali in
+    Bengali mode. This is the one path of an exercise notebook its solution's English run cannot show."""
+    monkeypatch.setenv("FASTRAIN_LANG", lang)
+    for unfinished in (None, returning(None)):
+        result = check(unfinished, **kwargs)
+        assert not result.ok and result.message.strip()
+        has_bengali = bool(BENGALI_LETTERS.search(result.message))
+        assert has_bengali == (lang == "bn"), f"{lang}: {result.message[:200]!r}"

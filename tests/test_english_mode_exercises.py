@@ -1,5 +1,11 @@
-"""English mode for every solution and exercise notebook (see test_english_mode.py for the rules).
+"""English mode for every solution notebook (see test_english_mode.py for the rules).
 
+Each exercise/solution pair runs once per language (issue 29): nbval runs exercises/ in Bengali, the
+way a student opens them, and this file runs solutions/ in English. The exercise is the solution with
+its answer regions replaced (authoring check, test_notebooks.py::test_exercises_are_generated_from_solutions),
+so the two runs between them execute every cell of the pair; the answer-free path's English
+(an unfinished answer's feedback) is tested per check and language in
+test_checks_never_raise.py::test_an_unfinished_answer_is_told_in_the_students_language.
 A file of its own so that `pytest -n 2 --dist loadfile` can run it beside the lessons' file."""
 
 import pytest
@@ -9,7 +15,7 @@ from fastrain_lib import authoring
 
 from _nbrun import ROOT
 
-ASSIGNMENTS = [p for p in authoring.all_notebooks(ROOT) if p.parent.name in ("solutions", "exercises")]
+ASSIGNMENTS = [p for p in authoring.all_notebooks(ROOT) if p.parent.name == "solutions"]
 
 
 @pytest.mark.slow

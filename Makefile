@@ -48,8 +48,9 @@ lab: $(STAMP)
 	$(PY) scripts/course_jupyter.py --dir $(COURSE_JUPYTER) lab --ip=127.0.0.1 --port=$(PORT) --no-browser $(ROOT_FLAG) \
 	  --ServerApp.root_dir=. --LabApp.default_url=/lab/tree/notebooks/00_setup.ipynb
 
-# Lessons (notebooks/) are executed once, in Bengali beside a background load, by
-# tests/test_lessons_loaded.py (errors, noisy verdicts, raw values, English). Each exercise and
+# Lessons (notebooks/) are executed once in Bengali, beside a background load, and checked for errors,
+# noisy verdicts, raw values and English: 00-07 by Run All in a real browser (tests/browser/test_lessons.py),
+# 98 and 99 by tests/test_lessons_loaded.py; once in English (tests/test_english_mode.py). Each exercise and
 # solution pair runs once per language: nbval runs the exercises in Bengali (what a student opens),
 # tests/test_english_mode_exercises.py the solutions in English; docs/test-properties.md says why.
 test: $(STAMP)

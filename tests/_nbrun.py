@@ -82,8 +82,15 @@ def execute(path: Path, *, lang: str, mode: str, cell_timeout: int = 600,
                 os.environ.pop(key, None)
             else:
                 os.environ[key] = value
+    nb.cells.pop(0)  # the prelude
+    return shown(nb)
+
+
+def shown(nb) -> tuple[list[CellShown], str]:
+    """What each code cell of an executed notebook showed, and the text of all widget states
+    (an nbclient run, or a notebook JupyterLab saved after Run All with widget state saving on)."""
     cells = []
-    for index, cell in enumerate(nb.cells[1:]):
+    for index, cell in enumerate(nb.cells):
         if cell.cell_type != "code":
             continue
         outputs = cell.get("outputs", [])
@@ -147,6 +154,8 @@ def visible_text(output) -> str:
         if mime in data:
             value = data[mime] if isinstance(data[mime], str) else "".join(data[mime])
             return _html.unescape(_TAGS.sub(" ", _BLOCK_END.sub("\n", value)))
+    if any(mime in data for mime in ("image/png", "image/jpeg", "image/gif")):
+        return ""  # the front end draws the picture, not its "<Figure size ...>" fallback
     return data.get("text/plain", "") if isinstance(data.get("text/plain", ""), str) else ""
 
 

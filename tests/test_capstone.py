@@ -9,11 +9,11 @@ import pytest
 import torch
 
 from fastrain_lib import corpus
-from fastrain_lib.measure import bench, hardware, noise
-from fastrain_lib.lessons.l07_capstone import capstone, model_data, runs
-from fastrain_lib.lessons.l07_capstone import verdicts as cverdicts
 from fastrain_lib.core import verdicts
 from fastrain_lib.core.i18n import t
+from fastrain_lib.lessons.l07_capstone import capstone, model_data, runs
+from fastrain_lib.lessons.l07_capstone import verdicts as cverdicts
+from fastrain_lib.measure import bench, hardware, noise
 
 
 @pytest.fixture(scope="module")

@@ -153,27 +153,74 @@ def server_tools():
                                  overrides=LAB_OVERRIDES)
 
 
+# The lesson test also reads what Run All showed (tests/browser/test_lessons.py, issue 29): the saved
+# notebook keeps the widgets' state, say()'s audit log and the text of every plot go to files.
+LESSON_RUN_OVERRIDES = {**LAB_OVERRIDES, "@jupyter-widgets/jupyterlab-manager:plugin": {"saveState": True}}
+VERDICT_LOG = "verdicts.jsonl"
+PLOT_TEXT_LOG = "plot-text.jsonl"
+# An IPython start-up file of the test server's kernels: once a cell has imported matplotlib, every
+# text a figure draws (title, labels, ticks, legend; inline plots and panel PNGs alike) is logged
+# with the cell's execution count. The page still shows the PNG a student sees.
+PLOT_TEXT_STARTUP = """\
+import json as _json, os as _os, sys as _sys
+
+def _fastrain_test_plot_text(*_args):
+    text = _sys.modules.get("matplotlib.text")
+    if text is None or getattr(text.Text.draw, "_fastrain_logged", False):
+        return
+    draw = text.Text.draw
+
+    def logged(self, renderer, *args, **kwargs):
+        if self.get_visible() and self.get_text().strip():
+            with open(_os.environ["FASTRAIN_PLOT_TEXT_LOG"], "a", encoding="utf-8") as out:
+                # IPython counts the running cell as one more than the number the notebook shows
+                cell = get_ipython().execution_count - 1
+                out.write(_json.dumps({"cell": cell, "text": self.get_text()},
+                                      ensure_ascii=False) + "\\n")
+        return draw(self, renderer, *args, **kwargs)
+
+    logged._fastrain_logged = True
+    text.Text.draw = logged
+
+get_ipython().events.register("post_execute", _fastrain_test_plot_text)
+"""
+
+
 @pytest.fixture(scope="session")
 def lab_server(tmp_path_factory):
-    """A JupyterLab server on 127.0.0.1: yields (base_url, token, course_root)."""
+    """A JupyterLab server on 127.0.0.1: yields (base_url, token, course_root); the logs of what its
+    kernels said and drew (VERDICT_LOG, PLOT_TEXT_LOG) are next to course_root."""
     tmp = tmp_path_factory.mktemp("lab")
     root = _course_copy(tmp)
     settings = tmp / "app-settings"
     settings.mkdir()
-    (settings / "overrides.json").write_text(json.dumps(LAB_OVERRIDES))
+    (settings / "overrides.json").write_text(json.dumps(LESSON_RUN_OVERRIDES))
+    startup = tmp / "ipython" / "profile_default" / "startup"
+    startup.mkdir(parents=True)
+    (startup / "00-fastrain-test-plot-text.py").write_text(PLOT_TEXT_STARTUP, encoding="utf-8")
+    env = {**_base_env(tmp), "FASTRAIN_VERDICT_LOG": str(tmp / VERDICT_LOG), "FASTRAIN_PLOT_TEXT_LOG": str(tmp / PLOT_TEXT_LOG)}
     port, token = free_port(), secrets.token_hex(16)
     cmd = [sys.executable, "-m", "jupyterlab", "--no-browser", "--ServerApp.ip=127.0.0.1", f"--ServerApp.port={port}",
            "--ServerApp.port_retries=0", f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={root}",
            f"--LabApp.app_settings_dir={settings}", f"--LabApp.user_settings_dir={tmp / 'user-settings'}",
            f"--LabApp.workspaces_dir={tmp / 'workspaces'}", "--LabApp.news_url=", *_root_flag()]
     log = tmp / "jupyterlab.log"
-    proc = _start(cmd, _base_env(tmp), root, log)
+    proc = _start(cmd, env, root, log)
     try:
         base = f"http://127.0.0.1:{port}"
         _wait_http(f"{base}/api/status?token={token}", proc, log)
         yield base, token, root
     finally:
         _stop(proc, log)
+
+
+@pytest.fixture(scope="session")
+def lab_run_logs(lab_server):
+    """The files lab_server's kernels write: say()'s audit log and the text their plots drew."""
+    import types
+
+    tmp = lab_server[2].parent
+    return types.SimpleNamespace(verdicts=tmp / VERDICT_LOG, plot_text=tmp / PLOT_TEXT_LOG)
 
 
 def _notebook7_schemas(tmp: Path) -> Path | None:

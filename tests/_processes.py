@@ -1,5 +1,7 @@
 """Shared by the multi-process tests: which of our child processes are still alive?"""
 
+import os
+
 import psutil
 
 # When the current test file started (conftest sets it): a process left by an earlier file in the
@@ -7,15 +9,24 @@ import psutil
 FILE_STARTED = 0.0
 
 
-def live_children(since: float | None = None) -> list[psutil.Process]:
+def live_children(since: float | None = None, forkserver: bool = False) -> list[psutil.Process]:
     """Child processes of this test process started since this test file began, except
-    multiprocessing's resource tracker (a helper Python starts once for Locks/queues and keeps)."""
+    multiprocessing's resource tracker (a helper Python starts once for Locks/queues and keeps)
+    and, unless forkserver=True, the launcher's forkserver helper (it lives until stop_forkserver
+    or until this process ends, by design). The ranks it forked are its children: they count."""
     since = FILE_STARTED if since is None else since
+    helpers = ("resource_tracker",) if forkserver else ("resource_tracker", "multiprocessing.forkserver")
     kids = []
     for child in psutil.Process().children(recursive=True):
         try:
-            if "resource_tracker" not in " ".join(child.cmdline()) and child.create_time() >= since - 1.0:
+            command = " ".join(child.cmdline())
+            if not any(helper in command for helper in helpers) and child.create_time() >= since - 1.0:
                 kids.append(child)
         except psutil.NoSuchProcess:
             pass
     return kids
+
+
+def environment_of(rank: int, world_size: int, names: list[str]) -> dict:
+    """A launch() worker: the rank's values of some environment variables, and its parent's pid."""
+    return {"env": [os.environ.get(name) for name in names], "parent": os.getppid()}

@@ -74,8 +74,8 @@ def test_free_port_is_a_usable_port():
 def test_backend_on_a_simulated_8_gpu_machine(monkeypatch):
     """CPU-tensor workers (whoami, ring, pipeline) got NCCL on multi-GPU machines and crashed:
     NCCL cannot reduce CPU tensors. Only CUDA-tensor workers with a GPU each may use it."""
-    from fastrain_lib.measure import hardware
     from fastrain_lib.distributed import ddp
+    from fastrain_lib.measure import hardware
 
     eight = hardware.Facts("cuda", "NVIDIA H100 80GB HBM3", (9, 0), 8, 80 * 2**30, nccl=True)
     monkeypatch.setattr(hardware, "cuda_available", lambda: True)
@@ -111,9 +111,47 @@ def test_forkserver_start_method_gives_fresh_processes_and_the_same_guarantees()
         _assert_no_survivors_of_the_job()
     finally:
         L.stop_forkserver()
-    assert live_children() == []  # the helper itself is gone too
+    assert live_children(forkserver=True) == []  # the helper itself is gone too
     with pytest.raises(ValueError, match="start_method"):
         launch(L.whoami, 2, start_method="fork")  # forking a kernel that runs threads can deadlock
+
+
+@pytest.mark.parametrize("tensors_on_cuda, available, expected", [
+    (False, ["fork", "spawn", "forkserver"], "forkserver"),   # Linux (Python 3.11-3.13)
+    (False, ["spawn", "fork", "forkserver"], "forkserver"),   # macOS
+    (False, ["spawn"], "spawn"),                             # Windows: no forkserver
+    (True, ["fork", "spawn", "forkserver"], "spawn"),         # CUDA work: a fresh process, never a forked CUDA state
+    (True, ["spawn"], "spawn"),
+])
+def test_the_start_method_is_forkserver_only_for_cpu_work_where_the_os_has_it(tensors_on_cuda, available, expected):
+    assert L.start_method_for(tensors_on_cuda, available) == expected
+
+
+def test_a_default_cpu_launch_forks_its_ranks_from_the_helper_with_the_callers_environment(monkeypatch):
+    """Ranks start in a fraction of a second (forked from a helper that imported torch once), yet
+    behave as spawned ones: a variable the caller sets after the helper started reaches every rank,
+    and one the caller removed is gone."""
+    import os
+
+    from _processes import environment_of
+
+    monkeypatch.setenv("FASTRAIN_TEST_GONE", "still here")
+    try:
+        launch(L.whoami, 2, timeout_s=120)  # starts the helper with this environment
+        monkeypatch.setenv("FASTRAIN_LANG", "en")
+        monkeypatch.setenv("FASTRAIN_TEST_MARK", "set after the helper started")
+        monkeypatch.delenv("FASTRAIN_TEST_GONE")
+        seen = launch(environment_of, 2, args=(["FASTRAIN_LANG", "FASTRAIN_TEST_MARK", "FASTRAIN_TEST_GONE"],),
+                      timeout_s=120)
+        helpers = live_children(forkserver=True)
+        assert [s["env"] for s in seen] == [["en", "set after the helper started", None]] * 2
+        assert all(s["parent"] != os.getpid() for s in seen)  # forked by the helper, not by us
+        assert [h.pid for h in helpers if "multiprocessing.forkserver" in " ".join(h.cmdline())] == \
+            [seen[0]["parent"]] == [seen[1]["parent"]]
+        _assert_no_survivors_of_the_job()
+    finally:
+        L.stop_forkserver()
+    assert live_children(forkserver=True) == []
 
 
 def _assert_no_survivors_of_the_job():

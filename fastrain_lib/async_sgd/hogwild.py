@@ -6,7 +6,7 @@ the rare collisions cost little, and you save all the waiting. PyTorch's own exa
 (pytorch/examples, mnist_hogwild) does exactly this:
 
 1. the model's parameters are moved to shared memory (`model.share_memory()`);
-2. W processes (torch.multiprocessing, "spawn": a fresh Python each) get the SAME model
+2. W processes (torch.multiprocessing, started as the launcher starts ranks) get the SAME model
    object: every `p.data.add_(...)` in any process changes the one shared copy;
 3. each process computes gradients into its own private `.grad` and its own SGD optimizer
    updates the shared weights in place -- lock-free (lesson 06's cell, saved by `make sync` as
@@ -28,20 +28,22 @@ from __future__ import annotations
 
 import contextlib
 import copy
+import os
 import queue as queue_module
 import time
 import traceback
 from dataclasses import dataclass, field
 
 import torch
-import torch.multiprocessing as mp
 import torch.nn.functional as F
 
 from fastrain_lib.async_sgd.hogwild_worker import hogwild_worker
 from fastrain_lib.core.i18n import t
 from fastrain_lib.distributed.launcher import (
+    context,
     die_with_parent,
     pids_alive,  # noqa: F401 — re-exported: tests ask hogwild.pids_alive
+    take_environment,
 )
 
 LAST_PIDS: list[int] = []  # process ids of the latest run (tests check that none survives)
@@ -53,7 +55,7 @@ class HogwildResult:
     lock: bool | str  # False, "update" or "step"
     total_steps: int
     train_time_s: float  # from "go" until the last worker finished (start-up not counted)
-    startup_s: float  # spawning the processes and importing torch in them
+    startup_s: float  # starting the processes until every worker is ready
     accuracy: float  # of the shared model at the end, on the evaluation set
     final_loss: float
     eval_times: list[float] = field(default_factory=list)  # parent's evaluations of the shared model
@@ -71,10 +73,13 @@ class HogwildResult:
     batch_size: int = 32
 
 
-def _entry(target, reports, rank: int, args: tuple) -> None:
-    """What each spawned process runs: die with the notebook (the launcher's helper), one thread,
-    then the worker; every failure reaches the parent as a report, with its traceback."""
+def _entry(target, reports, rank: int, args: tuple, environ: dict | None = None) -> None:
+    """What each worker process runs: die with the notebook (the launcher's helper), the caller's
+    environment, one thread, then the worker; every failure reaches the parent as a report, with
+    its traceback."""
     die_with_parent()
+    if environ is not None:
+        take_environment(environ)
     torch.set_num_threads(1)  # one core per process: W processes on W cores, no fighting
     try:
         target(rank, *args)
@@ -155,7 +160,7 @@ def train(workers: int = 2, *, lock: bool | str = False, total_steps: int = 400,
 
     from fastrain_lib.measure import noise
 
-    ctx = mp.get_context("spawn")
+    ctx = context()  # forkserver on Linux/macOS: W workers start in a fraction of a second
     go, reports = ctx.Event(), ctx.Queue()
     the_lock = ctx.Lock() if lock else None
     processes = []
@@ -165,7 +170,7 @@ def train(workers: int = 2, *, lock: bool | str = False, total_steps: int = 400,
             args = (workers, model, x, y, steps[rank], batch_size, lr, seed, go, reports)
             target = hogwild_worker if not lock else locked_worker  # lock-free: lesson 06's own cell
             p = ctx.Process(target=_entry, daemon=True,
-                            args=(target, reports, rank, args + ((the_lock, lock) if lock else ())))
+                            args=(target, reports, rank, args + ((the_lock, lock) if lock else ()), dict(os.environ)))
             p.start()
             processes.append(p)
         LAST_PIDS[:] = [p.pid for p in processes]

@@ -2,7 +2,7 @@
 
 One small module per idea (read them like a lesson appendix):
 
-- launcher.py     run a worker in N processes from a notebook (spawn, free port, timeouts,
+- launcher.py     run a worker in N processes from a notebook (forkserver or spawn, free port, timeouts,
                   each rank's traceback in Bengali, no orphan processes)
 - ddp.py          a DistributedDataParallel training worker; also a torchrun script
 - ring.py         ring all-reduce from scratch with send/recv, and a naive parameter server

@@ -6,11 +6,14 @@
 Why this exists: `torchrun` is how a cluster starts training, but a notebook cannot
 call it and get Python objects back. `launch` does the same job inside a notebook:
 
-- it starts `world_size` processes with the "spawn" start method (a fresh Python each;
-  fork() of a Jupyter kernel that already runs threads can deadlock). For many short jobs
-  (the exercise checks) start_method="forkserver" with `preload` is much faster: one helper
-  process imports torch once, then forks a fresh child for every rank in a fraction of a
-  second; each job still gets new processes, so nothing one job changes reaches the next;
+- it starts `world_size` new processes, never by fork() of the notebook kernel itself (a
+  kernel already runs threads, and forking it can deadlock). CPU work uses the "forkserver"
+  start method where the OS has it (Linux, macOS): one helper process, started the first time,
+  imports torch once (PRELOAD), then forks a fresh child for every rank in a fraction of a
+  second, where "spawn" (a fresh Python per rank) costs seconds of CPU each. Each job still
+  gets new processes, so nothing one job changes reaches the next, and each rank gets the
+  caller's current environment variables. Workers with CUDA tensors, and Windows, use "spawn"
+  (hardware-free decision: start_method_for);
 - each process calls `torch.distributed.init_process_group` on a free port that we pick by
   binding to port 0, with the backend hardware.backend_for chooses: NCCL only when every
   process gets its own GPU *and* the worker's tensors live on CUDA (tensors_on_cuda=True),
@@ -20,8 +23,8 @@ call it and get Python objects back. `launch` does the same job inside a noteboo
 - a rank that crashes, is killed, or hangs never hangs the caller: after `timeout_s`
   every child is terminated, then killed, then joined, in `finally`. No orphans.
 
-The worker `fn(rank, world_size, *args)` must live in a module file (spawned processes
-import it by name); a function typed into a notebook cell cannot be found by them.
+The worker `fn(rank, world_size, *args)` must live in a module file (a new process, spawned or
+forked from the helper, imports it by name); a function typed into a notebook cell cannot be found by them.
 """
 
 from __future__ import annotations
@@ -39,8 +42,8 @@ import torch
 import torch.distributed as dist
 import torch.multiprocessing as mp
 
-from fastrain_lib.measure import hardware
 from fastrain_lib.core.i18n import t
+from fastrain_lib.measure import hardware
 
 GRACE_S = 1.0  # after the first failure, wait this long for the other ranks' news
 LAST_PIDS: list[int] = []  # process ids of the latest launch (tests check that none survives)
@@ -101,9 +104,10 @@ def die_with_parent() -> None:
 
 
 def _entry(fn, rank: int, world_size: int, port: int, backend: str, args: tuple, results, pg_timeout_s: float,
-           threads: int) -> None:
+           threads: int, environ: dict) -> None:
     """What each child process runs: join the group, call fn, report, leave the group."""
     die_with_parent()
+    take_environment(environ)
     os.environ.update(MASTER_ADDR="127.0.0.1", MASTER_PORT=str(port), RANK=str(rank),
                       WORLD_SIZE=str(world_size), LOCAL_RANK=str(rank), LOCAL_WORLD_SIZE=str(world_size))
     torch.set_num_threads(threads)
@@ -150,19 +154,31 @@ def _stop(processes) -> None:
 
 
 START_METHODS = ("spawn", "forkserver")  # never "fork": forking a kernel that runs threads can deadlock
+# What the forkserver helper imports once, before it forks any rank: torch, and what DDP's first
+# forward imports (torch._dynamo, with sympy: seconds per rank otherwise). None of it touches CUDA.
+PRELOAD = ("torch", "torch.distributed", "torch.nn.parallel", "torch._dynamo", "fastrain_lib.distributed.launcher")
+
+
+def start_method_for(tensors_on_cuda: bool, available: tuple[str, ...] | list[str]) -> str:
+    """How launch starts its ranks when the caller does not say. "forkserver" for CPU work where
+    the OS offers it: ranks start in a fraction of a second instead of seconds each. "spawn" for
+    CUDA work (a fresh process can never inherit a CUDA state; the GPU work outweighs the start)
+    and where forkserver does not exist (Windows)."""
+    return "forkserver" if not tensors_on_cuda and "forkserver" in available else "spawn"
 
 
 def launch(fn, world_size: int, *, args: tuple = (), backend: str | None = None, timeout_s: float = 60.0,
-           threads: int | None = None, tensors_on_cuda: bool = False, start_method: str = "spawn",
-           preload: tuple[str, ...] | list[str] = ()) -> list:
+           threads: int | None = None, tensors_on_cuda: bool = False, start_method: str | None = None,
+           preload: tuple[str, ...] | list[str] = PRELOAD) -> list:
     """Run fn(rank, world_size, *args) in `world_size` processes; returns [result of rank 0, 1, ...].
 
     tensors_on_cuda: the worker keeps its tensors on a GPU (e.g. DDP training on CUDA); only
     then may the backend be NCCL. Workers with CPU tensors (the default) always get gloo.
 
-    start_method: "spawn" (the default: a fresh Python per rank) or "forkserver" (ranks forked
-    from one helper process that imported the modules named in `preload` once; it lives as
-    long as this process, see stop_forkserver). Either way every call gets new processes.
+    start_method: "spawn" (a fresh Python per rank) or "forkserver" (ranks forked from one helper
+    process that imported the modules named in `preload` once, when the first call started it;
+    it lives as long as this process, see stop_forkserver); None picks start_method_for. Either
+    way every call gets new processes.
 
     Raises WorkerError (message in Bengali, with the failing rank's traceback) when a rank
     raises, dies, or the whole run passes `timeout_s` seconds. Results must be picklable."""
@@ -171,13 +187,9 @@ def launch(fn, world_size: int, *, args: tuple = (), backend: str | None = None,
     qualname = getattr(fn, "__qualname__", "")
     if getattr(fn, "__module__", None) == "__main__" or "<locals>" in qualname or "<lambda>" in qualname:
         raise ValueError(t("distributed.not_importable", name=getattr(fn, "__name__", repr(fn))))
-    if start_method not in START_METHODS:
-        raise ValueError(f"start_method must be one of {START_METHODS}, not {start_method!r}")
+    ctx = context(start_method, tensors_on_cuda=tensors_on_cuda, preload=preload)
     backend = backend or default_backend(world_size, tensors_on_cuda)
     threads = threads or threads_per_rank(world_size)
-    ctx = mp.get_context(start_method)
-    if start_method == "forkserver" and preload:
-        ctx.set_forkserver_preload(list(preload))  # takes effect when the helper starts (first call)
     try:
         return _launch_once(ctx, fn, world_size, args, backend, timeout_s, threads, free_port())
     except WorkerError as err:
@@ -186,6 +198,28 @@ def launch(fn, world_size: int, *, args: tuple = (), backend: str | None = None,
     # free_port() closes its socket before rank 0 binds the port again: on a busy machine (Jupyter
     # kernels open five ports each) another process can take it in between. Once more, new port.
     return _launch_once(ctx, fn, world_size, args, backend, timeout_s, threads, free_port())
+
+
+def context(start_method: str | None = None, *, tensors_on_cuda: bool = False,
+            preload: tuple[str, ...] | list[str] = PRELOAD):
+    """The multiprocessing context that starts ranks (launch's, and Hogwild's shared-memory
+    workers'): start_method, or start_method_for when None. A forkserver's preload takes effect
+    when its helper starts (the first call); a child calls take_environment first."""
+    if start_method is None:
+        start_method = start_method_for(tensors_on_cuda, mp.get_all_start_methods())
+    if start_method not in START_METHODS:
+        raise ValueError(f"start_method must be one of {START_METHODS}, not {start_method!r}")
+    ctx = mp.get_context(start_method)
+    if start_method == "forkserver" and preload:
+        ctx.set_forkserver_preload(list(preload))
+    return ctx
+
+
+def take_environment(environ: dict) -> None:
+    """In a new rank: the caller's environment variables as they were at launch. A forkserver child
+    would otherwise have its helper's, from when the helper started (FASTRAIN_LANG changed since...)."""
+    os.environ.clear()
+    os.environ.update(environ)
 
 
 def _port_taken(err: WorkerError) -> bool:
@@ -204,7 +238,7 @@ def _launch_once(ctx, fn, world_size: int, args: tuple, backend: str, timeout_s:
     try:
         for rank in range(world_size):
             p = ctx.Process(target=_entry, args=(fn, rank, world_size, port, backend, args, results, pg_timeout_s,
-                                                 threads), daemon=True, name=f"fastrain-rank{rank}")
+                                                 threads, dict(os.environ)), daemon=True, name=f"fastrain-rank{rank}")
             p.start()
             processes.append(p)
         LAST_PIDS[:] = [p.pid for p in processes]

@@ -6,9 +6,9 @@ MESSAGES = {
         "en": "The number of processes (world_size) must be a positive integer, got {value}. Write e.g. launch(fn, 2).",
     },
     "distributed.not_importable": {
-        "bn": "'{name}' ফাংশনটি নোটবুকের সেলে বা অন্য ফাংশনের ভেতরে লেখা; নতুন প্রসেস (spawn) তাকে খুঁজে পাবে না। "
+        "bn": "'{name}' ফাংশনটি নোটবুকের সেলে বা অন্য ফাংশনের ভেতরে লেখা; নতুন প্রসেস তাকে খুঁজে পাবে না। "
               "কর্মী ফাংশনটি একটি .py মডিউলে রাখো (যেমন fastrain_lib.distributed.ddp.train_worker) আর সেখান থেকে import করো।",
-        "en": "The function '{name}' is defined in a notebook cell or inside another function; spawned processes cannot "
+        "en": "The function '{name}' is defined in a notebook cell or inside another function; new processes cannot "
               "find it. Put the worker in a .py module (e.g. fastrain_lib.distributed.ddp.train_worker) and import it.",
     },
     "distributed.worker_raised": {

@@ -45,3 +45,18 @@ def _each_file_cleans_up_its_processes(request):
             pass
     if left:
         request.node.warn(pytest.PytestWarning(f"{request.node.nodeid} left {len(left)} process(es): {left}"))
+
+
+def pytest_collection_modifyitems(config, items):
+    """The slowest files first (_schedule.RUN_FIRST); the rest keep their order (a stable sort)."""
+    import _schedule
+
+    items.sort(key=lambda item: _schedule.order_key(item.nodeid))
+
+
+@pytest.hookimpl(optionalhook=True)  # a hook of pytest-xdist: no error where it is not installed
+def pytest_xdist_make_scheduler(config, log):
+    """-n 2 --dist loadfile with the slowest files first and the notebook-per-test files split."""
+    import _schedule
+
+    return _schedule.make_scheduler(config, log)

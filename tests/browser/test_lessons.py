@@ -20,6 +20,7 @@ import json
 import os
 import re
 import time
+import urllib.error
 import urllib.request
 import uuid
 from pathlib import Path
@@ -128,6 +129,7 @@ def _saved_notebook(page, notebook, base: str, token: str, name: str):
     path = f"/api/contents/notebooks/{name}"
     before = _api(base, token, path + "?content=0")["last_modified"]
     button = notebook.locator('.jp-Toolbar [data-command="docmanager:save"]')
+    dirty = page.locator(".lm-TabBar-tab.jp-mod-current.jp-mod-dirty")  # the open tab's unsaved mark
     for attempt in range(3):
         if button.count() and attempt != 1:  # the second try is the keyboard's
             button.first.click()
@@ -136,11 +138,26 @@ def _saved_notebook(page, notebook, base: str, token: str, name: str):
             page.keyboard.press("Control+s")
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
-            model = _api(base, token, path + "?content=1")
-            if model["last_modified"] != before:
+            if dirty.count():  # the page has not heard "saved" yet: reading now would race the write
+                time.sleep(0.5)
+                continue
+            model = _read_while_saving(base, token, path)
+            if model is not None and model["last_modified"] != before:
                 return nbformat.reads(json.dumps(model["content"]), as_version=4)
             time.sleep(0.5)
     pytest.fail(f"{name}: the notebook was not saved after three tries of 30 s")
+
+
+def _read_while_saving(base: str, token: str, path: str):
+    """The notebook's model, or None while the server is still writing it: jupyter_server's
+    "atomic" save writes the file in place (the backup copy is what makes it safe), so a read
+    in between finds half a notebook and answers 400 Unreadable Notebook (CI clone, lessons 03, 07)."""
+    try:
+        return _api(base, token, path + "?content=1")
+    except urllib.error.HTTPError as err:
+        if err.code == 400:
+            return None
+        raise
 
 
 def _with_plot_text(cells, nb, plot_log: Path) -> list:

@@ -47,16 +47,23 @@ def _each_file_cleans_up_its_processes(request):
         request.node.warn(pytest.PytestWarning(f"{request.node.nodeid} left {len(left)} process(es): {left}"))
 
 
+def _schedule_module():
+    try:
+        import _schedule
+    except ImportError:  # a partial copy of tests/ (gpu-check's end-to-end test): pytest's own order
+        return None
+    return _schedule
+
+
 def pytest_collection_modifyitems(config, items):
     """The slowest files first (_schedule.RUN_FIRST); the rest keep their order (a stable sort)."""
-    import _schedule
-
-    items.sort(key=lambda item: _schedule.order_key(item.nodeid))
+    schedule = _schedule_module()
+    if schedule is not None:
+        items.sort(key=lambda item: schedule.order_key(item.nodeid))
 
 
 @pytest.hookimpl(optionalhook=True)  # a hook of pytest-xdist: no error where it is not installed
 def pytest_xdist_make_scheduler(config, log):
     """-n 2 --dist loadfile with the slowest files first and the notebook-per-test files split."""
-    import _schedule
-
-    return _schedule.make_scheduler(config, log)
+    schedule = _schedule_module()
+    return None if schedule is None else schedule.make_scheduler(config, log)

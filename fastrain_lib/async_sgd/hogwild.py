@@ -17,8 +17,9 @@ gives a loss-vs-wall-clock curve. Every child dies with the notebook (the launch
 die_with_parent) and is joined, then terminated, then killed (in `finally`), so none
 survives a crash, a timeout or Ctrl-C.
 
-Spawned processes import their worker by name, so the lesson's cell is saved into a module
-file (a function typed into a notebook cell cannot be found by them).
+New processes (forked from the launcher's helper, or spawned) import their worker by name, so
+the lesson's cell is saved into a module file (a function typed into a notebook cell cannot be
+found by them).
 
     result = train(workers=2, lock=False, total_steps=400)
     result.eval_times, result.eval_losses, result.accuracy, result.train_time_s

@@ -3,7 +3,7 @@ W worker processes pull them, compute a gradient, and push it back -- asynchrono
 
 Where the simulator (fastrain_lib/async_sgd/simulator.py) has a pretend clock and shows staleness
 exactly and repeatably, this module runs the same scheme for real on this machine: W + 1
-processes (spawned by distributed.launch), remote procedure calls over TensorPipe, wall-clock
+processes (started by distributed.launch), remote procedure calls over TensorPipe, wall-clock
 time. What it measures: the staleness of every gradient the server applied, the server's
 throughput (gradients per second), how long each worker spent computing, waiting for the
 network and straggling, and the loss the weights reached (snapshots, evaluated afterwards).

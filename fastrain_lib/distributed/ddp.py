@@ -121,7 +121,7 @@ def wrap(model: torch.nn.Module, device: torch.device) -> DDP:
 
 
 def _import(task: str):
-    """'package.module:function' -> the function (spawned processes find workers by name)."""
+    """'package.module:function' -> the function (new processes find workers by name)."""
     import importlib
 
     module, _, name = task.partition(":")

@@ -1,5 +1,7 @@
 """Hogwild in real processes: it trains, the lock variants work, nothing is left behind."""
 
+import os
+
 import pytest
 import torch
 from _processes import live_children
@@ -79,7 +81,7 @@ def test_a_failing_worker_is_reported_with_its_traceback(monkeypatch):
         raise ValueError("shape mismatch in worker")
 
     reports = queue.Queue()
-    H._entry(broken, reports, 3, (reports,))
+    H._entry(broken, reports, 3, (reports,), dict(os.environ))
     kind, rank, text = reports.get_nowait()
     assert (kind, rank) == ("error", 3) and "ValueError: shape mismatch in worker" in text
     assert torch.get_num_threads() == threads

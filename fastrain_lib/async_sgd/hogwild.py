@@ -74,13 +74,12 @@ class HogwildResult:
     batch_size: int = 32
 
 
-def _entry(target, reports, rank: int, args: tuple, environ: dict | None = None) -> None:
+def _entry(target, reports, rank: int, args: tuple, environ: dict) -> None:
     """What each worker process runs: die with the notebook (the launcher's helper), the caller's
     environment, one thread, then the worker; every failure reaches the parent as a report, with
     its traceback."""
     die_with_parent()
-    if environ is not None:
-        take_environment(environ)
+    take_environment(environ)
     torch.set_num_threads(1)  # one core per process: W processes on W cores, no fighting
     try:
         target(rank, *args)

@@ -25,10 +25,9 @@ import torch
 from fastrain_lib.distributed import launcher
 
 LAST_PIDS: list[int] = []  # the latest job's process ids (tests check that none survives)
-# Imported once by the forkserver, so no rank pays for them: DDP's first forward imports
-# torch._dynamo (and sympy with it), several seconds per rank otherwise.
-_PRELOAD = ("torch", "torch.distributed", "torch.nn.parallel", "torch._dynamo", "fastrain_lib.distributed.launcher",
-            "fastrain_lib.lessons.l05_data_vs_model_parallel.checks")
+# Imported once by the forkserver, so no rank pays for them (when a check starts the helper first):
+# the launcher's own preload, and lesson 05's checks that the ranks run.
+_PRELOAD = launcher.PRELOAD + ("fastrain_lib.lessons.l05_data_vs_model_parallel.checks",)
 
 
 class RanksFailed(RuntimeError):

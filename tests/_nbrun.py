@@ -183,15 +183,18 @@ _COMMAND = re.compile(r"\b(?:pip3?|conda|apt-get|apt|python -m pip)\s+install\b[
 def looks_like_code(line: str) -> bool:
     """A line without Bengali letters that reads as code (see _CODE_LINE)."""
     return not BENGALI.search(line) and bool(_CODE_LINE.search(line))
+# A menu path as the app shows it ("Runtime → Change runtime type → T4 GPU"): Colab's and Jupyter's
+# menus are English, so the student must read the names as they are on the screen.
+_MENU_PATH = re.compile(r"\b[A-Z][A-Za-z]* ?→ ?[A-Za-z0-9]+(?: [A-Za-z0-9]+)*(?: ?→ ?[A-Za-z0-9]+(?: [A-Za-z0-9]+)*)*")
 
 
 def english_left(text: str, allowed: set[str]) -> list[str]:
     """English words in `text` (Bengali mode) that are not code, units, numbers, acronyms, CamelCase
-    names, single letters (math: T, q, k, v) or `allowed` (lower case). Lines that read as code
+    names, single letters (math: T, q, k, v), menu paths (A → B) or `allowed` (lower case). Lines that read as code
     (looks_like_code) are skipped whole."""
     found = []
     text = "\n".join(line for line in text.splitlines() if not looks_like_code(line) and not _CITATION.match(line))
-    for chunk in _GLOSS.sub(" ", _COMMAND.sub(" ", text)).split():
+    for chunk in _GLOSS.sub(" ", _COMMAND.sub(" ", _MENU_PATH.sub(" ", text))).split():
         token = chunk.strip(_STRIP)
         if not token or _CODE_CHARS.search(token) or re.search(r"\w\(", chunk) or not _LATIN_WORD.search(token) or token.startswith("-"):
             continue

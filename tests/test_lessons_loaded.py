@@ -1,5 +1,6 @@
 """Every lesson on a busy lab PC (issue 27): executed in Bengali, ci mode (lab mode with -m labmode), beside a real background
-load (fastrain_lib.measure.noise.hog), with say()'s audit log on (FASTRAIN_VERDICT_LOG).
+load (one busy core: tests/_load.py tops up what other programs already burn to a core, as
+noise.hog(1) alone would), with say()'s audit log on (FASTRAIN_VERDICT_LOG).
 
 One execution per lesson notebook, one test each (xdist --dist loadfile spreads them). In `make test`
 (ci mode) a lesson the browser suite opens (BROWSER_LESSONS: 00-07) is not executed here when Chromium
@@ -28,6 +29,7 @@ import re
 from pathlib import Path
 
 import pytest
+from _load import busy_core_beside
 from _nbrun import (
     ROOT,
     CellShown,
@@ -40,7 +42,6 @@ from _nbrun import (
 )
 
 from fastrain_lib.core import verdicts
-from fastrain_lib.measure import noise
 
 LESSONS = sorted((ROOT / "notebooks").glob("*.ipynb"))
 # The lessons tests/browser/test_lessons.py runs in JupyterLab (found there with this pattern).
@@ -141,7 +142,7 @@ RUNS = ([pytest.param(p, "ci", id=f"{rel(p)}-ci") for p in CI_LESSONS]
 @pytest.mark.parametrize("path, mode", RUNS)
 def test_lesson_on_a_loaded_machine(path, mode, tmp_path):
     log = tmp_path / "verdicts.jsonl"
-    with noise.hog(1, max_seconds=3600):
+    with busy_core_beside(max_seconds=3600):
         cells, widget_text = execute(path, lang="bn", mode=mode, env={verdicts.LOG_ENV: str(log)})
     records = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()] if log.exists() else []
     problems = (undeclared_after_noise(records, cells) + doubled_verdicts(cells) + raw_problems(cells)
@@ -225,6 +226,11 @@ def test_english_in_bengali_output_is_caught_but_code_units_and_terms_are_not():
     assert words("মাপ: PCI Express Base Specification") == ["Express", "Base", "Specification"]  # not cited
     assert words("গোলমেলে মাপ (too noisy to trust)") == ["too", "noisy", "to", "trust"]  # a sentence, not a term
     assert words("মাপ (সময়: noisy run)") == ["noisy", "run"]  # not a gloss: English inside a Bengali bracket
+    # a menu path is the screen's own English (lesson 01's verdict without a GPU); a sentence about it is not
+    assert words("Colab-এ GPU নিয়ে (Runtime → Change runtime type → T4 GPU) আবার চালাও।") == []
+    assert words("Kernel → Restart Kernel… চাপো") == []
+    assert words("Colab-এ change the runtime type to GPU") == ["change", "the", "runtime", "type", "to"]
+    assert words("Runtime → GPU, then run it again") == ["then", "run", "again"]
     cells = [_cell(4, source="print(x)", stdout="ধাপ শেষ, the loss went down\n"),
              _cell(5, outputs=[{"output_type": "stream", "name": "stderr", "text": "UserWarning: something odd\n"}]),
              _cell(6, stdout="ভুল: RuntimeError: Expected all tensors to be on the same device\n")]

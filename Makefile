@@ -11,7 +11,10 @@ LOG     = $(VENV)/install.log
 # JupyterLab refuses to run as root without --allow-root; add it only then.
 ROOT_FLAG = $(if $(filter 0,$(shell id -u)),--allow-root,)
 PORT   ?= 8888
-JOBS   ?= 2
+# Test workers: one more than the cores. The suite's workers often wait (on a notebook's kernel, a
+# browser, real processes, a timeout), so a third worker on 2 cores kept them busy: make test took
+# 547 s with 3 workers and 647 s with 2 (CPU used: 81% vs 75%; issue 29, docs/test-durations.md).
+JOBS   ?= $(shell echo $$(( $$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2) + 1 )))
 # The dashboard listens on this machine only unless told otherwise (README.bn.md explains how
 # to share it safely on a lab network): make demo DEMO_IP=<lab LAN address> DEMO_TOKEN=<long random token>
 DEMO_IP    ?= 127.0.0.1

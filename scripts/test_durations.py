@@ -72,7 +72,7 @@ def markdown(text: str, top: int = 40) -> str:
     for _, phase, path, _ in rows:
         if phase == "call":
             count[path] += 1
-    out = [f"Tests' own time, summed over both xdist workers: {total:.0f} s; the run: {summary(text)}.", "",
+    out = [f"Tests' own time, summed over the xdist workers: {total:.0f} s; the run: {summary(text)}.", "",
            "## By kind", "", "| kind | seconds | share |", "| --- | --- | --- |"]
     out += [f"| {kind} | {s:.0f} | {100 * s / total:.0f}% |" for kind, s in by_kind.most_common()]
     out += ["", "## By file (top 30)", "", "| file | kind | tests | seconds | share |", "| --- | --- | --- | --- | --- |"]

@@ -1,4 +1,4 @@
-"""How `make test` (pytest -n 2 --dist loadfile) shares its files between the two workers (issue 29).
+"""How `make test` (pytest -n <cores + 1> --dist loadfile) shares its files between the workers (issue 29).
 
 pytest-xdist's loadfile gives each test file to one worker whole (nbval needs a notebook's cells
 together) and, by default, starts the files with the most tests first. Our slowest files have few
@@ -7,8 +7,8 @@ ran them alone while the other had finished: the run's tail. Here, instead:
 
 - the files in RUN_FIRST start first, slowest first (docs/test-durations.md has the measured seconds);
   then the notebooks nbval runs (exercises/, 15-45 s each), then every other file in pytest's
-  collection order, so the run ends on short files and both workers finish close together;
-- the files in ONE_UNIT_PER_TEST are split: each of their tests is a unit of its own, so both
+  collection order, so the run ends on short files and the workers finish close together;
+- the files in ONE_UNIT_PER_TEST are split: each of their tests is a unit of its own, so the
   workers share them (each test executes one notebook from scratch; a module fixture such as the
   browser suite's JupyterLab server then starts once per worker).
 """

@@ -4,6 +4,12 @@ import os
 
 os.environ.setdefault("FASTRAIN_MODE", "ci")
 os.environ.setdefault("MPLBACKEND", "Agg")
+# PyTorch's OpenMP threads spin after each parallel region while they wait for work (libgomp's
+# default). make test runs more workers than cores, so a spinning thread mostly burns the core a
+# descheduled sibling or another worker needs: lesson 04 beside two busy processes took 55 CPU-s
+# by default, 32 with PASSIVE, and 65 s -> 43 s (issue 29). Tests check what lessons say, not
+# how fast the threads hand over; kernels, servers and gloo workers inherit this.
+os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
 
 import sys  # noqa: E402

@@ -121,7 +121,11 @@ def test_a_real_cpu_hog_turns_the_verdict_noisy_and_back():
     after = _quiet_measurement(tries=10)
     if after is None:
         pytest.skip("the hog is gone, but other programs keep the machine busy now")
-    assert after.noise["other_cores"] < busy.noise["other_cores"] - 0.5
+    # The line between "quiet" and "noisy" load lies between the two: the hog's load crossed it and
+    # went back. (Not a fixed gap: make test's other workers keep up to about one core busy here, so
+    # 'after' read 1.16 cores beside 'busy' 1.65 in CI, a gap of 0.49.)
+    limit = noise.cores() - 1 + noise.CORE_TOLERANCE
+    assert after.noise["other_cores"] <= limit < busy.noise["other_cores"], (after.noise, busy.noise)
 
 
 def test_a_measurement_with_all_cores_beside_a_hog_is_noisy():

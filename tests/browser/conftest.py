@@ -359,12 +359,22 @@ FONT_PROBE_JS = r"""async ([root, regular, bold, family]) => {
   const canvas = document.createElement('canvas');
   canvas.width = 1200; canvas.height = 90;
   const ctx = canvas.getContext('2d', {willReadFrequently: true});
-  const draw = async (font, word) => {
+  // How far right a word's ink reaches when drawn at x = 4 in `font` (the canvas's own measure).
+  const reach = async (font, word) => {
+    await document.fonts.load(font, word);
+    ctx.font = font;
+    const m = ctx.measureText(word);
+    return 4 + Math.max(m.width, m.actualBoundingBoxRight || 0);
+  };
+  // The word drawn in `font`; only the first `width` columns are read back: all four drawings of a
+  // word are compared on the same columns, wide enough for the widest one's ink (reading the whole
+  // 1200-px canvas four times per word was most of this probe's time).
+  const draw = async (font, word, width) => {
     await document.fonts.load(font, word);
     ctx.clearRect(0, 0, canvas.width, canvas.height);
     ctx.font = font; ctx.fillStyle = '#000'; ctx.textBaseline = 'alphabetic';  // same baseline whatever the first font
     ctx.fillText(word, 4, 62);
-    return ctx.getImageData(0, 0, canvas.width, canvas.height).data;
+    return ctx.getImageData(0, 0, width, canvas.height).data;
   };
   const differing = (a, b) => { let n = 0; for (let i = 3; i < a.length; i += 4) if (Math.abs(a[i] - b[i]) > 16) n++; return n; };
   const inked = a => { let n = 0; for (let i = 3; i < a.length; i += 4) if (a[i] > 16) n++; return n; };
@@ -436,14 +446,17 @@ FONT_PROBE_JS = r"""async ([root, regular, bold, family]) => {
   const results = [];
   for (const g of groups.values()) {
     const prefix = `${g.style} ${g.weight} 40px `;
-    const drawn = await draw(prefix + g.fontFamily, g.word);
-    const course = await draw(prefix + 'FastrainProbe', g.word);
     // Two pictures of tofu: the word in a font without Bengali glyphs (monospace), and the word
     // in the element's own font list without the course's family (what the page would draw
     // without it; on a machine with no Bengali system font that is empty boxes).
-    const tofu = await draw(prefix + 'monospace', g.word);
     const without = g.fontFamily.split(',').filter(f => f.replace(/["']/g, '').trim() !== family).join(',');
-    const own = await draw(prefix + (without || 'monospace'), g.word);
+    const fonts = [prefix + g.fontFamily, prefix + 'FastrainProbe', prefix + 'monospace', prefix + (without || 'monospace')];
+    let width = 0;
+    for (const font of fonts) width = Math.max(width, await reach(font, g.word));
+    width = Math.min(canvas.width, Math.ceil(width) + 16);  // + slack for anti-aliasing and overhangs
+    const pictures = [];
+    for (const font of fonts) pictures.push(await draw(font, g.word, width));
+    const [drawn, course, tofu, own] = pictures;
     results.push({kinds: [...g.kinds], count: g.count, where: g.where, word: g.word, weight: g.weight,
       laidOutWrong: g.laidOutWrong, wrongWhere: g.wrongWhere,
       fontFamily: g.fontFamily, familyListed: g.fontFamily.includes(family), pageFaceLoaded,

@@ -27,37 +27,17 @@ TICK_S = 0.1
 TOP_UP = r"""
 import os, sys, time
 import psutil
+from fastrain_lib.measure import noise
 
 root, deadline, wanted = int(sys.argv[1]), time.monotonic() + float(sys.argv[2]), float(sys.argv[3])
 tick, parent = float(sys.argv[4]), os.getppid()
-
-
-def tree_seconds(proc):
-    # CPU seconds of the test's tree: the root, its reaped children and its live descendants
-    times = proc.cpu_times()
-    total = times.user + times.system + times.children_user + times.children_system
-    for child in proc.children(recursive=True):
-        try:
-            child_times = child.cpu_times()
-            total += child_times.user + child_times.system
-        except psutil.Error:
-            pass
-    return total
-
-
-def machine_busy():
-    t = psutil.cpu_times()
-    return t.user + t.nice + t.system + getattr(t, "irq", 0.0) + getattr(t, "softirq", 0.0) + getattr(t, "steal", 0.0)
-
-
-proc = psutil.Process(root)
-before = (time.monotonic(), machine_busy(), tree_seconds(proc))
+tree = psutil.Process(root)  # the test's tree, this process included: what it burns is not "others"
+before = noise.sample(tree)
 while os.getppid() == parent and time.monotonic() < deadline:
-    now = (time.monotonic(), machine_busy(), tree_seconds(proc))
-    wall = max(now[0] - before[0], 1e-3)
-    others = max(0.0, (now[1] - before[1]) - (now[2] - before[2])) / wall
+    now = noise.sample(tree)
+    load = noise.load_between(before, now)
     before = now
-    burn = min(1.0, max(0.0, wanted - others)) * tick
+    burn = min(1.0, max(0.0, wanted - load["other_cores"] - load["steal_cores"])) * tick
     start = time.monotonic()
     while time.monotonic() - start < burn:
         pass

@@ -13,6 +13,8 @@ import psutil
 import pytest
 from _load import busy_core_beside
 
+from fastrain_lib.measure import noise
+
 # A busy process outside our process tree: `sh` starts it in the background and exits, so it is
 # re-parented away from us and counts as another program's load.
 _BURNER = "import time\nend = time.monotonic() + {seconds}\nwhile time.monotonic() < end: pass\n"
@@ -26,29 +28,15 @@ def _outside_burner(seconds: float) -> psutil.Process:
     return burner
 
 
-def _machine_busy() -> float:
-    t = psutil.cpu_times()
-    return t.user + t.nice + t.system + getattr(t, "irq", 0.0) + getattr(t, "softirq", 0.0) + getattr(t, "steal", 0.0)
-
-
-def _cpu_seconds(*procs: psutil.Process) -> float:
-    return sum(p.cpu_times().user + p.cpu_times().system for p in procs)
-
-
 def _loads_over(top_up, seconds: float) -> tuple[float, float]:
     """(cores the top-up burned, cores everything outside our tree burned, the top-up included)."""
-    me, top = psutil.Process(), psutil.Process(top_up.pid)
-
-    def now():
-        return time.monotonic(), _cpu_seconds(top), _machine_busy(), _cpu_seconds(me, *me.children(recursive=True))
-
-    start = now()
+    top = psutil.Process(top_up.pid)
+    top_before, start = sum(top.cpu_times()[:2]), noise.sample()
     time.sleep(seconds)
-    end = now()
-    wall = end[0] - start[0]
-    top = (end[1] - start[1]) / wall
-    others_and_top = ((end[2] - start[2]) - (end[3] - start[3])) / wall + top
-    return top, others_and_top
+    top_after, end = sum(top.cpu_times()[:2]), noise.sample()
+    load = noise.load_between(start, end)  # the top-up is our child: in our tree, not in "other"
+    top_cores = (top_after - top_before) / load["window_s"]
+    return top_cores, load["other_cores"] + load["steal_cores"] + top_cores
 
 
 @pytest.mark.slow

@@ -73,12 +73,12 @@ def _proc_seconds(proc: psutil.Process) -> float:
     return times.user + times.system
 
 
-def _descendants() -> tuple:
+def _descendants(root: psutil.Process) -> tuple:
     """Live child processes (DDP workers, compile workers), except our own hogs: a hog
     stands for somebody else's program, so its load counts as 'other'."""
     found = []
     hogs = {proc.pid for proc in _live_hogs}
-    for child in psutil.Process().children(recursive=True):
+    for child in root.children(recursive=True):
         if child.pid in hogs:
             continue
         with contextlib.suppress(psutil.Error):
@@ -86,13 +86,15 @@ def _descendants() -> tuple:
     return tuple(found)
 
 
-def sample() -> Sample:
-    """Read the counters now (a few /proc reads: cheap next to any measurement)."""
+def sample(root: psutil.Process | None = None) -> Sample:
+    """Read the counters now (a few /proc reads: cheap next to any measurement). `root`: the process
+    whose tree counts as ours (default: this one; the tests' background load counts a test's tree)."""
+    root = root or psutil.Process()
     total = psutil.cpu_times()
     busy = total.user + total.nice + total.system + getattr(total, "irq", 0.0) + getattr(total, "softirq", 0.0)
-    mine = psutil.Process().cpu_times()
+    mine = root.cpu_times()
     own = mine.user + mine.system + mine.children_user + mine.children_system  # finished children included
-    tree = _descendants()
+    tree = _descendants(root)
     return Sample(time.monotonic(), busy, getattr(total, "steal", 0.0), own + sum(c[2] for c in tree), tree)
 
 

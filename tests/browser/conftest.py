@@ -366,11 +366,10 @@ FONT_PROBE_JS = r"""async ([root, regular, bold, family]) => {
     const m = ctx.measureText(word);
     return 4 + Math.max(m.width, m.actualBoundingBoxRight || 0);
   };
-  // The word drawn in `font`; only the first `width` columns are read back: all four drawings of a
-  // word are compared on the same columns, wide enough for the widest one's ink (reading the whole
-  // 1200-px canvas four times per word was most of this probe's time).
-  const draw = async (font, word, width) => {
-    await document.fonts.load(font, word);
+  // The word drawn in `font` (loaded by reach()); only the first `width` columns are read back: all
+  // four drawings of a word are compared on the same columns, wide enough for the widest one's ink
+  // (reading the whole 1200-px canvas four times per word was most of this probe's time).
+  const draw = (font, word, width) => {
     ctx.clearRect(0, 0, canvas.width, canvas.height);
     ctx.font = font; ctx.fillStyle = '#000'; ctx.textBaseline = 'alphabetic';  // same baseline whatever the first font
     ctx.fillText(word, 4, 62);
@@ -454,9 +453,7 @@ FONT_PROBE_JS = r"""async ([root, regular, bold, family]) => {
     let width = 0;
     for (const font of fonts) width = Math.max(width, await reach(font, g.word));
     width = Math.min(canvas.width, Math.ceil(width) + 16);  // + slack for anti-aliasing and overhangs
-    const pictures = [];
-    for (const font of fonts) pictures.push(await draw(font, g.word, width));
-    const [drawn, course, tofu, own] = pictures;
+    const [drawn, course, tofu, own] = fonts.map(font => draw(font, g.word, width));
     results.push({kinds: [...g.kinds], count: g.count, where: g.where, word: g.word, weight: g.weight,
       laidOutWrong: g.laidOutWrong, wrongWhere: g.wrongWhere,
       fontFamily: g.fontFamily, familyListed: g.fontFamily.includes(family), pageFaceLoaded,

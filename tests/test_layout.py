@@ -153,73 +153,8 @@ def test_the_circle_check_sees_a_circle(tmp_path):
     assert circles(import_graph(pkg)) == [("lib.core.a", "lib.ui.b")]
 
 
-def test_core_imports_nothing_above_it():
-    """core/ is the bottom of the tree: config, i18n, errors, verdicts, setup."""
-    graph = import_graph(PKG)
-    allowed = ("fastrain_lib.core", "fastrain_lib.ui", "fastrain_lib.measure")  # setup_env shows the font and facts
-    for name, deps in graph.items():
-        if name.startswith("fastrain_lib.core.") and name != "fastrain_lib.core.setup_env":
-            up = [d for d in deps if not d.startswith("fastrain_lib.core")]
-            assert up == [], f"{name} imports {up}"
-        if name == "fastrain_lib.core.setup_env":
-            assert all(d.startswith(allowed) for d in deps), deps
-
-
-def test_techniques_never_import_a_lesson():
-    graph = import_graph(PKG)
-    lower = ("fastrain_lib.core", "fastrain_lib.measure", "fastrain_lib.ui", "fastrain_lib.fused",
-             "fastrain_lib.precision", "fastrain_lib.distributed", "fastrain_lib.async_sgd")
-    wrong = {name: sorted(d for d in deps if d.startswith("fastrain_lib.lessons"))
-             for name, deps in graph.items() if name.startswith(lower)}
-    assert {k: v for k, v in wrong.items() if v} == {}
-
-
-# --- one training step ---------------------------------------------------------------------------
-
-STEP_HOMES = {"fastrain_lib/precision/step.py"}  # saved from lesson 03's cell (make sync)
-# Lesson 03's exercise IS writing this step: its checks keep a reference step and the named wrong
-# steps (clip before unscale, no averaging, ...) that they tell apart. Nothing else may.
-STEP_CHECKS = re.compile(r"^fastrain_lib/lessons/l03_mixed_precision/check[^/]*\.py$")
-
-
-def training_steps(path: Path) -> list[str]:
-    """Functions that run a mixed-precision training step themselves: autocast + a scaled
-    backward (scaler.scale(...).backward()) in one function body."""
-    found = []
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            body = ast.unparse(node)
-            if "autocast" in body and re.search(r"\.scale\([^)]*\)\s*\.backward\(", body):
-                found.append(node.name)
-    return found
-
-
-def test_one_amp_training_step_in_the_library():
-    extra = {}
-    for path in sorted(PKG.rglob("*.py")):
-        rel = path.relative_to(ROOT).as_posix()
-        if rel in STEP_HOMES or STEP_CHECKS.match(rel):
-            continue
-        names = training_steps(path)
-        if names:
-            extra[rel] = names
-    assert extra == {}, f"autocast + GradScaler steps outside precision/step.py: {extra}"
-
-
-def test_the_step_rule_sees_a_copied_step(tmp_path):
-    copy = tmp_path / "mine.py"
-    copy.write_text(
-        "import torch\n\n"
-        "def step(m, opt, scaler, x, y):\n"
-        "    with torch.autocast('cpu', dtype=torch.bfloat16):\n"
-        "        loss = m(x).sum()\n"
-        "    scaler.scale(loss).backward()\n"
-        "    scaler.step(opt)\n\n"
-        "def fine(m, x):\n"
-        "    with torch.autocast('cpu'):\n"
-        "        return m(x)\n")
-    assert training_steps(copy) == ["step"]
-    assert training_steps(PKG / "precision" / "step.py") != []  # the one real step is seen too
+# Which way imports point (the layers of docs/architecture.md): tests/test_layers.py.
+# One AMP step, one dtype map, one launcher, one DDP worker (found by the AST): tests/test_one_of_each.py.
 
 
 # --- one message convention: notebooks say their sentences inline ---------------------------------

@@ -197,24 +197,21 @@ def _ram_bytes() -> int | None:
 
 
 def probe_amp(device_type: str, mode: str) -> bool:
-    """Does a real one-parameter training step work in `mode` here? autocast → loss → scale →
-    backward → step → update, and the parameter must move and stay finite. Used for MPS, where
-    support varies by macOS and PyTorch version; runs on any device type."""
+    """Does `mode` work here for training? autocast's forward gives that dtype, the backward through
+    it runs, and a plain optimizer step moves the parameter and keeps it finite. Used for MPS, where
+    support varies by macOS and PyTorch version; runs on any device type. A capability probe, not a
+    training step: the course's one AMP step (with its GradScaler) is precision/step.py, lesson 03's cell."""
     dtype = AUTOCAST_DTYPES[mode]
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             w = torch.nn.Parameter(torch.ones(4, 4, device=device_type))
-            opt = torch.optim.SGD([w], lr=0.1)
-            # A small scale: the default 65536 overflows fp16 in this tiny graph and skips the step.
-            scaler = torch.amp.GradScaler(device_type, init_scale=256.0, enabled=(mode == "fp16"))
             with torch.amp.autocast(device_type, dtype=dtype):
                 out = w @ torch.ones(4, 4, device=device_type)
             if out.dtype != dtype:
                 return False
-            scaler.scale(out.float().sum()).backward()
-            scaler.step(opt)
-            scaler.update()
+            out.float().sum().backward()   # small values: no loss scaling needed to keep the gradient
+            torch.optim.SGD([w], lr=0.1).step()
             synchronize(device_type)
             return bool(torch.isfinite(w).all()) and not torch.equal(w.detach().cpu(), torch.ones(4, 4))
     except Exception:  # noqa: BLE001 - any failure means "not here"

@@ -11,13 +11,13 @@ from fastrain_lib.measure import noise
 
 
 def test_lesson00_gflops_are_2n3_over_the_measured_median():
-    outcome = lesson00.matmul_experiment(128, "float32")
+    outcome = lesson00.matmul_experiment(128, "fp32")
     assert [row[1] for row in outcome.rows] == [64, 128] * (len(outcome.rows) // 2)
     for (device, n, ms, gflops, mark), record in zip(outcome.rows, outcome.records):
         assert record.params["size"] == n and ms == pytest.approx(record.median_s * 1e3)
         assert mark == t("noise.noisy_word" if record.noisy else "noise.quiet_word")  # each row's noise verdict
         assert gflops == pytest.approx(2 * n**3 / record.median_s / 1e9, rel=1e-6)
-    bf16 = lesson00.matmul_experiment(64, "bfloat16")
+    bf16 = lesson00.matmul_experiment(64, "bf16")
     assert all(r.params["dtype"] == "bfloat16" for r in bf16.records)
 
 

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import ipywidgets as widgets
-import torch
 
+from fastrain_lib.core.dtypes import STORAGE_DTYPES
 from fastrain_lib.core.i18n import t
 from fastrain_lib.measure import bench, hardware, noise
 from fastrain_lib.ui import plots
@@ -14,7 +14,6 @@ from fastrain_lib.ui.widgets import ExperimentPanel, Outcome
 REFERENCE_FAMILIES = ("matmul", "copy")
 
 SIZES = (64, 128, 256, 512, 1024, 2048)
-DTYPES = {"float32": torch.float32, "bfloat16": torch.bfloat16}
 
 
 def matmul_experiment(max_size: int, dtype: str) -> Outcome:
@@ -24,7 +23,7 @@ def matmul_experiment(max_size: int, dtype: str) -> Outcome:
     for device in hardware.available_devices():
         gflops, marks = [], []
         for size in sizes:
-            record = bench.matmul(size, device=device, dtype=DTYPES[dtype])
+            record = bench.matmul(size, device=device, dtype=STORAGE_DTYPES[dtype])
             gflops.append(record.metrics["gflops"])
             marks.append(record)
             word = t("noise.noisy_word") if noise.is_noisy(record.noise) else t("noise.quiet_word")
@@ -44,7 +43,7 @@ def make() -> ExperimentPanel:
         {
             "max_size": widgets.Dropdown(options=[256, 512, 1024, 2048], value=256,
                                          description=t("lesson00.max_size")),
-            "dtype": widgets.ToggleButtons(options=list(DTYPES), value="float32", description=t("core.dtype")),
+            "dtype": widgets.ToggleButtons(options=["fp32", "bf16"], value="fp32", description=t("core.dtype")),
         },
         matmul_experiment,
         name="lesson00_matmul",

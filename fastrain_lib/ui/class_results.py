@@ -316,7 +316,19 @@ def leaderboard_lines(rows: list[dict]) -> list[tuple[str, dict]]:
                                                       "ratio": r["median_s"] / above["median_s"]}))
     if len(rows) == 1:
         lines.append(("class_results.board_one", {"machine": rows[0]["machine"]}))
+    if not rows:  # nothing to compare: say exactly that
+        lines.append(("class_results.board_empty", {}))
     return lines
+
+
+def say_leaderboard(rows: list[dict]) -> None:
+    """Print the sentences under the leaderboard (lesson 98's verdict cell). They stand on no
+    timing of this run: noisy records were left out before ranking, and each group's spread is
+    already inside the tie rule."""
+    from fastrain_lib.core import verdicts
+
+    for key, values in leaderboard_lines(rows):
+        verdicts.say(key, noise=(), **values)
 
 
 def plot_speedups(ax, rows: list[dict]) -> None:

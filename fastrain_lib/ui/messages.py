@@ -17,6 +17,7 @@ MESSAGES = {
         "bn": "এটা fastrain-এর ফলের ফাইল নয়: এতে \"records\" তালিকা নেই (প্যানেলের \"ফল সংরক্ষণ\" বোতাম দিয়ে তৈরি ফাইল দাও)",
         "en": "not a fastrain results file: it has no \"records\" list (use a file made by the panel's \"Save results\" button)",
     },
+    "class_results.board_empty": {"bn": "বোর্ডে তুলনা করার মতো কোনো মেশিন নেই।", "en": "The board has no machine to compare."},
     "class_results.empty": {"bn": "ফাইলে কোনো রেকর্ড নেই", "en": "the file holds no records"},
     "class_results.bad_record": {"bn": "{index} নম্বর রেকর্ডে সমস্যা: {problem}", "en": "record {index} is broken: {problem}"},
     "class_results.not_object": {"bn": "রেকর্ডটি একটি JSON অবজেক্ট নয়", "en": "the record is not a JSON object"},

@@ -18,7 +18,8 @@ from pathlib import Path
 import pytest
 
 from fastrain_lib import authoring
-from fastrain_lib.core import config, setup_env
+from fastrain_lib import setup_env
+from fastrain_lib.core import config
 from fastrain_lib.measure import hardware
 from fastrain_lib.core.i18n import t
 
@@ -93,7 +94,7 @@ def test_colab_with_old_matplotlib_not_yet_loaded_upgrades_and_goes_on(colab, mo
 def test_the_check_comes_before_any_matplotlib_import():
     """Importing the setup module (the setup cell's import) must not load matplotlib: loading it
     there would itself be the half-upgraded state the check guards against."""
-    code = ("import sys\nfrom fastrain_lib.core import setup_env\n"
+    code = ("import sys\nfrom fastrain_lib import setup_env\n"
             "print('matplotlib' in sys.modules, setup_env.matplotlib_in_memory())")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=False)
     assert done.stdout.split() == ["False", "None"], done.stderr
@@ -124,7 +125,7 @@ def test_half_upgraded_on_colab_ends_the_kernel_after_saying_so(tmp_path):
     km, kc = start_new_kernel(kernel_name="python3", env={**os.environ, "FASTRAIN_LANG": "bn"}, cwd=str(tmp_path))
     try:
         code = ("import sys, types\nsys.modules['google.colab'] = types.ModuleType('google.colab')\n"
-                "from fastrain_lib.core import setup_env\n"
+                "from fastrain_lib import setup_env\n"
                 "setup_env.prepare(loaded_matplotlib='3.10.0', installed_matplotlib='3.11.2', gpu={})\n"
                 "print('went on')")
         msg_id = kc.execute(code)

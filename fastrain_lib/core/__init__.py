@@ -1,4 +1,4 @@
 """The bottom of the tree: run mode and language (config), messages (i18n: t for library
 messages, pick for notebook cells), errors explained in Bengali, verdict printing, the setup cell.
-Imports nothing else of fastrain_lib (setup_env excepted: it registers the font and reports facts).
+Imports nothing else of fastrain_lib.
 """

@@ -31,29 +31,6 @@ MESSAGES = {
     # plots
     # experiment panel
     # setup cell / Colab
-    "setup_env.ready": {"bn": "প্রস্তুত: fastrain_lib {version}, PyTorch {torch}, ডিভাইস: {devices}, মোড: {mode}", "en": "ready: fastrain_lib {version}, PyTorch {torch}, devices: {devices}, mode: {mode}"},
-    "setup_env.installing": {"bn": "Colab-এ দরকারি প্যাকেজ ইনস্টল হচ্ছে: {what}", "en": "installing what Colab lacks: {what}"},
-    "setup_env.restart": {
-        "bn": "⚠️ matplotlib আপগ্রেড হয়েছে ({old} → {new}), কিন্তু পুরোনো {old} আগেই মেমোরিতে চলছে: এভাবে চললে পরের প্রতিটি প্লট ভেঙে যেত। তাই রানটাইম এখন নিজেই রিস্টার্ট হচ্ছে। Colab \"session crashed\" বা \"restarted\" জাতীয় বার্তা দেখাতে পারে — ভয় নেই, কিছু হারায়নি; ইনস্টল করা প্যাকেজ থেকে যায়। তারপর ওপর থেকে আবার চালাও (Runtime → Run all); দ্বিতীয়বার আর রিস্টার্ট লাগবে না।",
-        "en": "⚠️ matplotlib was upgraded ({old} → {new}), but the old {old} is already running in memory: every later plot would break. So the runtime restarts itself now. Colab may say \"session crashed\" or \"restarted\" — nothing is lost; installed packages stay. Then run again from the top (Runtime → Run all); no second restart will be needed.",
-    },
-    "setup_env.colab_installs": {
-        "bn": "Colab-এ কোর্সটি নিজের লাইব্রেরি fastrain_lib বসায়, আর বাংলা লেখার জন্য matplotlib {matplotlib}; Colab-এর বাকি প্যাকেজ (ipywidgets, torch, ipykernel, numpy …) যেমন ছিল তেমনই থাকে।",
-        "en": "On Colab the course adds its own library, fastrain_lib, and matplotlib {matplotlib} for Bengali text; Colab's other packages (ipywidgets, torch, ipykernel, numpy …) stay as they were.",
-    },
-    "setup_env.restart_stop": {
-        "bn": "⛔ matplotlib-এর নতুন সংস্করণ ({new}) ডিস্কে আছে, কিন্তু এই কার্নেলে পুরোনোটা ({old}) আগেই চালু: এভাবে চললে পরের প্রতিটি প্লট ভেঙে যেত, তাই এখানে থামানো হলো। কার্নেল রিস্টার্ট করো (Colab: Runtime → Restart session; Jupyter: Kernel → Restart Kernel), তারপর ওপর থেকে আবার চালাও।",
-        "en": "⛔ A newer matplotlib ({new}) is on disk, but this kernel already runs the old one ({old}): every later plot would break, so the run stops here. Restart the kernel (Colab: Runtime → Restart session; Jupyter: Kernel → Restart Kernel), then run again from the top.",
-    },
-    "setup_env.t4": {
-        "bn": "এই GPU ({gpu}) fp16 টেনসর কোর চালায় কিন্তু দ্রুত bf16 নেই: মিশ্র প্রিসিশনে fp16 + GradScaler ব্যবহার করো।",
-        "en": "This GPU ({gpu}) has fp16 tensor cores but no fast bf16: use fp16 + GradScaler for mixed precision.",
-    },
-    "setup_env.bf16": {"bn": "এই GPU ({gpu}) দ্রুত bf16 চালায়: মিশ্র প্রিসিশনে bf16 প্রথম পছন্দ।", "en": "This GPU ({gpu}) runs bf16 fast: bf16 is the first choice for mixed precision."},
-    "setup_env.install_failed": {
-        "bn": "ইনস্টল ব্যর্থ হয়েছে: {what}। ইন্টারনেট সংযোগ ও ডিস্কের জায়গা দেখো, তারপর আবার চালাও। বিস্তারিত লগ: {log}",
-        "en": "Install failed: {what}. Check the internet connection and disk space, then run again. Full log: {log}",
-    },
     # why a change slowed a step, measured with torch.profiler (launches.why_slower; lessons 04 and 07)
 }
 

@@ -18,8 +18,8 @@ from fastrain_lib.distributed import cost_model, dataparallel
 from fastrain_lib.core.i18n import t
 from fastrain_lib.ui.widgets import ExperimentPanel, Outcome
 from fastrain_lib.lessons.l05b_ddp_in_depth.runs import (  # noqa: F401 - the notebook calls them as lesson05b.*
-    _cached, _key, accumulation_run, allreduce_noise, allreduce_points, allreduce_sizes, comm_run, compare_cfg,
-    ddp_run, dp_run, fit_for, held_out_point, held_out_size, noise_of, overlap_cfg, sweep_run, zero_noise, zero_rows)
+    _cached, _key, allreduce_noise, allreduce_points, allreduce_sizes, comm_run, compare_cfg,
+    ddp_run, dp_run, fit_for, held_out_point, held_out_size, noise_of, overlap_cfg, zero_noise, zero_rows)
 from fastrain_lib.lessons.l05b_ddp_in_depth.verdicts import (  # noqa: F401 - the notebook calls them as lesson05b.*
     COMM_KEYS, KIND_KEYS, PHASE_KEYS, STRATEGY_KEYS, accumulation_verdict, alpha_verdict, bucket_count_verdict,
     comm_verdict, compare_verdicts, cores, held_out_verdict, most_buckets, noise_for, prediction_verdict, ps_gap_verdict,
@@ -104,15 +104,27 @@ def reference_sentence(folder=None) -> str:
 # ---------------------------------------------------------------- buckets, overlap, no_sync
 
 
-def sweep_rows(results: list[dict]) -> list[dict]:
-    """Per bucket cap: the slowest rank's median step, and rank 0's buckets and hidden share."""
+def sweep_rows(results: list[dict], info: dict) -> list[dict]:
+    """Per bucket cap: the slowest rank's median steps (DDP's and ours), rank 0's buckets and hidden share,
+    and the run's noise `info`."""
     rows = []
     for i, row in enumerate(results[0]["rows"]):
-        rows.append({"bucket_cap_mb": row["bucket_cap_mb"], "step_s": max(r["rows"][i]["step_s"] for r in results),
-                     "buckets": row["buckets"], "hidden_share": row["hidden_share"], "events": row["events"],
-                     "compute_end_s": row["compute_end_s"], "backward_s": row["backward_s"],
-                     "noise": noise_of(results)})
+        ranks = [r["rows"][i] for r in results]
+        rows.append({**{k: row[k] for k in ("bucket_cap_mb", "buckets", "ours_buckets", "hidden_share", "events",
+                                            "compute_end_s", "backward_s")},
+                     "step_s": max(r["step_s"] for r in ranks), "ours_s": max(r["ours_s"] for r in ranks),
+                     "noise": info})
     return rows
+
+
+def sweep_table(rows: list[dict]) -> tuple[list[str], list[tuple]]:
+    """bucket_cap_mb, DDP's buckets and step, our buckets and step (ms), the row's noise word."""
+    from fastrain_lib.distributed import measured
+
+    headers = ["bucket_cap_mb", t("lesson05b.col_ddp_buckets"), t("lesson05b.col_ddp_ms"),
+               t("lesson05b.col_ours_buckets"), t("lesson05b.col_ours_ms"), t("noise.verdict_col")]
+    return headers, [(f"{r['bucket_cap_mb']:g}", r["buckets"], r["step_s"] * 1e3, r["ours_buckets"], r["ours_s"] * 1e3,
+                      measured.word(r["noise"])) for r in rows]
 
 
 def sweep_figure(rows: list[dict], timeline_cap: float | None = None):
@@ -291,7 +303,7 @@ def experiment(strategy: str, processes: int, width: int, bucket_mb: float) -> O
                t("lesson05b.col_mem_mb"), t("lesson05b.col_moved_mb")]
     rows = [(t(STRATEGY_KEYS[strategy]), step * 1e3, predicted * 1e3 if strategy == "ddp" else "—",
              max(memory), moved)]
-    zero_measured = {r["strategy"]: r for r in (zero_rows(cfg) or [])}
+    zero_measured = {r["strategy"]: r for r in zero_rows(cfg)[0]}
     for s in ("zero1", "zero2", "zero3", "ps"):
         predicted_ms = cost_model.predict_step_s(s, dp["piece_s"], pb, fit) * 1e3
         z = zero_measured.get(s)

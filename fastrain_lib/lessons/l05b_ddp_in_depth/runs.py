@@ -86,16 +86,6 @@ def ddp_run(cfg: dict) -> list[dict]:
                                                         threads=1, timeout_s=300, tensors_on_cuda=on_gpu))
 
 
-def sweep_run(cfg: dict, processes: int = 2) -> list[dict]:
-    return _cached(("sweep", processes) + _key(cfg),
-                   lambda: _launch(overlap.bucket_sweep, processes, args=(cfg,), threads=1, timeout_s=300))
-
-
-def accumulation_run(cfg: dict, processes: int = 2) -> list[dict]:
-    return _cached(("accum", processes) + _key(cfg),
-                   lambda: _launch(overlap.accumulation, processes, args=(cfg,), threads=1, timeout_s=300))
-
-
 def allreduce_points(processes: int) -> list[tuple[int, float]]:
     """Measured (bytes, seconds) of all-reduces on `processes` real processes: the fit's sizes
     and the held-out one, in one launch (cached)."""
@@ -128,26 +118,26 @@ def held_out_point(processes: int) -> tuple[int, float]:
     return next(pt for pt in allreduce_points(processes) if pt[0] == held)
 
 
-def zero_rows(cfg: dict) -> list[dict] | None:
-    """ZeRO-1/2/3 and DDP measured by fastrain_lib.distributed.zero (lesson 05c) on the same MLP and
-    global batch, or None where that module is not there (or its interface differs)."""
+def zero_rows(cfg: dict) -> tuple[list[dict], str | None]:
+    """(rows, None): ZeRO-1/2/3 and DDP measured by lesson 05c's fastrain_lib.distributed.zero on the same
+    MLP and global batch; ([], the error) where its worker failed: the rank's own last traceback line."""
+    from fastrain_lib.distributed import zero
+
+    zcfg = {"width": cfg["width"], "depth": cfg["depth"], "batch": cfg["batch"], "steps": cfg["steps"] + 1,
+            "seed": cfg["seed"], "lr": cfg["lr"]}
+    key = ("zero",) + _key({**zcfg, "p": cfg["replicas"]})
+    on_cuda = hardware.gpu_per_process(cfg["replicas"], hardware.node_facts())
     try:
-        from fastrain_lib.distributed import zero
-    except ImportError:
-        return None
-    try:
-        zcfg = {"width": cfg["width"], "depth": cfg["depth"], "batch": cfg["batch"], "steps": cfg["steps"] + 1,
-                "seed": cfg["seed"], "lr": cfg["lr"]}
-        strategies = ("ddp", "zero1", "zero2", "zero3")
-        key = ("zero",) + _key({**zcfg, "p": cfg["replicas"]})
-        results = _cached(key, lambda: _launch(zero.zero_worker, cfg["replicas"], args=(strategies, zcfg), threads=1,
-                                               timeout_s=300,
-                                               tensors_on_cuda=hardware.gpu_per_process(cfg["replicas"],
-                                                                                        hardware.node_facts())))
-        _NOISE[("zero_noise",) + key] = noise_of(results)
-        return zero.table(results)
-    except (AttributeError, TypeError, KeyError, WorkerError):  # lesson 05c's module, not ours: say "no measurement"
-        return None
+        results, info = _cached(key, lambda: measured.launch(zero.zero_worker, cfg["replicas"], threads=1,
+                                                             args=(("ddp", "zero1", "zero2", "zero3"), zcfg),
+                                                             timeout_s=300, tensors_on_cuda=on_cuda))
+        _NOISE[("zero_noise",) + key] = info  # every rank returns a list (one dict per strategy)
+        return zero.table(results), None
+    except WorkerError as exc:  # the rank's own exception (its traceback's last line), else the launcher's sentence
+        lines = (exc.tracebacks.get(exc.rank) or str(exc)).strip().splitlines()
+        return [], (lines[-1] if exc.tracebacks.get(exc.rank) else lines[0])
+    except (AttributeError, TypeError, KeyError) as exc:  # lesson 05c's table changed its shape
+        return [], f"{type(exc).__name__}: {exc}"
 
 
 def zero_noise(cfg: dict) -> dict:

@@ -4,6 +4,7 @@ The notebook says them after each measuring cell; the panel puts them in its not
 from __future__ import annotations
 
 from fastrain_lib.core.i18n import t
+from fastrain_lib.core.verdicts import say
 from fastrain_lib.distributed import cost_model, dataparallel
 from fastrain_lib.measure import hardware
 
@@ -29,6 +30,15 @@ NO_TIMING_KEYS = {"lesson05b.v_oversubscribed", "lesson05b.v_noisy", "lesson05b.
 def noise_for(key: str, infos) -> list:
     """What a sentence stands on, for verdicts.say(noise=...): nothing for NO_TIMING_KEYS, else `infos`."""
     return [] if key in NO_TIMING_KEYS else list(infos)
+
+
+def _any_noisy(infos) -> bool:
+    return any((i or {}).get("verdict") == "noisy" for i in infos)
+
+
+def _say_all(said, infos) -> None:
+    for key, values in said:
+        say(key, noise=noise_for(key, infos), **values)
 
 
 def _noisy(what_key: str, **values) -> tuple[str, dict]:
@@ -211,3 +221,52 @@ def ps_gap_verdict(values: dict, fit: cost_model.Fit, *, noisy: bool = False, cl
         return "lesson05b.v_ps_alpha_off", out
     out["extra_ms"] = meas - pred
     return "lesson05b.v_ps_under", out
+
+
+# ---------------------------------------------------------------- what the notebook's # VERDICT cells call
+
+
+def compare(dp: dict, ddp: list[dict], infos: list) -> None:
+    """Say who was faster, device 0's share and how far the threads overlapped (noisy: only that)."""
+    _say_all(compare_verdicts(dp, ddp, noisy=_any_noisy(infos)), infos)
+
+
+def sweep(rows: list[dict]) -> None:
+    """Say small vs large buckets, the hidden share, and our bucketed all-reduce beside DDP's."""
+    infos = [r["noise"] for r in rows]
+    said = sweep_verdicts(rows, noisy=_any_noisy(infos))
+    if not _any_noisy(infos):
+        many = most_buckets(rows)
+        said.append(("lesson05b.v_ours_vs_ddp", {"cap": many["bucket_cap_mb"], "n": many["buckets"],
+                                                 "ours_ms": many["ours_s"] * 1e3, "ddp_ms": many["step_s"] * 1e3}))
+    _say_all(said, infos)
+
+
+def accumulation(summary: dict, info: dict) -> None:
+    """Say why k micro-batches made that many all-reduces (a count), then what no_sync() saved."""
+    _say_all([bucket_count_verdict(summary), accumulation_verdict(summary, noisy=_any_noisy([info]))], [info])
+
+
+def fits(fitted: dict, held: dict, infos: dict) -> None:
+    """Say how α moved across process counts, then each fit's prediction for its held-out size."""
+    _say_all([alpha_verdict(fitted, cores(), noisy=_any_noisy(infos.values()))], list(infos.values()))
+    for p, fit in fitted.items():
+        _say_all([held_out_verdict(fit, *held[p], noisy=_any_noisy([infos[p]]))], [infos[p]])
+
+
+def predictions(compute_s: float, measured_s: dict, fit: cost_model.Fit, param_bytes: int, counts: dict,
+                infos: dict) -> None:
+    """DDP's step, the model (compute + one all-reduce) vs measured; then the ZeRO stage furthest from it.
+    infos: the noise of 'compute', 'fit' and every measured strategy."""
+    comm = cost_model.comm_s("ddp", param_bytes, fit)
+    step = [infos["compute"], infos.get("ddp"), infos["fit"]]
+    _say_all([prediction_verdict(compute_s + comm, measured_s["ddp"], compute_s, comm, noisy=_any_noisy(step))], step)
+    zero = zero_verdict(measured_s, {s: compute_s + cost_model.collectives_s(c, fit) for s, c in counts.items()})
+    if zero:
+        say(zero[0], noise=[infos["compute"], infos["fit"]] + [infos.get(s, {}) for s in counts], **zero[1])
+
+
+def comm(values: dict, fit: cost_model.Fit, infos: list) -> None:
+    """gloo, our Python ring and one server: model vs measured; then which term of the server's model is off."""
+    noisy = _any_noisy(infos)
+    _say_all([comm_verdict(values, noisy=noisy), ps_gap_verdict(values, fit, noisy=noisy)], infos)

@@ -1,0 +1,121 @@
+"""Saved from notebooks/05b_ddp_in_depth.ipynb by `make sync`: code the lesson writes in its own cells
+(marked #@save). Edit the notebook, then run `make sync`; never edit this file."""
+
+from __future__ import annotations
+
+
+import statistics
+import time
+
+import torch
+import torch.distributed as dist
+import torch.nn.functional as F
+from torch.nn.parallel import DistributedDataParallel
+
+from fastrain_lib.distributed import overlap
+
+
+class BucketedAllReduce:
+    """DDP-র বাকেট আর ওভারল্যাপ, হাতে লেখা: ব্যাকওয়ার্ড চলতে চলতেই ভরা বাকেটের অল-রিডিউস শুরু হয়।"""
+
+    def __init__(self, model, bucket_cap_mb=25.0):
+        self.world_size = dist.get_world_size()
+        params = [p for p in model.parameters() if p.requires_grad]
+        for p in params:                                  # সবাই rank 0-এর ওজন দিয়ে শুরু করে
+            dist.broadcast(p.data, src=0)
+        # ব্যাকওয়ার্ড শেষ লেয়ারের গ্রেডিয়েন্ট আগে বানায়, তাই উল্টো ক্রমে প্রায় bucket_cap_mb করে ভরি
+        cap_bytes = bucket_cap_mb * 1024 * 1024
+        self.buckets, current, size = [], [], 0
+        for p in reversed(params):
+            current.append(p)
+            size += p.numel() * p.element_size()
+            if size >= cap_bytes:
+                self.buckets.append(current)
+                current, size = [], 0
+        if current:
+            self.buckets.append(current)
+        self.waiting = [len(b) for b in self.buckets]     # প্রতিটি বাকেটে কতগুলো গ্রেডিয়েন্ট এখনও আসেনি
+        self.flat = [None] * len(self.buckets)
+        self.work = [None] * len(self.buckets)
+        for i, bucket in enumerate(self.buckets):
+            for p in bucket:                              # প্রতিটি প্যারামিটারে একটি হুক
+                p.register_post_accumulate_grad_hook(lambda p, i=i: self.grad_ready(i))
+
+    def grad_ready(self, i):
+        """একটি গ্রেডিয়েন্ট তৈরি হলো: বাকেট i ভরলে তার অল-রিডিউস শুরু, অপেক্ষা না করে।"""
+        self.waiting[i] -= 1
+        if self.waiting[i] == 0:
+            self.flat[i] = torch.cat([p.grad.reshape(-1) for p in self.buckets[i]])   # এক টুকরো মেমরি
+            self.work[i] = dist.all_reduce(self.flat[i], async_op=True)            # ব্যাকওয়ার্ড চলতেই থাকে
+
+    def finish(self):
+        """ব্যাকওয়ার্ডের পরে: প্রতিটি বাকেটের অপেক্ষা, world size দিয়ে ভাগ (গড়), গ্রেডিয়েন্টে ফেরত কপি।"""
+        for i, bucket in enumerate(self.buckets):
+            self.work[i].wait()
+            self.flat[i].div_(self.world_size)
+            offset = 0
+            for p in bucket:
+                p.grad.copy_(self.flat[i][offset:offset + p.numel()].view_as(p.grad))
+                offset += p.numel()
+            self.waiting[i], self.flat[i], self.work[i] = len(bucket), None, None
+
+
+def bucket_worker(rank, world_size, cfg):
+    """প্রতিটি bucket_cap_mb-এ একই মডেল আর batch: PyTorch-এর DDP বনাম আমাদের BucketedAllReduce, মাপা ধাপ।"""
+    x, y = overlap.batch_for(cfg, rank)
+    rows = []
+    for cap in cfg["bucket_caps_mb"]:
+        ddp = DistributedDataParallel(overlap.model_for(cfg), bucket_cap_mb=cap)   # PyTorch-এর বাকেট
+        model = overlap.model_for(cfg)
+        ours = BucketedAllReduce(model, bucket_cap_mb=cap)                        # আমাদের বাকেট
+
+        def ddp_step():
+            ddp.zero_grad(set_to_none=True)
+            F.cross_entropy(ddp(x), y).backward()     # বাকেটের অল-রিডিউস ব্যাকওয়ার্ডের ভেতরেই শুরু আর শেষ
+
+        def our_step():
+            model.zero_grad(set_to_none=True)
+            F.cross_entropy(model(x), y).backward()   # হুকগুলো ভরা বাকেটের অল-রিডিউস শুরু করে
+            ours.finish()                             # বাকিদের অপেক্ষা, গড়, ফেরত কপি
+
+        ddp_s, ddp_times = overlap.median_s(ddp_step, cfg)
+        ours_s, ours_times = overlap.median_s(our_step, cfg)
+        gap = (overlap.gradient_vector(ddp.module) - overlap.gradient_vector(model)).abs().max().item()
+        timeline = overlap.timeline_of(DistributedDataParallel(overlap.model_for(cfg), bucket_cap_mb=cap), x, y)
+        rows.append({"bucket_cap_mb": cap, "step_s": ddp_s, "times": ddp_times, "ours_s": ours_s,
+                     "ours_times": ours_times, "ours_buckets": len(ours.buckets), "max_grad_gap": gap, **timeline})
+    return {"rank": rank, "world_size": world_size, "param_bytes": overlap.param_bytes(ddp.module), "rows": rows}
+
+
+def accumulate(ddp, optimizer, micro_batches, no_sync=True):
+    """k টি মাইক্রো-ব্যাচ, একটি অপটিমাইজার ধাপ; no_sync=True: অল-রিডিউস শুধু শেষ ব্যাকওয়ার্ডে।"""
+    k = len(micro_batches)
+    optimizer.zero_grad(set_to_none=True)
+    for i, (x, y) in enumerate(micro_batches):
+        if no_sync and i < k - 1:
+            with ddp.no_sync():                                # ফরওয়ার্ড আর ব্যাকওয়ার্ড দুটোই ভেতরে
+                (F.cross_entropy(ddp(x), y) / k).backward()    # শুধু নিজের কাছে জমায়
+        else:
+            (F.cross_entropy(ddp(x), y) / k).backward()        # এখানে প্রতিটি বাকেটের অল-রিডিউস
+    optimizer.step()
+
+
+def accumulation_worker(rank, world_size, cfg):
+    """দুইভাবে জমানো (প্রতিবার অল-রিডিউস / no_sync()): মাপা ধাপ, গোনা অল-রিডিউস, প্রথম ধাপের গ্রেডিয়েন্ট।"""
+    k, out = cfg["micro_batches"], {"rank": rank, "world_size": world_size, "micro_batches": cfg["micro_batches"]}
+    steps = cfg["warmup"] + cfg["steps"]
+    for way in ("every", "no_sync"):
+        ddp = DistributedDataParallel(overlap.model_for(cfg))
+        counter = overlap.count_allreduces(ddp)              # যোগাযোগ হুক: প্রতিটি বাকেটের অল-রিডিউস গোনে
+        optimizer = torch.optim.SGD(ddp.parameters(), lr=0.01)
+        times, first_grad = [], None
+        for step in range(steps):
+            batches = [overlap.batch_for(cfg, rank, step * k + i) for i in range(k)]
+            start = time.perf_counter()
+            accumulate(ddp, optimizer, batches, no_sync=(way == "no_sync"))
+            times.append(time.perf_counter() - start)
+            first_grad = first_grad or overlap.gradient_vector(ddp.module).tolist()   # প্রথম ধাপের জমানো গ্রেডিয়েন্ট
+        timed = times[cfg["warmup"]:]
+        out[way] = {"step_s": statistics.median(timed), "times": timed, "allreduces_per_step": counter.calls / steps,
+                    "bytes_per_step": sum(e["bytes"] for e in counter.events) / steps, "first_grad": first_grad}
+    return out

@@ -10,6 +10,7 @@ from fastrain_lib.measure import hardware
 from fastrain_lib.distributed import launcher as L
 from fastrain_lib.distributed import zero
 from fastrain_lib.lessons.l05c_sharding_and_pipelines import panel as P
+from fastrain_lib.lessons.l05c_sharding_and_pipelines import verdicts as V
 
 
 @pytest.fixture(scope="module")
@@ -72,7 +73,7 @@ def _zero_row(strategy, measured, formula, payload, step_s=0.01):
 
 def test_zero_verdicts_state_the_measured_numbers():
     rows = [_zero_row("ddp", 1000, 1000, 200), _zero_row("zero3", 260, 250, 300, 0.03)]
-    (k1, v1, m1), (k2, v2, m2), (k3, v3, m3) = P.zero_verdicts(rows)
+    (k1, v1, m1), (k2, v2, m2), (k3, v3, m3) = V.zero_verdicts(rows)
     assert m1 == [] and m2 == [] and len(m3) == 2  # bytes are counts; the step times stand on their rows' noise
     assert (k1, v1["diff"]) == ("lesson05c.v_zero_bytes", 0.0)
     assert k2 == "lesson05c.v_zero_bytes" and v2["diff"] == pytest.approx(0.04)
@@ -84,11 +85,11 @@ def test_schedule_verdicts_follow_the_measurement():
         return {"schedule": name, "micro_batches": 4, "idle": idle, "formula": 0.2, "alive": alive,
                 "alive_rule": rule, "activation_bytes": [2048, 1024], "stages": 2}
 
-    near = P.schedule_verdicts([row("gpipe", 0.25, [4, 4], [4, 4]), row("1f1b", 0.22, [2, 1], [2, 1])])
-    assert [k for k, _ in near] == ["lesson05c.v_sched_alive", "lesson05c.v_sched_alive",
+    near = V.schedule_verdicts_noise([row("gpipe", 0.25, [4, 4], [4, 4]), row("1f1b", 0.22, [2, 1], [2, 1])])
+    assert [k for k, _, _ in near] == ["lesson05c.v_sched_alive", "lesson05c.v_sched_alive",
                                     "lesson05c.v_sched_idle"]
-    far = P.schedule_verdicts([row("gpipe", 0.7, [4, 4], [4, 4]), row("1f1b", 0.6, [3, 1], [2, 1])])
-    assert [k for k, _ in far] == ["lesson05c.v_sched_alive", "lesson05c.v_sched_alive_off",
+    far = V.schedule_verdicts_noise([row("gpipe", 0.7, [4, 4], [4, 4]), row("1f1b", 0.6, [3, 1], [2, 1])])
+    assert [k for k, _, _ in far] == ["lesson05c.v_sched_alive", "lesson05c.v_sched_alive_off",
                                    "lesson05c.v_sched_idle_overhead"]
 
 
@@ -104,7 +105,7 @@ def test_an_idle_difference_is_never_called_the_same_bubble(g, o, key, lower, mo
         return {"schedule": name, "micro_batches": 8, "idle": idle, "formula": 0.11, "alive": [1], "alive_rule": [1],
                 "activation_bytes": [1024], "stages": 2}
 
-    found, values = P.schedule_verdicts([row("gpipe", g), row("1f1b", o)])[-1]
+    found, values, _ = V.schedule_verdicts_noise([row("gpipe", g), row("1f1b", o)])[-1]
     assert found == key
     text = P.t(found, **values)
     assert f"GPipe {g:.0%}, 1F1B {o:.0%}" in text
@@ -113,9 +114,9 @@ def test_an_idle_difference_is_never_called_the_same_bubble(g, o, key, lower, mo
 
 
 def test_cost_and_sweep_verdicts():
-    assert P.cost_verdict([])[0] == "lesson05c.v_cost_missing"
-    assert P.cost_verdict([("ddp", 1, 2, 2.5, 1.25), ("zero3", 1, 3, 4.5, 1.5)])[0] == "lesson05c.v_cost_close"
-    key, values = P.cost_verdict([("ddp", 1, 2, 2.5, 1.25), ("zero3", 1, 3, 30, 10.0)])
+    assert V.cost_verdict([])[0] == "lesson05c.v_cost_missing"
+    assert V.cost_verdict([("ddp", 1, 2, 2.5, 1.25), ("zero3", 1, 3, 4.5, 1.5)])[0] == "lesson05c.v_cost_close"
+    key, values = V.cost_verdict([("ddp", 1, 2, 2.5, 1.25), ("zero3", 1, 3, 30, 10.0)])
     assert (key, values["name"], values["high"]) == ("lesson05c.v_cost_far", "zero3", 10.0)
 
 
@@ -128,7 +129,7 @@ def _sweep(allreduce_ms, compute_ms, tp_ms, widths=(64, 256, 1024, 2048), batch=
     for w, a, c, tp in zip(widths, allreduce_ms, compute_ms, tp_ms):
         rows.append({"width": w, "allreduce_s": a / 1e3, "compute_s": c / 1e3, "tp_s": tp / 1e3, "single_s": 2 * c / 1e3,
                      "allreduce_bytes": batch * w * 4, "comm_share": a / (a + c),
-                     "noise": P.row_noise(QUIET_WINDOW, spread, 7)})
+                     "noise": V.row_noise(QUIET_WINDOW, spread, 7)})
     return rows
 
 
@@ -137,8 +138,8 @@ def test_issue27_flat_jumping_allreduce_is_noise_not_growth_with_width():
     the width"; it follows nothing, so it is said as noise (no cause), and the TP forward at d = 2048
     (45.7 ms) below its own slice's compute (48.7 ms) is flagged, not explained."""
     rows = _sweep([4.7, 1.3, 3.6, 2.0], [0.3, 2.5, 12.0, 48.7], [5.5, 4.0, 16.0, 45.7])
-    assert P.allreduce_trend(rows) == "irregular"
-    out = P.sweep_verdicts(rows)
+    assert V.allreduce_trend(rows) == "irregular"
+    out = V.sweep_verdicts(rows)
     keys = [k for k, _, _ in out]
     assert keys == ["lesson05c.v_sweep_impossible", "lesson05c.v_sweep_ar_irregular"]
     assert all(m == [] for _, _, m in out)  # flags, not causes: nothing to hide behind a noise verdict
@@ -150,35 +151,34 @@ def test_issue27_flat_jumping_allreduce_is_noise_not_growth_with_width():
 
 def test_flat_allreduce_is_latency_bound_and_growing_one_grows():
     flat = _sweep([1.1, 1.3, 1.2, 1.6], [0.3, 2.5, 12.0, 48.7], [1.5, 4.0, 13.5, 51.0])
-    assert P.allreduce_trend(flat) == "flat"
-    keys = [k for k, _, _ in P.sweep_verdicts(flat)]
+    assert V.allreduce_trend(flat) == "flat"
+    keys = [k for k, _, _ in V.sweep_verdicts(flat)]
     assert keys == ["lesson05c.v_sweep_ar_flat", "lesson05c.v_sweep_falls_compute"]
-    assert "latency" in P.t(keys[0], lang="en", **P.sweep_verdicts(flat)[0][1])
+    assert "latency" in P.t(keys[0], lang="en", **V.sweep_verdicts(flat)[0][1])
     grows = _sweep([0.2, 0.7, 2.6, 5.5], [0.3, 2.5, 12.0, 48.7], [0.6, 3.3, 15.0, 55.0])
-    assert P.allreduce_trend(grows) == "grows"
-    assert [k for k, _, _ in P.sweep_verdicts(grows)] == ["lesson05c.v_sweep_ar_grows", "lesson05c.v_sweep_falls"]
+    assert V.allreduce_trend(grows) == "grows"
+    assert [k for k, _, _ in V.sweep_verdicts(grows)] == ["lesson05c.v_sweep_ar_grows", "lesson05c.v_sweep_falls"]
     # a dip of more than 10 % on the way is not "grows"
-    assert P.allreduce_trend(_sweep([0.2, 0.7, 0.5, 5.5], [1, 1, 1, 1], [2, 2, 2, 7])) == "irregular"
-    assert P.sweep_verdict(grows)[0] == "lesson05c.v_sweep_falls"
-    assert P.sweep_verdicts(grows[:1]) == []  # one width (the panel's run): no trend is read
-    assert [k for k, _, _ in P.sweep_verdicts(_sweep([1.0], [5.0], [4.0], widths=(512,)))] == ["lesson05c.v_sweep_impossible"]
+    assert V.allreduce_trend(_sweep([0.2, 0.7, 0.5, 5.5], [1, 1, 1, 1], [2, 2, 2, 7])) == "irregular"
+    assert V.sweep_verdicts(grows)[-1][0] == "lesson05c.v_sweep_falls"
+    assert V.sweep_verdicts(grows[:1]) == []  # one width (the panel's run): no trend is read
+    assert [k for k, _, _ in V.sweep_verdicts(_sweep([1.0], [5.0], [4.0], widths=(512,)))] == ["lesson05c.v_sweep_impossible"]
     rising_share = _sweep([1.0, 1.1, 1.2, 1.3], [2.0, 1.9, 1.5, 1.0], [3.1, 3.1, 2.8, 2.4])
-    assert P.sweep_verdicts(rising_share)[-1][0] == "lesson05c.v_sweep_flat"
+    assert V.sweep_verdicts(rising_share)[-1][0] == "lesson05c.v_sweep_flat"
 
 
 def test_a_noisy_sweep_row_turns_the_explanation_into_the_noisy_sentence(capsys):
     from fastrain_lib.core import verdicts
 
     rows = _sweep([1.1, 1.3, 1.2, 1.6], [0.3, 2.5, 12.0, 48.7], [1.5, 4.0, 13.5, 51.0])
-    rows[2]["noise"] = P.row_noise({**QUIET_WINDOW, "other_cores": 1.6}, 0.05, 7)  # a hog during the run
+    rows[2]["noise"] = V.row_noise({**QUIET_WINDOW, "other_cores": 1.6}, 0.05, 7)  # a hog during the run
     assert rows[2]["noise"]["verdict"] == "noisy" and rows[0]["noise"]["verdict"] == "quiet"
-    assert P.row_noise(QUIET_WINDOW, 0.6, 7)["reasons"] == ["spread"]  # the row's own repeats disagree
-    for key, values, measured in P.sweep_verdicts(rows):
-        verdicts.say(key, noise=measured, **values)
+    assert V.row_noise(QUIET_WINDOW, 0.6, 7)["reasons"] == ["spread"]  # the row's own repeats disagree
+    V.say_sweep(rows)  # what the notebook's # VERDICT cell calls
     said = capsys.readouterr().out.splitlines()
     assert len(said) == 2 and all(line.startswith(verdicts.PREFIX + verdicts.NOISY_MARK) for line in said)
-    assert [P.noise_word(r["noise"]) for r in rows][2] == P.t("noise.noisy_word")
-    assert P.noise_word({}) == "—"
+    assert [V.noise_word(r["noise"]) for r in rows][2] == P.t("noise.noisy_word")
+    assert V.noise_word({}) == "—"
 
 
 # --- where the workers' tensors live: GPUs over NCCL only with a GPU per process (issue 17) ---
@@ -223,7 +223,6 @@ def test_the_workers_report_the_device_and_backend_they_really_used(processes):
 
 def test_every_strategy_shown_has_a_full_catalog_key():
     from fastrain_lib.core.i18n import CATALOG
-    from fastrain_lib.lessons.l05c_sharding_and_pipelines import verdicts as V
 
     assert set(P.STRATEGIES) <= set(V.STRATEGY_KEYS) and set(zero.STRATEGIES) <= set(V.SHORT_KEYS)
     for table in (V.STRATEGY_KEYS, V.SHORT_KEYS, V.PART_KEYS):

@@ -32,8 +32,8 @@ def test_1f1b_on_paper(k, m):
         assert all(a["end"] <= b["start"] for a, b in itertools.pairwise(mine))
     # the same bubble as GPipe, (K−1)/(M+K−1), but at most K−k micro-batches alive on stage k
     gpipe = pipeline.ideal_schedule(k, m)
-    assert pipeline.idle_share(events, k) == pytest.approx(schedules.bubble_fraction(k, m))
-    assert pipeline.idle_share(gpipe, k) == pytest.approx(schedules.bubble_fraction(k, m))
+    assert pipeline.idle_share(events, k) == pytest.approx(pipeline.bubble_fraction(k, m))
+    assert pipeline.idle_share(gpipe, k) == pytest.approx(pipeline.bubble_fraction(k, m))
     assert [schedules.alive_over_time(events, s) for s in range(k)] == [min(m, k - s) for s in range(k)]
     assert [schedules.alive_over_time(gpipe, s) for s in range(k)] == [m] * k
 

@@ -1,21 +1,16 @@
 """GPipe vs 1F1B with PyTorch's own torch.distributed.pipelining, measured on real processes.
 
 Lesson 05's pipeline.py writes GPipe by hand. Here the same model cut (pipeline.stage_layers)
-runs under PyTorch's schedules, and each stage records:
+runs under PyTorch's schedules, built and stepped by lesson 05c's cell (pipe_stage.py:
+PipelineStage + ScheduleGPipe / Schedule1F1B, schedule.step), and each stage records:
 
 - a timeline of its forward ("F") and backward ("B") micro-batch work (we wrap the stage's
   forward_one_chunk / backward_one_chunk; the schedule's send/recv waits are outside them);
 - how many micro-batches are alive (forward done, backward not yet) and how many bytes the
   autograd graph keeps for them (torch.autograd.graph.saved_tensors_hooks; parameters excluded).
 
-What to expect with K stages and M micro-batches:
-- GPipe runs all M forwards, then all M backwards: every stage keeps all M micro-batches'
-  activations at once. 1F1B, after a warm-up of K−k forwards on stage k, alternates one
-  backward and one forward, so stage k never holds more than min(M, K−k) — at most K,
-  however large M is.
-- The idle share ("bubble") is the same for both on paper, (K−1)/(M+K−1): 1F1B reorders
-  the work, it does not remove the fill and drain. Its win is memory, which lets M grow
-  (and a larger M shrinks the bubble).
+With K stages and M micro-batches, GPipe keeps M micro-batches alive on every stage, 1F1B at
+most min(M, K−k) on stage k (peak_alive); the bubble, (K−1)/(M+K−1), is the same for both.
 """
 
 from __future__ import annotations
@@ -24,19 +19,14 @@ import time
 
 import torch
 import torch.distributed as dist
-import torch.nn.functional as F
 
 from fastrain_lib.measure import hardware
 from fastrain_lib.distributed import pipeline
 from fastrain_lib.distributed.launcher import group_device
+from fastrain_lib.distributed.pipe_stage import pipeline_schedule, pipeline_step
 
 SCHEDULES = ("gpipe", "1f1b")
 DEFAULTS = {"width": 256, "batch": 32, "steps": 3, "layers_per_stage": 2, "lr": 0.05, "seed": 0, "replicas": 1}
-
-
-def bubble_fraction(stages: int, micro_batches: int) -> float:
-    """(K−1)/(M+K−1), the same for GPipe and 1F1B (lesson 05's pipeline.bubble_fraction)."""
-    return pipeline.bubble_fraction(stages, micro_batches)
 
 
 def peak_alive(schedule: str, stages: int, micro_batches: int, stage: int) -> int:
@@ -184,16 +174,12 @@ def _timed(fn, kind: str, stage: int, events: list, clock: dict, alive: dict, de
 def run_schedule(schedule: str, rank: int, world_size: int, micro_batches: int, cfg: dict) -> dict:
     """Train cfg["steps"] steps of the MLP cut into `world_size` stages with one of PyTorch's
     schedules; this rank's timeline, live micro-batches, activation bytes and final weights."""
-    from torch.distributed.pipelining import PipelineStage, Schedule1F1B, ScheduleGPipe
-
     cfg = {**DEFAULTS, **cfg, "micro_batches": micro_batches}
     stages, width = world_size, cfg["width"]
     device = group_device()  # the CPU under gloo, this rank's GPU under NCCL
     module = pipeline.stage_layers(stages, cfg, width)[rank].to(device)
     optimizer = torch.optim.SGD(module.parameters(), lr=cfg["lr"])
-    stage = PipelineStage(module, rank, stages, device)
-    kind = {"gpipe": ScheduleGPipe, "1f1b": Schedule1F1B}[schedule]
-    sched = kind(stage, n_microbatches=micro_batches, loss_fn=lambda out, y: F.cross_entropy(out, y))
+    stage, sched = pipeline_schedule(module, rank, stages, device, micro_batches, schedule)  # the lesson's cell
     meter = ActivationMeter(module.parameters())
     events: list[dict] = []
     clock = {"t0": 0.0}
@@ -211,14 +197,7 @@ def run_schedule(schedule: str, rank: int, world_size: int, micro_batches: int, 
         clock["t0"] = time.perf_counter()
         starts.append(clock["t0"])  # one machine: perf_counter is one clock for all processes
         with meter.hooks():
-            if stages == 1:  # one stage is both the first and the last
-                sched.step(x, target=y)
-            elif rank == 0:
-                sched.step(x)
-            elif rank == stages - 1:
-                sched.step(target=y)
-            else:
-                sched.step()
+            pipeline_step(sched, rank, stages, x, y)
         optimizer.step()
         timelines.append([dict(e) for e in events])
         peaks.append(meter.peak)
@@ -257,7 +236,7 @@ def summary(results_by_rank: list[list[dict]]) -> list[dict]:
         runs = [r[i] for r in results_by_rank]
         k, m = first["stages"], first["micro_batches"]
         rows.append({"schedule": first["schedule"], "stages": k, "micro_batches": m,
-                     "idle": measured_idle(runs), "formula": bubble_fraction(k, m),
+                     "idle": measured_idle(runs), "formula": pipeline.bubble_fraction(k, m),
                      "alive": [r["peak_alive"] for r in runs],
                      "alive_rule": [peak_alive(first["schedule"], k, m, r["stage"]) for r in runs],
                      "activation_bytes": [r["activation_peak_bytes"] for r in runs],

@@ -1,21 +1,14 @@
 """Tensor parallelism (Megatron-LM style): one layer's matrices cut between processes.
 
-A transformer's MLP is  y = down(gelu(up(x)))  with up: d → 4d and down: 4d → d.
-Shoeybi et al. (2019, arXiv:1909.08053) cut it so that it needs ONE all-reduce in forward:
-
-    up   column-parallel: rank r holds rows r of W_up (a slice of the 4d outputs);
-         h_r = gelu(x W_up,rᵀ + b_up,r) — gelu works element by element, so each rank can
-         apply it to its own slice: no communication here;
-    down row-parallel:   rank r holds the matching columns of W_down;
-         y_r = h_r W_down,rᵀ is a PARTIAL sum of y;  y = Σ_r y_r + b_down  → one all-reduce.
-
-Backward mirrors it: one all-reduce for the gradient of x (each rank has a partial one).
-(Cutting up by rows instead would need an all-reduce BEFORE gelu, because gelu(a+b) ≠ gelu(a)+gelu(b).)
+The MLP y = down(gelu(up(x))) cut as Megatron-LM does (Shoeybi et al. 2019, arXiv:1909.08053;
+lesson 05c explains it): up column-parallel, down row-parallel, one all-reduce in forward
+(the partial sums of y) and one in backward (the partial gradients of x).
 
 Two ways here, both on real processes:
-- `manual_forward`: the cut written out with one dist.all_reduce (what the exercise asks);
-- `parallelize_module` with ColwiseParallel / RowwiseParallel (DTensor, PyTorch's API),
-  whose collectives torch's CommDebugMode counts.
+- lesson 05c's cell tp_plan.tp_mlp: parallelize_module with ColwiseParallel / RowwiseParallel
+  (DTensor, PyTorch's API), whose collectives torch's CommDebugMode counts;
+- `manual_forward`: a variant the lesson names, the cut written out with one dist.all_reduce
+  (what DTensor does out of sight; the exercise asks the student to write it).
 
 The tensors live where launcher.group_device() puts them: the CPU under gloo, each rank's own
 GPU under NCCL (the panel asks for GPUs when hardware.gpu_per_process says so).
@@ -32,9 +25,10 @@ import torch.distributed as dist
 import torch.nn.functional as F
 from torch import nn
 
-from fastrain_lib.measure import hardware
+from fastrain_lib.measure import hardware, noise
 from fastrain_lib.distributed.launcher import group_device
 from fastrain_lib.distributed.comm_count import CommCounter
+from fastrain_lib.distributed.tp_plan import tp_mlp
 
 DEFAULTS = {"width": 256, "batch": 32, "seed": 0, "widths": (64, 256, 1024), "repeats": 5}
 
@@ -78,20 +72,8 @@ def manual_forward(x: torch.Tensor, w1, b1, w2, b2, rank: int, world_size: int) 
     return y + b2                             # the bias once, after the sum
 
 
-def parallel_mlp(model: MLP, mesh) -> MLP:
-    """PyTorch's way: DTensor shards up by columns and down by rows (a copy of `model`)."""
-    from torch.distributed.tensor.parallel import ColwiseParallel, RowwiseParallel, parallelize_module
-
-    return parallelize_module(copy.deepcopy(model), mesh, {"up": ColwiseParallel(), "down": RowwiseParallel()})
-
-
 def _counts(mode) -> dict:
     return {str(k).split(".")[-1]: v for k, v in mode.get_comm_counts().items()}
-
-
-def _median_time(fn, repeats: int, device=None) -> float:
-    """The median of `repeats` timed calls after one warm-up call (see _times)."""
-    return statistics.median(_times(fn, repeats, device))
 
 
 def _times(fn, repeats: int, device=None) -> list[float]:
@@ -111,18 +93,16 @@ def _times(fn, repeats: int, device=None) -> list[float]:
 def tp_worker(rank: int, world_size: int, cfg: dict | None = None) -> dict:
     """On every rank: the DTensor MLP and the hand-written one against the single-process model,
     the collectives of one forward and one backward, and a width sweep (compute vs all-reduce)."""
-    from torch.distributed.device_mesh import init_device_mesh
     from torch.distributed.tensor.debug import CommDebugMode
 
     cfg = {**DEFAULTS, **(cfg or {})}
     device = group_device()
-    mesh = init_device_mesh(device.type, (world_size,))
     width, batch = tp_width(cfg["width"], world_size), cfg["batch"]
     full = make_mlp(width, cfg["seed"]).to(device)
     x = torch.randn(batch, width, generator=torch.Generator().manual_seed(cfg["seed"] + 1)).to(device)
     want = full(x).detach()
 
-    tp = parallel_mlp(full, mesh)
+    tp = tp_mlp(copy.deepcopy(full), world_size, device.type)  # the lesson's cell, on a copy: `full` stays whole
     xg = x.clone().requires_grad_(True)  # in a real network x comes from the layer before
     with CommDebugMode() as forward_mode:
         y = tp(xg)
@@ -145,17 +125,17 @@ def tp_worker(rank: int, world_size: int, cfg: dict | None = None) -> dict:
         "sweep": [],
     }
     for w in cfg["widths"]:
-        result["sweep"].append(_sweep_point(tp_width(w, world_size), batch, rank, world_size, mesh, cfg, device))
+        result["sweep"].append(_sweep_point(tp_width(w, world_size), batch, rank, world_size, cfg, device))
     return result
 
 
-def _sweep_point(width: int, batch: int, rank: int, world_size: int, mesh, cfg: dict, device=None) -> dict:
+def _sweep_point(width: int, batch: int, rank: int, world_size: int, cfg: dict, device=None) -> dict:
     """At one width: the TP forward, its compute alone (my slices, no communication), the
     all-reduce alone (batch × width numbers), and the single-process forward."""
     device = device or torch.device("cpu")
     model = make_mlp(width, cfg["seed"]).to(device)
     x = torch.randn(batch, width, device=device)
-    tp = parallel_mlp(model, mesh)
+    tp = tp_mlp(copy.deepcopy(model), world_size, device.type)
     cut = shard_rows(4 * width, rank, world_size)
     w1, b1 = model.up.weight.detach()[cut].clone(), model.up.bias.detach()[cut].clone()
     w2 = model.down.weight.detach()[:, cut].clone()
@@ -168,20 +148,11 @@ def _sweep_point(width: int, batch: int, rank: int, world_size: int, mesh, cfg: 
     flops = 2 * batch * width * 4 * width * 2 / world_size  # two matmuls, my share
     point = {k: statistics.median(v) for k, v in times.items()}
     # the repeats' spread (IQR / median) of the four timings: the worst one judges the row's noise
-    spreads = [spread_of(v) for v in times.values()]
+    spreads = [noise.from_times(v)[0] for v in times.values()]
     point.update(width=width, flops_per_rank=flops, allreduce_bytes=batch * width * 4,
                  comm_share=point["allreduce_s"] / (point["compute_s"] + point["allreduce_s"]),
                  spread=max((x for x in spreads if x is not None), default=None), repeats=len(times["tp_s"]))
     return point
-
-
-def spread_of(times: list[float]) -> float | None:
-    """IQR / median of repeated timings (None for fewer than 2)."""
-    if len(times) < 2:
-        return None
-    q = statistics.quantiles(times, n=4)
-    median = statistics.median(times)
-    return (q[2] - q[0]) / median if median > 0 else None
 
 
 def sweep_rows(results: list[dict]) -> list[dict]:

@@ -1,40 +1,24 @@
 """ZeRO and FSDP: the same training, the memory of each process cut into pieces.
 
-Plain data parallel (DDP) keeps on EVERY process a full copy of three things:
-parameters, gradients and the optimizer's state (Adam: two numbers per parameter).
-ZeRO (Rajbhandari et al. 2020, arXiv:1910.02054) notices that each process only needs
-1/N of the optimizer state if each process updates only 1/N of the parameters:
+DDP keeps on EVERY process full parameters, gradients and optimizer state (Adam: two numbers
+per parameter). ZeRO (Rajbhandari et al. 2020, arXiv:1910.02054) divides by N: stage 1 the
+optimizer state, stage 2 the gradients too, stage 3 (FSDP) the parameters too (shard_bytes).
+Bytes per rank for Ψ parameters (Ultra-Scale Playbook): mixed-precision Adam 2Ψ + 2Ψ + 12Ψ
+(weights, grads, fp32 master + m + v), fp32 Adam 4Ψ + 4Ψ + 8Ψ.
 
-    stage 0 (DDP)   parameters, gradients, optimizer state: all full on every rank
-    stage 1         optimizer state / N
-    stage 2         optimizer state / N, gradients / N
-    stage 3 (FSDP)  optimizer state / N, gradients / N, parameters / N
+Measured on REAL processes (gloo on a CPU; NCCL when every process has a GPU of its own, each
+rank on launcher.group_device()), every collective counted:
 
-Bytes per rank for Ψ parameters (the Ultra-Scale Playbook's accounting):
+    "ddp"         DistributedDataParallel + torch.optim.Adam                       (stage 0)
+    "zero1"       lesson 05c's cell zero1.zero1_step                               (stage 1)
+    "zero1_torch" DDP + torch.distributed.optim.ZeroRedundancyOptimizer           (stage 1, PyTorch's own)
+    "zero2"       ShardedAdam(shard_grads=True), a variant the lesson names: PyTorch has no ZeRO-2 API,
+                  and written out every gradient byte can be counted             (stage 2)
+    "zero3"       lesson 05c's cell zero3.fsdp_shard (FSDP2's fully_shard)         (stage 3)
 
-    mixed precision Adam (amp):  2Ψ (bf16/fp16 weights) + 2Ψ (grads) + 12Ψ (fp32 master weights, m, v)
-    fp32 Adam        (fp32):     4Ψ (weights)           + 4Ψ (grads) +  8Ψ (m, v)
-
-This module measures those bytes on REAL processes (gloo on a CPU; the same code on
-NCCL/GPUs: the panel asks for GPU tensors when hardware.gpu_per_process says every process
-has a GPU of its own, and each rank takes launcher.group_device()) and counts every
-collective each stage sends:
-
-    "ddp"         DistributedDataParallel + torch.optim.Adam                 (stage 0)
-    "zero1"       lesson 05c's cell (zero1.py): reduce-scatter grads, Adam on my 1/N, all-gather (stage 1)
-    "zero1_torch" DDP + torch.distributed.optim.ZeroRedundancyOptimizer     (stage 1, PyTorch's own)
-    "zero2"       written here: each gradient reduce-scattered during backward
-                  as soon as it is ready, the full gradient freed at once  (stage 2)
-    "zero3"       FSDP2: torch.distributed.fsdp.fully_shard on every layer  (stage 3)
-
-The processes train in fp32 (a CPU has no fast fp16/bf16 for gloo to move), so the
-measured bytes are compared with the fp32 formula; the mixed-precision formula is the same
-arithmetic with other bytes per number (formula_bytes(..., precision="amp")).
-
-Communication per step, in "payload" bytes (Playbook): an all-reduce of S bytes counts 2S
-(it is a reduce-scatter plus an all-gather), an all-gather or a reduce-scatter of a full
-tensor of S bytes counts S. DDP, ZeRO-1 and ZeRO-2 move 2Ψ·b; ZeRO-3 moves 3Ψ·b (it
-gathers the weights again for backward). With a ring each rank sends payload × (N−1)/N.
+The processes train in fp32 (gloo moves no fast fp16/bf16 on a CPU): the measured bytes are
+compared with the fp32 formula. Payload per step (Playbook): an all-reduce of S bytes counts 2S,
+an all-gather or reduce-scatter of S bytes counts S: DDP, ZeRO-1, ZeRO-2 move 2Ψ·b, ZeRO-3 3Ψ·b.
 """
 
 from __future__ import annotations
@@ -54,6 +38,7 @@ from fastrain_lib.distributed.comm_count import CommCounter, optimizer_state_ten
 from fastrain_lib.distributed.launcher import group_device
 from fastrain_lib.distributed.model_split import mlp
 from fastrain_lib.distributed.zero1 import gather_params, my_piece, reduce_scatter, zero1_step
+from fastrain_lib.distributed.zero3 import fsdp_shard
 
 STRATEGIES = ("ddp", "zero1", "zero1_torch", "zero2", "zero3")
 STAGE = {"ddp": 0, "zero1": 1, "zero1_torch": 1, "zero2": 2, "zero3": 3}
@@ -92,11 +77,6 @@ def formula_bytes(n_params: int, stage: int, world_size: int, precision: str = "
 def payload_bytes(strategy: str, n_params: int, bytes_per_number: int = 4) -> int:
     """Communication per step of `strategy` in payload bytes (all-reduce S counts 2S)."""
     return PAYLOAD_PSI[strategy] * n_params * bytes_per_number
-
-
-def sent_per_rank(payload: float, world_size: int) -> float:
-    """Bytes one rank sends with ring algorithms: payload × (N−1)/N."""
-    return payload * (world_size - 1) / world_size
 
 
 # ---------------------------------------------------------------------------------------
@@ -178,10 +158,6 @@ def global_batch(step: int, cfg: dict) -> tuple[torch.Tensor, torch.Tensor]:
     return torch.randn(cfg["batch"], cfg["width"], generator=g), torch.randint(0, 10, (cfg["batch"],), generator=g)
 
 
-def my_rows(x: torch.Tensor, rank: int, world_size: int) -> torch.Tensor:
-    return x.chunk(world_size)[rank]
-
-
 def reference_params(cfg: dict) -> list[torch.Tensor]:
     """One process, the whole batch, plain Adam: what every strategy must reproduce."""
     model = make_model(cfg)
@@ -225,14 +201,7 @@ def _build(strategy: str, cfg: dict, rank: int, world_size: int, device: torch.d
         opt = ShardedAdam(model.parameters(), world_size, rank, lr, shard_grads=strategy == "zero2")
         return model, opt, opt.grads, opt.state, lambda: list(model.parameters())
     if strategy == "zero3":
-        from torch.distributed.device_mesh import init_device_mesh
-        from torch.distributed.fsdp import fully_shard
-
-        mesh = init_device_mesh(device.type, (world_size,))  # "cpu" under gloo, "cuda" under NCCL
-        for layer in model:
-            if any(True for _ in layer.parameters()):
-                fully_shard(layer, mesh=mesh)  # one all-gather / reduce-scatter group per Linear
-        fully_shard(model, mesh=mesh)
+        model = fsdp_shard(model, world_size, device.type)  # the lesson's cell: fully_shard per Linear
         opt = torch.optim.Adam(model.parameters(), lr=lr)
         return model, opt, lambda: [p.grad for p in model.parameters()], lambda: optimizer_state_tensors(opt), \
             lambda: [p.full_tensor() for p in model.parameters()]
@@ -248,7 +217,7 @@ def run_strategy(strategy: str, rank: int, world_size: int, cfg: dict) -> dict:
     times, steps = [], cfg["steps"]
     for step in range(steps):
         x, y = global_batch(step, cfg)
-        x, y = my_rows(x, rank, world_size).to(device), my_rows(y, rank, world_size).to(device)
+        x, y = x.chunk(world_size)[rank].to(device), y.chunk(world_size)[rank].to(device)  # my rows
         counting = step == steps - 1  # the last step is counted; the others are timed (counting slows ops)
         dist.barrier()
         start = time.perf_counter()

@@ -137,15 +137,6 @@ def check_zero_memory(fn) -> CheckResult:
 # ---------------------------------------------------------------------------------------
 
 
-def reference_tp_forward(x, w1, b1, w2, b2, rank, world_size):
-    block = w1.shape[0] // world_size
-    cut = slice(rank * block, (rank + 1) * block)
-    h = F.gelu(x @ w1[cut].T + b1[cut])
-    y = h @ w2[:, cut].T
-    dist.all_reduce(y)
-    return y + b2
-
-
 COLLECTIVES = ("all_reduce", "all_gather", "all_gather_into_tensor", "all_gather_single", "reduce_scatter",
                "reduce_scatter_tensor", "reduce_scatter_single",
                "broadcast", "reduce", "send", "recv", "isend", "irecv", "all_to_all", "gather", "scatter")
@@ -360,4 +351,4 @@ def check_column_row_mlp(fn, *, timeout_s: float = 180.0) -> CheckResult:
     return passed("lesson05c.check_tp_ok")
 
 
-__all__ = ["check_column_row_mlp", "check_zero_memory", "nn", "reference_tp_forward", "reference_zero_bytes"]
+__all__ = ["check_column_row_mlp", "check_zero_memory", "nn", "reference_zero_bytes"]

@@ -130,39 +130,38 @@ MESSAGES = {
         "en": "{name}, M = {m}: measured micro-batches alive {alive}, the rule says {rule} — they differ; activations {kb} KB."},
     "lesson05c.v_sched_idle": {
         "bn": "M = {m}: মাপা অলস ভাগ GPipe {g:.0%}, 1F1B {o:.0%}; দুটির সূত্রই {f:.0%}। 1F1B বাবল কমায় না, "
-              "মেমরি কমায় ({k}টি ধাপ, {cores}টি কোর)।",
+              "মেমরি কমায় ({k}টি ধাপ)।",
         "en": "M = {m}: measured idle share GPipe {g:.0%}, 1F1B {o:.0%}; the formula gives {f:.0%} for both. 1F1B does "
-              "not shrink the bubble, it shrinks memory ({k} stages, {cores} cores)."},
+              "not shrink the bubble, it shrinks memory ({k} stages)."},
     "lesson05c.v_sched_idle_differ": {
         "bn": "M = {m}: মাপা অলস ভাগ GPipe {g:.0%}, 1F1B {o:.0%}; দুটির সূত্রই {f:.0%} — এখানে {lower} কম অলস ছিল। সূত্রের বাবল দুটিতে একই; "
-              "মাপের এই ফারাক আসে সূত্রের বাইরের খরচ থেকে (কখন কোন send/recv হয়, {cores}টি কোরে {k}টি প্রসেস)। "
+              "মাপের এই ফারাক সূত্রের বাইরের খরচ, যা এই রান আলাদা করে মাপেনি ({k}টি ধাপ)। "
               "1F1B নিশ্চিতভাবে যা কমায় তা মেমরি (উপরের জীবিত মাইক্রো-ব্যাচ)।",
         "en": "M = {m}: measured idle share GPipe {g:.0%}, 1F1B {o:.0%}; the formula gives {f:.0%} for both — here {lower} "
-              "idled less. The formula's bubble is the same for both; this difference comes from costs outside the formula "
-              "(when each send/recv happens, {k} processes on {cores} cores). What 1F1B surely shrinks is memory (the "
+              "idled less. The formula's bubble is the same for both; this difference is a cost outside the formula, "
+              "which this run did not measure apart ({k} stages). What 1F1B surely shrinks is memory (the "
               "micro-batches alive, above)."},
     "lesson05c.v_cost_close": {
         "bn": "খরচের মডেল: মাপা ধাপ পূর্বাভাসের {low:.2f} থেকে {high:.2f} গুণ — দুই গুণের মধ্যে। α আর β দিয়ে যোগাযোগের "
-              "খরচ মোটামুটি আগেই বলা যায়; বাকি ফারাক আসে ধাপের অন্য কাজ আর ব্যস্ত কোর থেকে।",
+              "খরচ মোটামুটি আগেই বলা যায়।",
         "en": "Cost model: the measured steps are {low:.2f} to {high:.2f} times the prediction — within a factor of two. "
-              "α and β predict the communication roughly; the rest comes from the step's other work and busy cores."},
+              "α and β predict the communication roughly."},
     "lesson05c.v_cost_far": {
         "bn": "খরচের মডেল: মাপা ধাপ পূর্বাভাসের {low:.2f} থেকে {high:.2f} গুণ; সবচেয়ে দূরে {name} ({ratio:.2f} গুণ)। "
-              "এই মেশিনে ধাপটা শুধু গণনা আর যোগাযোগ নয় — প্রসেসগুলো কোর ভাগ করে, আর প্রতিটি ছোট কাজের পাইথন-খরচও আছে।",
+              "এই মেশিনে ধাপটা গণনা আর যোগাযোগের যোগফলের চেয়ে বেশি; বাকিটা কোথায় গেল, এই মাপ তা বলে না।",
         "en": "Cost model: the measured steps are {low:.2f} to {high:.2f} times the prediction; furthest is {name} "
-              "({ratio:.2f}×). On this machine a step is more than compute plus communication — the processes share "
-              "cores, and every small operation has its Python overhead."},
+              "({ratio:.2f}×). On this machine a step takes more than compute plus communication; where the rest went, "
+              "this measurement does not say."},
     "lesson05c.v_cost_missing": {
         "bn": "খরচের মডেল (fastrain_lib.distributed.cost_model) এখানে নেই, তাই পূর্বাভাসের তুলনা হলো না।",
         "en": "The cost model (fastrain_lib.distributed.cost_model) is not available here, so there is no comparison."},
     "lesson05c.v_sched_idle_overhead": {
-        "bn": "M = {m}: মাপা অলস ভাগ GPipe {g:.0%}, 1F1B {o:.0%} — সূত্রের {f:.0%}-এর চেয়ে অনেক বেশি। এত ছোট কাজে "
-              "প্রতিটি send/recv আর সূচির নিজের খরচই সময় খায় ({k}টি ধাপ, {cores}টি কোর); প্রস্থ বা batch বাড়ালে "
-              "মাপা ভাগ সূত্রের দিকে নামে। 1F1B-র লাভ বাবলে নয়, মেমরিতে (উপরের জীবিত মাইক্রো-ব্যাচ)।",
-        "en": "M = {m}: measured idle share GPipe {g:.0%}, 1F1B {o:.0%} — far above the formula's {f:.0%}. With work this "
-              "small each send/recv and the schedule's own overhead take the time ({k} stages, {cores} cores); a larger "
-              "width or batch brings the measured share down towards the formula. 1F1B's gain is memory, not the "
-              "bubble (the live micro-batches above)."},
+        "bn": "M = {m}: মাপা অলস ভাগ GPipe {g:.0%}, 1F1B {o:.0%} — সূত্রের {f:.0%}-এর চেয়ে অনেক বেশি ({k}টি ধাপ): "
+              "এই রানে সূত্রের বাইরের খরচই (send/recv, সূচির নিজের কাজ) বড়, যা সূত্র ধরে না। "
+              "1F1B-র লাভ বাবলে নয়, মেমরিতে (উপরের জীবিত মাইক্রো-ব্যাচ)।",
+        "en": "M = {m}: measured idle share GPipe {g:.0%}, 1F1B {o:.0%} — far above the formula's {f:.0%} ({k} stages): "
+              "in this run the costs outside the formula (send/recv, the schedule's own work) are large, and the "
+              "formula leaves them out. 1F1B's gain is memory, not the bubble (the live micro-batches above)."},
     # --- checks: ZeRO memory
     "lesson05c.check_not_a_number": {"bn": "একটি সংখ্যা (বাইট) ফেরত দাও, {got} নয়।",
                                      "en": "Return one number (bytes), not {got}."},

@@ -17,8 +17,7 @@ from fastrain_lib.core.i18n import t
 from fastrain_lib.ui.widgets import ExperimentPanel, Outcome
 from fastrain_lib.lessons.l05_data_vs_model_parallel.panel import cores, gantt
 from fastrain_lib.lessons.l05c_sharding_and_pipelines.verdicts import (  # noqa: F401 - the notebook calls them as lesson05c.*
-    PART_KEYS, SAME_IDLE, SHORT_KEYS, STRATEGY_KEYS, allreduce_trend, cost_verdict, impossible_rows, noise_word,
-    row_noise, schedule_verdicts, schedule_verdicts_noise, strategy_label, sweep_verdict, sweep_verdicts, times_noise,
+    PART_KEYS, SHORT_KEYS, noise_word, row_noise, schedule_verdicts_noise, strategy_label, sweep_verdicts, times_noise,
     tp_verdict, zero_verdicts)
 
 REFERENCE_FAMILIES = ()

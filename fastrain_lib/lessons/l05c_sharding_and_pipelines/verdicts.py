@@ -4,13 +4,15 @@ Every timed row carries a noise-information dict (measure.noise): the machine's 
 processes ran (one noise.Window around the launch) and the spread of its own repeats. A rule
 that explains a trend passes those dicts on (noise=), so verdicts.say prints the noisy sentence
 instead of a cause when any is noisy; a rule never reads physics into numbers that contradict
-each other (a TP forward faster than its own slice's compute is flagged, not explained)."""
+each other (a TP forward faster than its own slice's compute is flagged, not explained).
+
+The notebook's # VERDICT cells call one say_* function each; it prints its sentences itself."""
 
 from __future__ import annotations
 
+from fastrain_lib.core import verdicts as course_verdicts
 from fastrain_lib.core.i18n import t
 from fastrain_lib.measure import noise
-from fastrain_lib.lessons.l05_data_vs_model_parallel.panel import cores
 
 # full keys, so that a test can list them
 STRATEGY_KEYS = {"ddp": "lesson05c.s_ddp", "zero1": "lesson05c.s_zero1", "zero1_torch": "lesson05c.s_zero1_torch",
@@ -143,19 +145,8 @@ def sweep_verdicts(rows: list[dict]) -> list[tuple[str, dict, list]]:
     return out
 
 
-def sweep_verdict(rows: list[dict]) -> tuple[str, dict] | None:
-    """The last sentence of sweep_verdicts (the communication share), None when there is none."""
-    found = sweep_verdicts(rows)
-    return (found[-1][0], found[-1][1]) if found else None
-
-
 # Idle shares of GPipe and 1F1B closer than this are "the same", as the bubble formula says they are.
 SAME_IDLE = 0.05
-
-
-def schedule_verdicts(rows: list[dict]) -> list[tuple[str, dict]]:
-    """(key, values) pairs; schedule_verdicts_noise adds what each stands on."""
-    return [(k, v) for k, v, _ in schedule_verdicts_noise(rows)]
 
 
 def schedule_verdicts_noise(rows: list[dict]) -> list[tuple[str, dict, list]]:
@@ -176,7 +167,7 @@ def schedule_verdicts_noise(rows: list[dict]) -> list[tuple[str, dict, list]]:
                 key = "lesson05c.v_sched_idle_differ"
             else:
                 key = "lesson05c.v_sched_idle"
-            out.append((key, {"m": m, "g": g["idle"], "o": o["idle"], "f": g["formula"], "cores": cores(),
+            out.append((key, {"m": m, "g": g["idle"], "o": o["idle"], "f": g["formula"],
                               "k": g["stages"], "lower": "GPipe" if g["idle"] < o["idle"] else "1F1B"},
                         [g.get("noise") or {}, o.get("noise") or {}]))
     return out
@@ -190,3 +181,31 @@ def cost_verdict(rows: list[tuple]) -> tuple[str, dict]:
     worst = max(rows, key=lambda r: abs(r[4] - 1))
     key = "lesson05c.v_cost_close" if all(0.5 <= x <= 2 for x in ratios) else "lesson05c.v_cost_far"
     return key, {"low": min(ratios), "high": max(ratios), "name": worst[0], "ratio": worst[4]}
+
+
+# ---------------------------------------------------------------- what the # VERDICT cells call
+
+
+def _say_all(found: list[tuple[str, dict, list]]) -> None:
+    for key, values, measured in found:
+        course_verdicts.say(key, noise=measured, **values)
+
+
+def say_zero(rows: list[dict]) -> None:
+    _say_all(zero_verdicts(rows))  # bytes vs the formula (counts), then ZeRO-3's communication (two step times)
+
+
+def say_cost(rows: list[tuple], measured: list) -> None:
+    _say_all([(*cost_verdict(rows), measured if rows else [])])  # measured: the fit's, compute's and steps' noise
+
+
+def say_tp(results: list[dict]) -> None:
+    _say_all([(*tp_verdict(results), [])])  # counts and values against one process: no timing
+
+
+def say_sweep(rows: list[dict]) -> None:
+    _say_all(sweep_verdicts(rows))
+
+
+def say_schedules(rows: list[dict]) -> None:
+    _say_all(schedule_verdicts_noise(rows))

@@ -11,6 +11,7 @@ from fastrain_lib.measure import hardware
 from fastrain_lib.distributed import dataparallel as D
 from fastrain_lib.distributed import launch
 from fastrain_lib.distributed import launcher as L
+from fastrain_lib.lessons.l05b_ddp_in_depth import saved
 
 
 def _problem(batch=24, width=16, seed=3):
@@ -111,7 +112,7 @@ def test_dataparallel_and_ddp_in_real_processes():
     cfg = D.make_cfg(width=32, depth=2, batch=32, replicas=2, steps=2, warmup=1)
     dp = launch(D.dp_worker, 1, args=(cfg,), threads=1, timeout_s=120)[0]
     assert L.pids_alive(L.LAST_PIDS) == []
-    ddp = launch(D.ddp_worker, 2, args=(cfg,), threads=1, timeout_s=120)
+    ddp = launch(saved.ddp_worker, 2, args=(cfg,), threads=1, timeout_s=120)
     assert L.pids_alive(L.LAST_PIDS) == [] and live_children() == []
     assert dp["kind"] == ("torch" if hardware.gpu_count() >= 2 else "threads")
     assert dp["step_s"] == pytest.approx(sum(dp["phases"].values()))

@@ -1,28 +1,12 @@
-"""nn.DataParallel's algorithm, phase by phase and timed, next to DDP on the same model and batch.
+"""nn.DataParallel's algorithm, phase by phase and timed (lesson 05b section 1 explains the seven
+phases: scatter, replicate, threaded forward, gather + loss, backward, reduce onto device 0,
+optimizer on device 0), with the one-device baselines beside it.
 
-What nn.DataParallel does in EVERY training step (torch/nn/parallel/data_parallel.py, forward):
-
-1. scatter     cut the batch into N pieces and copy piece i to device i;
-2. replicate   copy the model from device 0 to every other device (every step: the weights changed);
-3. forward     N Python *threads of one process* (parallel_apply), each runs one replica;
-4. gather      copy every output to device 0 and concatenate; the loss is computed there;
-5. backward    gradients flow back through gather to every replica (one autograd thread per GPU);
-6. reduce      replicate's backward adds all replicas' gradients onto device 0's parameters;
-7. optimizer   the step runs on device 0 only.
-
-Phases 1, 2, 4, 6 and 7 run on device 0 / in the main thread alone, and every Python line of
-the N threads takes turns under one GIL. DDP instead runs one process per device: each has its
-own interpreter, its own weights and its own optimizer; only the gradients travel (all-reduce).
-
-Where the pieces run:
-- On a machine with >= 2 GPUs: the real torch.nn.DataParallel, through its own scatter /
-  replicate / parallel_apply / gather methods (what its forward calls), each phase timed.
-  (`plan` decides from hardware facts; tests feed it real device descriptions.)
-- Anywhere else, including a CPU: torch's pieces refuse CPU tensors (Broadcast and Gather
-  raise "not implemented for CPU tensors", parallel_apply needs an accelerator: see
-  `torch_pieces_on_cpu`), so `ThreadedDataParallel` below RE-IMPLEMENTS the same algorithm with
-  Python threads of one process, one thread per "device" — a faithful copy, labelled as such.
-  Its gradients equal one-process training on the whole batch (tests/test_dataparallel.py).
+Where the pieces run: on >= 2 GPUs the real torch.nn.DataParallel through its own scatter /
+replicate / parallel_apply / gather (dp_threads.TorchDataParallelSteps); anywhere else torch's
+pieces refuse CPU tensors (`torch_pieces_on_cpu`), so dp_threads.ThreadedDataParallel
+re-implements the same algorithm with Python threads of one process, labelled as such. The DDP
+side is the lesson's own cell (lessons/l05b_ddp_in_depth/saved.py: ddp_worker).
 """
 
 from __future__ import annotations
@@ -137,17 +121,13 @@ def _single_steps(model, optimizer, x, y, steps: int, warmup: int, device) -> di
     rows = []
     for _ in range(warmup + steps):
         optimizer.zero_grad(set_to_none=True)
-        hardware.synchronize(device)
-        t0 = time.perf_counter()
+        t0 = clock(device)
         loss = F.cross_entropy(model(x), y)
-        hardware.synchronize(device)
-        t1 = time.perf_counter()
+        t1 = clock(device)
         loss.backward()
-        hardware.synchronize(device)
-        t2 = time.perf_counter()
+        t2 = clock(device)
         optimizer.step()
-        hardware.synchronize(device)
-        t3 = time.perf_counter()
+        t3 = clock(device)
         rows.append({"forward": t1 - t0, "backward": t2 - t1, "optimizer": t3 - t2})
     return _medians(rows, warmup)
 
@@ -214,65 +194,24 @@ def dp_worker(rank: int, world_size: int, cfg: dict) -> dict:
     }
 
 
-class BucketCount:
-    """State of counting_hook: buckets all-reduced and their bytes, summed over steps."""
-
-    def __init__(self):
-        self.calls = 0
-        self.bytes = 0
+def clock(device) -> float:
+    """perf_counter after the device's queued work is done (a GPU only queues until synchronize)."""
+    hardware.synchronize(device)
+    return time.perf_counter()
 
 
-def counting_hook(state: BucketCount, bucket):
-    """A DDP communication hook (a plain function, as register_comm_hook wants): all-reduce and
-    average like DDP's default, and count the bucket and its bytes in `state`."""
-    buffer = bucket.buffer()
-    state.calls += 1
-    state.bytes += buffer.numel() * buffer.element_size()
-    buffer.div_(dist.get_world_size())
-    return dist.all_reduce(buffer, async_op=True).get_future().then(lambda fut: fut.value()[0])
-
-
-def ddp_worker(rank: int, world_size: int, cfg: dict) -> dict:
-    """DDP on the same model and GLOBAL batch as dp_worker: rank r trains on the r-th piece.
-    Each phase timed; DDP's all-reduce runs inside backward (overlapped with it)."""
-    from torch.nn.parallel import DistributedDataParallel as DDP
-
-    cfg = make_cfg(**cfg)
-    on_cuda = dist.get_backend() == "nccl"
-    device = torch.device(hardware.device_for_rank(rank, on_cuda, facts_here()))
-    if device.type == "cuda":
-        hardware.use_gpu(device.index)
-    model, x, y = problem(cfg, device)
-    x, y = x.chunk(world_size)[rank], y.chunk(world_size)[rank]
-    ddp = DDP(model, device_ids=[device.index] if device.type == "cuda" else None, bucket_cap_mb=cfg["bucket_cap_mb"])
-    counter = BucketCount()
-    ddp.register_comm_hook(counter, counting_hook)
-    optimizer = torch.optim.Adam(ddp.parameters(), lr=cfg["lr"])
-    rows, losses = [], []
-    for _ in range(cfg["warmup"] + cfg["steps"]):
-        optimizer.zero_grad(set_to_none=True)
-        hardware.synchronize(device)
-        t0 = time.perf_counter()
-        loss = F.cross_entropy(ddp(x), y)
-        hardware.synchronize(device)
-        t1 = time.perf_counter()
-        loss.backward()  # the buckets' all-reduces start in here, and end before it returns
-        hardware.synchronize(device)
-        t2 = time.perf_counter()
-        optimizer.step()
-        hardware.synchronize(device)
-        t3 = time.perf_counter()
-        rows.append({"forward": t1 - t0, "backward_allreduce": t2 - t1, "optimizer": t3 - t2})
-        losses.append(loss.item())
-    total_steps = cfg["warmup"] + cfg["steps"]
+def ddp_result(rank: int, world_size: int, cfg: dict, model, optimizer, rows: list[dict], losses: list[float],
+               counter) -> dict:
+    """What the lesson's ddp_worker returns: median phases, buckets and bytes per step, memory, hashes."""
+    steps = max(1, len(rows))
     phases = _medians(rows, cfg["warmup"])
     memory = state_bytes(model, optimizer)
-    memory["buckets"] = counter.bytes // max(1, total_steps)  # DDP's bucket buffers hold a copy of the gradients
+    memory["buckets"] = sum(e["bytes"] for e in counter.events) // steps  # DDP's buckets copy the gradients
     return {"rank": rank, "world_size": world_size, "backend": dist.get_backend(), "phases": phases,
             "step_s": sum(phases.values()), "step_times": [sum(r.values()) for r in rows],
-            "buckets_per_step": counter.calls / max(1, total_steps),
-            "allreduce_bytes_per_step": counter.bytes / max(1, total_steps), "memory": memory,
-            "param_bytes": param_bytes(model), "losses": losses, "param_hash": parameter_hash(model), "cfg": cfg}
+            "buckets_per_step": counter.calls / steps, "allreduce_bytes_per_step": memory["buckets"],
+            "memory": memory, "param_bytes": param_bytes(model), "losses": losses,
+            "param_hash": parameter_hash(model), "cfg": cfg}
 
 
 def ddp_step_s(results: list[dict]) -> float:

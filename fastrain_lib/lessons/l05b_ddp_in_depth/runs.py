@@ -4,7 +4,8 @@ threads of one), cached per setting so that the panel and the notebook's cells s
 from __future__ import annotations
 
 from fastrain_lib.core import config
-from fastrain_lib.distributed import WorkerError, cost_model, dataparallel, launch, measured, overlap, ring
+from fastrain_lib.distributed import WorkerError, cost_model, dataparallel, measured, overlap, ring
+from fastrain_lib.lessons.l05b_ddp_in_depth import saved
 from fastrain_lib.measure import hardware, noise
 
 
@@ -82,7 +83,7 @@ def dp_run(cfg: dict) -> dict:
 def ddp_run(cfg: dict) -> list[dict]:
     """DDP with cfg['replicas'] processes on the same model and global batch (one thread each)."""
     on_gpu = dataparallel.plan(cfg["replicas"], dataparallel.facts_here()).kind == "torch"
-    return _cached(("ddp",) + _key(cfg), lambda: _launch(dataparallel.ddp_worker, cfg["replicas"], args=(cfg,),
+    return _cached(("ddp",) + _key(cfg), lambda: _launch(saved.ddp_worker, cfg["replicas"], args=(cfg,),
                                                         threads=1, timeout_s=300, tensors_on_cuda=on_gpu))
 
 

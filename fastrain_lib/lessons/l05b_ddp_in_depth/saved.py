@@ -12,7 +12,31 @@ import torch.distributed as dist
 import torch.nn.functional as F
 from torch.nn.parallel import DistributedDataParallel
 
-from fastrain_lib.distributed import overlap
+from fastrain_lib.distributed import dataparallel, launcher, overlap
+
+
+def ddp_worker(rank, world_size, cfg):
+    """DataParallel-এর সমান মডেল আর মোট batch-এ DDP: র‍্যাঙ্ক r নেয় batch-এর r-তম টুকরো; প্রতিটি পর্ব মাপা।"""
+    device = launcher.group_device()                     # gloo-তে CPU, NCCL-এ এই র‍্যাঙ্কের নিজের GPU
+    model, x, y = dataparallel.problem(cfg, device)      # সব র‍্যাঙ্কে একই ওজন, একই মোট batch
+    x, y = x.chunk(world_size)[rank], y.chunk(world_size)[rank]
+    ddp = DistributedDataParallel(model, device_ids=[device.index] if device.type == "cuda" else None,
+                                  bucket_cap_mb=cfg["bucket_cap_mb"])
+    counter = overlap.count_allreduces(ddp)              # যোগাযোগ হুক: বাকেট আর বাইট গোনে
+    optimizer = torch.optim.Adam(ddp.parameters(), lr=cfg["lr"])
+    rows, losses = [], []
+    for _ in range(cfg["warmup"] + cfg["steps"]):
+        optimizer.zero_grad(set_to_none=True)
+        t0 = dataparallel.clock(device)
+        loss = F.cross_entropy(ddp(x), y)
+        t1 = dataparallel.clock(device)
+        loss.backward()                                  # বাকেটের অল-রিডিউস এর ভেতরেই শুরু আর শেষ
+        t2 = dataparallel.clock(device)
+        optimizer.step()                                 # প্রতিটি প্রসেস নিজের অপটিমাইজার চালায়
+        t3 = dataparallel.clock(device)
+        rows.append({"forward": t1 - t0, "backward_allreduce": t2 - t1, "optimizer": t3 - t2})
+        losses.append(loss.item())
+    return dataparallel.ddp_result(rank, world_size, cfg, model, optimizer, rows, losses, counter)
 
 
 class BucketedAllReduce:

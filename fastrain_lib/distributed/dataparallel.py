@@ -25,7 +25,7 @@ from fastrain_lib.core.i18n import t
 from fastrain_lib.distributed.ddp import parameter_hash
 from fastrain_lib.distributed.model_split import mlp
 from fastrain_lib.distributed.dp_threads import (  # noqa: F401 - lesson 05b calls them as dataparallel.*
-    ThreadedDataParallel, TorchDataParallelSteps, gradient_vector, param_bytes, state_bytes)
+    ThreadedDataParallel, TorchDataParallelSteps, clock, gradient_vector, param_bytes, state_bytes)
 
 PHASES = ("scatter", "replicate", "forward", "gather_loss", "backward", "reduce_grads", "optimizer")
 SERIAL = ("scatter", "replicate", "gather_loss", "reduce_grads", "optimizer")  # device 0 / main thread alone
@@ -194,19 +194,13 @@ def dp_worker(rank: int, world_size: int, cfg: dict) -> dict:
     }
 
 
-def clock(device) -> float:
-    """perf_counter after the device's queued work is done (a GPU only queues until synchronize)."""
-    hardware.synchronize(device)
-    return time.perf_counter()
-
-
 def ddp_result(rank: int, world_size: int, cfg: dict, model, optimizer, rows: list[dict], losses: list[float],
                counter) -> dict:
     """What the lesson's ddp_worker returns: median phases, buckets and bytes per step, memory, hashes."""
     steps = max(1, len(rows))
     phases = _medians(rows, cfg["warmup"])
     memory = state_bytes(model, optimizer)
-    memory["buckets"] = sum(e["bytes"] for e in counter.events) // steps  # DDP's buckets copy the gradients
+    memory["buckets"] = sum(e["bytes"] for e in counter) // steps  # DDP's buckets copy the gradients
     return {"rank": rank, "world_size": world_size, "backend": dist.get_backend(), "phases": phases,
             "step_s": sum(phases.values()), "step_times": [sum(r.values()) for r in rows],
             "buckets_per_step": counter.calls / steps, "allreduce_bytes_per_step": memory["buckets"],

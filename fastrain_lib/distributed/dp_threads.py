@@ -59,6 +59,18 @@ def _run_threads(fn, items) -> list:
     return results
 
 
+def clock(device) -> float:
+    """perf_counter after the device's queued work is done (a GPU only queues until synchronize)."""
+    hardware.synchronize(device)
+    return time.perf_counter()
+
+
+def _lap(device, phases: dict, name: str, start: float) -> float:
+    """Note the seconds since `start` as phase `name`; return now."""
+    phases[name] = (now := clock(device)) - start
+    return now
+
+
 class ThreadedDataParallel:
     """nn.DataParallel's algorithm with N Python threads of one process (a re-implementation:
     torch's own pieces refuse CPU tensors). Replica 0 IS the module (device 0); replicas 1..N−1
@@ -76,12 +88,6 @@ class ThreadedDataParallel:
         self.replicas = [module] + [copy.deepcopy(module) for _ in range(replicas - 1)]
         self.bytes = {"scatter": 0, "replicate": 0, "gather": 0, "reduce_grads": 0}  # per step, through device 0
 
-    def _clock(self, phases: dict, name: str, start: float) -> float:
-        hardware.synchronize(self.device)
-        now = time.perf_counter()
-        phases[name] = phases.get(name, 0.0) + now - start
-        return now
-
     def replicate(self) -> None:
         """Copy device 0's current weights into every other replica (nn.DataParallel does it every step)."""
         with torch.no_grad():
@@ -95,28 +101,27 @@ class ThreadedDataParallel:
         optimizer, if given, has stepped). Returns (loss, seconds per phase)."""
         n = len(self.replicas)
         phases: dict[str, float] = {}
-        hardware.synchronize(self.device)
-        start = time.perf_counter()
+        start = clock(self.device)
         # 1. scatter: piece i to device i (piece 0 stays on device 0; the others are copied)
         xs, ys = list(x.chunk(n)), list(y.chunk(n))
         xs = [xs[0]] + [piece.clone() for piece in xs[1:]]
         ys = [ys[0]] + [piece.clone() for piece in ys[1:]]
-        start = self._clock(phases, "scatter", start)
+        start = _lap(self.device, phases, "scatter", start)
         # 2. replicate: device 0's weights copied into every other replica
         self.replicate()
-        start = self._clock(phases, "replicate", start)
+        start = _lap(self.device, phases, "replicate", start)
         # 3. forward: one thread per replica, all in this one process
         outputs = _run_threads(lambda i, item: item[0](item[1]), list(zip(self.replicas, xs)))
-        start = self._clock(phases, "forward", start)
+        start = _lap(self.device, phases, "forward", start)
         # 4. gather: every output copied to device 0, the loss computed there (on the whole batch)
         gathered = [outputs[0].detach().requires_grad_()] + [o.detach().clone().requires_grad_() for o in outputs[1:]]
         loss = loss_fn(torch.cat(gathered), torch.cat(ys))
         loss.backward()  # only down to the gathered outputs: d loss / d output of each replica
         output_grads = [g.grad for g in gathered]
-        start = self._clock(phases, "gather_loss", start)
+        start = _lap(self.device, phases, "gather_loss", start)
         # 5. backward: every replica's backward in its own thread (one autograd thread per GPU)
         _run_threads(lambda i, item: item[0].backward(item[1]), list(zip(outputs, output_grads)))
-        start = self._clock(phases, "backward", start)
+        start = _lap(self.device, phases, "backward", start)
         # 6. reduce: all replicas' gradients added onto device 0's (replicate's backward)
         with torch.no_grad():
             for replica in self.replicas[1:]:
@@ -128,11 +133,11 @@ class ThreadedDataParallel:
                     else:
                         master.grad += mine.grad
                     mine.grad = None
-        start = self._clock(phases, "reduce_grads", start)
+        start = _lap(self.device, phases, "reduce_grads", start)
         # 7. optimizer: on device 0 only
         if optimizer is not None:
             optimizer.step()
-        self._clock(phases, "optimizer", start)
+        _lap(self.device, phases, "optimizer", start)
         pb = param_bytes(self.module)
         self.bytes = {"scatter": sum(p.numel() * p.element_size() for p in xs[1:]),
                       "replicate": (n - 1) * pb,
@@ -165,30 +170,23 @@ class TorchDataParallelSteps:
         pb = param_bytes(self.module)
         self.bytes = {"scatter": 0, "replicate": (len(ids) - 1) * pb, "gather": 0, "reduce_grads": (len(ids) - 1) * pb}
 
-    def _clock(self, phases: dict, name: str, start: float) -> float:
-        hardware.synchronize(self.device)
-        now = time.perf_counter()
-        phases[name] = now - start
-        return now
-
     def step(self, x, y, optimizer=None, loss_fn=F.cross_entropy) -> tuple[float, dict[str, float]]:
         dp, phases = self.dp, {}
-        hardware.synchronize(self.device)
-        start = time.perf_counter()
+        start = clock(self.device)
         inputs, kwargs = dp.scatter((x,), {}, dp.device_ids)
-        start = self._clock(phases, "scatter", start)
+        start = _lap(self.device, phases, "scatter", start)
         replicas = dp.replicate(dp.module, dp.device_ids[:len(inputs)])
-        start = self._clock(phases, "replicate", start)
+        start = _lap(self.device, phases, "replicate", start)
         outputs = dp.parallel_apply(replicas, inputs, kwargs)
-        start = self._clock(phases, "forward", start)
+        start = _lap(self.device, phases, "forward", start)
         loss = loss_fn(dp.gather(outputs, dp.output_device), y.to(self.device))
-        start = self._clock(phases, "gather_loss", start)
+        start = _lap(self.device, phases, "gather_loss", start)
         loss.backward()  # includes adding every replica's gradients onto GPU 0
-        start = self._clock(phases, "backward", start)
+        start = _lap(self.device, phases, "backward", start)
         phases["reduce_grads"] = 0.0
         if optimizer is not None:
             optimizer.step()
-        self._clock(phases, "optimizer", start)
+        _lap(self.device, phases, "optimizer", start)
         self.bytes.update(scatter=sum(i[0].numel() * i[0].element_size() for i in inputs[1:]),
                           gather=sum(o.numel() * o.element_size() for o in outputs[1:]))
         return float(loss.detach()), phases

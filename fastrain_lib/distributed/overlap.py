@@ -64,24 +64,20 @@ def median_s(step, cfg: dict) -> tuple[float, list[float]]:
     return statistics.median(timed), timed
 
 
-class Timeline:
-    """State of timing_hook: every bucket's size and when it was ready (hook called) and done
-    (all-reduce finished), in perf_counter seconds; `reset()` between steps."""
+class Timeline(list):
+    """State of timing_hook: one event per bucket all-reduced (its bytes, when it was ready and when
+    its all-reduce finished, in perf_counter seconds); `calls` is how many."""
 
-    def __init__(self):
-        self.events: list[dict] = []
-        self.calls = 0
-
-    def reset(self) -> None:
-        self.events = []
+    @property
+    def calls(self) -> int:
+        return len(self)
 
 
 def timing_hook(state: Timeline, bucket):
     """A DDP communication hook: the same average as DDP's default, with the bucket's times noted."""
     buffer = bucket.buffer()
     event = {"bucket": bucket.index(), "bytes": buffer.numel() * buffer.element_size(), "ready": time.perf_counter()}
-    state.calls += 1
-    state.events.append(event)
+    state.append(event)
     buffer.div_(dist.get_world_size())
 
     def done(fut):
@@ -106,14 +102,14 @@ def timeline_of(ddp, x, y) -> dict:
     for p in ddp.module.parameters():
         p.register_post_accumulate_grad_hook(lambda _p: grad_times.append(time.perf_counter()))
     for _ in range(2):  # the first step builds DDP's buckets; record the second
-        hook.reset()
+        hook.clear()
         grad_times.clear()
         ddp.zero_grad(set_to_none=True)
         loss = F.cross_entropy(ddp(x), y)
         start = time.perf_counter()
         loss.backward()
         end = time.perf_counter()
-    events = [{**e, "ready": e["ready"] - start, "done": e["done"] - start} for e in hook.events if "done" in e]
+    events = [{**e, "ready": e["ready"] - start, "done": e["done"] - start} for e in hook if "done" in e]
     compute_end = max(grad_times) - start if grad_times else end - start
     return {"buckets": len(events), "bucket_bytes": [e["bytes"] for e in events], "events": events,
             "compute_end_s": compute_end, "backward_s": end - start,

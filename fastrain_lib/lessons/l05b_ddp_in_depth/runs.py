@@ -119,20 +119,24 @@ def held_out_point(processes: int) -> tuple[int, float]:
     return next(pt for pt in allreduce_points(processes) if pt[0] == held)
 
 
+def _zero_job(cfg: dict) -> tuple[tuple, dict]:
+    """(cache key, lesson 05c's zero cfg) for the same MLP, global batch and steps as `cfg`."""
+    zcfg = {"width": cfg["width"], "depth": cfg["depth"], "batch": cfg["batch"], "steps": cfg["steps"] + 1,
+            "seed": cfg["seed"], "lr": cfg["lr"]}
+    return ("zero",) + _key({**zcfg, "p": cfg["replicas"]}), zcfg
+
+
 def zero_rows(cfg: dict) -> tuple[list[dict], str | None]:
     """(rows, None): ZeRO-1/2/3 and DDP measured by lesson 05c's fastrain_lib.distributed.zero on the same
     MLP and global batch; ([], the error) where its worker failed: the rank's own last traceback line."""
     from fastrain_lib.distributed import zero
 
-    zcfg = {"width": cfg["width"], "depth": cfg["depth"], "batch": cfg["batch"], "steps": cfg["steps"] + 1,
-            "seed": cfg["seed"], "lr": cfg["lr"]}
-    key = ("zero",) + _key({**zcfg, "p": cfg["replicas"]})
+    key, zcfg = _zero_job(cfg)
     on_cuda = hardware.gpu_per_process(cfg["replicas"], hardware.node_facts())
-    try:
-        results, info = _cached(key, lambda: measured.launch(zero.zero_worker, cfg["replicas"], threads=1,
-                                                             args=(("ddp", "zero1", "zero2", "zero3"), zcfg),
-                                                             timeout_s=300, tensors_on_cuda=on_cuda))
-        _NOISE[("zero_noise",) + key] = info  # every rank returns a list (one dict per strategy)
+    try:  # every rank returns a list (one dict per strategy), so the noise stays beside the results
+        results, _ = _cached(key, lambda: measured.launch(zero.zero_worker, cfg["replicas"], threads=1,
+                                                          args=(("ddp", "zero1", "zero2", "zero3"), zcfg),
+                                                          timeout_s=300, tensors_on_cuda=on_cuda))
         return zero.table(results), None
     except WorkerError as exc:  # the rank's own exception (its traceback's last line), else the launcher's sentence
         lines = (exc.tracebacks.get(exc.rank) or str(exc)).strip().splitlines()
@@ -143,9 +147,7 @@ def zero_rows(cfg: dict) -> tuple[list[dict], str | None]:
 
 def zero_noise(cfg: dict) -> dict:
     """The noise information of zero_rows(cfg)'s run ({} where there was none)."""
-    zcfg = {"width": cfg["width"], "depth": cfg["depth"], "batch": cfg["batch"], "steps": cfg["steps"] + 1,
-            "seed": cfg["seed"], "lr": cfg["lr"]}
-    return _NOISE.get(("zero_noise", "zero") + _key({**zcfg, "p": cfg["replicas"]}), {})
+    return _CACHE.get(_zero_job(cfg)[0], (None, {}))[1]
 
 
 def comm_run(processes: int, nbytes: int) -> list[dict]:

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 
 import torch.nn.functional as F
-from torch.distributed.pipelining import PipelineStage, Schedule1F1B, ScheduleGPipe
 
 
 def pipeline_schedule(my_layers, rank, world_size, device, n_microbatches, kind="gpipe"):
     """এই প্রসেসের ধাপ (মডেলের আমার টুকরো) আর তার সূচি: GPipe বা 1F1B।"""
+    from torch.distributed.pipelining import PipelineStage, Schedule1F1B, ScheduleGPipe   # ভেতরে: এর সময় দেয় শুধু কর্মী-প্রসেস
     stage = PipelineStage(my_layers, rank, world_size, device)   # ধাপ rank: আগের ধাপ থেকে নেয়, পরের ধাপকে পাঠায়
     schedule = {"gpipe": ScheduleGPipe, "1f1b": Schedule1F1B}[kind]
     return stage, schedule(stage, n_microbatches=n_microbatches, loss_fn=lambda out, y: F.cross_entropy(out, y))

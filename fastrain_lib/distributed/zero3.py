@@ -4,12 +4,10 @@
 from __future__ import annotations
 
 
-from torch.distributed.device_mesh import init_device_mesh
-from torch.distributed.fsdp import fully_shard
-
-
 def fsdp_shard(model, world_size, device_type="cpu"):
     """ZeRO-3 (FSDP2): model-এর প্রতিটি ওজন N টুকরো; প্রতিটি র‍্যাঙ্ক রাখে শুধু নিজেরটা।"""
+    from torch.distributed.device_mesh import init_device_mesh   # import ফাংশনের ভেতরে: এর সময় দেয় শুধু কর্মী-প্রসেস, নোটবুক নয়
+    from torch.distributed.fsdp import fully_shard
     mesh = init_device_mesh(device_type, (world_size,))  # N টি প্রসেসের এক-মাত্রার জাল (CPU-তে gloo, GPU-তে NCCL)
     for layer in model:
         if list(layer.parameters()):                      # ওজনওয়ালা স্তর (Linear); ReLU বাদ

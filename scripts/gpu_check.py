@@ -70,9 +70,11 @@ PREFLIGHT_S = 15.0  # import torch, CUDA context, the tool checks
 PYTEST_START_S, PYTEST_PER_TEST_S, PYTEST_TORCHRUN_S = 15.0, 4.0, 25.0
 # One notebook in lab mode on a GPU: "well under a minute" (COURSE.md §4), including its kernel's start
 NOTEBOOK_S = 45.0
-# Apex: two extensions (amp_C's multi_tensor_*.cu, fused_layer_norm_cuda) for one architecture, built
-# side by side with ninja; NVIDIA's own CI compiles one such .cu for one arch in ~30-60 s (nvcc -O3)
-APEX_FILE_S, APEX_SETUP_S = 45.0, 20.0
+# Apex: two extensions (amp_C, fused_layer_norm_cuda: 17 files from Apex's setup.py) for one architecture,
+# built side by side with ninja. Measured here (--compile-apex, nvcc 13.0, torch 2.14.1, Apex 6424da3b, sm_75,
+# MAX_JOBS=1, nice 19 on a 2-core machine at load 2-3): 24-49 s per file in one run, 37-116 s in another with
+# more jobs beside it; link 1 s. 50 s per file and round is the quiet-machine bound of those runs.
+APEX_FILE_S, APEX_SETUP_S = 50.0, 20.0
 PLANNED_GPUS = (("T4", (7, 5)), ("L4", (8, 9)), ("A100", (8, 0)), ("H200", (9, 0)))
 # import name -> the wheel (distribution) name to carry
 DISTRIBUTIONS = {"pytest": "pytest", "nbclient": "nbclient", "nbformat": "nbformat", "ipykernel": "ipykernel",
@@ -120,11 +122,16 @@ def slots(est: dict[str, float], budget_s: float) -> dict[str, tuple[float, str]
     """(slot seconds, '' or why not started) per step, in order. Apex's time is reserved first (it is
     asked for explicitly); then each step in turn gets estimate × MARGIN if that fits the time left.
     The notebooks take what is left: each one that would not fit is listed as not run."""
-    plan, left = {}, budget_s - est["apex"] * MARGIN
+    # Apex is asked for explicitly, so its time is reserved first, but only if the preflight and the GPU
+    # tests still fit beside it: a build that would crowd out the course's own checks is not started.
+    apex_want = est["apex"] * MARGIN
+    apex_fits = apex_want + (est["preflight"] + est["pytest_gpu"]) * MARGIN <= budget_s
+    plan, left = {}, budget_s - (apex_want if apex_fits else 0.0)
     for name in ("preflight", "pytest_gpu", "apex", "benchmarks", "notebooks"):
         want = est[name] * MARGIN
         if name == "apex":
-            plan[name] = (want, "")
+            plan[name] = (want, "") if apex_fits or not want else (0.0, t("gpu_check.no_time", seconds=round(
+                max(0.0, budget_s - (est["preflight"] + est["pytest_gpu"]) * MARGIN)), needs=round(want)))
             continue
         if name == "notebooks":
             plan[name] = (max(0.0, left), "" if left >= NOTEBOOK_S else t("gpu_check.no_time", seconds=round(left),
@@ -170,18 +177,45 @@ def arch_list(capability: tuple[int, int]) -> str:
     return f"{capability[0]}.{capability[1]}"
 
 
-# The two Apex extensions lesson 04 uses: FusedAdam's (amp_C: multi_tensor_*.cu behind amp_C_frontend.cpp)
-# and FusedLayerNorm's (fused_layer_norm_cuda). Apex's setup.py builds a dozen more one after another.
-APEX_EXTENSIONS = {
-    "amp_C": ("csrc/amp_C_frontend.cpp", "csrc/multi_tensor_*.cu"),
-    "fused_layer_norm_cuda": ("csrc/layer_norm_cuda.cpp", "csrc/layer_norm_cuda_kernel.cu"),
-}
+# The two Apex extensions lesson 04 uses: FusedAdam's (amp_C) and FusedLayerNorm's (fused_layer_norm_cuda).
+# Their sources and flags are read from Apex's own setup.py (a pattern missed csrc/update_scale_hysteresis.cu,
+# which amp_C_frontend.cpp binds); Apex's setup.py builds a dozen more extensions one after another.
+APEX_EXTENSIONS = ("amp_C", "fused_layer_norm_cuda")
+# What lesson 04 calls (FusedAdam, the loss scaler) must be bound in the built amp_C, not just importable.
+APEX_AMP_C_NAMES = ("multi_tensor_adam", "multi_tensor_scale", "multi_tensor_l2norm", "update_scale_hysteresis")
 APEX_HEADERS = ("cuda_runtime.h", "cublas_v2.h", "cusparse.h", "cusolverDn.h")  # torch's extension headers need them
 
 
+def apex_extensions(setup_py: str) -> dict[str, dict]:
+    """{name: {"sources": [...], "cxx": [...], "nvcc": [...]}} for APEX_EXTENSIONS, read from the
+    CUDAExtension(name=..., sources=[...], extra_compile_args={...}) calls of Apex's setup.py. An extension
+    whose name or sources are not plain literals there is left out (apex_problems then names it)."""
+    import ast
+
+    found = {}
+    for node in ast.walk(ast.parse(setup_py)):
+        func = getattr(node, "func", None)
+        if not isinstance(node, ast.Call) or getattr(func, "id", getattr(func, "attr", None)) != "CUDAExtension":
+            continue
+        kw = {k.arg: k.value for k in node.keywords}
+        try:
+            name = ast.literal_eval(kw["name"])
+            sources = list(ast.literal_eval(kw["sources"]))
+            flags = ast.literal_eval(kw["extra_compile_args"]) if "extra_compile_args" in kw else {}
+        except (KeyError, ValueError, SyntaxError):
+            continue
+        if name in APEX_EXTENSIONS:
+            found[name] = {"sources": sources, "cxx": list(flags.get("cxx", [])), "nvcc": list(flags.get("nvcc", []))}
+    return found
+
+
 def apex_sources(path: Path) -> dict[str, list[str]]:
-    return {name: sorted(str(f) for pattern in patterns for f in Path(path).glob(pattern))
-            for name, patterns in APEX_EXTENSIONS.items()}
+    """{name: absolute source paths} as Apex's setup.py lists them ({} without a setup.py)."""
+    setup = Path(path) / "setup.py"
+    if not setup.exists():
+        return {}
+    return {name: [str(Path(path) / f) for f in ext["sources"]]
+            for name, ext in apex_extensions(setup.read_text(encoding="utf-8")).items()}
 
 
 def cuda_version_of(nvcc_output: str) -> str | None:
@@ -213,8 +247,9 @@ def apex_problems(*, apex_path: Path, nvcc_version: str | None, torch_cuda: str 
         found.append(t("gpu_check.apex_no_ninja"))
     if not arch_runs(capability, torch_arch_list):
         found.append(t("gpu_check.apex_arch", arch=arch_list(capability), built=", ".join(torch_arch_list)))
-    for name, files in sources.items():
-        if not any(f.endswith(".cu") for f in files):
+    for name in APEX_EXTENSIONS if (Path(apex_path) / "setup.py").exists() else ():
+        files = sources.get(name, [])
+        if not any(f.endswith(".cu") for f in files) or any(not Path(f).exists() for f in files):
             found.append(t("gpu_check.apex_no_sources", name=name, path=apex_path))
     return found
 
@@ -227,14 +262,24 @@ def cuda_include_dirs() -> list[Path]:
     for home in (os.environ.get("CUDA_HOME"), os.environ.get("CUDA_PATH")):
         if home:
             dirs.append(Path(home) / "include")
-    nvcc = shutil.which("nvcc")
-    if nvcc:
-        dirs.append(Path(nvcc).resolve().parents[1] / "include")
+    home = toolkit_home(shutil.which("nvcc"))
+    if home:
+        dirs.append(home / "include")
     for spec_name in ("nvidia",):
         spec = importlib.util.find_spec(spec_name)
         for root in (spec.submodule_search_locations or []) if spec else []:
             dirs += sorted(Path(root).glob("*/include"))
     return [d for d in dirs if d.is_dir()]
+
+
+def toolkit_home(nvcc: str | None = None) -> Path | None:
+    """The CUDA toolkit nvcc belongs to: the folder above nvcc's bin/ when that holds the toolkit's
+    headers, else the usual /usr/local/cuda (an nvcc on PATH may be a one-line wrapper script, as here)."""
+    import shutil
+
+    nvcc = nvcc or shutil.which("nvcc")
+    candidates = ([Path(nvcc).resolve().parents[1]] if nvcc else []) + [Path("/usr/local/cuda")]
+    return next((c for c in candidates if (c / "include" / "cuda_runtime.h").exists()), None)
 
 
 def apex_build_command(path: str | Path, into: Path) -> list[str]:
@@ -248,30 +293,75 @@ def apex_env(capability: tuple[int, int], cpus: int) -> dict:
             "NVCC_APPEND_FLAGS": f"--threads {min(4, max(1, cpus))}"}
 
 
-def build_apex(path: Path, into: Path) -> int:
+def apex_load_code(name: str, ext: dict, path: Path, into: Path, include_dirs) -> str:
+    """The child's code that compiles one extension with torch's own builder (ninja), with Apex's flags for
+    it and the include folders preflight found (the nvidia-* wheels' CUDA headers, when no toolkit has them)."""
+    files = [str(Path(path) / f) for f in ext["sources"]]
+    includes = [str(Path(path) / "csrc")] + [str(d) for d in include_dirs]
+    return ("from torch.utils.cpp_extension import load; "
+            f"load({name!r}, {files!r}, extra_include_paths={includes!r}, extra_cflags={ext['cxx']!r}, "
+            f"extra_cuda_cflags={ext['nvcc']!r}, build_directory={str(Path(into) / name)!r}, verbose=True)")
+
+
+def ninja_seconds(build_dir: Path) -> dict[str, float]:
+    """{object file: seconds} from ninja's own log of the last build in `build_dir` (start and end in ms)."""
+    log = Path(build_dir) / ".ninja_log"
+    times = {}
+    for line in log.read_text(encoding="utf-8").splitlines() if log.exists() else []:
+        parts = line.split("\t")
+        if len(parts) >= 4 and not line.startswith("#"):
+            times[parts[3]] = (int(parts[1]) - int(parts[0])) / 1000
+    return times
+
+
+def build_apex(path: Path, into: Path, include_dirs=None) -> int:
     """Build amp_C and fused_layer_norm_cuda side by side (two processes, ninja inside each), then put
-    Apex's Python package (no extensions) beside them. Runs in the child process gpu-check starts."""
+    Apex's Python package (no extensions) beside them. Runs in the child process gpu-check starts.
+    Needs nvcc, not a GPU: TORCH_CUDA_ARCH_LIST names the architecture to compile for."""
     into.mkdir(parents=True, exist_ok=True)
-    sources = apex_sources(path)
+    include_dirs = cuda_include_dirs() if include_dirs is None else include_dirs
+    # torch guesses CUDA_HOME from nvcc's folder when it is unset; a symlinked /usr/local/bin/nvcc makes that
+    # /usr/local, and the link step then finds no libcudart (seen here): take the toolkit nvcc really lives in.
+    home = toolkit_home()
+    if home and not os.environ.get("CUDA_HOME"):
+        os.environ["CUDA_HOME"] = str(home)
+    extensions = apex_extensions((Path(path) / "setup.py").read_text(encoding="utf-8"))
     procs = []
-    for name, files in sources.items():
-        code = ("import sys; from torch.utils.cpp_extension import load; "
-                f"load({name!r}, {files!r}, extra_include_paths=[{str(Path(path) / 'csrc')!r}], "
-                "extra_cflags=['-O3'], extra_cuda_cflags=['-O3', '--use_fast_math', '-lineinfo'], "
-                f"build_directory={str(into)!r}, verbose=True)")
+    for name, ext in extensions.items():
         (into / name).mkdir(exist_ok=True)
-        code = code.replace(f"build_directory={str(into)!r}", f"build_directory={str(into / name)!r}")
-        procs.append(subprocess.Popen([PY, "-c", code]))
+        procs.append(subprocess.Popen([PY, "-c", apex_load_code(name, ext, path, into, include_dirs)]))
     codes = [p.wait() for p in procs]
-    if any(codes):
+    if any(codes) or len(extensions) < len(APEX_EXTENSIONS):
         return 1
-    for name in sources:  # the built .so next to its name, importable from `into`
+    for name in extensions:  # the built .so next to its name, importable from `into`
         for so in (into / name).glob(f"{name}*.so"):
             so.replace(into / so.name)
     import shutil
 
     shutil.copytree(Path(path) / "apex", into / "apex", dirs_exist_ok=True)
     return 0
+
+
+def compile_apex(path: Path, arch: str, into: Path) -> int:
+    """Compile only the two extensions for `arch` (e.g. 7.5, 9.0), no GPU needed; report each file's
+    compile time (ninja's log) and whether `import amp_C, fused_layer_norm_cuda` works here; write it all
+    to `into`/compile.json."""
+    os.environ["TORCH_CUDA_ARCH_LIST"] = arch
+    os.environ.setdefault("MAX_JOBS", str(os.cpu_count() or 1))
+    start = time.monotonic()
+    code = build_apex(path, into)
+    wall = time.monotonic() - start
+    files = {f"{name}/{obj}": s for name in APEX_EXTENSIONS for obj, s in ninja_seconds(into / name).items()}
+    check = subprocess.run([PY, "-c", "import torch, amp_C, fused_layer_norm_cuda as ln; "
+                            "assert all(hasattr(amp_C, n) for n in APEX_AMP_C) and hasattr(ln, 'forward'), dir(amp_C); "
+                            "print(amp_C.__file__, ln.__file__)".replace("APEX_AMP_C", repr(APEX_AMP_C_NAMES))],
+                           capture_output=True, text=True, env=child_env({"PYTHONPATH": str(into)}), check=False)
+    report = {"arch": arch, "build_exit": code, "wall_s": round(wall, 1), "max_jobs": os.environ["MAX_JOBS"],
+              "files_s": files, "import_ok": check.returncode == 0,
+              "import_output": (check.stdout + check.stderr)[-600:]}
+    (into / "compile.json").write_text(json.dumps(report, indent=1), encoding="utf-8")
+    print(json.dumps(report, indent=1))
+    return 0 if code == 0 and check.returncode == 0 else 1
 
 
 def notebook_paths(root: Path = ROOT, pattern: str | None = None) -> list[Path]:
@@ -604,6 +694,9 @@ def main(argv=None) -> int:
     p.add_argument("--notebook-out", default=None, help=argparse.SUPPRESS)
     p.add_argument("--build-apex", default=None, help=argparse.SUPPRESS)
     p.add_argument("--apex-into", default=None, help=argparse.SUPPRESS)
+    p.add_argument("--compile-apex", default=None, help="compile only Apex's two extensions (no GPU needed) into "
+                   "--apex-into for --arch, and report each file's time and the import")
+    p.add_argument("--arch", default="9.0", help="with --compile-apex: TORCH_CUDA_ARCH_LIST (7.5 for a T4, 9.0 for an H100)")
     args = p.parse_args(argv)
     unknown = wanted_steps(args) - {s.name for s in STEPS}
     if unknown:  # a typo would run nothing and pass
@@ -613,6 +706,9 @@ def main(argv=None) -> int:
                             args.cell_timeout)
     if args.build_apex:
         return build_apex(Path(args.build_apex), Path(args.apex_into))
+    if args.compile_apex:
+        return compile_apex(Path(args.compile_apex), args.arch,
+                            Path(args.apex_into or ROOT / "gpu-check" / f"apex-{args.arch}"))
     global _PYTEST_K
     _PYTEST_K = args.pytest_k
 
@@ -657,7 +753,7 @@ def main(argv=None) -> int:
         if missing:
             results.append(Result(step.name, "failed", detail="\n".join(missing_message([m]) for m in missing)))
             continue
-        if planned[step.name].status == "skipped" and step.name != "apex":  # does not fit: skipped, as planned
+        if planned[step.name].status == "skipped" and (step.name != "apex" or args.apex):  # does not fit: as planned
             results.append(Result(step.name, "skipped", budget_s=slot, detail=planned[step.name].detail))
             continue
         if step.name == "pytest_gpu":

@@ -62,6 +62,19 @@ def test_a_step_that_cannot_fit_is_skipped_with_its_reason(monkeypatch):
     assert plan["pytest_gpu"][0] == 90 * gc.MARGIN
 
 
+def test_an_apex_build_that_would_crowd_out_the_gpu_tests_is_not_started(monkeypatch):
+    """Checked against the budget before anything starts: on a 2-core server Apex's 16 files take most of
+    the 8 minutes, and the preflight and GPU tests must still get their slots."""
+    monkeypatch.setenv("FASTRAIN_LANG", "en")
+    est = {"preflight": 15, "pytest_gpu": 90, "apex": gc.apex_estimate(16, 2), "benchmarks": 100, "notebooks": 60}
+    plan = gc.slots(est, 480)
+    assert plan["apex"][0] == 0 and "not run" in plan["apex"][1]
+    assert plan["pytest_gpu"] == (90 * gc.MARGIN, "") and plan["preflight"] == (15 * gc.MARGIN, "")
+    roomy = gc.slots({**est, "apex": gc.apex_estimate(16, 16)}, 480)
+    assert roomy["apex"] == (gc.apex_estimate(16, 16) * gc.MARGIN, "")
+    assert sum(slot for slot, _ in roomy.values()) <= 480 + 1e-9
+
+
 def test_children_see_the_checkout_on_pythonpath(monkeypatch):
     monkeypatch.setenv("PYTHONPATH", "/elsewhere")
     env = gc.child_env({"X": "1"})
@@ -77,6 +90,10 @@ def test_apex_preflight_names_each_failed_check(tmp_path, monkeypatch):
         (inc / h).write_text("")
     sources = {"amp_C": ["csrc/amp_C_frontend.cpp", "csrc/multi_tensor_adam.cu"],
                "fused_layer_norm_cuda": ["csrc/layer_norm_cuda.cpp", "csrc/layer_norm_cuda_kernel.cu"]}
+    (tmp_path / "csrc").mkdir()
+    sources = {name: [str(tmp_path / f) for f in files] for name, files in sources.items()}
+    for f in sum(sources.values(), []):
+        Path(f).write_text("")
     good = dict(apex_path=tmp_path, nvcc_version="13.0", torch_cuda="13.0", include_dirs=[inc], ninja=True,
                 capability=(9, 0), torch_arch_list=["sm_75", "sm_80", "sm_90"], sources=sources)
     assert gc.apex_problems(**good) == []
@@ -85,7 +102,61 @@ def test_apex_preflight_names_each_failed_check(tmp_path, monkeypatch):
     assert any("cusparse.h" in p for p in gc.apex_problems(**good))
     assert any("ninja" in p for p in gc.apex_problems(**{**good, "ninja": False}))
     assert any("7.0" in p for p in gc.apex_problems(**{**good, "capability": (7, 0)}))
+    Path(sources["amp_C"][1]).unlink()  # a file setup.py lists but the checkout lacks
+    assert any("amp_C" in p for p in gc.apex_problems(**good))
+    assert any("fused_layer_norm_cuda" in p for p in gc.apex_problems(**{**good, "sources": {"amp_C": sources["amp_C"]}}))
     assert gc.cuda_version_of("Cuda compilation tools, release 13.0, V13.0.48") == "13.0"
+
+
+# Shaped like NVIDIA Apex's setup.py (its CUDAExtension calls; file names and flags as Apex lists them):
+# amp_C binds update_scale_hysteresis.cu, which the old multi_tensor_*.cu pattern missed.
+APEX_SETUP = """
+from torch.utils.cpp_extension import CUDAExtension
+ext_modules = []
+if has_flag("--cuda_ext", "APEX_CUDA_EXT"):
+    ext_modules.append(
+        CUDAExtension(
+            name="amp_C",
+            sources=[
+                "csrc/amp_C_frontend.cpp",
+                "csrc/multi_tensor_scale_kernel.cu",
+                "csrc/multi_tensor_adam.cu",  # FusedAdam
+                "csrc/update_scale_hysteresis.cu",
+            ],
+            extra_compile_args={"cxx": ["-O3"], "nvcc": ["-lineinfo", "-O3", "--use_fast_math"]},
+        )
+    )
+    ext_modules.append(CUDAExtension(name="syncbn", sources=["csrc/syncbn.cpp", "csrc/welford.cu"]))
+    ext_modules.append(
+        CUDAExtension(
+            name="fused_layer_norm_cuda",
+            sources=["csrc/layer_norm_cuda.cpp", "csrc/layer_norm_cuda_kernel.cu"],
+            extra_compile_args={"cxx": ["-O3"], "nvcc": ["-maxrregcount=50", "-O3", "--use_fast_math"]},
+        )
+    )
+    ext_modules.append(CUDAExtension(name=computed_name(), sources=glob.glob("csrc/x*.cu")))
+"""
+
+
+def test_apex_sources_and_flags_come_from_apexs_own_setup_py(tmp_path):
+    found = gc.apex_extensions(APEX_SETUP)
+    assert set(found) == {"amp_C", "fused_layer_norm_cuda"}  # syncbn and the computed one are not ours
+    assert found["amp_C"]["sources"][-1] == "csrc/update_scale_hysteresis.cu"
+    assert found["fused_layer_norm_cuda"]["nvcc"] == ["-maxrregcount=50", "-O3", "--use_fast_math"]
+    (tmp_path / "setup.py").write_text(APEX_SETUP)
+    assert gc.apex_sources(tmp_path)["amp_C"][0] == str(tmp_path / "csrc/amp_C_frontend.cpp")
+    assert gc.apex_sources(tmp_path / "nowhere") == {}
+    code = gc.apex_load_code("fused_layer_norm_cuda", found["fused_layer_norm_cuda"], tmp_path, tmp_path / "out",
+                             [Path("/wheels/nvidia/cu13/include")])
+    assert f"extra_include_paths={[str(tmp_path / 'csrc'), '/wheels/nvidia/cu13/include']!r}" in code
+    assert "extra_cuda_cflags=['-maxrregcount=50', '-O3', '--use_fast_math']" in code
+    compile(code, "child", "exec")  # the child's code is valid Python
+
+
+def test_each_files_compile_time_is_read_from_ninjas_log(tmp_path):
+    (tmp_path / ".ninja_log").write_text("# ninja log v6\n100\t45100\t0\ta.cuda.o\tff\n200\t61700\t0\tb.o\tee\n")
+    assert gc.ninja_seconds(tmp_path) == {"a.cuda.o": 45.0, "b.o": 61.5}
+    assert gc.ninja_seconds(tmp_path / "none") == {}
 
 
 def test_missing_tools_are_named_with_the_way_to_carry_them(monkeypatch):

@@ -1,0 +1,119 @@
+"""No unseen technique in the library (issue 37).
+
+The library may hold a technique a lesson teaches in two ways only: as a saved cell (the student read it
+in the lesson; `make sync` copied it), or as a variant the lesson's prose names (its file and function), so
+a student can open it. This test finds, by parsing the code, every library function that uses a technique
+the course teaches (DDP and its hooks, the collectives, RPC, shared memory, a Triton kernel, FSDP2, tensor
+and pipeline parallel, pinned and non-blocking copies, the DataLoader's workers, autocast and GradScaler,
+torch.compile, checkpoints) and fails for each one that is neither.
+
+Not counted: the measuring instruments (measure/, ui/, core/), the exercise checks (lessons/*/check*.py:
+their reference answers are what a student's answer is compared with), and the message tables."""
+
+from __future__ import annotations
+
+import ast
+import json
+import re
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+PKG = ROOT / "fastrain_lib"
+
+TECHNIQUE_CALLS = {
+    "DistributedDataParallel", "no_sync", "register_comm_hook", "register_post_accumulate_grad_hook",
+    "all_reduce", "reduce_scatter", "reduce_scatter_tensor", "all_gather", "all_gather_into_tensor",
+    "rpc_sync", "rpc_async", "share_memory", "fully_shard", "parallelize_module", "PipelineStage",
+    "ScheduleGPipe", "Schedule1F1B", "GradScaler", "autocast", "pin_memory",
+}
+TECHNIQUE_KEYWORDS = {"non_blocking", "pin_memory", "bucket_cap_mb"}
+NOT_COUNTED = re.compile(r"^fastrain_lib/(measure|ui|core)/|^fastrain_lib/lessons/[^/]+/check[^/]*\.py$|/messages\.py$")
+SAVED = '"""Saved from '
+
+
+def _name(call: ast.Call) -> str:
+    func = call.func
+    return func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
+
+
+def techniques_used(tree: ast.AST) -> dict[str, set[str]]:
+    """{function name: the technique names it uses} for every top-level function and class of a module
+    (a method counts for its class; a triton.jit decorator counts as 'triton.jit')."""
+    found = {}
+    for node in tree.body:
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            continue
+        used = set()
+        for inner in ast.walk(node):
+            if isinstance(inner, ast.Call):
+                if _name(inner) in TECHNIQUE_CALLS:
+                    used.add(_name(inner))
+                used |= {f"{k.arg}=" for k in inner.keywords if k.arg in TECHNIQUE_KEYWORDS}
+            if isinstance(inner, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                used |= {"triton.jit" for d in inner.decorator_list if "jit" in ast.unparse(d)}
+        if used:
+            found[node.name] = used
+    return found
+
+
+def library_techniques(pkg: Path = PKG) -> dict[str, dict[str, set[str]]]:
+    """{'fastrain_lib/x/y.py': {function: names}} for every counted, unsaved library module."""
+    found = {}
+    for path in sorted(pkg.rglob("*.py")):
+        rel = path.relative_to(pkg.parent).as_posix()
+        text = path.read_text(encoding="utf-8")
+        if NOT_COUNTED.search(rel) or text.startswith(SAVED):
+            continue
+        used = techniques_used(ast.parse(text))
+        if used:
+            found[rel] = used
+    return found
+
+
+def prose(folders=("notebooks",)) -> str:
+    """Every markdown cell of the lessons, one text."""
+    cells = []
+    for folder in folders:
+        for path in sorted((ROOT / folder).glob("*.ipynb")):
+            nb = json.loads(path.read_text(encoding="utf-8"))
+            cells += ["".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "markdown"]
+    return "\n\n".join(cells)
+
+
+def unseen(found: dict[str, dict[str, set[str]]], text: str) -> list[str]:
+    """'file:function (names)' for every technique function whose file and name no markdown cell names
+    together (the path as written under fastrain_lib/, e.g. `distributed/overlap.py` ... `timeline_of`)."""
+    cells = text.split("\n\n")
+    missing = []
+    for rel, functions in found.items():
+        short = rel.removeprefix("fastrain_lib/")
+        for name, used in sorted(functions.items()):
+            if not any(short in cell and re.search(rf"\b{re.escape(name)}\b", cell) for cell in cells):
+                missing.append(f"{short}:{name} ({', '.join(sorted(used))})")
+    return missing
+
+
+def test_every_technique_in_the_library_is_a_saved_cell_or_a_named_variant():
+    missing = unseen(library_techniques(), prose())
+    assert missing == [], ("library functions that use a technique a lesson teaches, but are neither a saved "
+                           "cell (#@save) nor named, with their file, in a lesson's prose:\n  " + "\n  ".join(missing))
+
+
+def test_the_finder_sees_a_hidden_technique_and_accepts_a_named_one(tmp_path):
+    pkg = tmp_path / "fastrain_lib"
+    (pkg / "distributed").mkdir(parents=True)
+    (pkg / "measure").mkdir()
+    (pkg / "distributed" / "hidden.py").write_text(
+        "import torch.distributed as dist\n"
+        "def average(grads):\n    for g in grads:\n        dist.all_reduce(g)\n"
+        "class Buckets:\n    def hook(self, p):\n        p.register_post_accumulate_grad_hook(self.ready)\n"
+        "def copy(x):\n    return x.to('cuda', non_blocking=True)\n"
+        "def plain(x):\n    return x + 1\n")
+    (pkg / "distributed" / "cell.py").write_text('"""Saved from notebooks/05b.ipynb"""\ndef f(m):\n    m.no_sync()\n')
+    (pkg / "measure" / "timer.py").write_text("def t(x):\n    return x.to('cuda', non_blocking=True)\n")
+    found = library_techniques(pkg)
+    assert found == {"fastrain_lib/distributed/hidden.py": {
+        "average": {"all_reduce"}, "Buckets": {"register_post_accumulate_grad_hook"}, "copy": {"non_blocking="}}}
+    text = "intro\n\n`distributed/hidden.py`-এর `Buckets` খুলে দেখো\n\n`average` আছে অন্য কোথাও"
+    assert unseen(found, text) == ["distributed/hidden.py:average (all_reduce)",
+                                   "distributed/hidden.py:copy (non_blocking=)"]

@@ -61,14 +61,12 @@ class Fit:
         return 2 * (p - 1) * self.alpha_s + 2 * (p - 1) / p * nbytes * self.beta_s_per_byte
 
     def allgather_s(self, nbytes: float, world_size: int | None = None) -> float:
-        """Ring all-gather into an n-byte tensor (each rank starts with n/p bytes)."""
+        """Ring all-gather into an n-byte tensor (each rank starts with n/p bytes); a reduce-scatter of
+        n bytes (each rank ends with its n/p-byte sum) costs the same."""
         p = self._p(world_size)
         return (p - 1) * self.alpha_s + (p - 1) / p * nbytes * self.beta_s_per_byte
 
-    def reduce_scatter_s(self, nbytes: float, world_size: int | None = None) -> float:
-        """Ring reduce-scatter of an n-byte tensor (each rank ends with its n/p-byte sum)."""
-        p = self._p(world_size)
-        return (p - 1) * self.alpha_s + (p - 1) / p * nbytes * self.beta_s_per_byte
+    reduce_scatter_s = allgather_s
 
     def send_s(self, nbytes: float) -> float:
         """One point-to-point message of n bytes (what a parameter server sends or receives)."""
@@ -229,15 +227,11 @@ def collectives_s(counts: dict, fit: Fit, *, world_size: int | None = None) -> f
 
 
 def predict_step_s(strategy: str, compute_s: float, param_bytes: float, fit: Fit, *, world_size: int | None = None,
-                   messages: int = 1, overlap: float = 0.0) -> float:
-    """Predicted seconds per training step: compute + the communication `strategy` needs.
-
-    compute_s: one process's forward + backward + optimizer for its share of the batch (measured).
-    overlap: the share of the communication hidden behind backward (0 = none: the upper bound;
-    DDP's buckets hide some, measure it rather than guess)."""
-    if not 0.0 <= overlap <= 1.0:
-        raise ValueError("overlap is a share between 0 and 1")
-    return compute_s + (1.0 - overlap) * comm_s(strategy, param_bytes, fit, world_size=world_size, messages=messages)
+                   messages: int = 1) -> float:
+    """Predicted seconds per training step: compute (one process's forward + backward + optimizer for its
+    share of the batch, measured) + the communication `strategy` needs, none of it hidden (an upper bound:
+    DDP's buckets hide some, which lesson 05b measures rather than guesses)."""
+    return compute_s + comm_s(strategy, param_bytes, fit, world_size=world_size, messages=messages)
 
 
 def bytes_sent_per_rank(strategy: str, param_bytes: float, world_size: int) -> float:

@@ -46,12 +46,16 @@ DEFAULTS = {
 }
 
 
-def make_cfg(**overrides) -> dict:
-    """DEFAULTS with `overrides`; an unknown key is an error (a typo would be silently ignored)."""
-    unknown = set(overrides) - set(DEFAULTS)
+def checked_cfg(defaults: dict, overrides: dict) -> dict:
+    """`defaults` with `overrides`; an unknown key is an error (a typo would be silently ignored)."""
+    unknown = set(overrides) - set(defaults)
     if unknown:
-        raise ValueError(t("distributed.bad_cfg", keys=", ".join(sorted(unknown)), known=", ".join(DEFAULTS)))
-    return {**DEFAULTS, **overrides}
+        raise ValueError(t("distributed.bad_cfg", keys=", ".join(sorted(unknown)), known=", ".join(defaults)))
+    return {**defaults, **overrides}
+
+
+def make_cfg(**overrides) -> dict:
+    return checked_cfg(DEFAULTS, overrides)
 
 
 # ------------------------------------------------------------------ the decision (pure)

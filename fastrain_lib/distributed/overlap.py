@@ -18,7 +18,7 @@ import torch
 import torch.distributed as dist
 import torch.nn.functional as F
 
-from fastrain_lib.distributed.dp_threads import gradient_vector, param_bytes  # noqa: F401 - workers use both
+from fastrain_lib.distributed.dataparallel import checked_cfg, gradient_vector, param_bytes  # noqa: F401 - workers use
 from fastrain_lib.distributed.model_split import mlp
 
 DEFAULTS = {
@@ -34,12 +34,7 @@ DEFAULTS = {
 
 
 def make_cfg(**overrides) -> dict:
-    unknown = set(overrides) - set(DEFAULTS)
-    if unknown:
-        from fastrain_lib.core.i18n import t
-
-        raise ValueError(t("distributed.bad_cfg", keys=", ".join(sorted(unknown)), known=", ".join(DEFAULTS)))
-    return {**DEFAULTS, **overrides}
+    return checked_cfg(DEFAULTS, overrides)
 
 
 def model_for(cfg: dict) -> torch.nn.Module:

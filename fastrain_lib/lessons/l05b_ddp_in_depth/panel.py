@@ -218,18 +218,20 @@ def _logspace(lo: float, hi: float, n: int) -> list[float]:
     return [10 ** (a + (b - a) * i / (n - 1)) for i in range(n)]
 
 
+PREDICTED = ("ddp", "zero1", "zero2", "zero3", "ps")  # prediction_rows' order
+
+
 def prediction_rows(compute_s: float, param_bytes: int, fit: cost_model.Fit, measured: dict[str, float] | None = None,
-                    messages: int = 1, counts: dict[str, dict] | None = None) -> list[tuple]:
+                    counts: dict[str, dict] | None = None) -> list[tuple]:
     """(strategy, predicted ms, measured ms or '—', bytes sent per rank) for every strategy.
 
     counts: {strategy: collectives counted in one step} where a measurement counted them (lesson
     05c's zero module): then every call pays its own α (cost_model.collectives_s)."""
     measured, counts = measured or {}, counts or {}
     rows = []
-    for s in ("ddp", "zero1", "zero2", "zero3", "ps"):
-        pred = cost_model.predict_step_s(s, compute_s, param_bytes, fit, messages=messages if s != "ps" else 1)
-        if isinstance(counts.get(s), dict):
-            pred = compute_s + cost_model.collectives_s(counts[s], fit)
+    for s in PREDICTED:
+        pred = (compute_s + cost_model.collectives_s(counts[s], fit) if isinstance(counts.get(s), dict)
+                else cost_model.predict_step_s(s, compute_s, param_bytes, fit))
         got = measured.get(s)
         rows.append((t(STRATEGY_KEYS[s]), pred * 1e3, got * 1e3 if got else "—",
                      f"{cost_model.bytes_sent_per_rank(s, param_bytes, fit.world_size) / 1e6:.2f} MB"))
@@ -304,17 +306,17 @@ def experiment(strategy: str, processes: int, width: int, bucket_mb: float) -> O
     rows = [(t(STRATEGY_KEYS[strategy]), step * 1e3, predicted * 1e3 if strategy == "ddp" else "—",
              max(memory), moved)]
     zero_measured = {r["strategy"]: r for r in zero_rows(cfg)[0]}
+    # where lesson 05c's module measured a stage (same MLP and global batch), its counted collectives each pay α
+    predicted_ms = dict(zip(PREDICTED, (row[1] for row in prediction_rows(
+        dp["piece_s"], pb, fit, counts={s: z.get("comm") for s, z in zero_measured.items()}))))
     for s in ("zero1", "zero2", "zero3", "ps"):
-        predicted_ms = cost_model.predict_step_s(s, dp["piece_s"], pb, fit) * 1e3
         z = zero_measured.get(s)
-        if z is not None:  # measured by lesson 05c's module on the same MLP and global batch
-            if isinstance(z.get("comm"), dict):  # its collectives as counted: each call pays its α
-                predicted_ms = (dp["piece_s"] + cost_model.collectives_s(z["comm"], fit)) * 1e3
-            rows.append((t(STRATEGY_KEYS[s]), z["step_s"] * 1e3, predicted_ms,
+        if z is not None:
+            rows.append((t(STRATEGY_KEYS[s]), z["step_s"] * 1e3, predicted_ms[s],
                          (z["params_bytes"] + z["grads_bytes"] + z["optim_bytes"]) / 1e6,
                          z["payload"] * (processes - 1) / processes / 1e6))
         else:
-            rows.append((t(STRATEGY_KEYS[s]) + " " + t("lesson05b.prediction_only"), "—", predicted_ms, "—",
+            rows.append((t(STRATEGY_KEYS[s]) + " " + t("lesson05b.prediction_only"), "—", predicted_ms[s], "—",
                          cost_model.bytes_sent_per_rank(s, pb, processes) / 1e6))
     record = bench.Record(name=f"{strategy} x{processes} width {width}", median_s=step,
                           params={"panel": REFERENCE_PANEL, "strategy": strategy, "processes": processes,

@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 import torch
 import torch.distributed as dist
 
+from fastrain_lib.distributed.alpha_beta import fit_alpha_beta
 from fastrain_lib.distributed.launcher import launch
 
 STRATEGIES = ("ddp", "ring", "zero1", "zero2", "zero3", "ps")
@@ -87,31 +88,13 @@ def _clean(points) -> list[tuple[float, float]]:
 
 
 def fit(points: list[tuple[int, float]], world_size: int) -> Fit:
-    """Least squares for α and β in  t = 2(p−1)·α + 2(p−1)/p · n·β,  on relative errors, α, β ≥ 0.
-
-    points: (nbytes, seconds) of measured all-reduces on `world_size` processes."""
+    """α and β for `world_size` processes from measured (nbytes, seconds) all-reduces: lesson 05b's cell
+    (alpha_beta.fit_alpha_beta: least squares on relative errors, α, β ≥ 0) on the checked points."""
     p = int(world_size)
     if p < 2:
         raise ValueError("an all-reduce on one process sends nothing: fit needs world_size >= 2")
     rows = _clean(points)
-    a, b = 2 * (p - 1), 2 * (p - 1) / p
-    # divide every row by its measured time: minimise the sum of squared relative errors
-    us = [a / s for n, s in rows]
-    vs = [b * n / s for n, s in rows]
-    suu, svv, suv = sum(u * u for u in us), sum(v * v for v in vs), sum(u * v for u, v in zip(us, vs))
-    su, sv = sum(us), sum(vs)
-    det = suu * svv - suv * suv
-    alpha = beta = -1.0
-    if det > 1e-12 * suu * svv:
-        alpha, beta = (su * svv - sv * suv) / det, (sv * suu - su * suv) / det
-    if alpha < 0 or beta < 0:  # the best answer with one of them at zero
-        only_alpha = (su / suu, 0.0)
-        only_beta = (0.0, sv / svv) if svv > 0 else (0.0, 0.0)
-
-        def loss(ab):
-            return sum((u * ab[0] + v * ab[1] - 1.0) ** 2 for u, v in zip(us, vs))
-
-        alpha, beta = min((only_alpha, only_beta), key=loss)
+    alpha, beta = fit_alpha_beta(rows, p)
     return Fit(alpha_s=alpha, beta_s_per_byte=beta, world_size=p, points=tuple((int(n), s) for n, s in rows))
 
 

@@ -207,7 +207,7 @@ def ddp_result(rank: int, world_size: int, cfg: dict, model, optimizer, rows: li
     memory["buckets"] = sum(e["bytes"] for e in counter) // steps  # DDP's buckets copy the gradients
     return {"rank": rank, "world_size": world_size, "backend": dist.get_backend(), "phases": phases,
             "step_s": sum(phases.values()), "step_times": [sum(r.values()) for r in rows],
-            "buckets_per_step": counter.calls / steps, "allreduce_bytes_per_step": memory["buckets"],
+            "buckets_per_step": len(counter) / steps, "allreduce_bytes_per_step": memory["buckets"],
             "memory": memory, "param_bytes": param_bytes(model), "losses": losses,
             "param_hash": parameter_hash(model), "cfg": cfg}
 

@@ -59,17 +59,9 @@ def median_s(step, cfg: dict) -> tuple[float, list[float]]:
     return statistics.median(timed), timed
 
 
-class Timeline(list):
-    """State of timing_hook: one event per bucket all-reduced (its bytes, when it was ready and when
-    its all-reduce finished, in perf_counter seconds); `calls` is how many."""
-
-    @property
-    def calls(self) -> int:
-        return len(self)
-
-
-def timing_hook(state: Timeline, bucket):
-    """A DDP communication hook: the same average as DDP's default, with the bucket's times noted."""
+def timing_hook(state: list, bucket):
+    """A DDP communication hook: the same average as DDP's default; notes in `state` one event per bucket
+    all-reduced (its bytes, when it was ready and when its all-reduce finished, in perf_counter seconds)."""
     buffer = bucket.buffer()
     event = {"bucket": bucket.index(), "bytes": buffer.numel() * buffer.element_size(), "ready": time.perf_counter()}
     state.append(event)
@@ -82,9 +74,9 @@ def timing_hook(state: Timeline, bucket):
     return dist.all_reduce(buffer, async_op=True).get_future().then(done)
 
 
-def count_allreduces(ddp) -> Timeline:
-    """Register timing_hook on `ddp` (before its first step): the Timeline counts its all-reduces."""
-    state = Timeline()
+def count_allreduces(ddp) -> list[dict]:
+    """Register timing_hook on `ddp` (before its first step); the list it returns gets every all-reduce."""
+    state: list[dict] = []
     ddp.register_comm_hook(state, timing_hook)
     return state
 

@@ -49,9 +49,6 @@ def _cached(key: tuple, make):
     return _CACHE[key]
 
 
-_NOISE: dict[tuple, dict] = {}  # noise information of the all-reduce fits' runs (their points are tuples)
-
-
 def _launch(fn, processes: int, **kwargs) -> list[dict]:
     """launch() inside a noise window; every rank's result dict carries the run's noise verdict."""
     results, info = measured.launch(fn, processes, **kwargs)
@@ -87,25 +84,25 @@ def ddp_run(cfg: dict) -> list[dict]:
                                                         threads=1, timeout_s=300, tensors_on_cuda=on_gpu))
 
 
-def allreduce_points(processes: int) -> list[tuple[int, float]]:
-    """Measured (bytes, seconds) of all-reduces on `processes` real processes: the fit's sizes
-    and the held-out one, in one launch (cached)."""
+def _allreduce_run(processes: int) -> tuple[list[tuple[int, float]], dict]:
+    """(points, noise information): measured (bytes, seconds) of all-reduces on `processes` real
+    processes, the fit's sizes and the held-out one, in one launch (cached)."""
     sizes = sorted(set(allreduce_sizes()) | {held_out_size()})
-    key = ("allreduce", processes, tuple(sizes))
 
     def run():
         with noise.Window() as window:
             points = cost_model.measure_allreduce(processes, sizes, repeats=config.by_mode(ci=5, lab=9))
-        _NOISE[key] = window.assess(threads=processes)
-        return points
-    return _cached(key, run)
+        return points, window.assess(threads=processes)
+    return _cached(("allreduce", processes, tuple(sizes)), run)
+
+
+def allreduce_points(processes: int) -> list[tuple[int, float]]:
+    return _allreduce_run(processes)[0]
 
 
 def allreduce_noise(processes: int) -> dict:
     """The noise information of the all-reduce run behind fit_for(processes)."""
-    allreduce_points(processes)
-    sizes = sorted(set(allreduce_sizes()) | {held_out_size()})
-    return _NOISE.get(("allreduce", processes, tuple(sizes)), {})
+    return _allreduce_run(processes)[1]
 
 
 def fit_for(processes: int) -> cost_model.Fit:

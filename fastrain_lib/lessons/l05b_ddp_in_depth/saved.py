@@ -140,6 +140,6 @@ def accumulation_worker(rank, world_size, cfg):
             times.append(time.perf_counter() - start)
             first_grad = first_grad or overlap.gradient_vector(ddp.module).tolist()   # প্রথম ধাপের জমানো গ্রেডিয়েন্ট
         timed = times[cfg["warmup"]:]
-        out[way] = {"step_s": statistics.median(timed), "times": timed, "allreduces_per_step": counter.calls / steps,
+        out[way] = {"step_s": statistics.median(timed), "times": timed, "allreduces_per_step": len(counter) / steps,
                     "bytes_per_step": sum(e["bytes"] for e in counter) / steps, "first_grad": first_grad}
     return out

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 
 import ipywidgets as widgets
+import numpy as np
 
 from fastrain_lib.measure import bench, noise, reference
 from fastrain_lib.core import config
@@ -195,7 +196,7 @@ def fit_figure(points_by_p: dict[int, list], fits: dict[int, cost_model.Fit], he
             ax.plot(xs, [s * 1e3 for _, s in points], linestyle="none", marker="o", markersize=14,
                     markerfacecolor="none", markeredgecolor=plots.NOISY_COLOR, markeredgewidth=2,
                     label=plots.label("noise.marked_point") if p == min(q for q, v in noisy.items() if v) else None)
-        grid = sorted(set(xs + [int(x) for x in _logspace(min(xs), max(xs), 30)]))
+        grid = sorted(set(xs + [int(x) for x in np.geomspace(max(1, min(xs)), max(1, max(xs)), 30)]))
         ax.plot(grid, [fits[p].allreduce_s(n) * 1e3 for n in grid], "-", color=color,
                 label=plots.label("lesson05b.fit_line", p=p, alpha=fits[p].alpha_s * 1e6,
                                   gbs=fits[p].bandwidth_bytes_per_s / 1e9))
@@ -209,13 +210,6 @@ def fit_figure(points_by_p: dict[int, list], fits: dict[int, cost_model.Fit], he
     ax.set_title(plots.label("lesson05b.fit_title"))
     ax.legend(fontsize="small")
     return fig
-
-
-def _logspace(lo: float, hi: float, n: int) -> list[float]:
-    import math
-
-    a, b = math.log10(max(1, lo)), math.log10(max(1, hi))
-    return [10 ** (a + (b - a) * i / (n - 1)) for i in range(n)]
 
 
 PREDICTED = ("ddp", "zero1", "zero2", "zero3", "ps")  # prediction_rows' order

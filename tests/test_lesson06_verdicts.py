@@ -85,7 +85,7 @@ def test_time_to_loss_and_the_hogwild_verdict():
 # ---- real processes (issue 17): the sentences are computed from the measured runs
 
 def _ps(mode, gradients, seconds, staleness, workers_of, loss):
-    from fastrain_lib.async_sgd import param_server as PS
+    from fastrain_lib.async_sgd import ps_run as PS
     return PS.PSResult(config={"mode": mode, "workers": 2, "straggler_ms": 10.0}, staleness=staleness,
                        workers_of=workers_of, arrival_s=[], train_time_s=seconds, startup_s=1.0, per_worker=[],
                        snapshot_s=[0.0], snapshot_versions=[0], losses=[2.0, loss], accuracies=[0.1, 0.5],

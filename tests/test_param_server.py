@@ -2,6 +2,7 @@
 gradient was computed where the log says (so the staleness is real), sync = plain SGD on the
 union batch, a dead worker gives a clear Bengali error fast, and no process survives."""
 
+import os
 import time
 
 import pytest
@@ -10,7 +11,7 @@ from _processes import live_children
 
 from fastrain_lib.async_sgd import problems, ps_plots
 from fastrain_lib.distributed import launcher
-from fastrain_lib.async_sgd import param_server as PS
+from fastrain_lib.async_sgd import ps_run as PS
 
 
 @pytest.fixture(scope="module")
@@ -92,11 +93,22 @@ def test_sync_server_is_sgd_on_the_union_batch_and_the_straggler_sets_the_pace(p
     _no_survivors(r.pids)
 
 
+class DyingProblem(problems.Problem):
+    """Worker 1 (rank 2) dies in its 4th gradient: os._exit, no exception, no goodbye."""
+
+    def grad(self, theta, batch):
+        self.calls = getattr(self, "calls", 0) + 1
+        if os.environ.get("RANK") == "2" and self.calls > 3:
+            os._exit(3)
+        return super().grad(theta, batch)
+
+
 def test_a_dead_worker_is_a_clear_bengali_error_not_a_hang(problem):
-    cfg = PS.PSConfig(mode="sync", workers=2, steps=50, fail_worker=1, fail_after=3, timeout_s=60)
+    cfg = PS.PSConfig(mode="sync", workers=2, steps=50, timeout_s=60)
+    dying = DyingProblem(problem.model, problem.x, problem.y, problem.x_eval, problem.y_eval, name="dying")
     start = time.monotonic()
     with pytest.raises(PS.ParameterServerError) as info:
-        PS.run(cfg, problem)
+        PS.run(cfg, dying)
     assert time.monotonic() - start < 40  # the launcher notices the death; nobody waits 60 s
     err = info.value
     assert err.kind == "died" and err.worker == 1

@@ -3,49 +3,31 @@
 Niu et al. (NIPS 2011, arXiv:1106.5730): when each update touches only a few weights
 (sparse updates), processes can read and write the shared weights with no lock at all;
 the rare collisions cost little, and you save all the waiting. PyTorch's own example
-(pytorch/examples, mnist_hogwild) does exactly this:
+(pytorch/examples, mnist_hogwild) does exactly this, and so does lesson 06's cell (saved by
+`make sync` as hogwild_worker.py): `model.share_memory()`, then W processes started by the
+course's one launcher (distributed.launch) each run `hogwild_worker`, whose own SGD optimizer
+writes the shared weights in place. For comparison the same worker takes a multiprocessing
+Lock around its write (lock="update").
 
-1. the model's parameters are moved to shared memory (`model.share_memory()`);
-2. W processes (torch.multiprocessing, started as the launcher starts ranks) get the SAME model
-   object: every `p.data.add_(...)` in any process changes the one shared copy;
-3. each process computes gradients into its own private `.grad` and its own SGD optimizer
-   updates the shared weights in place -- lock-free (lesson 06's cell, saved by `make sync` as
-   hogwild_worker.py), or for comparison inside a multiprocessing Lock (locked_worker here).
-
-Meanwhile the parent process evaluates the shared model every few milliseconds, which
-gives a loss-vs-wall-clock curve. Every child dies with the notebook (the launcher's
-die_with_parent) and is joined, then terminated, then killed (in `finally`), so none
-survives a crash, a timeout or Ctrl-C.
-
-New processes (forked from the launcher's helper, or spawned) import their worker by name, so
-the lesson's cell is saved into a module file (a function typed into a notebook cell cannot be
-found by them).
+This module measures such runs (time, loss, noise) and compares them with lesson 05's DDP.
 
     result = train(workers=2, lock=False, total_steps=400)
-    result.eval_times, result.eval_losses, result.accuracy, result.train_time_s
+    result.batch_times, result.batch_losses, result.accuracy, result.train_time_s
 """
 
 from __future__ import annotations
 
-import contextlib
 import copy
-import os
-import queue as queue_module
 import time
-import traceback
 from dataclasses import dataclass, field
 
 import torch
 import torch.nn.functional as F
 
-from fastrain_lib.async_sgd.hogwild_worker import hogwild_worker
+from fastrain_lib.async_sgd.hogwild_worker import start_hogwild
 from fastrain_lib.core.i18n import t
-from fastrain_lib.distributed.launcher import (
-    context,
-    die_with_parent,
-    pids_alive,  # noqa: F401 — re-exported: tests ask hogwild.pids_alive
-    take_environment,
-)
+from fastrain_lib.distributed import launcher
+from fastrain_lib.distributed.launcher import pids_alive  # noqa: F401 — re-exported: the lesson asks hogwild.pids_alive
 
 LAST_PIDS: list[int] = []  # process ids of the latest run (tests check that none survives)
 
@@ -53,62 +35,23 @@ LAST_PIDS: list[int] = []  # process ids of the latest run (tests check that non
 @dataclass
 class HogwildResult:
     workers: int
-    lock: bool | str  # False, "update" or "step"
+    lock: bool | str  # False, "update", or "ddp" (lesson 05's synchronous baseline)
     total_steps: int
-    train_time_s: float  # from "go" until the last worker finished (start-up not counted)
-    startup_s: float  # starting the processes until every worker is ready
+    train_time_s: float  # from the common start (a barrier) until the last worker finished
+    startup_s: float  # the rest of the wall time: starting the processes, joining, stopping
     accuracy: float  # of the shared model at the end, on the evaluation set
     final_loss: float
-    eval_times: list[float] = field(default_factory=list)  # parent's evaluations of the shared model
-    eval_losses: list[float] = field(default_factory=list)
+    initial_loss: float = float("nan")  # of the same model before training
     batch_times: list[float] = field(default_factory=list)  # every worker's batch losses, merged
     batch_losses: list[float] = field(default_factory=list)
     grad_density: float = 0.0  # mean fraction of gradient entries that are non-zero (sparsity)
     steps_per_worker: list[int] = field(default_factory=list)
     noise: dict = field(default_factory=dict)  # measure.noise: was the machine quiet while it trained?
+    batch_size: int = 32
 
     @property
     def samples_per_s(self) -> float:
         return self.total_steps * self.batch_size / self.train_time_s if self.train_time_s else 0.0
-
-    batch_size: int = 32
-
-
-def _entry(target, reports, rank: int, args: tuple, environ: dict) -> None:
-    """What each worker process runs: die with the notebook (the launcher's helper), the caller's
-    environment, one thread, then the worker; every failure reaches the parent as a report, with
-    its traceback."""
-    die_with_parent()
-    take_environment(environ)
-    torch.set_num_threads(1)  # one core per process: W processes on W cores, no fighting
-    try:
-        target(rank, *args)
-    except BaseException:  # noqa: BLE001 - the parent must hear about every failure
-        reports.put(("error", rank, traceback.format_exc()))
-
-
-def locked_worker(rank: int, workers: int, model, x, y, steps: int, batch_size: int, lr: float, seed: int, go,
-                  reports, lock, scope: str) -> None:
-    """Lesson 06's Hogwild worker with a lock, for comparison. scope "update": only the write is
-    locked (no two writes interleave, but reads may see half-written weights). scope "step":
-    read + compute + write under the lock: every step sees consistent weights, one process works."""
-    optimizer = torch.optim.SGD(model.parameters(), lr=lr)
-    shard = torch.arange(rank, len(x), workers)
-    generator = torch.Generator().manual_seed(seed + rank)
-    reports.put(("ready", rank, None))
-    go.wait()
-    times, losses = [], []
-    for _ in range(steps):
-        index = shard[torch.randint(len(shard), (batch_size,), generator=generator)]
-        with lock if scope == "step" else contextlib.nullcontext():
-            optimizer.zero_grad()
-            loss = F.cross_entropy(model(x[index]), y[index])
-            loss.backward()
-            with lock if scope == "update" else contextlib.nullcontext():
-                optimizer.step()
-        times.append(time.perf_counter())
-        losses.append(loss.item())
-    reports.put(("done", rank, {"times": times, "losses": losses}))
 
 
 @torch.no_grad()
@@ -117,128 +60,46 @@ def evaluate(model, x, y) -> tuple[float, float]:
     return F.cross_entropy(logits, y).item(), (logits.argmax(1) == y).float().mean().item()
 
 
-def _stop(processes) -> None:
-    """Join briefly, then terminate, then kill: nothing survives this. (By the time we get
-    here every worker has already sent its report, so terminating loses nothing.)"""
-    deadline = time.monotonic() + 0.5
-    for p in processes:
-        p.join(timeout=max(0.0, deadline - time.monotonic()))
-    for p in processes:
-        if p.is_alive():
-            p.terminate()
-    for p in processes:
-        p.join(timeout=3.0)
-        if p.is_alive():
-            p.kill()
-            p.join(timeout=5.0)
-
-
-LOCKS = (False, "update", "step")
-
-
 def train(workers: int = 2, *, lock: bool | str = False, total_steps: int = 400, batch_size: int = 32,
-          lr: float = 0.05, hidden: int = 0, problem=None, seed: int = 0, timeout_s: float = 60.0,
-          eval_every_s: float = 0.02) -> HogwildResult:
-    """Train with `workers` processes for `total_steps` SGD steps IN TOTAL (split evenly), so
-    that runs with different worker counts do the same amount of work.
+          lr: float = 0.05, hidden: int = 0, problem=None, seed: int = 0, timeout_s: float = 180.0) -> HogwildResult:
+    """Lesson 06's start_hogwild, measured: `workers` processes take `total_steps` SGD steps IN
+    TOTAL (split evenly), so that runs with different worker counts do the same work.
 
+    lock: False (Hogwild) or "update" (True): the write of every step under one Lock.
     problem: a problems.Problem (model + data); default: the Bengali digits, softmax
     regression (hidden=0) or the seeds' SimpleNN (hidden>0)."""
     if not isinstance(workers, int) or workers < 1:
         raise ValueError(t("hogwild.bad_workers", workers=workers))
     lock = "update" if lock is True else lock
-    if lock not in LOCKS:
+    if lock not in (False, "update"):
         raise ValueError(t("hogwild.bad_lock", lock=lock))
     if problem is None:
         from fastrain_lib.async_sgd.problems import make_problem
         problem = make_problem("digits", hidden=hidden, seed=seed)
     density = gradient_density(problem, batch_size, seed)  # how sparse one update is (Hogwild's condition)
     model = copy.deepcopy(problem.model)  # every run starts from the same initial weights
-    model.share_memory()  # the parameters now live in shared memory
-    x, y = problem.x.share_memory_(), problem.y.share_memory_()  # sent to children as handles, not copies
-    steps = [total_steps // workers + (1 if r < total_steps % workers else 0) for r in range(workers)]
-
+    initial_loss, _ = evaluate(model, problem.x_eval, problem.y_eval)
     from fastrain_lib.measure import noise
 
-    ctx = context()  # forkserver on Linux/macOS: W workers start in a fraction of a second
-    go, reports = ctx.Event(), ctx.Queue()
-    the_lock = ctx.Lock() if lock else None
-    processes = []
+    the_lock = launcher.context().Lock() if lock else None
     start = time.perf_counter()
     try:
-        for rank in range(workers):
-            args = (workers, model, x, y, steps[rank], batch_size, lr, seed, go, reports)
-            target = hogwild_worker if not lock else locked_worker  # lock-free: lesson 06's own cell
-            p = ctx.Process(target=_entry, daemon=True,
-                            args=(target, reports, rank, args + ((the_lock, lock) if lock else ()), dict(os.environ)))
-            p.start()
-            processes.append(p)
-        LAST_PIDS[:] = [p.pid for p in processes]
         with noise.Window() as window:  # the workers are our children: their load counts as our own
-            done = _collect(processes, reports, go, model, problem, timeout_s, eval_every_s, start)
+            reports = start_hogwild(workers, model, problem.x, problem.y, total_steps, batch_size, lr, seed,
+                                    the_lock, timeout_s)
     finally:
-        go.set()  # a worker still waiting for the signal would otherwise wait 120 s
-        _stop(processes)
-    t0, eval_times, eval_losses, startup = done["t0"], done["eval_times"], done["eval_losses"], done["startup"]
+        LAST_PIDS[:] = list(launcher.LAST_PIDS)
+    wall = time.perf_counter() - start
+    t0 = min(r["start"] for r in reports)
+    merged = sorted((tm - t0, ls) for r in reports for tm, ls in zip(r["times"], r["losses"]))
+    finish = merged[-1][0] if merged else 0.0
     loss, accuracy = evaluate(model, problem.x_eval, problem.y_eval)
-    merged = sorted((tm - t0, ls) for r in done["reports"].values() for tm, ls in zip(r["times"], r["losses"]))
-    finish = max(merged)[0] if merged else 0.0
-    eval_times.append(max([finish] + eval_times))  # the final state, after every worker stopped
-    eval_losses.append(loss)
     return HogwildResult(
-        workers=workers, lock=lock, total_steps=total_steps, train_time_s=finish, startup_s=startup,
-        accuracy=accuracy, final_loss=loss, eval_times=eval_times, eval_losses=eval_losses,
+        workers=workers, lock=lock, total_steps=total_steps, train_time_s=finish, startup_s=max(0.0, wall - finish),
+        accuracy=accuracy, final_loss=loss, initial_loss=initial_loss,
         batch_times=[m[0] for m in merged], batch_losses=[m[1] for m in merged],
-        grad_density=density, steps_per_worker=steps, batch_size=batch_size,
+        grad_density=density, steps_per_worker=[len(r["times"]) for r in reports], batch_size=batch_size,
         noise=window.assess(threads=workers))
-
-
-def _collect(processes, reports, go, model, problem, timeout_s, eval_every_s, start) -> dict:
-    """Wait until every worker is ready, say "go", evaluate the shared model while they
-    train, and gather their reports. Raises (in Bengali) on a worker error or a timeout."""
-    # The parent's evaluations run beside the workers: one thread, or on a busy 2-core machine an
-    # OpenMP team waits for a descheduled thread (async_sgd.one_thread; hardware.threads_for)
-    from fastrain_lib.async_sgd.simulator import one_thread
-
-    with one_thread():
-        return _collect_loop(processes, reports, go, model, problem, timeout_s, eval_every_s, start)
-
-
-def _collect_loop(processes, reports, go, model, problem, timeout_s, eval_every_s, start) -> dict:
-    deadline = start + timeout_s
-    ready, finished = set(), {}
-    t0 = None
-    eval_times, eval_losses = [], []
-    next_eval = 0.0
-    while len(finished) < len(processes):
-        now = time.perf_counter()
-        if now > deadline:
-            raise TimeoutError(t("hogwild.timeout", seconds=timeout_s))
-        if t0 is None and len(ready) == len(processes):
-            t0 = time.perf_counter()
-            go.set()  # everybody starts at the same moment
-        if t0 is not None and now >= next_eval:
-            # Hogwild from the outside: read the shared weights while the workers write them
-            with torch.no_grad():
-                loss, _ = evaluate(model, problem.x_eval, problem.y_eval)
-            eval_times.append(time.perf_counter() - t0)
-            eval_losses.append(loss)
-            next_eval = time.perf_counter() + eval_every_s
-        try:
-            kind, rank, payload = reports.get(timeout=0.005 if t0 is not None else 0.05)
-        except queue_module.Empty:
-            dead = [p for p in processes if p.exitcode not in (None, 0)]
-            if dead:
-                raise RuntimeError(t("hogwild.worker_failed", rank="?", error=f"exit code {dead[0].exitcode}"))
-            continue
-        if kind == "ready":
-            ready.add(rank)
-        elif kind == "done":
-            finished[rank] = payload
-        else:
-            raise RuntimeError(t("hogwild.worker_failed", rank=rank, error=payload))
-    return {"t0": t0, "startup": t0 - start, "eval_times": eval_times, "eval_losses": eval_losses,
-            "reports": finished}
 
 
 def gradient_density(problem, batch_size: int = 32, seed: int = 0) -> float:
@@ -350,7 +211,7 @@ def label(result: HogwildResult) -> str:
     elif result.workers == 1:
         key = "hogwild.single"
     else:
-        key = {False: "hogwild.lock_free", "update": "hogwild.locked", "step": "hogwild.locked_step"}[result.lock]
+        key = {False: "hogwild.lock_free", "update": "hogwild.locked"}[result.lock]
     return t(key) + f" ({result.workers})"
 
 

@@ -57,13 +57,9 @@ MESSAGES = {
     "async_sgd.col_stale_max": {"bn": "সর্বোচ্চ পুরোনোত্ব", "en": "max staleness"},
     "async_sgd.col_dropped": {"bn": "বাতিল গ্রেডিয়েন্ট", "en": "dropped gradients"},
     "async_sgd.diverged": {"bn": "বিচ্যুত (diverged)", "en": "diverged"},
-    # parameter server over torch.distributed.rpc (fastrain_lib/async_sgd/param_server.py)
+    # parameter server over torch.distributed.rpc (lesson 06 cells: param_server.py; run and measured: ps_run.py)
     "param_server.bad_numbers": {"bn": "ধাপ, batch আকার আর শেখার হার ধনাত্মক হতে হবে; ধীর কর্মীর দেরি 0 বা তার বেশি।",
                        "en": "Steps, batch size and learning rate must be positive; the straggler delay 0 or more."},
-    "param_server.sync_timeout": {"bn": "সিঙ্ক্রোনাস সার্ভার {seconds:.0f} সেকেন্ড অপেক্ষা করেও কর্মী {missing}-এর গ্রেডিয়েন্ট পায়নি: সে হয়তো মারা গেছে বা আটকে আছে।",
-                        "en": "The synchronous server waited {seconds:.0f} s without a gradient from worker(s) {missing}: dead or stuck?"},
-    "param_server.server_timeout": {"bn": "সার্ভার {seconds:.0f} সেকেন্ডেও কর্মী {missing}-এর শেষ হওয়ার খবর পায়নি; সব প্রসেস বন্ধ করা হচ্ছে।",
-                          "en": "The server heard nothing from worker(s) {missing} within {seconds:.0f} s; stopping every process."},
     "param_server.the_server": {"bn": "প্যারামিটার সার্ভার (র‍্যাঙ্ক 0)", "en": "the parameter server (rank 0)"},
     "param_server.the_worker": {"bn": "কর্মী {w}", "en": "worker {w}"},
     "param_server.died": {"bn": "{who}-এর প্রসেস মাঝপথে মারা গেছে। সার্ভার আর বাকি কর্মীদের থামিয়ে দেওয়া হয়েছে — কোনো প্রসেস ঝুলে নেই। আবার চালাও; বারবার হলে মেমরি বা অন্য কাজের চাপ দেখো।",
@@ -106,25 +102,16 @@ MESSAGES = {
     # lesson 06 additions: panel and verdicts (real processes)
     # check: local SGD communication
     # hogwild (real processes)
-    "hogwild.timeout": {
-        "bn": "Hogwild কর্মী {seconds:.0f} সেকেন্ডেও শেষ হয়নি; প্রসেসগুলো বন্ধ করা হলো। ধাপ কমাও বা timeout_s বাড়াও।",
-        "en": "Hogwild workers did not finish within {seconds:.0f} s; the processes were stopped. Use fewer steps or a larger timeout_s.",
-    },
-    "hogwild.worker_failed": {
-        "bn": "Hogwild কর্মী {rank}-এ ত্রুটি হয়েছে:\n{error}",
-        "en": "Hogwild worker {rank} failed:\n{error}",
-    },
     "hogwild.bad_workers": {
         "bn": "কর্মীর সংখ্যা ({workers}) অন্তত 1 হতে হবে।",
         "en": "The number of workers ({workers}) must be at least 1.",
     },
     "hogwild.bad_lock": {
-        "bn": "lock={lock!r} চেনা নয়: False (লক ছাড়া), 'update' (শুধু লেখার সময় লক) বা 'step' (পুরো ধাপ লকের ভেতরে) দাও।",
-        "en": "lock={lock!r} is not known: use False (lock-free), 'update' (lock only the write) or 'step' (the whole step under the lock).",
+        "bn": "lock={lock!r} চেনা নয়: False (লক ছাড়া) বা 'update' (শুধু লেখার সময় লক) দাও।",
+        "en": "lock={lock!r} is not known: use False (lock-free) or 'update' (lock only the write).",
     },
     "hogwild.lock_free": {"bn": "Hogwild (লক ছাড়া)", "en": "Hogwild (lock-free)"},
     "hogwild.locked": {"bn": "লক: শুধু লেখা", "en": "lock: write only"},
-    "hogwild.locked_step": {"bn": "লক: পুরো ধাপ", "en": "lock: whole step"},
     "hogwild.single": {"bn": "একটি প্রসেস", "en": "one process"},
     "hogwild.ddp": {"bn": "সিঙ্ক্রোনাস DDP", "en": "synchronous DDP"},
     "hogwild.batch_loss": {"bn": "batch-এর লস (চলমান গড়)", "en": "batch loss (running mean)"},

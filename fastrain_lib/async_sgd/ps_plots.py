@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from fastrain_lib.async_sgd.param_server import PSResult
+from fastrain_lib.async_sgd.ps_run import PSResult
 from fastrain_lib.core.i18n import t
 from fastrain_lib.ui import plots
 

@@ -90,7 +90,7 @@ def make() -> ExperimentPanel:
 def ps_pair(problem, workers: int, straggler_ms: float, steps: int, lr: float = 0.05):
     """The same straggler under an asynchronous and a synchronous RPC parameter server (real
     processes), and the simulator's twin of the asynchronous run (same measured speeds)."""
-    from fastrain_lib.async_sgd import param_server as PS
+    from fastrain_lib.async_sgd import ps_run as PS
 
     runs = [PS.run(PS.PSConfig(mode=mode, workers=workers, steps=steps, straggler_ms=straggler_ms, lr=lr,
                                snapshot_every=max(1, steps * workers // 20)), problem)

@@ -1,10 +1,42 @@
 """Lesson 06's verdict rules: what the notebook's # VERDICT cells (and the real-process panel)
-say, computed from this run's results. Each returns [(catalog key, values)] for verdicts.say."""
+say, computed from this run's results. Each *_verdicts returns [(catalog key, values)]; each say_*
+prints them (verdicts.say), with what they stand on: the simulator's clock is no measurement
+(noise=()), the real processes' runs carry their noise."""
 
 from __future__ import annotations
 
+from fastrain_lib.core import verdicts
 from fastrain_lib.core.i18n import t
 from fastrain_lib.measure import noise
+
+
+def _say(lines: list[tuple[str, dict]], stands_on) -> None:
+    for key, values in lines:
+        verdicts.say(key, noise=stands_on, **values)
+
+
+def say_modes(results: dict) -> None:
+    _say(modes_verdicts(results), ())  # simulated time: no measurement
+
+
+def say_lr(runs: dict) -> None:
+    _say(lr_verdicts(runs), ())
+
+
+def say_backup(runs: dict) -> None:
+    _say(backup_verdicts(runs), ())
+
+
+def say_hogwild(results: list) -> None:
+    _say(hogwild_verdicts(results) if results else [], [r.noise for r in results])
+
+
+def say_ps(asyn, sync, twin) -> None:
+    _say(ps_verdicts(asyn, sync, twin), [getattr(asyn, "noise", None), getattr(sync, "noise", None)])
+
+
+def say_local(runs: dict, period: int) -> None:
+    _say(local_verdicts(runs, period), [getattr(r, "noise", None) for r in runs.values()])
 
 
 def noisy(result) -> bool:

@@ -435,12 +435,47 @@ def test_the_lesson_executed_twice_reports_two_fresh_measurements(tmp_path, monk
             assert ("keep fp32 + for-loop" in text) == (not busy and not unclear), text[-1500:]
 
 
-def test_compare_times_every_step_on_its_own():
+def _switch_loop(switches: dict, steps: int) -> dict:
+    """The lesson's section-4 loop (its cell), on a CPU: the threads that fit, the same weights and batch for
+    every switch, each timed by the cell's saved time_switch beside a noise window."""
+    from fastrain_lib.lessons.l07_capstone.saved import time_switch
+
+    data, cfg = model_data.load_corpus(), capstone.sizes()
+    threads = capstone.threads_beside_load()
+    x, y = next(iter(model_data.device_batches(data, "train", cfg, seed=1, device="cpu")))
+    results = {}
+    with bench.torch_threads(threads):
+        for name, s in switches.items():
+            net = model_data.build_model(data.vocab_size, cfg)
+            with noise.Window() as window:
+                times = time_switch(net, x, y, device="cpu", precision=s["precision"], fused=s["fused"], lr=cfg["lr"],
+                                    steps=steps)
+            results[name] = capstone.switch_result(s, times, window, cfg, net, device="cpu", threads=threads)
+    return results
+
+
+def test_the_switch_loop_times_every_step_on_its_own():
     """switch_effects compares the spread of step times: a timing window of several steps would
     give them all one mean time and make any difference look beyond the noise."""
-    (r,) = capstone.compare({"fp32": {"precision": "fp32", "optimizer": "forloop"}}, steps=5, device="cpu").values()
-    assert r.measured_steps == 5 and r.settings["time_window"] == 1
+    (r,) = _switch_loop({"fp32": {"precision": "fp32", "fused": False}}, steps=5).values()
+    assert r.measured_steps == 5 and r.settings["time_window"] == 1 and r.settings["optimizer"] == "forloop"
     assert len(set(r.step_times_s)) == 5  # five separate clock readings
+    assert r.tokens_per_s == pytest.approx(r.settings["model"]["batch_size"] * r.settings["model"]["block_size"]
+                                           / statistics.median(r.step_times_s[1:]))
+
+
+def test_time_switch_trains_with_each_switch():
+    """The cell's step really trains (the loss falls on one batch) with the fused optimizer and with bf16 autocast."""
+    from fastrain_lib.lessons.l07_capstone.saved import time_switch
+
+    data, cfg = model_data.load_corpus(), capstone.sizes()
+    x, y = next(iter(model_data.device_batches(data, "train", cfg, seed=1, device="cpu")))
+    for precision, fused in (("fp32", True), ("bf16", False)):
+        net = model_data.build_model(data.vocab_size, cfg)
+        before = torch.nn.functional.cross_entropy(net(x).flatten(0, 1), y.flatten()).item()
+        assert len(time_switch(net, x, y, device="cpu", precision=precision, fused=fused, lr=cfg["lr"], steps=3)) == 3
+        after = torch.nn.functional.cross_entropy(net(x).flatten(0, 1), y.flatten()).item()
+        assert after < before, (precision, fused, before, after)
 
 
 def test_a_resumed_compiled_run_reports_its_own_compile_time():
@@ -587,23 +622,31 @@ def test_a_spread_alone_is_not_a_busy_machine():
     assert effect["verdict"] == "faster"
 
 
-def test_compare_records_the_load_each_variant_ran_beside():
+def test_the_switch_loop_records_the_load_each_variant_ran_beside():
     """A real CPU hog on every core while the variants run: each Result carries its noise window,
-    the effects are 'busy' and the recipe says so. Without the hog, on a quiet machine, they are judged.
-    (One hog more than cores: compare trains with the threads that fit, so a hog per core leaves its one
-    thread two thirds of a core, within the tolerance on 2 cores.)"""
-    variants = {"fp32": {"precision": "fp32", "optimizer": "forloop"},
-                "fused": {"precision": "fp32", "optimizer": "fused"}}
+    the effects are 'busy' and the recipe says so. (One hog more than cores: the loop trains with the
+    threads that fit, so a hog per core leaves its one thread two thirds of a core, within the tolerance on
+    2 cores.) That a quiet pair is judged is test_a_switch_measured_under_load_gets_no_verdict's other half."""
+    variants = {"fp32": {"precision": "fp32", "fused": False}, "fused": {"precision": "fp32", "fused": True}}
     with noise.hog(noise.cores() + 1):
-        busy = capstone.compare(variants, steps=6, device="cpu")
+        busy = _switch_loop(variants, steps=6)
     assert all("load" in r.noise["reasons"] for r in busy.values()), [r.noise for r in busy.values()]
     (effect,) = cverdicts.switch_effects(busy)
     assert effect["verdict"] == "busy" and effect["other_cores"] >= 0.5
     assert busy["fused"].record().noise["verdict"] == "noisy"  # saved records keep it too
-    quiet = capstone.compare(variants, steps=6, device="cpu")
-    if any(cverdicts._busy(r.noise) for r in quiet.values()):
-        pytest.skip(f"the machine is busy without our hog: {[r.noise for r in quiet.values()]}")
-    assert cverdicts.switch_effects(quiet)[0]["verdict"] in ("faster", "slower", "noise")
+
+
+def test_the_verdict_cells_say_their_sentences(capsys, monkeypatch):
+    """Each # VERDICT cell is one call: it prints its sentence itself (English here)."""
+    monkeypatch.setenv("FASTRAIN_LANG", "en")
+    results = {"fp32": _result([10, 10, 10, 10]), "fused": _result([12, 12, 12, 12])}
+    effects = cverdicts.switch_effects(results)
+    cverdicts.say_whys(effects, results, run_profile=False)
+    assert "set RUN_PROFILE = True" in capsys.readouterr().out
+    cverdicts.say_whys([{**e, "verdict": "faster"} for e in effects], results, run_profile=True)
+    assert "nothing to profile" in capsys.readouterr().out
+    assert cverdicts.say_recipe(results, CPU_AMX) == effects
+    assert capsys.readouterr().out.strip()
 
 
 def test_compare_rows_show_what_the_recipe_is_computed_from():

@@ -39,6 +39,7 @@ from fastrain_lib import corpus as corpus_mod
 from fastrain_lib.core.i18n import t
 from fastrain_lib.lessons.l07_capstone import runs
 from fastrain_lib.lessons.l07_capstone.model_data import build_model, device_batches, load_corpus, sample, val_loss
+from fastrain_lib.gpt import flops_per_token
 
 # Model and run sizes per mode. lab: recognisable Bengali on a 2-core CPU in under 10 minutes.
 SIZES = {
@@ -223,7 +224,7 @@ def run(*, device: str | None = None, precision: str = "fp32", optimizer: str = 
     if processes < 1:
         raise ValueError(t("capstone.bad_processes", n=processes))
     if processes == 1 and device == "cpu":
-        threads = threads or _threads_beside_load(progress)
+        threads = threads or threads_beside_load(progress)
     settings = {"device": device, "precision": precision, "optimizer": optimizer, "norm": norm, "compile": compile,
                 "grad_accum": grad_accum, "processes": processes, "steps": cfg["steps"], "time_window": time_window,
                 "threads": threads,
@@ -242,7 +243,7 @@ def run(*, device: str | None = None, precision: str = "fp32", optimizer: str = 
     return result
 
 
-def _threads_beside_load(tell: bool) -> int:
+def threads_beside_load(tell: bool = True) -> int:
     """torch's threads that fit beside the other work running now; said when fewer than torch's own."""
     wanted = torch.get_num_threads()
     threads = noise.threads_that_fit(wanted)
@@ -300,18 +301,17 @@ def train_one(settings: dict, cfg: dict, *, seed: int = 0, progress: bool = Fals
                           checkpoint_every=cfg["eval_every"], resume=resume,
                           on_step=on_step, clip_grad=1.0, time_window=settings.get("time_window", 4))
     log.update({key: _dedupe(log[key]) for key in ("val_curve", "samples")})
-    from fastrain_lib.gpt import flops_per_token
-
     return {"history": history.to_dict(), "log": log, "flops_per_token": flops_per_token(model, cfg["block_size"]),
             "params": sum(p.numel() for p in model.parameters()), "memory": _memory(dev, history)}
 
 
 def ddp_worker(rank: int, world_size: int, settings: dict, cfg: dict, seed: int) -> dict | None:
-    """One DDP rank: the course's one DDP worker (distributed.ddp.train_worker) running train_one."""
-    from fastrain_lib.distributed.ddp import train_worker
-
-    return train_worker(rank, world_size, task="fastrain_lib.lessons.l07_capstone.capstone:train_one", task_args=(settings, cfg),
-                        task_kwargs={"seed": seed})
+    """One DDP rank: train_one wraps the GPT in DDP itself (lesson 05's worker trains SimpleNN). Rank 0
+    returns its full result; the others only their step times (the slowest rank sets the pace)."""
+    out = train_one(settings, cfg, seed=seed, ddp_rank=rank)
+    if rank == 0 or "history" not in out:
+        return out
+    return {"history": {"step_times_s": out["history"]["step_times_s"]}}
 
 
 def _run_ddp(settings: dict, cfg: dict, seed: int) -> Result:
@@ -352,23 +352,24 @@ def _finish(settings: dict, cfg: dict, out: dict, world_size: int) -> Result:
                   measured_steps=len(times_now), finished_earlier=finished_earlier)
 
 
-def compare(variants: dict[str, dict], steps: int | None = None, **common) -> dict[str, Result]:
-    """Run the capstone briefly once per variant ({name: settings}) with the same sizes; every
-    step timed on its own, so switch_effects can compare the spread of the step times."""
-    # lab: 30 steps per variant (29 timed) keep the core route of lesson 07 under 2 minutes on a quiet
-    # 2-core CPU (60 steps took 65 s of its 126 s, 2026-12-02) and still give the noise check 29 times
-    steps = steps or config.by_mode(ci=4, lab=30, full=100)
-    from fastrain_lib.ui.progress import progress
-
-    # every variant with the same threads, chosen once: a difference in threads would pass for the switch's effect
-    if str(common.get("device") or hardware.best_device()) == "cpu":
-        common.setdefault("threads", _threads_beside_load(tell=True))
-    results = {}
-    for name, settings in progress(list(variants.items()), "lesson07.progress_compare", total=len(variants)):
-        with noise.Window() as window:  # other work on the machine while this variant ran
-            result = run(steps=steps, eval_every=steps, progress=False, time_window=1, **{**common, **settings})
-        spread, repeats = noise.from_times(result.step_times_s[1:])
-        threads = result.settings.get("threads") or torch.get_num_threads()
-        result.noise = window.assess(threads=threads, spread=spread, repeats=repeats)
-        results[name] = result
-    return results
+def switch_result(switch: dict, times: list[float], window, cfg: dict, net, *, device: str,
+                  threads: int | None) -> Result:
+    """A Result of one switch set timed by the lesson's loop (saved.time_switch, each step on its own):
+    tokens/s at the median step time without the first (warm-up or compile), MFU, and the other load
+    measured beside it (`window`, a noise.Window), so switch_effects can compare the spread of the times."""
+    settings = {"device": device, "precision": switch.get("precision", "fp32"),
+                "optimizer": "fused" if switch.get("fused") else "forloop", "norm": "torch",
+                "compile": bool(switch.get("compile")), "grad_accum": 1, "processes": 1, "steps": len(times),
+                "time_window": 1, "threads": threads,
+                "model": {k: cfg[k] for k in ("n_layer", "n_head", "n_embd", "block_size", "batch_size")}}
+    timed = times[1:] if len(times) >= 3 else times
+    median = statistics.median(timed)
+    tokens_per_s = cfg["batch_size"] * cfg["block_size"] / median if median > 0 else math.nan
+    flops, peak = flops_per_token(net, cfg["block_size"]), run_peak(device, settings["precision"])
+    spread, repeats = noise.from_times(times[1:])
+    return Result(settings=settings, steps=len(times), losses=[], val_curve=[], samples=[], median_step_s=median,
+                  tokens_per_s=tokens_per_s, flops_per_token=flops, mfu=mfu(tokens_per_s, flops, peak), peak=peak,
+                  memory_bytes=None, memory_kind="cuda_peak" if device.startswith("cuda") else "cpu_rss",
+                  compile_s=times[0] if settings["compile"] else None, params=sum(p.numel() for p in net.parameters()),
+                  step_times_s=list(times), measured_steps=len(times),
+                  noise=window.assess(threads=threads or torch.get_num_threads(), spread=spread, repeats=repeats))

@@ -104,7 +104,6 @@ MESSAGES.update({
     "lesson07.steps": {"bn": "ধাপ", "en": "steps"},
     "lesson07.opt_forloop": {"bn": "ফর-লুপ (forloop)", "en": "forloop"},
     "lesson07.norm_naive": {"bn": "সরল, নিজের লেখা (naive)", "en": "naive"},
-    "lesson07.progress_compare": {"bn": "সুইচগুলো একে একে মাপা হচ্ছে", "en": "measuring the switches one by one"},
     "lesson07.progress_switches": {"bn": "সুইচের লুপ চলছে", "en": "running the switch loop"},
     "lesson07.train_loss": {"bn": "প্রশিক্ষণের লস", "en": "training loss"},
     "lesson07.val_loss": {"bn": "যাচাইয়ের লস (validation)", "en": "validation loss"},
@@ -245,4 +244,16 @@ MESSAGES.update({
         "en": "Within the noise, neither gain nor loss: {names} (step times spread about {spread:.0%}).",
     },
     "lesson07.recipe_slower": {"bn": "ধীর করল", "en": "slower"},
+    "lesson07.no_earlier_run": {
+        "bn": "তুলনার মতো আগের রান নেই (বা তার সর্বোচ্চ ক্ষমতা জানা নেই): নোটবুকটা আবার চালালে এখানে দুই রানের MFU, টোকেন/সেকেন্ড আর সর্বোচ্চ ক্ষমতা পাশাপাশি তুলনা হবে।",
+        "en": "No earlier run to compare with (or its peak is unknown): run the notebook again and this compares the two runs' MFU, tokens/s and peaks side by side.",
+    },
+    "lesson07.nothing_to_profile": {
+        "bn": "কোনো সুইচ মাপের ওঠানামার বাইরে ধীর করেনি, তাই প্রোফাইল করার কিছু নেই।",
+        "en": "No switch slowed training beyond the noise, so there is nothing to profile.",
+    },
+    "lesson07.profiler_off": {
+        "bn": "প্রোফাইলারের তুলনা (কোন অপারেটর ধীর হলো) এই CPU-তে বন্ধ আছে; চালাতে RUN_PROFILE = True করো।",
+        "en": "The profiler comparison (which operator got slower) is off on this CPU; set RUN_PROFILE = True to run it.",
+    },
 })

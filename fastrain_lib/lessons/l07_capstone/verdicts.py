@@ -10,7 +10,7 @@ from pathlib import Path
 
 import torch
 
-from fastrain_lib.core import config
+from fastrain_lib.core import config, verdicts
 from fastrain_lib.core.i18n import t
 from fastrain_lib.lessons.l07_capstone.capstone import Result, optimizer_factory, quartiles, mfu_text, sizes
 from fastrain_lib.lessons.l07_capstone.model_data import build_model, device_batches, load_corpus
@@ -119,7 +119,7 @@ def evidence_headers() -> list[str]:
 
 
 def here_row(results: dict[str, Result]) -> tuple:
-    """The evidence row of this machine from compare() results keyed fp32 / bf16 (or fp16) / fused / compile."""
+    """The evidence row of this machine from the switch results keyed fp32 / bf16 (or fp16) / fused / compile."""
     def ratio(fast: str, base: str = "fp32") -> str:
         if fast in results and base in results and results[base].tokens_per_s > 0:
             return f"×{results[fast].tokens_per_s / results[base].tokens_per_s:.2f}"
@@ -211,7 +211,7 @@ def recipe_verdicts(effects: list[dict], f: hardware.Facts) -> list[tuple[str, d
 # --- why a switch slowed training here: measured with torch.profiler, not guessed ----------------------
 def op_times(settings: dict, steps: int | None = None, seed: int = 0) -> dict[str, float]:
     """Milliseconds per training step of each top-level operator (launches.op_ms_per_call: forward,
-    backward and optimizer) for a compare() variant's settings, on the same model sizes."""
+    backward and optimizer) for a switch_result's settings, on the same model sizes."""
     from fastrain_lib import train
     from fastrain_lib.measure import launches
 
@@ -252,7 +252,8 @@ def compare_rows(results: dict[str, Result], base: str = "fp32") -> list[tuple]:
     rows = []
     for name, r in results.items():
         ratio = r.tokens_per_s / ref.tokens_per_s if ref and ref.tokens_per_s > 0 else math.nan
-        rows.append((name, f"{r.settings.get('precision')} + {r.settings.get('optimizer')}",
+        rows.append((name, f"{r.settings.get('precision')} + {r.settings.get('optimizer')}"
+                     + (" + compile" if r.settings.get("compile") else ""),
                      f"{r.median_step_s * 1e3:.1f}", f"{r.tokens_per_s:,.0f}", f"×{ratio:.2f}", noise_word(r.noise)))
     return rows
 
@@ -300,3 +301,40 @@ def recipe_steps(effects: list[dict], machine: str) -> list[tuple[str, dict]]:
         worst = max(busy, key=lambda e: e["other_cores"])
         lines.append(("lesson07.recipe_busy", {"names": names, "other": worst["other_cores"], "cores": worst["cores"]}))
     return lines
+
+
+# --- what the lesson's # VERDICT cells call: one function each, which says its sentences itself ------------
+def say_mfu_change(earlier: dict | None, result: Result) -> None:
+    """MFU against the earlier run's (an identity of measured numbers, so noise=()), or that there is none."""
+    lines = mfu_change(earlier, run_numbers(result))
+    for key, values in lines:
+        verdicts.say(key, noise=(), **values)
+    if not lines:
+        verdicts.say("lesson07.no_earlier_run", noise=())
+
+
+def say_recipe(results: dict[str, Result], f: hardware.Facts) -> list[dict]:
+    """This machine's recipe from the comparison just measured, each sentence with the noise of the two runs
+    it stands on; returns the switch effects (the profiler and the closing recipe use them)."""
+    effects = switch_effects(results)
+    for key, values in recipe_verdicts(effects, f):
+        verdicts.say(key, noise=stands_on(values, results), **values)
+    return effects
+
+
+def say_whys(effects: list[dict], results: dict[str, Result], run_profile: bool, profile=op_times) -> None:
+    """Why a switch slowed training, profiled (when run_profile); otherwise why there is nothing to say."""
+    slower = [e for e in effects if e["verdict"] == "slower"]
+    if not slower:
+        verdicts.say("lesson07.nothing_to_profile", noise=())
+    elif run_profile:
+        for key, values in measured_whys(effects, results, profile=profile):
+            verdicts.say(key, noise=[results[e["switch"]].noise for e in slower] + [results["fp32"].noise], **values)
+    else:
+        verdicts.say("lesson07.profiler_off", noise=())
+
+
+def say_recipe_steps(effects: list[dict], results: dict[str, Result], machine: str) -> None:
+    """The closing recipe of this machine: the measured order, largest gain first."""
+    for key, values in recipe_steps(effects, machine):
+        verdicts.say(key, noise=stands_on(values, results), **values)

@@ -51,18 +51,6 @@ def test_host_to_device_on_a_gpu():
         (False, False), (False, True), (True, False), (True, True)}
 
 
-def test_reference_transfers_handles_absence_and_files(tmp_path, monkeypatch):
-    monkeypatch.setattr(config, "reference_dir", lambda: None)
-    assert transfer.reference_transfers() == []
-    record = bench.Record(name="h2d 1048576", median_s=1e-4, params={"pinned": True}, metrics={"gbs": 40.0},
-                          meta={"gpu_name": "NVIDIA H100"})
-    bench.save_records([record, bench.Record(name="matmul 64", median_s=1.0)], tmp_path / "h100.json")
-    (tmp_path / "broken.json").write_text(json.dumps({"nothing": 1}))
-    monkeypatch.setattr(config, "reference_dir", lambda: tmp_path)
-    found = transfer.reference_transfers()
-    assert [r.name for r in found] == ["h2d 1048576"] and found[0].meta["gpu_name"] == "NVIDIA H100"
-
-
 def test_launch_vs_sync_on_cpu():
     result = transfer.launch_vs_sync("cpu", size=64, repeats=2)
     assert result["device"] == "cpu"
@@ -508,23 +496,27 @@ def _lesson_cells():
 
 
 def test_the_lesson_averages_epochs_without_the_warm_up():
+    import inspect
+
     source = "\n".join(c.source for c in _lesson_cells() if c.cell_type == "code")
-    assert "epoch_s = {name: lesson_verdicts.steady_mean(times)[0]" in source
+    assert "lesson_verdicts.steady_mean(times)[0]" in source and "lesson_verdicts.training(results" in source
+    assert "epoch_s = {name: steady_mean(times)[0]" in inspect.getsource(lesson_verdicts.training)
     assert "sum(times) / len(times)" not in source
 
 
 def test_every_verdict_in_the_lesson_names_what_it_stands_on():
     import re
 
-    for cell in _lesson_cells():
-        if cell.cell_type != "code":
-            continue
-        for call in re.finditer(r"verdicts\.say\(", cell.source):
+    import inspect
+
+    sources = [c.source for c in _lesson_cells() if c.cell_type == "code"] + [inspect.getsource(lesson_verdicts)]
+    for source in sources:
+        for call in re.finditer(r"verdicts\.say\(", source):
             depth, i = 1, call.end()
             while depth:
-                depth += {"(": 1, ")": -1}.get(cell.source[i], 0)
+                depth += {"(": 1, ")": -1}.get(source[i], 0)
                 i += 1
-            assert "noise=" in cell.source[call.end():i], cell.source[call.start():i][:120]
+            assert "noise=" in source[call.end():i], source[call.start():i][:120]
 
 
 def test_the_route_marks_the_profiler_optional_and_off_on_a_cpu():
@@ -551,3 +543,69 @@ def test_op_counts_become_table_rows_not_a_dict():
     assert rows == [("aten::item", 128), ("aten::add_", 8), ("aten::mul_", 8)]
     counted = launches.count_launches(lambda: torch.ones(3).add_(1).sum().item())
     assert counted.rows() == launches.op_rows(counted.names) and counted.rows(1)[0][1] == max(counted.names.values())
+
+
+# ------------------------------------------------------------------ the one call of each # VERDICT cell (verdicts.py)
+
+
+def _said(capsys, fn, *args, **kwargs) -> list[str]:
+    fn(*args, **kwargs)
+    return [line for line in capsys.readouterr().out.splitlines() if line.strip()]
+
+
+def _item_records(every_ms, once_ms, device="cpu", noisy=False):
+    return [bench.Record(name=n, median_s=ms * 4 / 1e3, iqr_s=1e-5, noise=_info(noisy),
+                         params={"device": device, "steps": 4, "item_every_step": every}, metrics={"ms_per_step": ms})
+            for n, every, ms in (("item_every_step", True, every_ms), ("item_once", False, once_ms))]
+
+
+@pytest.mark.parametrize("device, every, once, noisy, last", [
+    ("cpu", 2.0, 1.0, False, "is not .item()'s cost"),
+    ("cuda", 2.0, 1.0, False, "clearly slower here"),
+    ("cuda", 1.02, 1.0, False, "within the noise"),
+    ("cuda", 2.0, 1.0, True, None),
+])
+def test_the_item_verdict_says_the_numbers_then_why_only_when_quiet(capsys, monkeypatch, device, every, once, noisy, last):
+    monkeypatch.setenv("FASTRAIN_LANG", "en")
+    lines = _said(capsys, lesson_verdicts.item, _item_records(every, once, device, noisy))
+    if noisy:
+        assert lines and all(line.startswith("➤ ⚠️") for line in lines)  # the noisy mark only, no cause
+    else:
+        assert f"Measured here ({device})" in lines[0] and f"{every:.3f} ms/step" in lines[0] and last in lines[1]
+
+
+def test_the_launch_and_training_verdicts(capsys, monkeypatch):
+    monkeypatch.setenv("FASTRAIN_LANG", "en")
+    lines = _said(capsys, lesson_verdicts.launch, [{"device": "cuda", "launch_s": 1e-5, "total_s": 1e-3, "noise": _info(False)},
+                                                   {"device": "cpu", "launch_s": 1e-3, "total_s": 1e-3, "noise": _info(False)}])
+    assert "returned after 0.010 ms" in lines[0] and "asynchronous" in lines[1] and "as a CPU does" in lines[3]
+    results = {"cpu": ([], [3.0, 2.0, 2.0], 0.5), "cuda": ([], [5.0, 1.0, 1.0], 0.5)}
+    lines = _said(capsys, lesson_verdicts.training, results, {"cpu": _info(False), "cuda": _info(False)}, 3)
+    assert "accuracy after 3 epochs 50.0%" in lines[0] and "later epochs average 2.00 s" in lines[1]
+    assert lines[-1].endswith("cuda is 2.00× faster.")
+    lines = _said(capsys, lesson_verdicts.training, results, {"cpu": _info(True), "cuda": _info(False)}, 3)
+    assert not any(line.startswith("➤ cpu:") or "faster" in line for line in lines)
+
+
+def test_the_early_read_overlap_and_profiler_verdicts(capsys, monkeypatch):
+    monkeypatch.setenv("FASTRAIN_LANG", "en")
+    lines = _said(capsys, lesson_verdicts.early_read, transfer.simulated_early_read(delay_s=0.05))
+    assert lines[0].startswith("➤ Simulation") and "— wrong;" in lines[0] and "— right (expected" in lines[0]
+    lines = _said(capsys, lesson_verdicts.overlap, 2e-3, 3e-3, 6)
+    assert len(lines) == 1 and "Model (not measured)" in lines[0] and "one stream 30.0 ms" in lines[0]
+    assert _said(capsys, lesson_verdicts.reconcile, {}, {}) == ["➤ The profiler did not run (the cell is off), so there is nothing to compare."]
+
+
+def test_the_loader_and_pipeline_verdicts_give_no_cause_from_noisy_rows(capsys, monkeypatch):
+    monkeypatch.setenv("FASTRAIN_LANG", "en")
+    records = [_loader_record(0, False, 1000.0), _loader_record(0, True, 1010.0), _loader_record(2, False, 1500.0)]
+    for r in records:
+        r.metrics["startup_s"] = 0.5
+    lines = _said(capsys, lesson_verdicts.loaders, records, cuda=False, cores=2)
+    assert "1000 samples/s" in lines[0] and "2 cores" in lines[0] and "helped" in lines[1] and "pin_memory on vs off" in lines[2]
+    records[2].noise = _info(True)
+    lines = _said(capsys, lesson_verdicts.loaders, records, cuda=False, cores=2)
+    assert not any("helped" in line for line in lines) and any("noisy" in line for line in lines)
+    row = {"wait_s": [0.01], "step_s": [0.001], "wait_share": 0.9, "steps_per_s": 90.0, "startup_s": 0.1, "noise": _info(False)}
+    lines = _said(capsys, lesson_verdicts.pipeline, {0: row, 2: {**row, "wait_share": 0.2, "steps_per_s": 200.0}}, 2)
+    assert lines[0].startswith("➤ num_workers=0: per step on average 10.00 ms") and "the input pipeline is the bottleneck" in lines[2]

@@ -2,8 +2,8 @@
 feeds on it, and how to tell whether waiting for data is the bottleneck.
 
 - Augmented / Decoded: datasets that do real per-sample CPU work (augmenting; decoding).
-- make_loader(), loader_throughput(): a DataLoader for num_workers and pin_memory; its samples/s,
-  with the workers' start-up time reported apart.
+- loader_throughput(): samples/s of the lesson's DataLoader (make_loader, a saved cell), with the
+  workers' start-up time reported apart.
 - train_epoch(), accuracy(): the seeds' training loop (to(device), zero_grad, forward, loss,
   backward, step) and its test accuracy.
 - wait_vs_compute(): each step split into waiting for the batch and the step (its verdict: verdicts.py).
@@ -19,8 +19,9 @@ import warnings
 
 import torch
 from torch import nn
-from torch.utils.data import DataLoader, Dataset
+from torch.utils.data import Dataset
 
+from fastrain_lib.lessons.l02_to_device.saved import make_loader  # the lesson's cell (section 7)
 from fastrain_lib.measure import bench, hardware, noise
 from fastrain_lib.measure.loop_profile import LOAD_SAMPLE, NEXT_BATCH, LoopProfile, profile_loop  # noqa: F401 (used by the lesson)
 
@@ -43,18 +44,6 @@ class Augmented(Dataset):
         image = torch.roll(image, shifts=(dy, dx), dims=(-2, -1))
         image = (image + self.noise * torch.randn(image.shape, generator=g)).clamp(0, 1)
         return image, label
-
-
-def make_loader(dataset: Dataset, batch_size: int, num_workers: int = 0, pin_memory: bool = False,
-                shuffle: bool = True, seed: int = 0) -> DataLoader:
-    """A DataLoader; pin_memory is passed on only where an accelerator can use it.
-
-    Without a GPU, PyTorch ignores pin_memory=True with a warning: we skip the warning, and
-    the lesson says plainly that pinning does nothing here."""
-    usable_pin = pin_memory and hardware.cuda_available()
-    return DataLoader(dataset, batch_size=batch_size, shuffle=shuffle, num_workers=num_workers,
-                      pin_memory=usable_pin, generator=torch.Generator().manual_seed(seed),
-                      persistent_workers=False)
 
 
 def cores_needed(num_workers: int) -> int:

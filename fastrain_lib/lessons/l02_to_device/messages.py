@@ -358,5 +358,66 @@ MESSAGES = {
         "bn": "আগের মাপ (প্রোফাইলার ছাড়া: num_workers={workers} {before}) আর প্রোফাইলারসহ মাপ ({profiled}) — অন্তত একটি ব্যস্ত মেশিনে নেওয়া, তাই দুটি মেলে কি না, বা না মিললে কেন, তা বলা যায় না। প্রোফাইলের গোনা সংখ্যাগুলো (কতবার, কোন প্রসেসে) তবু ঠিক; সময়ের জন্য শান্ত মেশিনে আবার চালাও।",
         "en": "The timed run (without the profiler: num_workers={workers} {before}) and the profiled run ({profiled}) — at least one was taken on a busy machine, so whether they agree, or why not, cannot be said. The profile's counts (how often, in which process) still hold; for times run again on a quiet machine.",
     },
+    # lesson 02 notebook: the sentences its # VERDICT cells print (verdicts.py)
+    "lesson02.v_launch": {"bn": "এখানে মাপা ({device}): কল ফিরেছে {launch_ms:.3f} ms-এ, ফল তৈরি হয়েছে {total_ms:.3f} ms-এ।",
+                          "en": "Measured here ({device}): the call returned after {launch_ms:.3f} ms, the result was ready after {total_ms:.3f} ms."},
+    "lesson02.v_launch_async": {"bn": "কল ফল তৈরির অনেক আগে ফিরেছে: কাজটি অ্যাসিঙ্ক্রোনাস, CPU এর মধ্যে অন্য কাজ পাঠাতে পারে।",
+                                "en": "The call returned long before the result was ready: the work is asynchronous, and the CPU can queue more work meanwhile."},
+    "lesson02.v_launch_sync": {"bn": "কল আর ফল প্রায় একসাথে: এই ডিভাইস কলের ভেতরেই কাজটা শেষ করে (CPU-তে এমনই হয়)।",
+                               "en": "The call and the result came almost together: this device finishes the work inside the call (as a CPU does)."},
+    "lesson02.v_item": {
+        "bn": "এখানে মাপা ({device}): প্রতি ধাপে .item() ডাকলে {every:.3f} ms/ধাপ, শেষে একবার ডাকলে {once:.3f} ms/ধাপ — প্রতি ধাপে .item() {speed}।",
+        "en": "Measured here ({device}): .item() every step {every:.3f} ms/step, once at the end {once:.3f} ms/step — .item() every step is {speed}.",
+    },
+    "lesson02.v_item_cpu": {
+        "bn": "CPU-তে .item()-এর জন্য অপেক্ষার কিছু নেই (কাজ কলের ভেতরেই শেষ হয়), তাই এই পার্থক্য .item()-এর খরচ নয়: একই ধাপ দুবার মাপলেও এতটা নড়তে পারে — আবার চালিয়ে মিলিয়ে দেখো।",
+        "en": "On a CPU .item() has nothing to wait for (the work is done inside the call), so this difference is not .item()'s cost: the same steps measured twice can move this much — rerun and compare.",
+    },
+    "lesson02.v_item_costs": {
+        "bn": "প্রতি ধাপে .item() এখানে স্পষ্টভাবে ধীর: প্রতিবার CPU অপেক্ষা করে GPU-র কাজ শেষ হওয়া পর্যন্ত, আর GPU অপেক্ষা করে পরের কাজের জন্য।",
+        "en": ".item() every step is clearly slower here: each time the CPU waits for the GPU to finish, and the GPU waits for the next work.",
+    },
+    "lesson02.v_item_same": {
+        "bn": "পার্থক্য মাপের ওঠানামার মধ্যে: এই ডিভাইস প্রতিটি অপারেশন শেষ করেই ফেরে, তাই .item()-এর জন্য আলাদা অপেক্ষা নেই।",
+        "en": "The difference is within the noise: this device finishes each operation before returning, so .item() has nothing extra to wait for.",
+    },
+    "lesson02.right": {"bn": "ঠিক", "en": "right"},
+    "lesson02.wrong": {"bn": "ভুল", "en": "wrong"},
+    "lesson02.v_early_gpu": {
+        "bn": "{gpu}-এ: সিঙ্ক্রোনাইজ করার আগে পড়া মান {early} — {early_word}; সিঙ্ক্রোনাইজ করার পরে {late} — {late_word} (হওয়ার কথা {expected})।",
+        "en": "On {gpu}: read before synchronizing {early} — {early_word}; after synchronizing {late} — {late_word} (expected {expected}).",
+    },
+    "lesson02.v_early_sim": {
+        "bn": "সিমুলেশন (GPU নয়, একটি থ্রেড কপির কাজ করছে): সাথে সাথে পড়া মান {early} — {early_word}; অপেক্ষার পরে {late} — {late_word} (হওয়ার কথা {expected})।",
+        "en": "Simulation (not a GPU; a thread plays the copy): read at once {early} — {early_word}; after waiting {late} — {late_word} (expected {expected}).",
+    },
+    "lesson02.v_overlap_model": {
+        "bn": "মডেল (মাপা নয়): কপি {copy_ms:.1f} ms, গণনা {compute_ms:.1f} ms, {batches}টি batch → এক স্ট্রিমে {serial_ms:.1f} ms, পাশাপাশি {overlapped_ms:.1f} ms, সর্বোচ্চ {speedup:.2f} গুণ। লাভ সবচেয়ে বেশি যখন কপি আর গণনার সময় প্রায় সমান।",
+        "en": "Model (not measured): copy {copy_ms:.1f} ms, compute {compute_ms:.1f} ms, {batches} batches → one stream {serial_ms:.1f} ms, overlapped {overlapped_ms:.1f} ms, at most {speedup:.2f}×. The gain is largest when copy and compute take about as long.",
+    },
+    "lesson02.v_overlap_gpu": {
+        "bn": "{gpu}-এ {batches}টি batch: এক স্ট্রিমে {serial_ms:.1f} ms, দ্বিতীয় স্ট্রিমে কপিসহ {overlapped_ms:.1f} ms — দ্বিতীয় স্ট্রিম {speed}।",
+        "en": "On {gpu}, {batches} batches: one stream {serial_ms:.1f} ms, copies on a second stream {overlapped_ms:.1f} ms — the second stream is {speed}.",
+    },
+    "lesson02.v_loader": {
+        "bn": "এখানে মাপা: num_workers=0-তে {base:.0f} নমুনা/সেকেন্ড; কর্মী দিয়ে সবচেয়ে ভালো {workers}টি কর্মীতে: {fastest:.0f} নমুনা/সেকেন্ড, কর্মী চালু হতে লেগেছে {startup:.2f} সেকেন্ড। এই মেশিনে {cores}টি কোর।",
+        "en": "Measured here: num_workers=0 gives {base:.0f} samples/s; the best with workers, {workers} workers: {fastest:.0f} samples/s, and starting the workers took {startup:.2f} s. This machine has {cores} cores.",
+    },
+    "lesson02.v_pipeline_row": {
+        "bn": "num_workers={workers}: প্রতি ধাপে গড়ে ডেটার অপেক্ষা {wait_ms:.2f} ms, ধাপ নিজে {step_ms:.2f} ms — সময়ের {share:.0%} যায় ডেটার অপেক্ষায়; {steps_per_s:.0f} ধাপ/সেকেন্ড (কর্মী চালু হতে {startup:.2f} s, আলাদা)।",
+        "en": "num_workers={workers}: per step on average {wait_ms:.2f} ms waiting for data, {step_ms:.2f} ms for the step itself — {share:.0%} of the time goes to waiting for data; {steps_per_s:.0f} steps/s (workers starting: {startup:.2f} s, apart).",
+    },
+    "lesson02.v_profiler_off": {"bn": "প্রোফাইলার চলেনি (সেলটি বন্ধ), তাই মেলানোর কিছু নেই।",
+                                "en": "The profiler did not run (the cell is off), so there is nothing to compare."},
+    "lesson02.v_accuracy": {"bn": "এখানে মাপা ({device}): {epochs}টি ইপকে সঠিকতা {accuracy:.1%} (আন্দাজে উত্তর দিলে প্রায় 10%)।",
+                            "en": "Measured here ({device}): accuracy after {epochs} epochs {accuracy:.1%} (guessing gives about 10%)."},
+    "lesson02.v_epochs": {
+        "bn": "{device}: প্রথম ইপক (ওয়ার্ম-আপ) {first:.2f} সেকেন্ড; তার পরের ইপকগুলোর গড় {mean:.2f} সেকেন্ড — গড়ে ওয়ার্ম-আপ নেই।",
+        "en": "{device}: first epoch (warm-up) {first:.2f} s; the later epochs average {mean:.2f} s — the warm-up is left out of the mean.",
+    },
+    "lesson02.v_devices": {
+        "bn": "এখানে মাপা: একই লুপে প্রতি ইপক (ওয়ার্ম-আপ বাদে) {cpu:.2f} সেকেন্ড CPU-তে, {other:.2f} সেকেন্ড {device}-এ — {device} {speed}।",
+        "en": "Measured here: the same loop takes {cpu:.2f} s per epoch (warm-up left out) on the CPU and {other:.2f} s on {device} — {device} is {speed}.",
+    },
     # exercise 02, task 4
 }

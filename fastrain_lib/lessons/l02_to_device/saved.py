@@ -37,6 +37,15 @@ def train_item_once(model, optimizer, criterion, batches):
     return torch.stack(losses).sum().item()       # সিঙ্ক্রোনাইজেশন: পুরো লুপে একবার
 
 
+def read_back(result, device):
+    """ডিভাইসের ফল non_blocking কপিতে CPU-তে আনে; সিঙ্ক্রোনাইজের আগে একবার, পরে একবার পড়ে।"""
+    host = result.to("cpu", non_blocking=True)   # সাথে সাথে ফেরে; কপিটা সারিতে আগের কাজের পেছনে অপেক্ষা করে
+    early = host[:4].clone()                     # ভুল: এখনই পড়া — কপি হয়তো এখনো হয়নি
+    torch.cuda.synchronize(device)               # ঠিক: সারির সব কাজ (কপিসহ) শেষ হওয়া পর্যন্ত অপেক্ষা
+    late = host[:4].clone()                      # এখন মানগুলো এসে গেছে
+    return early, late
+
+
 def copy_then_compute(batches, device, compute):
     """এক স্ট্রিমে: প্রতিটি batch আগে কপি, তারপর গণনা; পরের কপি শুরু হয় এই গণনার পরে।"""
     return [compute(batch.to(device, non_blocking=True)) for batch in batches]
@@ -59,3 +68,14 @@ def prefetch_on_side_stream(batches, device, compute):
                 ready = batches[i + 1].to(device, non_blocking=True)
         results.append(compute(current))
     return results
+
+
+from torch.utils.data import DataLoader
+from fastrain_lib.measure import hardware
+
+
+def make_loader(dataset, batch_size, num_workers=0, pin_memory=False, shuffle=True, seed=0):
+    """num_workers-টি কর্মী প্রসেস batch বানায়; pin_memory=True হলে batch আসে পিন করা মেমরিতে।"""
+    return DataLoader(dataset, batch_size=batch_size, shuffle=shuffle, num_workers=num_workers,
+                      pin_memory=pin_memory and hardware.cuda_available(),   # GPU ছাড়া পিন করা যায় না: তখন বন্ধ রাখি
+                      generator=torch.Generator().manual_seed(seed))        # একই seed-এ একই এলোমেলো ক্রম

@@ -1,7 +1,7 @@
 """What moving data costs: host -> device copies, pinned memory, non_blocking, .item(), a second stream.
 
 The techniques themselves are written in lesson 02's cells and saved to saved.py (pinned_copy,
-train_item_every_step / train_item_once, copy_then_compute / prefetch_on_side_stream); this
+train_item_every_step / train_item_once, read_back, copy_then_compute / prefetch_on_side_stream); this
 module measures them:
 - host_to_device(), transfer_table(): GB/s of a CPU -> GPU copy, from pageable or pinned
   (page-locked) memory, blocking or non_blocking. Needs a GPU; on a CPU-only machine there is
@@ -32,10 +32,11 @@ from fastrain_lib.lessons.l02_to_device.saved import (
     copy_then_compute,
     pinned_copy,
     prefetch_on_side_stream,
+    read_back,
     train_item_every_step,
     train_item_once,
 )
-from fastrain_lib.measure import bench, hardware, reference
+from fastrain_lib.measure import bench, hardware
 
 
 @dataclass(frozen=True)
@@ -114,16 +115,6 @@ def transfer_table(sizes: list[int], device: str | torch.device = "cuda") -> lis
     return records
 
 
-def reference_transfers() -> list[bench.Record]:
-    """Host -> device records from reference/ (measured elsewhere, with their hardware), if any."""
-    return [r for r in reference.records() if r.name.startswith("h2d")]
-
-
-def synchronize(device: torch.device) -> None:
-    """Wait until the device has finished every queued kernel (a no-op on the CPU)."""
-    hardware.synchronize(device)
-
-
 def launch_vs_sync(device: str | torch.device, size: int = 2048, repeats: int = 5) -> dict:
     """Seconds until a matmul call returns (launch) vs until its result is ready (sync).
 
@@ -137,11 +128,11 @@ def launch_vs_sync(device: str | torch.device, size: int = 2048, repeats: int = 
     launch, total = [], []
     window = noise.Window().__enter__()
     for _ in range(repeats + 1):  # the first round is a warm-up
-        synchronize(device)
+        hardware.synchronize(device)
         start = time.perf_counter()
         a @ a
         returned = time.perf_counter()
-        synchronize(device)
+        hardware.synchronize(device)
         done = time.perf_counter()
         launch.append(returned - start)
         total.append(done - start)
@@ -235,8 +226,9 @@ def early_read(device: str | torch.device, numel: int = 1 << 22, busy: int = 8) 
     """A GPU copies a result to the CPU with non_blocking=True; the CPU reads it at once.
 
     The GPU is first given `busy` large matmuls, so the copy waits in the queue behind them.
-    .to("cpu", non_blocking=True) returns before the copy has happened: the host tensor
-    holds whatever its memory held (often zeros). Reading after hardware.synchronize is right.
+    read_back (the lesson's cell) copies it with .to("cpu", non_blocking=True), which returns before the
+    copy has happened: read at once, the host tensor holds whatever its memory held (often zeros);
+    read after torch.cuda.synchronize, it is right.
     Returns {'expected', 'early' (first values read at once), 'late' (after synchronizing),
     'early_ok', 'late_ok'}. Needs a CUDA GPU."""
     device = hardware.check_device(device)
@@ -248,10 +240,7 @@ def early_read(device: str | torch.device, numel: int = 1 << 22, busy: int = 8) 
     for _ in range(busy):
         a = torch.tanh(a @ a)  # queued: the GPU is busy for a while
     result.add_(a[0, 0] * 0 + 1)  # the value depends on the queued work: 8.0 once it has run
-    host = result.to("cpu", non_blocking=True)  # returns at once; the copy waits in the queue
-    early = host[:4].clone()  # read NOW, before synchronizing: the copy may not have happened
-    hardware.synchronize(device)
-    late = host[:4].clone()
+    early, late = read_back(result, device)  # the lesson's cell: read before, then after synchronizing
     expected = torch.full((4,), 8.0)
     return {"expected": expected.tolist(), "early": early.tolist(), "late": late.tolist(),
             "early_ok": torch.equal(early, expected), "late_ok": torch.equal(late, expected)}

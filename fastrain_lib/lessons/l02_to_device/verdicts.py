@@ -12,8 +12,9 @@ import math
 import statistics
 from dataclasses import dataclass
 
+from fastrain_lib.core import verdicts
 from fastrain_lib.core.i18n import t
-from fastrain_lib.lessons.l02_to_device.transfer import PIN_STEPS
+from fastrain_lib.lessons.l02_to_device.transfer import PIN_STEPS, overlap_model
 from fastrain_lib.measure import bench, noise
 
 SAME_BAND = 0.10  # two speeds within 10% of each other are "about the same"
@@ -214,3 +215,103 @@ def reconcile_verdict(before: dict[int, float], profiled: dict[int, float], work
     if _side(r_before) == _side(r_prof):
         return "lesson02.reconcile_agree", values
     return "lesson02.reconcile_overhead", values
+
+
+# ---------------------------------------------------------------- what each # VERDICT cell calls (one call per cell)
+
+
+def _say_rule(key: str, values: dict, measurements) -> None:
+    verdicts.say(key, noise=stands_on(key, measurements), **values)
+
+
+def pin(records: list[bench.Record]) -> None:
+    """Pinning every batch (transfer.pin_cost): does it pay here?"""
+    _say_rule(*pin_verdict(records), records)
+
+
+def launch(measured: list[dict]) -> None:
+    """transfer.launch_vs_sync per device: did the call return before its result was ready?"""
+    for r in measured:
+        launch_ms, total_ms = r["launch_s"] * 1e3, r["total_s"] * 1e3
+        verdicts.say("lesson02.v_launch", noise=r["noise"], device=r["device"], launch_ms=launch_ms, total_ms=total_ms)
+        verdicts.say("lesson02.v_launch_async" if launch_ms < 0.5 * total_ms else "lesson02.v_launch_sync", noise=r["noise"])
+
+
+def item(records: list[bench.Record]) -> None:
+    """transfer.item_cost per device: .item() every step vs once; a CPU gap is never .item()'s cost."""
+    for device in dict.fromkeys(r.params["device"] for r in records):
+        mine = {r.params["item_every_step"]: r for r in records if r.params["device"] == device}
+        pair, every, once = [mine[True], mine[False]], mine[True].metrics["ms_per_step"], mine[False].metrics["ms_per_step"]
+        verdicts.say("lesson02.v_item", noise=pair, device=device, every=every, once=once, speed=speed_words(once / every))
+        spread = (mine[True].iqr_s + mine[False].iqr_s) / mine[True].params["steps"] * 1e3  # the timings' spread
+        costs = every - once > max(spread, 0.1 * once)
+        key = "lesson02.v_item_cpu" if costs and device == "cpu" else "lesson02.v_item_costs" if costs else "lesson02.v_item_same"
+        verdicts.say(key, noise=pair)
+
+
+def early_read(early: dict, gpu: str | None = None) -> None:
+    """A non_blocking copy back read before and after synchronizing: on the GPU `gpu`, or simulated (None)."""
+    def word(ok):
+        return t("lesson02.right" if ok else "lesson02.wrong")
+    verdicts.say("lesson02.v_early_gpu" if gpu else "lesson02.v_early_sim", noise=(), gpu=gpu, early=early["early"],
+                 early_word=word(early["early_ok"]), late=early["late"], late_word=word(early["late_ok"]),
+                 expected=early["expected"])  # a value right or wrong: no timing
+
+
+def overlap(copy_s: float, compute_s: float, batches: int, measured=None, gpu: str | None = None) -> None:
+    """The second stream: the model's numbers (a formula), then the GPU's two records when measured."""
+    model = overlap_model(copy_s, compute_s, batches)
+    verdicts.say("lesson02.v_overlap_model", noise=(), copy_ms=copy_s * 1e3, compute_ms=compute_s * 1e3, batches=batches,
+                 serial_ms=model["serial_s"] * 1e3, overlapped_ms=model["overlapped_s"] * 1e3, speedup=model["speedup"])
+    if measured:
+        serial, overlapped = measured
+        verdicts.say("lesson02.v_overlap_gpu", noise=[serial, overlapped], gpu=gpu, batches=serial.params["batches"],
+                     serial_ms=serial.metrics["ms"], overlapped_ms=overlapped.metrics["ms"],
+                     speed=speed_words(serial.median_s / overlapped.median_s))
+
+
+def loaders(records: list[bench.Record], cuda: bool, cores: int) -> None:
+    """loader_throughput's records: what was measured, did workers help, and pin_memory on vs off."""
+    base = next(r for r in records if r.params["num_workers"] == 0 and not r.params["pin_memory"])
+    fastest = max((r for r in records if r.params["num_workers"] > 0), key=_rate)
+    verdicts.say("lesson02.v_loader", noise=[base, fastest], base=_rate(base), workers=fastest.params["num_workers"],
+                 fastest=_rate(fastest), startup=fastest.metrics["startup_s"], cores=cores)
+    _say_rule(*workers_verdict(records), [base, fastest])
+    for key, values, pair in pin_gap_verdicts(records, cuda=cuda):
+        _say_rule(key, values, pair)
+
+
+def pipeline(results: dict[int, dict], cores: int) -> None:
+    """wait_vs_compute per num_workers: each row, then where the bottleneck is (pipeline_verdicts)."""
+    def ms(xs):
+        return 1e3 * sum(xs) / max(len(xs), 1)
+    for w, r in results.items():
+        verdicts.say("lesson02.v_pipeline_row", noise=r["noise"], workers=w, wait_ms=ms(r["wait_s"]), step_ms=ms(r["step_s"]),
+                     share=r["wait_share"], steps_per_s=r["steps_per_s"], startup=r["startup_s"])
+    infos = {w: r["noise"] for w, r in results.items()}
+    for key, values in pipeline_verdicts(results, cores, infos):
+        _say_rule(key, values, list(infos.values()))
+
+
+def reconcile(timed: dict[int, dict], profiled: dict[int, dict] | None, workers: int = 2) -> None:
+    """The profiled run beside the timed one (both wait_vs_compute results per num_workers); None: it did not run."""
+    if not profiled:
+        verdicts.say("lesson02.v_profiler_off", noise=())  # nothing measured
+        return
+    pair = (0, workers)
+    key, values = reconcile_verdict({w: timed[w]["steps_per_s"] for w in pair}, {w: profiled[w]["steps_per_s"] for w in pair},
+                                    workers=workers, before_noisy=any(_noisy(timed[w]["noise"]) for w in pair),
+                                    profiled_noisy=any(_noisy(profiled[w]["noise"]) for w in pair))
+    _say_rule(key, values, [timed[w]["noise"] for w in pair] + [profiled[w]["noise"] for w in pair])
+
+
+def training(results: dict[str, tuple], epoch_noise: dict[str, dict], epochs: int) -> None:
+    """The seeds' loop per device ({device: (losses, epoch times, accuracy)}): accuracy, epochs, devices compared."""
+    epoch_s = {name: steady_mean(times)[0] for name, (_, times, _) in results.items()}  # warm-up left out
+    for name, (_, times, accuracy) in results.items():
+        verdicts.say("lesson02.v_accuracy", noise=(), device=name, epochs=epochs, accuracy=accuracy)  # a count, not a time
+        verdicts.say("lesson02.v_epochs", noise=epoch_noise[name], device=name, first=times[0], mean=epoch_s[name])
+    for name in epoch_s:
+        if name != "cpu" and "cpu" in epoch_s:
+            verdicts.say("lesson02.v_devices", noise=[epoch_noise["cpu"], epoch_noise[name]], cpu=epoch_s["cpu"],
+                         other=epoch_s[name], device=name, speed=speed_words(epoch_s["cpu"] / epoch_s[name]))

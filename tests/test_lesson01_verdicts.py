@@ -140,7 +140,6 @@ def test_points_above_the_roof_measured_next_to_them_are_flagged(capsys):
     lines = V.ceiling_lines(points, 37.4, 9.6)
     assert [line.values["name"] for line in lines] == ["256²", "a+b"]
     assert lines[0].values["share"] == pytest.approx(97.8 / 37.4)
-    assert V.above_ceiling(points, 37.4, 9.6) == [True, True, False]
     out = printed(lines, capsys)
     assert "measurement problem" in out and "No explanation" in out
     assert V.ceiling_lines(points, 100.0, 40.0) == []  # re-measured on a quiet machine: nothing to flag
@@ -231,3 +230,46 @@ def test_rows_from_records_keep_their_noise():
     (row,) = V.rows([rec], "size", "gflops")
     assert row.noisy and (row.x, row.seconds, row.rate) == (64, 0.001, 0.5)
     assert V.noise_word(row) == "noisy" and V.noise_word(bench.Record("x", 1.0)) == "–"
+
+
+# ---------------------------------------------------------------- what the # VERDICT cells call (they print)
+
+
+def _rec(name, device, params, metrics, verdict="quiet"):
+    return bench.Record(name, 0.01, params={"device": device, **params}, metrics=metrics,
+                        noise={"verdict": verdict, "reasons": ["load"] if verdict == "noisy" else []})
+
+
+def test_gpu_vs_cpu_compares_the_best_of_each_or_says_there_is_no_gpu(capsys):
+    mm = [_rec("matmul 64", d, {"size": 64}, {"gflops": g}) for d, g in (("cpu", 50.0), ("cpu", 80.0), ("cuda", 800.0))]
+    add = [_rec("add 1024", d, {"numel": 1024}, {"gbs": g}) for d, g in (("cpu", 20.0), ("cuda", 10.0))]
+    V.gpu_vs_cpu(mm, add)
+    out = capsys.readouterr().out
+    assert "matmul GPU 800 GFLOP/s, CPU 80 GFLOP/s" in out and V.compare(10.0) in out and V.compare(0.5) in out
+    V.gpu_vs_cpu(mm[:2], add[:1])
+    assert capsys.readouterr().out.strip() == core_verdicts.line("lesson01.v_no_gpu", mm=80.0, add=20.0)
+
+
+def test_dtypes_names_the_faster_format_only_from_quiet_rows(capsys):
+    by = {n: _rec("matmul 128", "cpu", {"size": 128}, {"gflops": g}) for n, g in (("fp32", 10.0), ("bf16", 30.0), ("fp16", 2.0))}
+    V.dtypes(by)
+    out = capsys.readouterr().out
+    assert "bf16 is 3.0× faster than fp32" in out
+    by["bf16"] = _rec("matmul 128", "cpu", {"size": 128}, {"gflops": 30.0}, "noisy")
+    V.dtypes(by)
+    out = capsys.readouterr().out
+    assert core_verdicts.NOISY_MARK in out and "faster than fp32" not in out
+    V.dtypes({})
+    assert capsys.readouterr().out.strip() == core_verdicts.line("lesson01.v_dtypes_off")
+
+
+def test_the_cell_functions_print_the_rules_lines(capsys):
+    threads = [_rec("matmul 64", "cpu", {"size": 64, "threads": n}, {"gflops": g}) for n, g in ((1, 10.0), (2, 19.0))]
+    threads[1].median_s = 0.01 / 1.9
+    V.threads(threads)
+    batches = [_rec(f"SimpleNN step b={b}", "cpu", {"batch_size": b}, {"samples_per_s": b / s}) for b, s in ((1, 1e-3), (16, 2e-3))]
+    for r, s_ in zip(batches, (1e-3, 2e-3)):
+        r.median_s = s_
+    V.batches(batches)
+    out = capsys.readouterr().out.splitlines()
+    assert len(out) == len(V.thread_lines(V.rows(threads, "threads", "gflops"))) + len(V.batch_lines(V.rows(batches, "batch_size", "samples_per_s")))

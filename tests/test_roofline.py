@@ -108,24 +108,23 @@ def test_thread_counts():
 
 
 def test_thread_scaling_restores_the_thread_count():
-    from fastrain_lib.lessons.l01_gpu_vs_cpu import panel as lesson01
+    from fastrain_lib.lessons.l01_gpu_vs_cpu import saved
 
     before = torch.get_num_threads()
-    records = lesson01.thread_scaling(size=32, counts=[1, 2])
+    records = [saved.time_matmul(32, threads=n) for n in (1, 2)]
     assert torch.get_num_threads() == before
     assert [r.params["threads"] for r in records] == [1, 2]
-    with pytest.raises(RuntimeError), lesson01.num_threads(1):
-        assert torch.get_num_threads() == 1
-        raise RuntimeError("boom")
+    with pytest.raises(ZeroDivisionError):
+        saved.timed(lambda: 1 / 0, "boom", threads=1)
     assert torch.get_num_threads() == before  # restored even after an error
 
 
 def test_add_and_batch_metrics_are_consistent():
-    from fastrain_lib.lessons.l01_gpu_vs_cpu import panel as lesson01
+    from fastrain_lib.lessons.l01_gpu_vs_cpu import saved
 
-    add = lesson01.add_bandwidth(4096)
+    add = saved.time_add(4096)
     assert add.metrics["gbs"] == pytest.approx(3 * 4096 * 4 / add.median_s / 1e9)
-    step = lesson01.batch_throughput(8)
+    step = saved.batch_throughput(8)
     assert step.params["batch_size"] == 8
     assert step.metrics["samples_per_s"] == pytest.approx(8 / step.median_s)
 
@@ -135,10 +134,10 @@ def test_panel_changes_with_controls_and_restores_threads():
 
     before = torch.get_num_threads()
     panel = lesson01.make()
-    first = panel.run(size=128, dtype="float32", devices=("cpu",), threads=1)
+    first = panel.run(size=128, dtype="fp32", devices=("cpu",), threads=1)
     assert panel.last_error is None and first.figure is not None
     assert [row[1] for row in first.rows] == [64, 128] and all(row[2] == 1 for row in first.rows)
-    second = panel.run(dtype="bfloat16")
+    second = panel.run(dtype="bf16")
     assert second is not first and second.figure is not first.figure
     assert all(r.params["dtype"] == "bfloat16" for r in second.records)
     assert torch.get_num_threads() == before

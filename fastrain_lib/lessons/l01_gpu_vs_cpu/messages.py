@@ -11,10 +11,6 @@ MESSAGES = {
     "lesson01.matmul_title": {"bn": "ম্যাট্রিক্স গুণ: গণনার গতি", "en": "matrix multiply: compute speed"},
     "lesson01.add_title": {"bn": "যোগ c = a + b: মেমরির গতি", "en": "addition c = a + b: memory speed"},
     "lesson01.batch_title": {"bn": "SimpleNN-এর প্রশিক্ষণ ধাপ: batch আকার বনাম থ্রুপুট", "en": "SimpleNN training step: batch size vs throughput"},
-    "lesson01.progress_threads": {"bn": "থ্রেড বদলে মাপা হচ্ছে", "en": "measuring thread counts"},
-    "lesson01.progress_matmul": {"bn": "ম্যাট্রিক্স গুণ মাপা হচ্ছে ({device})", "en": "measuring matmul ({device})"},
-    "lesson01.progress_add": {"bn": "যোগ মাপা হচ্ছে ({device})", "en": "measuring addition ({device})"},
-    "lesson01.progress_batch": {"bn": "batch আকার বদলে মাপা হচ্ছে ({device})", "en": "measuring batch sizes ({device})"},
     # panel
     "lesson01.panel_title": {"bn": "GPU বনাম CPU: আকার, ডেটা টাইপ, ডিভাইস আর থ্রেড বদলে দেখো", "en": "GPU vs CPU: change size, dtype, devices and threads"},
     "lesson01.max_size": {"bn": "সবচেয়ে বড় n", "en": "largest n"},
@@ -246,5 +242,38 @@ MESSAGES = {
     "lesson01.reference_run": {
         "bn": "রেফারেন্স: {run}",
         "en": "reference: {run}",
+    },
+    # the # VERDICT cells' sentences (verdicts.py)
+    "lesson01.v_gpu_vs_cpu": {
+        "bn": "এখানে মাপা: ম্যাট্রিক্স গুণে GPU {gpu_mm:.0f} GFLOP/s, CPU {cpu_mm:.0f} GFLOP/s → GPU {mm_phrase}; যোগে GPU {gpu_add:.0f} GB/s, CPU {cpu_add:.0f} GB/s → GPU {add_phrase}।",
+        "en": "Measured here: matmul GPU {gpu_mm:.0f} GFLOP/s, CPU {cpu_mm:.0f} GFLOP/s → the GPU is {mm_phrase}; addition GPU {gpu_add:.0f} GB/s, CPU {cpu_add:.0f} GB/s → {add_phrase}.",
+    },
+    "lesson01.v_no_gpu": {
+        "bn": "এই মেশিনে GPU নেই। CPU-র সেরা মাপ: {mm:.1f} GFLOP/s, {add:.1f} GB/s। Colab-এ GPU নিয়ে (Runtime → Change runtime type → T4 GPU) আবার চালালে দুটি পাশাপাশি দেখবে।",
+        "en": "No GPU on this machine. The CPU's best: {mm:.1f} GFLOP/s, {add:.1f} GB/s. Run this again on Colab with a GPU (Runtime → Change runtime type → T4 GPU) to see both side by side.",
+    },
+    "lesson01.v_roof_count": {
+        "bn": "এখানে মাপা ({device}): {n}টি বিন্দুর {below}টি এই মেশিনের ছাদের নিচে বা ছাদে, {above}টি ছাদের ওপরে।",
+        "en": "Measured here ({device}): {below} of {n} points sit at or below this machine's roof, {above} above it.",
+    },
+    "lesson01.v_regime_limits": {
+        "bn": "এই মেশিনে ({device}) তিনটি সীমা উদাহরণগুলোর পাশে মাপা হলো: প্রতিটি ছোট অপারেশনের নির্দিষ্ট খরচ {overhead_us:.1f} µs, মেমরি ব্যান্ডউইথ {bandwidth:.1f} GB/s, সর্বোচ্চ গণনা {peak:.1f} GFLOP/s। অর্থাৎ একটি float32 এলিমেন্টওয়াইজ অপারেশনকে ওভারহেড ছাড়িয়ে মেমরি-সীমিত হতে প্রায় {border:,.0f}টি উপাদান লাগে।",
+        "en": "Three limits measured next to the examples on this machine ({device}): a fixed cost of {overhead_us:.1f} µs per small op, memory bandwidth {bandwidth:.1f} GB/s, peak compute {peak:.1f} GFLOP/s. So a float32 elementwise op needs about {border:,.0f} elements before it leaves the overhead regime and becomes memory-bound.",
+    },
+    "lesson01.v_dtypes_measured": {
+        "bn": "এখানে মাপা (CPU, {n}×{n}): fp32 {fp32:.1f}, bf16 {bf16:.1f}, fp16 {fp16:.1f} GFLOP/s।",
+        "en": "Measured here (CPU, {n}×{n}): fp32 {fp32:.1f}, bf16 {bf16:.1f}, fp16 {fp16:.1f} GFLOP/s.",
+    },
+    "lesson01.v_dtypes_fast": {
+        "bn": "{fastest} এখানে fp32-এর চেয়ে {phrase}: এই CPU-তে সেই ফরম্যাটের গুণ-যোগের নিজস্ব দ্রুত নির্দেশ আছে (hardware.show_report() দেখো)।",
+        "en": "{fastest} is {phrase} than fp32 here: this CPU has fast instructions of its own for that format (see hardware.show_report()).",
+    },
+    "lesson01.v_dtypes_slow": {
+        "bn": "কম বিট এখানে দ্রুত নয় (সবচেয়ে ভালোটিও fp32-এর তুলনায় {phrase}): এই CPU-তে 16-বিট গুণের আলাদা দ্রুত একক নেই, তাই PyTorch সংখ্যাগুলো রূপান্তর করে গোনে। টেনসর কোরওয়ালা GPU-তে উল্টোটা হয়।",
+        "en": "Fewer bits are not faster here (even the best is {phrase} than fp32): this CPU has no fast unit for 16-bit multiplies, so PyTorch converts the numbers and computes. On a GPU with tensor cores it is the other way round.",
+    },
+    "lesson01.v_dtypes_off": {
+        "bn": "তিন ডেটা টাইপের মাপ এই মেশিনে বন্ধ আছে; চালাতে ওপরের সেলে RUN_DTYPES = True করো।",
+        "en": "The three-dtype measurement is off on this machine; to run it set RUN_DTYPES = True in the cell above.",
     },
 }

@@ -1,53 +1,27 @@
 """Lesson 01 (GPU vs CPU): its measurements and its experiment panel.
 
-Each function measures one idea of the lesson on every device present and returns
-bench Records; the plot_* functions draw them. The notebook calls them in order:
-
-    thread_scaling()   same matmul with 1, 2, ... N CPU threads
-    matmul_sweep()     GFLOP/s vs matrix size        (compute-bound when big)
-    add_sweep()        GB/s of c = a + b vs length   (always memory-bound)
-    batch_sweep()      samples/s of SimpleNN's training step vs batch size
-    make()             the panel: size, dtype, devices, threads -> plot + table
+The timing itself (time_matmul, time_add, batch_throughput) is written in the notebook's cells and
+saved to saved.py (#@save); here: the sizes each section sweeps, the plot_* functions that draw the
+Records, the reference/ overlays, and make(), the panel (size, dtype, devices, threads -> plot + table).
 """
 
 from __future__ import annotations
 
-import contextlib
 import os
 
 import ipywidgets as widgets
 import torch
 
-from fastrain_lib.measure import bench, hardware, reference, roofline
 from fastrain_lib.core import config
-from fastrain_lib.ui import plots
+from fastrain_lib.core.dtypes import STORAGE_DTYPES
 from fastrain_lib.core.i18n import t
-from fastrain_lib.models import SimpleNN
-from fastrain_lib.lessons.l01_gpu_vs_cpu.saved import training_step  # the lesson's cell (#@save)
-from fastrain_lib.ui.progress import progress
+from fastrain_lib.lessons.l01_gpu_vs_cpu.saved import time_matmul  # the lesson's cell (#@save)
+from fastrain_lib.measure import bench, hardware, reference, roofline
+from fastrain_lib.ui import plots
 from fastrain_lib.ui.widgets import ExperimentPanel, Outcome
 
 # benchmarks/ families whose reference/ results the instructor dashboard shows beside this panel
 REFERENCE_FAMILIES = ("matmul", "copy")
-
-DTYPES = {"float32": torch.float32, "bfloat16": torch.bfloat16, "float16": torch.float16}
-
-
-def _dtype_name(dtype: torch.dtype) -> str:
-    return str(dtype).replace("torch.", "")
-
-
-@contextlib.contextmanager
-def num_threads(count: int | None):
-    """Run a block with `count` CPU threads, then put the old setting back (even on error)."""
-    before = torch.get_num_threads()
-    if count:
-        torch.set_num_threads(int(count))
-    try:
-        yield
-    finally:
-        torch.set_num_threads(before)
-
 
 # ---------------------------------------------------------------- 1. threads on a CPU
 
@@ -61,18 +35,6 @@ def thread_counts(cores: int | None = None) -> list[int]:
     while counts[-1] * 2 < cores:
         counts.append(counts[-1] * 2)
     return counts + [cores]
-
-
-def thread_scaling(size: int | None = None, counts: list[int] | None = None) -> list[bench.Record]:
-    """Time the same size x size float32 matmul on the CPU with each thread count."""
-    size = size or config.by_mode(ci=256, lab=1024, full=2048)
-    records = []
-    for count in progress(counts or thread_counts(), "lesson01.progress_threads"):
-        with num_threads(count):
-            record = bench.matmul(size, device="cpu")
-        record.params["threads"] = count
-        records.append(record)
-    return records
 
 
 def plot_thread_scaling(records: list[bench.Record]):
@@ -106,36 +68,6 @@ def matmul_sizes(device: str = "cpu") -> list[int]:
 def add_lengths(device: str = "cpu") -> list[int]:
     top = config.by_mode(ci=20, lab=24, full=26) + (2 if torch.device(device).type == "cuda" else 0)
     return [2**k for k in range(10, top + 1, 2)]
-
-
-def matmul_sweep(devices: list[str] | None = None, dtype: torch.dtype = torch.float32) -> list[bench.Record]:
-    """GFLOP/s of square matmuls of growing size on each device."""
-    records = []
-    for device in devices or hardware.available_devices():
-        for size in progress(matmul_sizes(device), "lesson01.progress_matmul", device=device):
-            records.append(bench.matmul(size, device=device, dtype=dtype))
-    return records
-
-
-def add_bandwidth(numel: int, device: str = "cpu", dtype: torch.dtype = torch.float32) -> bench.Record:
-    """Time c = a + b: reads two tensors, writes one; one FLOP per element."""
-    a = bench.fresh_random(numel, device=device, dtype=dtype)
-    b = bench.fresh_random(numel, device=device, dtype=dtype)
-    c = torch.empty_like(a)
-    record = bench.measure(lambda: torch.add(a, b, out=c), f"add {numel}",
-                           params={"numel": numel, "device": str(device), "dtype": _dtype_name(dtype)})
-    record.metrics["gbs"] = record.per_second(3 * numel * a.element_size()) / 1e9
-    record.metrics["gflops"] = record.per_second(numel) / 1e9
-    return record
-
-
-def add_sweep(devices: list[str] | None = None, dtype: torch.dtype = torch.float32) -> list[bench.Record]:
-    """GB/s of elementwise addition of growing length on each device."""
-    records = []
-    for device in devices or hardware.available_devices():
-        for numel in progress(add_lengths(device), "lesson01.progress_add", device=device):
-            records.append(add_bandwidth(numel, device=device, dtype=dtype))
-    return records
 
 
 def ring_noisy(ax, xs, ys, records) -> bool:
@@ -234,30 +166,9 @@ def roofline_figure(roofs: list[roofline.Roof], matmul_records: list[bench.Recor
 # ---------------------------------------------------------------- 3. batch size and throughput
 
 
-def batch_throughput(batch_size: int, device: str = "cpu") -> bench.Record:
-    """Samples per second of one SimpleNN training step (Adam, lr 1e-3 as in the seeds)."""
-    torch.manual_seed(0)
-    model = SimpleNN().to(device)
-    optimizer = torch.optim.Adam(model.parameters(), lr=1e-3)
-    inputs = bench.fresh_random(batch_size, 1, 28, 28, device=device, seed=batch_size)
-    targets = torch.randint(0, 10, (batch_size,)).to(device)
-    record = bench.measure(lambda: training_step(model, optimizer, inputs, targets), f"SimpleNN step b={batch_size}",
-                           params={"batch_size": batch_size, "device": str(device)})
-    record.metrics["samples_per_s"] = record.per_second(batch_size)
-    return record
-
-
 def batch_sizes() -> list[int]:
     return config.by_mode(ci=[1, 16, 256], lab=[1, 4, 16, 64, 256, 1024, 4096],
                           full=[1, 4, 16, 64, 256, 1024, 4096, 16384])
-
-
-def batch_sweep(devices: list[str] | None = None, sizes: list[int] | None = None) -> list[bench.Record]:
-    records = []
-    for device in devices or hardware.available_devices():
-        for size in progress(sizes or batch_sizes(), "lesson01.progress_batch", device=device):
-            records.append(batch_throughput(size, device))
-    return records
 
 
 def plot_batch(records: list[bench.Record]):
@@ -326,16 +237,9 @@ def panel_experiment(size: int, dtype: str, devices: tuple, threads: int) -> Out
     """Matmul time and GFLOP/s for sizes up to `size`, per chosen device, with `threads` CPU threads."""
     devices = [d for d in devices if d in hardware.available_devices()] or ["cpu"]
     sizes = [s for s in (64, 128, 256, 512, 1024, 2048, 4096) if s <= size]
-    records, rows = [], []
-    with num_threads(threads):
-        for device in devices:
-            for n in sizes:
-                record = bench.matmul(n, device=device, dtype=DTYPES[dtype])
-                record.params["threads"] = threads
-                records.append(record)
-                rows.append((device, n, threads, record.median_s * 1e3, record.iqr_s * 1e3,
-                             record.metrics["gflops"],
-                             t("noise.noisy_word") if record.noisy else t("noise.quiet_word")))
+    records = [time_matmul(n, device, STORAGE_DTYPES[dtype], threads) for device in devices for n in sizes]
+    rows = [(r.params["device"], r.params["size"], threads, r.median_s * 1e3, r.iqr_s * 1e3, r.metrics["gflops"],
+             t("noise.noisy_word") if r.noisy else t("noise.quiet_word")) for r in records]
     fig, (left, right) = plots.new_figure(ncols=2)
     for device in devices:
         mine = [r for r in records if r.params["device"] == device]
@@ -368,7 +272,7 @@ def make() -> ExperimentPanel:
         {
             "size": widgets.Dropdown(options=[128, 256, 512, 1024, 2048, 4096],
                                      value=config.by_mode(ci=128, lab=512), description=t("lesson01.max_size")),
-            "dtype": widgets.ToggleButtons(options=list(DTYPES), value="float32", description=t("core.dtype")),
+            "dtype": widgets.ToggleButtons(options=["fp32", "bf16", "fp16"], value="fp32", description=t("core.dtype")),
             "devices": widgets.SelectMultiple(options=devices, value=tuple(devices), rows=min(3, len(devices)),
                                               description=t("lesson01.devices")),
             "threads": widgets.IntSlider(value=torch.get_num_threads(), min=1, max=cores,

@@ -1,5 +1,9 @@
 """Lesson 01's verdict rules: which sentence this run's numbers support (issue 27).
 
+Each `# VERDICT` cell of the notebook calls one of the functions at the end of this file (threads,
+sizes_and_adds, gpu_vs_cpu, under_roofs, regimes_found, batches, dtypes, load), which prints its
+sentences through verdicts.say.
+
 Each rule is a pure function of a table of numbers (`Row`s: what was measured, its median time,
 its rate, its noise verdict) and returns `Line`s: a catalog key, its values, and the measurements
 the sentence stands on (`noise`, passed to verdicts.say). The rules hold three promises, tested on
@@ -24,6 +28,7 @@ from typing import NamedTuple
 from fastrain_lib.core import verdicts
 from fastrain_lib.core.i18n import t
 from fastrain_lib.measure import noise as noise_mod
+from fastrain_lib.measure import regimes
 
 # The smallest matmul's extra time may be this many times the measured per-call cost of a tiny op
 # and still be "the fixed cost of each call" (a matmul call also wakes a thread team).
@@ -205,11 +210,6 @@ def ceiling_lines(points: list[tuple[str, float, float]], peak_gflops: float, ba
     return lines
 
 
-def above_ceiling(points: list[tuple[str, float, float]], peak_gflops: float, bandwidth_gbs: float) -> list[bool]:
-    """For each point: is it above its own ceiling (the plot rings it)?"""
-    return [g > ABOVE_CEILING * min(peak_gflops, bandwidth_gbs * i) for _, i, g in points]
-
-
 # ---------------------------------------------------------------- §5 batch size
 
 
@@ -265,3 +265,87 @@ def load_lines(quiet_all: Row, busy_all: Row, quiet_one: Row, busy_one: Row) -> 
     if slow_all > 1.5 and slow_all > 1.5 * slow_one:
         return [Line("lesson01.v_load_collapse", values, stand)]
     return [Line("lesson01.v_load_mild", values, stand)]
+
+
+# ---------------------------------------------------------------- what each # VERDICT cell calls (prints)
+
+
+def _of(records, device: str) -> list:
+    return [r for r in records if r.params["device"] == device]
+
+
+def threads(records) -> None:
+    """§1: the same matmul with 1, 2, ... threads (Records with params['threads'])."""
+    say(thread_lines(rows(records, "threads", "gflops")))
+
+
+def sizes_and_adds(matmul_records, add_records, per_call: dict, cache: int | None) -> None:
+    """§2, per device in `per_call` (its per-call cost Record): matmul GFLOP/s by size, addition GB/s by length."""
+    for device, over in per_call.items():
+        say(size_lines(rows(_of(matmul_records, device), "size", "gflops"), over.metrics["overhead_s"], over.noise, device))
+        say(add_lines(rows(_of(add_records, device), "numel", "gbs"), cache if device == "cpu" else None, device))
+
+
+def gpu_vs_cpu(matmul_records, add_records) -> None:
+    """§2: the best matmul and the best addition of the GPU against the CPU's (or the CPU's alone)."""
+    def best(records, device, metric):
+        return max(_of(records, device), key=lambda r: r.metrics[metric], default=None)
+
+    cpu_mm, cpu_add = best(matmul_records, "cpu", "gflops"), best(add_records, "cpu", "gbs")
+    gpu_mm, gpu_add = best(matmul_records, "cuda", "gflops"), best(add_records, "cuda", "gbs")
+    if gpu_mm is None or gpu_add is None:
+        verdicts.say("lesson01.v_no_gpu", noise=[cpu_mm, cpu_add], mm=cpu_mm.metrics["gflops"], add=cpu_add.metrics["gbs"])
+        return
+    verdicts.say("lesson01.v_gpu_vs_cpu", noise=[gpu_mm, cpu_mm, gpu_add, cpu_add],
+                 gpu_mm=gpu_mm.metrics["gflops"], cpu_mm=cpu_mm.metrics["gflops"],
+                 mm_phrase=compare(gpu_mm.metrics["gflops"] / cpu_mm.metrics["gflops"]),
+                 gpu_add=gpu_add.metrics["gbs"], cpu_add=cpu_add.metrics["gbs"],
+                 add_phrase=compare(gpu_add.metrics["gbs"] / cpu_add.metrics["gbs"]))
+
+
+def under_roofs(roofs: dict, points: dict) -> None:
+    """§3: {device: its measured Roof}, {device: (points, their Records)}: how many sit under the roof."""
+    for device, roof in roofs.items():
+        found, records = points[device]
+        flags = ceiling_lines(found, roof.peak_gflops, roof.bandwidth_gbs)
+        verdicts.say("lesson01.v_roof_count", noise=[*roof.records, *records], device=device, n=len(found),
+                     below=len(found) - len(flags), above=len(flags))
+        say(flags)
+
+
+def regimes_found(machines: dict, findings: dict) -> None:
+    """§4: the three limits measured next to the examples, then each example's regime (regimes.finding_verdicts)."""
+    for device, machine in machines.items():
+        verdicts.say("lesson01.v_regime_limits", noise=machine.records, device=device, overhead_us=machine.overhead_s * 1e6,
+                     bandwidth=machine.bandwidth_gbs, peak=machine.peak_gflops, border=machine.border_numel())
+        for f in findings[device]:
+            for key, values, stand in regimes.finding_verdicts(f, machine):  # no regime for a noisy or impossible point
+                verdicts.say(key, noise=stand, **values)
+
+
+def batches(records) -> None:
+    """§5: samples/s of the training step by batch size, per device."""
+    for device in dict.fromkeys(r.params["device"] for r in records):
+        say(batch_lines(rows(_of(records, device), "batch_size", "samples_per_s"), device))
+
+
+def dtypes(by_dtype: dict) -> None:
+    """§6: the same CPU matmul in fp32, bf16 and fp16 ({name: Record}; empty when the cell was off)."""
+    if not by_dtype:
+        verdicts.say("lesson01.v_dtypes_off", noise=())
+        return
+    gflops = {name: r.metrics["gflops"] for name, r in by_dtype.items()}
+    verdicts.say("lesson01.v_dtypes_measured", noise=list(by_dtype.values()), n=by_dtype["fp32"].params["size"], **gflops)
+    fastest = max(("bf16", "fp16"), key=gflops.get)  # the faster of the two 16-bit formats
+    ratio = gflops[fastest] / gflops["fp32"]
+    verdicts.say("lesson01.v_dtypes_fast" if ratio > 1.1 else "lesson01.v_dtypes_slow",
+                 noise=[by_dtype[fastest], by_dtype["fp32"]], fastest=fastest, phrase=compare(ratio))
+
+
+def load(timings: dict, all_threads: int) -> None:
+    """§7: {(situation, threads): Record} for quiet/busy × all threads/1 thread."""
+    def row(situation, count):
+        r = timings[(situation, count)]
+        return Row(count, r.median_s, r.metrics["gflops"], r.noise)
+
+    say(load_lines(row("quiet", all_threads), row("busy", all_threads), row("quiet", 1), row("busy", 1)))

@@ -171,10 +171,6 @@ MESSAGES = {
         "bn": "bucket_cap_mb={cap:g}-এ ({n}টি বাকেট) অল-রিডিউসের সময়ের {hidden:.0%} কেটেছে ব্যাকওয়ার্ড যখন আগের লেয়ারের গ্রেডিয়েন্ট গুনছিল — এটুকু যোগাযোগ গণনার আড়ালে লুকিয়েছে।",
         "en": "With bucket_cap_mb={cap:g} ({n} buckets) {hidden:.0%} of the all-reduce time passed while backward was still computing earlier layers' gradients — that much communication hid behind compute.",
     },
-    "lesson05b.col_ddp_buckets": {"bn": "DDP-র বাকেট", "en": "DDP's buckets"},
-    "lesson05b.col_ddp_ms": {"bn": "DDP, এক ধাপ (ms)", "en": "DDP, one step (ms)"},
-    "lesson05b.col_ours_buckets": {"bn": "আমাদের বাকেট", "en": "our buckets"},
-    "lesson05b.col_ours_ms": {"bn": "আমাদের, এক ধাপ (ms)", "en": "ours, one step (ms)"},
     "lesson05b.v_ours_vs_ddp": {
         "bn": "bucket_cap_mb={cap:g}-এ আমাদের হাতে লেখা বাকেটের অল-রিডিউসে এক ধাপ (ফরওয়ার্ড + ব্যাকওয়ার্ড + অল-রিডিউস) {ours_ms:.1f} ms, PyTorch-এর DDP-তে ({n}টি বাকেট) {ddp_ms:.1f} ms; DDP একই কাজ করে C++-এ (তার Reducer)।",
         "en": "With bucket_cap_mb={cap:g} our hand-written bucketed all-reduce took {ours_ms:.1f} ms per step (forward + backward + all-reduce), PyTorch's DDP ({n} buckets) {ddp_ms:.1f} ms; DDP does the same work in C++ (its Reducer).",

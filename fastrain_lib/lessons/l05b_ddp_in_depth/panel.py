@@ -118,16 +118,6 @@ def sweep_rows(results: list[dict], info: dict) -> list[dict]:
     return rows
 
 
-def sweep_table(rows: list[dict]) -> tuple[list[str], list[tuple]]:
-    """bucket_cap_mb, DDP's buckets and step, our buckets and step (ms), the row's noise word."""
-    from fastrain_lib.distributed import measured
-
-    headers = ["bucket_cap_mb", t("lesson05b.col_ddp_buckets"), t("lesson05b.col_ddp_ms"),
-               t("lesson05b.col_ours_buckets"), t("lesson05b.col_ours_ms"), t("noise.verdict_col")]
-    return headers, [(f"{r['bucket_cap_mb']:g}", r["buckets"], r["step_s"] * 1e3, r["ours_buckets"], r["ours_s"] * 1e3,
-                      measured.word(r["noise"])) for r in rows]
-
-
 def sweep_figure(rows: list[dict], timeline_cap: float | None = None):
     """Left: step time vs bucket cap; right: one step's timeline (gradients computed, buckets' all-reduces)."""
     fig, (left, right) = plots.new_figure(ncols=2)

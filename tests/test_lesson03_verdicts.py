@@ -78,9 +78,13 @@ def test_autocast_verdict_on_cuda_says_they_ran_in_fp32():
 
 
 def test_autocast_verdict_matches_the_real_table_on_this_machine():
-    from fastrain_lib.precision import amp as precision
+    import torch
 
-    rows = precision.autocast_dtypes("cpu", "bf16")
+    a = torch.randn(8, 8)
+    with torch.amp.autocast("cpu", dtype=torch.bfloat16):  # what the lesson's cell runs
+        rows = [(name, str(op().dtype).replace("torch.", "")) for name, op in
+                {"a @ b (matmul)": lambda: a @ a, "softmax": lambda: torch.softmax(a @ a, -1),
+                 "layer_norm": lambda: torch.nn.functional.layer_norm(a @ a, (8,)), "sum": lambda: (a @ a).sum()}.items()]
     out = lesson03.autocast_verdict(rows, "cpu")
     low_sum = dict(rows)["sum"] == "bfloat16"
     assert out[1][0] == ("lesson03.v.reductions_low" if low_sum else "lesson03.v.reductions_fp32")
@@ -165,14 +169,15 @@ def test_safe_scale_range_on_real_gradients_matches_the_shares():
     import torch
 
     from fastrain_lib.models import SimpleNN
-    from fastrain_lib.precision import amp as precision
     from fastrain_lib.precision import formats
 
     torch.manual_seed(0)
-    grads = precision.real_gradients(SimpleNN(), torch.rand(64, 1, 28, 28), torch.randint(0, 10, (64,)))
+    model = SimpleNN()
+    torch.nn.functional.cross_entropy(model(torch.rand(64, 1, 28, 28)), torch.randint(0, 10, (64,))).backward()
+    grads = torch.cat([p.grad.flatten() for p in model.parameters()])
     ks = list(range(0, 33, 2))
     under = [formats.underflow_share(grads, 2.0**k) for k in ks]
-    over = [formats.overflow_share(grads, 2.0**k) for k in ks]
+    over = [torch.isinf((grads * 2.0**k).half()).double().mean().item() for k in ks]
     key, values = lesson03.safe_scale_range(ks, under, over)
     if key == "lesson03.v.scale_safe_range":
         for k, u, o in zip(ks, under, over):
@@ -228,10 +233,37 @@ def test_multi_optimizer_verdict_names_who_skipped():
     assert key == "lesson03.v.multi_opt" and values["skipped"] == "opt_fc1" and values["stepped"] == "opt_fc2"
 
 
-def test_fp32_region_verdicts_on_this_machine_match_the_rows():
-    from fastrain_lib.precision import fp32_regions
+def _fp32_region_rows():
+    """The rows lesson 03's section 5b measures, with its saved functions (cpu, fp16 and bf16)."""
+    import math
 
-    rows = fp32_regions.fp32_region_rows("cpu", ("fp16", "bf16"))
+    import torch
+    from torch.nn import functional as F
+
+    from fastrain_lib.lessons.l03_mixed_precision.saved import fp32_cross_entropy, naive_cross_entropy
+
+    g = torch.Generator().manual_seed(0)
+    h, w = torch.randn(64, 64, generator=g), torch.randn(1000, 64, generator=g)
+    w = w * (30.0 / (h @ w.T).abs().max())
+    y = torch.randint(0, 1000, (64,), generator=g)
+    ref = F.cross_entropy(h.double() @ w.double().T, y).item()
+    found = []
+    for mode, dtype in (("fp16", torch.float16), ("bf16", torch.bfloat16)):
+        with torch.autocast("cpu", dtype=dtype):
+            logits = h @ w.T
+            inside = naive_cross_entropy(logits, y)
+            with torch.autocast("cpu", enabled=False):
+                region = naive_cross_entropy(logits.float(), y)
+            custom = fp32_cross_entropy("cpu").apply(logits, y)
+            exp_dtype = str(torch.exp(logits).dtype).replace("torch.", "")
+        found += [("autocast", mode, exp_dtype, inside.item()), ("enabled=False", mode, "float32", region.item()),
+                  ("custom_fwd", mode, "float32", custom.item())]
+    return [{"how": how, "mode": mode, "exp_dtype": e, "loss": loss, "finite": math.isfinite(loss),
+             "error": abs(loss - ref) if math.isfinite(loss) else math.inf} for how, mode, e, loss in found]
+
+
+def test_fp32_region_verdicts_on_this_machine_match_the_rows():
+    rows = _fp32_region_rows()
     by = {(r["how"], r["mode"]): r for r in rows}
     # the fp32 region and custom_fwd compute the same thing, and stay finite
     for mode in ("fp16", "bf16"):
@@ -282,3 +314,37 @@ def test_noisy_rows_get_no_ratio_and_no_cause_quiet_rows_keep_theirs():
 def test_every_row_noisy_says_nothing_causal():
     out = lesson03.speed_verdicts({"fp16": 0.5, "bf16": 2.0}, "cpu", formats(XEON_AMX), noisy={"fp16", "bf16"})
     assert [k for k, _ in out] == ["lesson03.v.speed_noisy", "lesson03.v.speed_noisy"]
+
+
+# ----------------------------------------------------------------- issue 37: each # VERDICT cell is one say_* call
+
+
+def test_say_speed_prints_ratios_from_the_records_and_only_the_noisy_mark_for_a_noisy_row(monkeypatch, capsys):
+    from fastrain_lib.measure import noise
+    from fastrain_lib.measure.bench import Record
+
+    monkeypatch.setenv("FASTRAIN_LANG", "en")
+    quiet = {"verdict": "quiet"}
+    records = [Record("fp32", 0.010, noise=quiet), Record("fp16", 0.100, noise=quiet), Record("bf16", 0.005, noise=quiet)]
+    mm = {"fp32": Record("mm", 1.0, metrics={"gflops": 10.0}, noise=quiet),
+          "fp16": Record("mm", 1.0, metrics={"gflops": 0.5}, noise=quiet),
+          "bf16": Record("mm", 1.0, metrics={"gflops": 30.0}, noise=quiet)}
+    lesson03.say_speed(records, mm, "cpu", formats(EPYC_AVX2))
+    out = capsys.readouterr().out
+    assert "fp16: 10.00× slower" in out and "bf16: 2.00× as fast" in out
+    records[2].noise = {"verdict": noise.NOISY, "load": 3.0}
+    lesson03.say_speed(records, mm, "cpu", formats(EPYC_AVX2))
+    out = capsys.readouterr().out
+    assert "bf16" not in out and "2.00" not in out and "fp16: 10.00× slower" in out
+
+
+def test_say_functions_without_a_measurement(monkeypatch, capsys):
+    monkeypatch.setenv("FASTRAIN_LANG", "en")
+    lesson03.say_accuracy([], steps=0)  # section 7 switched off: nothing to say
+    assert capsys.readouterr().out == ""
+    lesson03.say_autocast({}, "mps")
+    assert "neither fp16 nor bf16 autocast runs" in capsys.readouterr().out
+    lesson03.say_gradients(0.01, 20.0)
+    assert "20.0%" in capsys.readouterr().out
+    lesson03.say_accuracy([("fp32", 0.5, 0.6, 90.0, 0), ("bf16", 0.5, 0.6, 89.5, 0)], steps=10)
+    assert capsys.readouterr().out.strip()

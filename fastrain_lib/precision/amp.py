@@ -13,11 +13,12 @@ The four modes every lesson uses:
   fp16 - autocast to float16, with loss scaling (GradScaler): fp16's small range needs it
   bf16 - autocast to bfloat16, no loss scaling: bf16 has float32's 8 exponent bits
 
-Besides these: the one string -> dtype map (AUTOCAST_DTYPES, STORAGE_DTYPES), real gradients and an
-injected overflow for the loss-scaling demos, the bytes autograd saves for backward (activation
-memory), and which ops autocast runs in low precision. Elsewhere in this package: formats.py (the
-number formats), fp32_regions.py (what must stay fp32 inside autocast), step.py (the one AMP
-training step, written in lesson 03's cell).
+Besides these: the one string -> dtype map (AUTOCAST_DTYPES, STORAGE_DTYPES, from core.dtypes), an
+injected overflow for the GradScaler demos, and the bytes autograd saves for backward (activation
+memory) while the one AMP step runs. Elsewhere in this package: formats.py (the number formats),
+step.py (the one AMP training step, written in lesson 03's cell). Lesson 03's cells write the
+same things out (GradScaler(enabled=...), allow_tf32, autocast): these helpers are the versions
+the other lessons' panels call, named in lesson 03's prose.
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from torch.nn import functional as F
 from fastrain_lib.core.dtypes import AUTOCAST_DTYPES, PRECISIONS, STORAGE_DTYPES  # noqa: F401 - prec.AUTOCAST_DTYPES
 from fastrain_lib.core.i18n import t
 from fastrain_lib.measure import hardware
+from fastrain_lib.precision.step import amp_backward
 
 
 
@@ -136,16 +138,6 @@ def tf32(enabled: bool):
         torch.backends.cuda.matmul.allow_tf32, torch.backends.cudnn.allow_tf32 = old
 
 
-def real_gradients(model: torch.nn.Module, inputs: torch.Tensor, targets: torch.Tensor, loss_fn=None) -> torch.Tensor:
-    """All parameter gradients of one float32 forward/backward pass, as one flat tensor."""
-    loss_fn = loss_fn or F.cross_entropy
-    model.zero_grad(set_to_none=True)
-    loss_fn(model(inputs), targets).backward()
-    grads = torch.cat([p.grad.detach().flatten() for p in model.parameters() if p.grad is not None])
-    model.zero_grad(set_to_none=True)
-    return grads
-
-
 def inject_overflow(model: torch.nn.Module, at_backward: set[int] | list[int]):
     """Make the gradient of the model's first parameter inf on the given backward passes
     (counted from 0): an overflow as GradScaler sees it. Returns the hook handle;
@@ -167,12 +159,13 @@ def inject_overflow(model: torch.nn.Module, at_backward: set[int] | list[int]):
 # Memory: bytes autograd saves for backward
 # ---------------------------------------------------------------------------------------
 
-def saved_tensor_bytes(model: torch.nn.Module, inputs: torch.Tensor, targets: torch.Tensor | None = None,
+def saved_tensor_bytes(model: torch.nn.Module, inputs: torch.Tensor, targets: torch.Tensor,
                        *, device="cpu", mode: str = "fp32", loss_fn=None) -> dict:
-    """Bytes of the tensors autograd keeps for the backward pass during one forward pass
-    (counted with torch.autograd.graph.saved_tensors_hooks; each tensor once; the
-    model's own parameters excluded, they exist anyway). Exact and the same on every
-    hardware: it depends on shapes and dtypes only."""
+    """Bytes of the tensors autograd keeps for the backward pass while the one AMP step's first
+    half (precision/step.py's amp_backward: autocast forward + loss, scaled backward) runs once
+    (counted with torch.autograd.graph.saved_tensors_hooks; each tensor once; the model's own
+    parameters excluded, they exist anyway). Exact and the same on every hardware: it depends on
+    shapes and dtypes only. The gradients it makes are cleared again."""
     loss_fn = loss_fn or (lambda out, y: F.cross_entropy(out.flatten(0, -2), y.flatten()))
     params = {p.untyped_storage().data_ptr() for p in model.parameters()}
     seen, by_dtype = set(), {}
@@ -186,36 +179,8 @@ def saved_tensor_bytes(model: torch.nn.Module, inputs: torch.Tensor, targets: to
             by_dtype[name] = by_dtype.get(name, 0) + tensor.numel() * tensor.element_size()
         return tensor
 
-    inputs = inputs.to(device)
-    with torch.autograd.graph.saved_tensors_hooks(pack, lambda tensor: tensor), autocast(device, mode):
-        out = model(inputs)
-        if targets is not None:
-            loss_fn(out, targets.to(device))
+    scaler = make_scaler(device, mode)
+    with torch.autograd.graph.saved_tensors_hooks(pack, lambda tensor: tensor):
+        amp_backward(model, scaler, inputs.to(device), targets.to(device), loss_fn, dtype=AUTOCAST_DTYPES.get(mode))
+    model.zero_grad(set_to_none=True)
     return {"bytes": sum(by_dtype.values()), "by_dtype": by_dtype}
-
-
-# ---------------------------------------------------------------------------------------
-# Which ops run in low precision under autocast
-# ---------------------------------------------------------------------------------------
-
-def autocast_dtypes(device="cpu", mode: str = "bf16") -> list[tuple[str, str]]:
-    """Run a few typical ops under autocast and report the dtype each one produced."""
-    g = torch.Generator().manual_seed(0)
-    a = torch.randn(8, 8, generator=g).to(device)
-    w = torch.randn(8, 8, generator=g).to(device)
-    y = torch.zeros(8, dtype=torch.long, device=device)
-    ops = {
-        "a @ b (matmul)": lambda: a @ w,
-        "F.linear": lambda: F.linear(a, w),
-        "torch.relu": lambda: torch.relu(a @ w),
-        "a + b": lambda: a + w,
-        "softmax": lambda: torch.softmax(a @ w, dim=-1),
-        "layer_norm": lambda: F.layer_norm(a @ w, (8,)),
-        "cross_entropy": lambda: F.cross_entropy(a @ w, y),
-        "sum": lambda: (a @ w).sum(),
-    }
-    rows = []
-    with autocast(device, mode):
-        for name, op in ops.items():
-            rows.append((name, str(op().dtype).replace("torch.", "")))
-    return rows

@@ -117,11 +117,3 @@ def underflow_share(values: torch.Tensor, scale: float = 1.0, dtype: torch.dtype
         return 0.0
     lost = (nonzero * scale).to(dtype) == 0
     return lost.double().mean().item()
-
-
-def overflow_share(values: torch.Tensor, scale: float = 1.0, dtype: torch.dtype = torch.float16) -> float:
-    """Share of entries that become inf when multiplied by `scale` and stored in `dtype`."""
-    values = values.detach().flatten().double()
-    if values.numel() == 0:
-        return 0.0
-    return torch.isinf((values * scale).to(dtype)).double().mean().item()

@@ -125,6 +125,7 @@ MESSAGES = {
         "bn": "এই ডিভাইসে ({device}) autocast নিচু প্রিসিশনে চালিয়েছে: {low}; float32-এ: {high}।",
         "en": "On this device ({device}) autocast ran in low precision: {low}; in float32: {high}.",
     },
+    "lesson03.v.autocast_none": {"bn": "এই ডিভাইসে ({device}) fp16 বা bf16 autocast চলে না: সব অপারেশন fp32-এ।", "en": "On this device ({device}) neither fp16 nor bf16 autocast runs: every op is in fp32."},
     "lesson03.v.reductions_low": {
         "bn": "এখানে ({device}) {ops} নিচু প্রিসিশনে চলেছে: এই ডিভাইসের autocast-এর fp32-তালিকায় এরা নেই, তাই ইনপুটের dtype-ই মেনে চলে। (CUDA-র autocast এদের fp32-এ তোলে — তালিকা ডিভাইসভেদে আলাদা।)",
         "en": "Here ({device}) {ops} ran in low precision: they are not on this device's autocast fp32 list, so they follow their input's dtype. (CUDA's autocast lifts them to fp32 — the lists differ by device.)",

@@ -1,8 +1,74 @@
 """Lesson 03's verdict rules: pure functions of this run's numbers and the device's facts that pick
-which catalog sentence the lesson prints (verdicts.say), so the words always match the
-measurement (issue 19)."""
+which catalog sentence the lesson prints, so the words always match the measurement (issue 19).
+Each say_* is what one # VERDICT cell calls: it prints the sentences (verdicts.say) with what they
+stand on (noise=(): a count or a dtype; the timed Records for the speed rows)."""
 
 from __future__ import annotations
+
+from fastrain_lib.core import verdicts
+from fastrain_lib.measure import noise
+
+
+def _say(lines, stands_on=()) -> None:
+    for key, values in lines:
+        verdicts.say(key, noise=stands_on, **values)
+
+
+def say_gradients(zero_pct: float, below_normal_pct: float) -> None:
+    _say([gradient_verdict(zero_pct, below_normal_pct)])
+
+
+def say_scale_range(ks, underflow_pct, overflow_pct) -> None:
+    _say([safe_scale_range(list(ks), list(underflow_pct), list(overflow_pct))])
+
+
+def say_old_api(caught) -> None:
+    """caught: the warnings.catch_warnings(record=True) list of the old torch.cuda.amp lines."""
+    verdicts.say(old_api_verdict([str(w.message) for w in caught]), noise=())
+
+
+def say_autocast(rows_by_mode: dict, device_type: str) -> None:
+    """rows_by_mode: mode -> [(op, dtype)] measured under autocast here ({} when none runs)."""
+    for mode, rows in rows_by_mode.items():
+        _say(autocast_verdict(rows, f"{device_type}, autocast {mode}"))
+    if not rows_by_mode:
+        verdicts.say("lesson03.v.autocast_none", noise=(), device=device_type)
+
+
+def say_accumulation(max_diff: float, grad_scale: float, error_text: str | None) -> None:
+    _say(accumulation_verdict(max_diff, grad_scale, error_text))
+
+
+def say_multi_optimizer(changed: dict[str, bool], scale_before: float, scale_after: float) -> None:
+    _say([multi_optimizer_verdict(changed, scale_before, scale_after)])
+
+
+def say_memory(measured: dict[str, dict], n_params: int, activation_bytes: dict[str, int]) -> None:
+    _say(memory_verdicts(measured, n_params, activation_bytes))
+
+
+def say_fp32_regions(rows: list[dict], device_type: str) -> None:
+    _say(fp32_region_verdicts(rows, device_type))
+
+
+def say_speed(records: list, mm_records: dict, device_type: str, fast_formats) -> None:
+    """records: the timed steps, fp32 first; mm_records: format -> matmul Record. Each mode's
+    sentences stand on its step, fp32's step and both matmuls; a noisy one gets no ratio, no cause."""
+    fp32 = records[0]
+    ratios = {r.name: fp32.median_s / r.median_s for r in records[1:]}
+    mm = {mode: r.metrics["gflops"] for mode, r in mm_records.items()}
+    matmul_ratios = {mode: g / mm["fp32"] for mode, g in mm.items() if mode != "fp32"} if "fp32" in mm else {}
+    stands_on = {r.name: [x for x in (fp32, r, mm_records.get("fp32"), mm_records.get(r.name)) if x is not None]
+                 for r in records[1:]}
+    noisy = {mode for mode, measured in stands_on.items() if any(noise.is_noisy(x.noise) for x in measured)}
+    for key, values in speed_verdicts(ratios, device_type, fast_formats, matmul_ratios, noisy=noisy):
+        verdicts.say(key, noise=stands_on[values["mode"]], **values)
+
+
+def say_accuracy(rows: list[tuple], steps: int) -> None:
+    """rows: (mode, final loss, test loss, accuracy %, skipped); nothing to say when section 7 did not run."""
+    if rows:
+        _say([accuracy_verdict({row[0]: row[3] for row in rows}, steps=steps)])
 
 SAME_BAND = 0.05  # within ±5% of fp32 counts as "about the same": closer than run-to-run noise here
 LOW_PRECISION = ("float16", "bfloat16")

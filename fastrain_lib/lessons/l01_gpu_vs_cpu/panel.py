@@ -40,16 +40,12 @@ def thread_counts(cores: int | None = None) -> list[int]:
 def plot_thread_scaling(records: list[bench.Record]):
     """Speed-up over one thread against the ideal straight line."""
     fig, ax = plots.new_figure()
-    threads = [r.params["threads"] for r in records]
-    base = records[0].median_s
-    speedup = [base / r.median_s for r in records]
+    threads, measured = [r.params["threads"] for r in records], plots.label("core.measured_here")
     ax.plot(threads, threads, "--", color="gray", label=plots.label("lesson01.ideal"))
-    ax.plot(threads, speedup, "o-", lw=2.5, label=plots.label("core.measured_here"))
-    ring_noisy(ax, threads, speedup, records)
+    plots.lines(ax, threads, {measured: [records[0].median_s / r.median_s for r in records]}, noisy={measured: records},
+                xlabel=plots.label("lesson01.threads_axis"), ylabel=plots.label("lesson01.speedup_axis"),
+                title=plots.label("lesson01.threads_title", size=records[0].params["size"]))
     ax.set_xticks(threads)
-    ax.set_xlabel(plots.label("lesson01.threads_axis"))
-    ax.set_ylabel(plots.label("lesson01.speedup_axis"))
-    ax.set_title(plots.label("lesson01.threads_title", size=records[0].params["size"]))
     ax.legend()
     return fig
 
@@ -70,13 +66,12 @@ def add_lengths(device: str = "cpu") -> list[int]:
     return [2**k for k in range(10, top + 1, 2)]
 
 
-def ring_noisy(ax, xs, ys, records) -> bool:
-    """A red ring around each noisy point (its record's noise verdict), labelled once."""
-    points = [(x, y) for x, y, r in zip(xs, ys, records) if getattr(r, "noisy", False)]
-    if points:
-        ax.plot(*zip(*points), linestyle="none", marker="o", markersize=14, markerfacecolor="none",
-                markeredgecolor=plots.NOISY_COLOR, markeredgewidth=2, label=plots.label("noise.marked_point"))
-    return bool(points)
+def _curves(ax, records, x_key: str, metric: str, **style) -> None:
+    """One curve per device; plots.lines rings the noisy points (their Records' noise verdicts)."""
+    for device in dict.fromkeys(r.params["device"] for r in records):
+        mine = [r for r in records if r.params["device"] == device]
+        plots.lines(ax, [r.params[x_key] for r in mine], {device: [r.metrics[metric] for r in mine]},
+                    noisy={device: mine}, **style)
 
 
 def cache_bytes() -> int | None:
@@ -98,34 +93,16 @@ def cache_bytes() -> int | None:
     return max(found) if found else None
 
 
-def _by_device(records, x_key: str, metric: str) -> dict[str, tuple[list, list]]:
-    series: dict[str, tuple[list, list]] = {}
-    for r in records:
-        xs, ys = series.setdefault(r.params["device"], ([], []))
-        xs.append(r.params[x_key])
-        ys.append(r.metrics[metric])
-    return series
-
-
 def plot_sweeps(matmul_records: list[bench.Record], add_records: list[bench.Record]):
     """Left: matmul GFLOP/s vs n. Right: addition GB/s vs length. One line per device."""
     fig, (left, right) = plots.new_figure(ncols=2)
-    for device, (xs, ys) in _by_device(matmul_records, "size", "gflops").items():
-        left.plot(xs, ys, "o-", label=device)
-        ring_noisy(left, xs, ys, [r for r in matmul_records if r.params["device"] == device])
-    left.set_xscale("log", base=2)
-    left.set_xlabel(plots.label("core.matrix_size"))
-    left.set_ylabel("GFLOP/s")
-    left.set_title(plots.label("lesson01.matmul_title"))
-    for device, (xs, ys) in _by_device(add_records, "numel", "gbs").items():
-        right.plot(xs, ys, "s-", label=device)
-        ring_noisy(right, xs, ys, [r for r in add_records if r.params["device"] == device])
+    _curves(left, matmul_records, "size", "gflops", logx=True, xlabel=plots.label("core.matrix_size"),
+            ylabel="GFLOP/s", title=plots.label("lesson01.matmul_title"))
+    _curves(right, add_records, "numel", "gbs", marker="s", xlabel=plots.label("lesson01.numel_axis"),
+            ylabel="GB/s", title=plots.label("lesson01.add_title"))
+    right.set_xscale("log", base=2)  # no tick per length: 16777216 does not fit under its neighbour
     plot_reference(left, "matmul", "size", "gflops")
     plot_reference(right, "add", "numel", "gbs")
-    right.set_xscale("log", base=2)
-    right.set_xlabel(plots.label("lesson01.numel_axis"))
-    right.set_ylabel("GB/s")
-    right.set_title(plots.label("lesson01.add_title"))
     left.legend()
     right.legend()
     return fig
@@ -173,15 +150,9 @@ def batch_sizes() -> list[int]:
 
 def plot_batch(records: list[bench.Record]):
     fig, ax = plots.new_figure()
-    for device, (xs, ys) in _by_device(records, "batch_size", "samples_per_s").items():
-        ax.plot(xs, ys, "o-", lw=2.5, label=device)
-        ring_noisy(ax, xs, ys, [r for r in records if r.params["device"] == device])
+    _curves(ax, records, "batch_size", "samples_per_s", logx=True, logy=True, xlabel=plots.label("core.batch_size"),
+            ylabel=plots.label("core.samples_per_s"), title=plots.label("lesson01.batch_title"))
     plot_reference(ax, "SimpleNN step", "batch_size", "samples_per_s")
-    ax.set_xscale("log", base=2)
-    ax.set_yscale("log")
-    ax.set_xlabel(plots.label("core.batch_size"))
-    ax.set_ylabel(plots.label("core.samples_per_s"))
-    ax.set_title(plots.label("lesson01.batch_title"))
     ax.legend()
     return fig
 
@@ -243,19 +214,14 @@ def panel_experiment(size: int, dtype: str, devices: tuple, threads: int) -> Out
     fig, (left, right) = plots.new_figure(ncols=2)
     for device in devices:
         mine = [r for r in records if r.params["device"] == device]
-        ms = [r.median_s * 1e3 for r in mine]
-        errors = [r.iqr_s * 1e3 for r in mine]
-        left.errorbar(sizes, ms, yerr=errors, fmt="o-", capsize=3, label=device)
-        right.plot(sizes, [r.metrics["gflops"] for r in mine], "o-", label=device)
-        ring_noisy(right, sizes, [r.metrics["gflops"] for r in mine], mine)
+        left.errorbar(sizes, [r.median_s * 1e3 for r in mine], yerr=[r.iqr_s * 1e3 for r in mine], fmt="o-", capsize=3,
+                      label=device)
+    _curves(right, records, "size", "gflops", logx=True, xlabel=plots.label("core.matrix_size"), ylabel="GFLOP/s")
+    right.set_ylim(bottom=0)  # from zero: small differences should look small
     left.set_xscale("log", base=2)
     left.set_yscale("log")
     left.set_xlabel(plots.label("core.matrix_size"))
     left.set_ylabel(plots.label("core.median_ms"))
-    right.set_xscale("log", base=2)
-    right.set_ylim(bottom=0)  # from zero: small differences should look small
-    right.set_xlabel(plots.label("core.matrix_size"))
-    right.set_ylabel("GFLOP/s")
     fig.suptitle(plots.label("lesson01.panel_plot_title", dtype=dtype, threads=threads))
     left.legend()
     right.legend()

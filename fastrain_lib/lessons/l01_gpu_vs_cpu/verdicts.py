@@ -1,24 +1,10 @@
-"""Lesson 01's verdict rules: which sentence this run's numbers support (issue 27).
-
-Each `# VERDICT` cell of the notebook calls one of the functions at the end of this file (threads,
-sizes_and_adds, gpu_vs_cpu, under_roofs, regimes_found, batches, dtypes, load), which prints its
-sentences through verdicts.say.
-
-Each rule is a pure function of a table of numbers (`Row`s: what was measured, its median time,
-its rate, its noise verdict) and returns `Line`s: a catalog key, its values, and the measurements
-the sentence stands on (`noise`, passed to verdicts.say). The rules hold three promises, tested on
-tables of numbers (tests/test_lesson01_verdicts.py), among them the numbers of issue 27:
-
-- a noisy row is never explained: when a row a sentence stands on is noisy, the rule gives only
-  the measured statement with those rows as its noise, so verdicts.say prints the noisy-measurement
-  sentence in its place;
-- a cause is said only when the numbers fit it: "the fixed cost of each call" only when the gap is
-  about the per-call cost measured in the same run; "does not fit in the cache" only when the
-  tensors' bytes are larger than this machine's cache (and never when the cache size is unknown);
-  "a fixed per-step cost" only when no smaller batch took longer than a bigger batch's whole step;
-- a point above its own ceiling is flagged as a measurement problem, never explained;
-- ratios are worded right: a ratio below 1 of "faster" is said as "N× slower".
-"""
+"""Lesson 01's verdict rules (issue 27). Each `# VERDICT` cell calls one printing function at the end
+(threads, sizes_and_adds, gpu_vs_cpu, under_roofs, regimes_found, batches, dtypes, load); they build on
+pure rules (`*_lines`: a table of `Row`s in, catalog `Line`s out, tested in tests/test_lesson01_verdicts.py)
+that keep three promises: a noisy row is never explained (only the measured statement, which
+verdicts.say turns into the noisy mark); a cause is said only when the numbers fit it (the per-call
+cost measured in the same run, the tensors' bytes against this machine's cache, no smaller batch
+slower than a bigger batch's whole step); a point above its own ceiling is a measurement problem."""
 
 from __future__ import annotations
 

@@ -120,7 +120,7 @@ def test_gradscaler_skips_a_step_on_an_inf_gradient():
 def test_ddp_over_nccl_with_one_process():
     from fastrain_lib.distributed import ddp, launch
 
-    cfg = ddp.make_cfg(steps=3, batch_size=16, hidden=32, data_size=128, synthetic=True, device="cuda")
+    cfg = ddp.make_cfg(steps=3, batch_size=16, hidden=32, data_size=128, device="cuda")
     (result,) = launch(ddp.train_worker, 1, args=(cfg,), tensors_on_cuda=True, timeout_s=120)
     assert result["backend"] == "nccl" and result["device"] == "cuda:0"
     assert all(math.isfinite(v) for v in result["losses"])
@@ -150,7 +150,7 @@ def test_torchrun_two_processes_on_one_gpu_fall_back_to_gloo(tmp_path):
     out = tmp_path / "out"
     # python -m torch.distributed.run: always there (a system or --user install has no torchrun beside python)
     cmd = [sys.executable, "-m", "torch.distributed.run", "--standalone", "--nproc_per_node=2", "-m", "fastrain_lib.distributed.ddp", "--steps", "4",
-           "--batch-size", "8", "--hidden", "16", "--data-size", "128", "--synthetic", "--out", str(out)]
+           "--batch-size", "8", "--hidden", "16", "--data-size", "128", "--device", "cuda", "--out", str(out)]
     env = {**os.environ, "CUDA_VISIBLE_DEVICES": os.environ.get("CUDA_VISIBLE_DEVICES", "0").split(",")[0]}
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env,
                             start_new_session=True, cwd=ROOT)

@@ -138,7 +138,7 @@ def test_the_amp_step_is_defined_once_in_the_whole_course():
 
 
 # the short versions that lessons 05-07 show before the library measures (<= 20 lines each)
-SHORT = [("notebooks/05_data_vs_model_parallel.ipynb", "ddp_train"),
+SHORT = [("notebooks/05_data_vs_model_parallel.ipynb", "main"),
          ("notebooks/05_data_vs_model_parallel.ipynb", "ring_all_reduce"),
          ("notebooks/05c_sharding_and_pipelines.ipynb", "zero1_step"),
          ("notebooks/06_sync_vs_async_sgd.ipynb", "hogwild_worker")]

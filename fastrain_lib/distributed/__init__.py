@@ -2,9 +2,10 @@
 
 One small module per idea (read them like a lesson appendix):
 
-- launcher.py     run a worker in N processes from a notebook (forkserver or spawn, free port, timeouts,
-                  each rank's traceback in Bengali, no orphan processes)
-- ddp.py          a DistributedDataParallel training worker; also a torchrun script
+- launcher.py     run a worker in N processes from a notebook (forkserver or spawn, free port, torchrun's
+                  environment, timeouts, each rank's traceback in Bengali, no orphan processes)
+- ddp.py          the course's one DDP worker and its main() (init_process_group ... destroy_process_group),
+                  written in lesson 05's cell; also a torchrun script
 - ring.py         ring all-reduce from scratch with send/recv, and a naive parameter server
 - model_split.py  a model cut into parts on a list of devices (the seeds' ModelParallel)
 - pipeline.py     a GPipe-style pipeline over processes with micro-batches and a timeline

@@ -104,14 +104,19 @@ def die_with_parent() -> None:
 
 
 def _entry(fn, rank: int, world_size: int, port: int, backend: str, args: tuple, results, pg_timeout_s: float,
-           threads: int, environ: dict) -> None:
-    """What each child process runs: join the group, call fn, report, leave the group."""
+           threads: int, environ: dict, join_group: bool = True) -> None:
+    """What each child process runs: torchrun's environment, then fn; the group is left in `finally`.
+    join_group: the launcher joins the group and calls fn(rank, world_size, *args) (the small workers);
+    False: fn(*args) calls init_process_group itself from this environment, exactly as under torchrun."""
     die_with_parent()
     take_environment(environ)
     os.environ.update(MASTER_ADDR="127.0.0.1", MASTER_PORT=str(port), RANK=str(rank),
                       WORLD_SIZE=str(world_size), LOCAL_RANK=str(rank), LOCAL_WORLD_SIZE=str(world_size))
     torch.set_num_threads(threads)
     try:
+        if not join_group:
+            results.put(("ok", rank, fn(*args)))
+            return
         if backend == "nccl":
             hardware.use_gpu(rank)  # NCCL: one GPU per rank, chosen before the group forms
         dist.init_process_group(backend, rank=rank, world_size=world_size,
@@ -169,8 +174,12 @@ def start_method_for(tensors_on_cuda: bool, available: tuple[str, ...] | list[st
 
 def launch(fn, world_size: int, *, args: tuple = (), backend: str | None = None, timeout_s: float = 60.0,
            threads: int | None = None, tensors_on_cuda: bool = False, start_method: str | None = None,
-           preload: tuple[str, ...] | list[str] = PRELOAD) -> list:
+           preload: tuple[str, ...] | list[str] = PRELOAD, join_group: bool = True) -> list:
     """Run fn(rank, world_size, *args) in `world_size` processes; returns [result of rank 0, 1, ...].
+
+    join_group=False: every process gets only torchrun's environment (RANK, WORLD_SIZE, LOCAL_RANK,
+    MASTER_ADDR, MASTER_PORT) and runs fn(*args), which calls init_process_group itself — lesson 05's
+    ddp.main, the same code that `torchrun --nproc_per_node=W script.py` runs.
 
     tensors_on_cuda: the worker keeps its tensors on a GPU (e.g. DDP training on CUDA); only
     then may the backend be NCCL. Workers with CPU tensors (the default) always get gloo.
@@ -191,13 +200,13 @@ def launch(fn, world_size: int, *, args: tuple = (), backend: str | None = None,
     backend = backend or default_backend(world_size, tensors_on_cuda)
     threads = threads or threads_per_rank(world_size)
     try:
-        return _launch_once(ctx, fn, world_size, args, backend, timeout_s, threads, free_port())
+        return _launch_once(ctx, fn, world_size, args, backend, timeout_s, threads, free_port(), join_group)
     except WorkerError as err:
         if not _port_taken(err):
             raise
     # free_port() closes its socket before rank 0 binds the port again: on a busy machine (Jupyter
     # kernels open five ports each) another process can take it in between. Once more, new port.
-    return _launch_once(ctx, fn, world_size, args, backend, timeout_s, threads, free_port())
+    return _launch_once(ctx, fn, world_size, args, backend, timeout_s, threads, free_port(), join_group)
 
 
 def context(start_method: str | None = None, *, tensors_on_cuda: bool = False,
@@ -227,7 +236,7 @@ def _port_taken(err: WorkerError) -> bool:
 
 
 def _launch_once(ctx, fn, world_size: int, args: tuple, backend: str, timeout_s: float, threads: int,
-                 port: int) -> list:
+                 port: int, join_group: bool = True) -> list:
     results = ctx.Queue()
     # gloo's own timeout (the default is 30 minutes!): a rank stuck waiting for a peer
     # gives up by itself shortly after we would have terminated it anyway.
@@ -238,7 +247,7 @@ def _launch_once(ctx, fn, world_size: int, args: tuple, backend: str, timeout_s:
     try:
         for rank in range(world_size):
             p = ctx.Process(target=_entry, args=(fn, rank, world_size, port, backend, args, results, pg_timeout_s,
-                                                 threads, dict(os.environ)), daemon=True, name=f"fastrain-rank{rank}")
+                                                 threads, dict(os.environ), join_group), daemon=True, name=f"fastrain-rank{rank}")
             p.start()
             processes.append(p)
         LAST_PIDS[:] = [p.pid for p in processes]

@@ -31,10 +31,6 @@ MESSAGES = {
         "en": "Not finished within {seconds:.0f} s: ranks {ranks} were stuck (perhaps one waited forever for another). "
               "All processes were stopped. Raise timeout_s, or look for an endless loop or an unmatched send/recv.",
     },
-    "distributed.torchrun_summary": {
-        "bn": "{world} প্রসেসে DDP প্রশিক্ষণ শেষ: শেষ loss {loss:.4f}, {sps:.0f} নমুনা/সেকেন্ড, প্যারামিটার checksum {checksum:.6f}",
-        "en": "DDP training on {world} processes done: final loss {loss:.4f}, {sps:.0f} samples/s, parameter checksum {checksum:.6f}",
-    },
     "distributed.bad_cfg": {
         "bn": "DDP কনফিগারেশনে অচেনা কী: {keys}। চেনা কী: {known}।",
         "en": "Unknown keys in the DDP configuration: {keys}. Known keys: {known}.",
@@ -46,9 +42,5 @@ MESSAGES = {
     "distributed.pipeline_shape": {
         "bn": "পাইপলাইনে batch {batch}-কে {micro} মাইক্রো-ব্যাচে সমান ভাগ করা যায় না; batch যেন micro-batch সংখ্যার গুণিতক হয়।",
         "en": "The batch of {batch} cannot be split evenly into {micro} micro-batches; make the batch a multiple of it.",
-    },
-    "ddp.too_little_data": {
-        "bn": "ডেটা খুব কম: {data_size}টি নমুনা {world_size}টি প্রসেসে ভাগ করলে প্রতি প্রসেসে একটি পূর্ণ batch ({batch_size}) হয় না। batch ছোট করো, প্রসেস কমাও, বা ডেটা বাড়াও।",
-        "en": "Too little data: {data_size} samples split over {world_size} processes do not give each process one full batch ({batch_size}). Use a smaller batch, fewer processes or more data.",
     },
 }

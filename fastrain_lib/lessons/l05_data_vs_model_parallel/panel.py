@@ -57,8 +57,9 @@ def default_batch() -> int:
 
 
 def ddp_runs(processes: list[int], batch_size: int | None = None, hidden: int = DEFAULT_HIDDEN,
-             backend: str = "gloo", steps: int | None = None, amp: str = "off") -> dict[int, list[dict]]:
-    """{W: [rank results]} of the DDP worker for each process count W (cached per setting);
+             backend: str = "gloo", steps: int | None = None) -> dict[int, list[dict]]:
+    """{W: [rank results]} of lesson 05's DDP worker (ddp.train_worker, the lesson's saved cell) for
+    each process count W (cached per setting);
     each rank also reports its all-reduce time for one step's gradients (ddp_costs).
 
     One CPU thread per process: each process plays one GPU, so W processes use W cores."""
@@ -68,13 +69,13 @@ def ddp_runs(processes: list[int], batch_size: int | None = None, hidden: int = 
 
     out = {}
     for w in progress(processes):  # a lab run of 1, 2 and 4 processes takes a while: show it
-        key = (w, batch_size, hidden, backend, steps, amp)
+        key = (w, batch_size, hidden, backend, steps)
         if key not in _DDP_CACHE:
             if backend == "nccl" and hardware.gpu_count() < w:
                 backend = "gloo"
             # every rank needs at least one full batch per epoch (an empty loader would never end an epoch)
             need = 2 * batch_size * w
-            cfg = ddp.make_cfg(steps=steps, batch_size=batch_size, hidden=hidden, amp=amp,
+            cfg = ddp.make_cfg(steps=steps, batch_size=batch_size, hidden=hidden,
                                warmup_steps=min(2, steps - 1),
                                data_size=need if need > data._default_size(train=True) else None)
             results, info = measured.launch(ddp_costs.worker, w, args=(cfg,), backend=backend, threads=1,
@@ -174,7 +175,7 @@ def scaling_experiment(processes: int, batch_size: int, backend: str, hidden: in
                             metrics={"samples_per_s": r["samples_per_s"], "efficiency": r["efficiency"],
                                      "compute_s": r["compute_s"], "allreduce_s": r["allreduce_s"]},
                             meta=bench.meta(), noise=r["noise"] or {}) for r in rows]
-    notes = [t(key, **values) for key, values, _ in verdicts_for(rows)]
+    notes = []  # the verdict sentences: said once, by the # VERDICT cell below the panel (verdicts.say_ddp)
     if not any(run["on_gpu"] for run in reference_runs()):
         notes.append(t("lesson05.no_gpu_reference"))  # say so, rather than promise GPU results
     if backend == "nccl" and rows and rows[-1]["backend"] != "nccl":
@@ -292,9 +293,8 @@ def pipeline_experiment(stages: int, micro_batches: int, width: int) -> Outcome:
                                   "width": width},
                           metrics={"idle_share": idle, "formula": formula}, meta=bench.meta(),
                           noise=results[0].get("noise") or {})
-    key, values = pipeline_verdict(idle, formula, stages, cores(), noisy=record.noisy)
-    note = t(key, **values)
-    return Outcome(figure=fig, headers=headers, rows=rows, records=[record], note=note)
+    # its sentence is said once, by the # VERDICT cell below the panel (verdicts.say_pipeline)
+    return Outcome(figure=fig, headers=headers, rows=rows, records=[record])
 
 
 def make_pipeline() -> ExperimentPanel:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from fastrain_lib.core.verdicts import say
 from fastrain_lib.distributed import ddp_costs
 from fastrain_lib.measure import hardware
 
@@ -126,3 +127,25 @@ def allreduce_verdicts(rows: list[tuple], cores_: int | None = None,
     n, numel, ring_ms, _, torch_ms, _ = rows[i]
     out.append(("lesson05.v_ar_torch", {"n": n, "numel": numel, "ring_ms": ring_ms, "torch_ms": torch_ms}, [flags[i]]))
     return out
+
+
+# --- what a # VERDICT cell calls: one line in the notebook, the sentences printed here -----------------
+
+def say_ddp(rows: list[dict]) -> None:
+    """The DDP panel's rows (panel_rows): each multi-process row's sentence, standing on its measurements."""
+    for key, values, stands_on in verdicts_for(rows):
+        say(key, noise=stands_on, **values)
+
+
+def say_allreduce(rows: list[tuple], infos: list[dict] | None = None) -> None:
+    """The all-reduce table's sentences (allreduce_verdicts), each with the rows it stands on."""
+    for key, values, stands_on in allreduce_verdicts(rows, cores(), infos):
+        say(key, noise=stands_on, **values)
+
+
+def say_pipeline(record) -> None:
+    """The pipeline panel's measured run (a bench.Record): idle share vs GPipe's formula; the
+    stages-vs-cores sentence is a count (noise=()), every other one stands on the run."""
+    key, values = pipeline_verdict(record.metrics["idle_share"], record.metrics["formula"],
+                                   record.params["stages"], cores(), noisy=record.noisy)
+    say(key, noise=() if key == "lesson05.v_pipe_cores" else [record], **values)

@@ -9,6 +9,7 @@ import torch
 from fastrain_lib import train
 from fastrain_lib.core import config
 from fastrain_lib.core.i18n import t
+from fastrain_lib.data import bengali_digits
 from fastrain_lib.measure import hardware, noise
 from fastrain_lib.models import SimpleNN
 from fastrain_lib.precision import amp as prec
@@ -20,15 +21,9 @@ REFERENCE_FAMILIES = ("amp",)
 
 
 def digits_batches(batch_size: int, seed: int = 0):
-    """The Bengali-digit training set as TensorBatches (random images when data.py is missing)."""
-    try:
-        from fastrain_lib.data import bengali_digits
-        ds = bengali_digits(train=True, seed=seed)
-        images, labels = ds.images, ds.labels
-    except ImportError:  # an older checkout without fastrain_lib.data
-        g = torch.Generator().manual_seed(seed)
-        images, labels = torch.rand(1000, 1, 28, 28, generator=g), torch.randint(0, 10, (1000,), generator=g)
-    return train.TensorBatches(images, labels, batch_size, seed=seed)
+    """The Bengali-digit training set as TensorBatches."""
+    ds = bengali_digits(train=True, seed=seed)
+    return train.TensorBatches(ds.images, ds.labels, batch_size, seed=seed)
 
 
 def run_mode(mode: str, *, batch_size: int, width: int, steps: int, device, seed: int = 0):

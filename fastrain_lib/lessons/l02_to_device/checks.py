@@ -27,6 +27,7 @@ import torch
 from torch import nn
 
 from fastrain_lib.core import errors
+from fastrain_lib.lessons.l02_to_device.saved import train_epoch as lesson_train_epoch  # the lesson's loop, the reference
 from fastrain_lib.lessons.checking import (
     CheckResult,
     as_number,
@@ -141,19 +142,6 @@ EPOCH_CONFIGS = seeded_cases(_random_config, n=3, seed=5, fixed=[
 ])
 
 
-def reference_train_epoch(model, loader, optimizer, criterion, device):
-    model = model.to(device)
-    losses = []
-    for inputs, targets in loader:
-        inputs, targets = inputs.to(device), targets.to(device)
-        optimizer.zero_grad()
-        loss = criterion(model(inputs), targets)
-        loss.backward()
-        optimizer.step()
-        losses.append(loss.detach())
-    return losses
-
-
 def _no_zero_grad(model, loader, optimizer, criterion, device):
     for inputs, targets in loader:
         criterion(model(inputs), targets).backward()
@@ -161,7 +149,7 @@ def _no_zero_grad(model, loader, optimizer, criterion, device):
 
 
 def _plain_loss(model, loader, optimizer, criterion, device):
-    reference_train_epoch(model, loader, optimizer, lambda out, y: nn.functional.cross_entropy(out, y), device)
+    lesson_train_epoch(model.to(device), loader, device, optimizer, lambda out, y: nn.functional.cross_entropy(out, y))
 
 
 def _meta_run(train_epoch) -> CheckResult | None:
@@ -245,7 +233,7 @@ def check_train_epoch(train_epoch) -> CheckResult:
             if problem.code == "mutated_input":
                 return failed("mutated_input", "checking.l02.loader_changed")
             return problem
-        ref_losses = reference_train_epoch(twin, saved, make_opt(twin.parameters()), criterion_cls(), "cpu")
+        ref_losses = lesson_train_epoch(twin, saved, "cpu", make_opt(twin.parameters()), criterion_cls())  # the lesson's loop
         if not all(torch.allclose(a, b, atol=1e-6) for a, b in zip(twin.parameters(), model.parameters())):
             return _explain_weights(model, start, saved, make_opt, criterion_cls, optimizer)
         alive = criterion.graphs_alive()  # observed: losses with their graph still held after the loop

@@ -4,8 +4,7 @@ feeds on it, and how to tell whether waiting for data is the bottleneck.
 - Augmented / Decoded: datasets that do real per-sample CPU work (augmenting; decoding).
 - loader_throughput(): samples/s of the lesson's DataLoader (make_loader, a saved cell), with the
   workers' start-up time reported apart.
-- train_epoch(), accuracy(): the seeds' training loop (to(device), zero_grad, forward, loss,
-  backward, step) and its test accuracy.
+- accuracy(): the test accuracy of the seeds' training loop (train_epoch, a saved cell of the lesson).
 - wait_vs_compute(): each step split into waiting for the batch and the step (its verdict: verdicts.py).
 - profile_loop() (measure/loop_profile.py, re-exported here): what torch.profiler saw while a loop ran.
 
@@ -87,49 +86,6 @@ def loader_throughput(dataset: Dataset, batch_size: int = 64, num_workers: int =
     record.metrics["startup_s"] = (first - start) if first is not None else float("nan")
     record.metrics["samples_per_s"] = samples / steady if samples else float("nan")
     return record
-
-
-def train_epoch(model: nn.Module, loader, device: torch.device, optimizer, criterion=None,
-                max_steps: int | None = None, progress_key: str | None = None) -> dict:
-    """One pass of the seeds' training loop.
-
-    Each step: inputs and targets .to(device), zero_grad, forward, loss, backward, step.
-    Losses are kept on the device and read once at the end (no .item() per step).
-    Returns losses (one per step), samples, seconds (the whole pass), startup_s (until the
-    first step is done: DataLoader workers starting, first-call costs) and samples_per_s
-    (the steps after the first, so that one-off start-up does not hide the steady speed)."""
-    from fastrain_lib.ui.progress import progress
-
-    criterion = criterion or nn.CrossEntropyLoss()
-    model.train()
-    losses, samples, first_samples = [], 0, 0
-    batches = progress(loader, progress_key) if progress_key else loader
-    hardware.synchronize(device)
-    start = time.perf_counter()
-    after_first = None
-    for step, (inputs, targets) in enumerate(batches):
-        if max_steps is not None and step >= max_steps:
-            break
-        inputs = inputs.to(device, non_blocking=True)
-        targets = targets.to(device, non_blocking=True)
-        optimizer.zero_grad()
-        loss = criterion(model(inputs), targets)
-        loss.backward()
-        optimizer.step()
-        losses.append(loss.detach())
-        samples += inputs.shape[0]
-        if after_first is None:
-            hardware.synchronize(device)
-            after_first, first_samples = time.perf_counter(), samples
-    hardware.synchronize(device)
-    end = time.perf_counter()
-    values = torch.stack(losses).cpu().tolist() if losses else []
-    steady_s = end - after_first if after_first is not None else 0.0
-    steady_samples = samples - first_samples
-    return {"losses": values, "samples": samples, "seconds": end - start,
-            "startup_s": (after_first - start) if after_first is not None else float("nan"),
-            "samples_per_s": steady_samples / steady_s if steady_s > 0 and steady_samples else
-            (samples / (end - start) if end > start else float("nan"))}
 
 
 @torch.no_grad()

@@ -10,14 +10,17 @@ work that DataLoader workers can take off the training process.
 from __future__ import annotations
 
 import functools
+import time
 
 import ipywidgets as widgets
 import torch
+from torch import nn
 
 from fastrain_lib.measure import bench, hardware, noise
 from fastrain_lib.core import config
 from fastrain_lib.ui import plots
 from fastrain_lib.lessons.l02_to_device import input_pipeline
+from fastrain_lib.lessons.l02_to_device.saved import make_loader, train_epoch  # the lesson's cells
 from fastrain_lib.core.i18n import t
 from fastrain_lib.models import SimpleNN
 from fastrain_lib.ui.widgets import ExperimentPanel, Outcome
@@ -37,18 +40,28 @@ def dataset():
 
 def training_run(device: str, batch_size: int, num_workers: int, pin_memory: bool, samples: int | None = None,
                  seed: int = 0) -> dict:
-    """Train a fresh SimpleNN on `samples` augmented digit images; input_pipeline.train_epoch's result
-    plus 'x' (samples seen after each step) for the loss curve."""
+    """Train a fresh SimpleNN on `samples` augmented digit images with the lesson's train_epoch (a saved cell):
+    losses, seconds, startup_s (the first step), samples_per_s (the steps after it), 'x' (samples seen)."""
     device = hardware.check_device(device)
     samples = samples or config.by_mode(ci=640, lab=6000)
     torch.manual_seed(seed)
     model = SimpleNN().to(device)
     optimizer = torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
-    loader = input_pipeline.make_loader(input_pipeline.Augmented(dataset()), batch_size, num_workers, pin_memory, seed=seed)
-    result = input_pipeline.train_epoch(model, loader, device, optimizer, max_steps=max(1, samples // batch_size))
-    del loader  # the worker processes end here
-    result["x"] = [batch_size * (i + 1) for i in range(len(result["losses"]))]
-    return result
+    batches = iter(make_loader(input_pipeline.Augmented(dataset()), batch_size, num_workers, pin_memory, seed=seed))
+    criterion, steps = nn.CrossEntropyLoss(), max(1, samples // batch_size)
+    hardware.synchronize(device)
+    start = time.perf_counter()
+    losses = train_epoch(model, batches, device, optimizer, criterion, max_steps=1)  # workers starting, first calls
+    hardware.synchronize(device)
+    first = time.perf_counter()
+    losses += train_epoch(model, batches, device, optimizer, criterion, max_steps=steps - 1)
+    hardware.synchronize(device)
+    end = time.perf_counter()
+    del batches  # the worker processes end here
+    later = batch_size * (len(losses) - 1)
+    return {"losses": torch.stack(losses).cpu().tolist(), "samples": batch_size * len(losses), "seconds": end - start,
+            "startup_s": first - start, "x": [batch_size * (i + 1) for i in range(len(losses))],
+            "samples_per_s": later / (end - first) if later and end > first else batch_size / (first - start)}
 
 
 def speed_experiment(device: str, batch_size: int, num_workers: int, pin_memory: bool) -> Outcome:

@@ -79,3 +79,20 @@ def make_loader(dataset, batch_size, num_workers=0, pin_memory=False, shuffle=Tr
     return DataLoader(dataset, batch_size=batch_size, shuffle=shuffle, num_workers=num_workers,
                       pin_memory=pin_memory and hardware.cuda_available(),   # GPU ছাড়া পিন করা যায় না: তখন বন্ধ রাখি
                       generator=torch.Generator().manual_seed(seed))        # একই seed-এ একই এলোমেলো ক্রম
+
+
+def train_epoch(model, loader, device, optimizer, criterion, max_steps=None):
+    """উৎস-প্রবন্ধ ১-এর লুপের এক ইপক (max_steps দিলে ততগুলো ধাপ); লস ডিভাইসেই জমে, পড়া হয় পরে একবার।"""
+    losses = []
+    for step, (inputs, targets) in enumerate(loader):
+        if step == max_steps:
+            break
+        inputs = inputs.to(device, non_blocking=True)    # পিন করা batch: কপি GPU-র সারিতে, CPU এগিয়ে যায়
+        targets = targets.to(device, non_blocking=True)
+        optimizer.zero_grad()                # আগের ধাপের গ্রেডিয়েন্ট মুছে ফেলা
+        outputs = model(inputs)              # ফরওয়ার্ড পাস
+        loss = criterion(outputs, targets)   # লস
+        loss.backward()                      # ব্যাকওয়ার্ড পাস: গ্রেডিয়েন্ট
+        optimizer.step()                     # ওজন হালনাগাদ
+        losses.append(loss.detach())         # .item() নয়: প্রতি ধাপে সিঙ্ক এড়াই
+    return losses

@@ -13,7 +13,7 @@ MESSAGES = {
 }
 
 
-# Messages of fastrain_lib.train and fastrain_lib.checkpoint.
+# Messages of fastrain_lib.train (fastrain_lib.checkpoint is lesson 07's cell: its sentences are inline).
 MESSAGES.update({
     "train.progress": {"bn": "প্রশিক্ষণ ({precision})", "en": "training ({precision})"},
     "train.length_mismatch": {
@@ -31,10 +31,6 @@ MESSAGES.update({
         "bn": "optimizer হিসেবে {kind} চিনি না। None (AdamW), একটি torch.optim.Optimizer, অথবা params → Optimizer ফাংশন দাও, যেমন lambda p: torch.optim.SGD(p, lr=0.1)।",
         "en": "{kind} is not an optimizer I know. Give None (AdamW), a torch.optim.Optimizer, or a function params → Optimizer, e.g. lambda p: torch.optim.SGD(p, lr=0.1).",
     },
-    "checkpoint.bad_hash": {"bn": "চেকপয়েন্ট {path} নষ্ট: ফাইলের হ্যাশ (sha256) সংরক্ষিত হ্যাশের সাথে মেলে না", "en": "checkpoint {path} is corrupt: its sha256 does not match the saved hash"},
-    "checkpoint.unreadable": {"bn": "চেকপয়েন্ট {path} পড়া গেল না ({error}) — সম্ভবত লেখার মাঝপথে থেমে গিয়েছিল বা ফাইলটি কাটা পড়েছে", "en": "checkpoint {path} cannot be read ({error}) — probably cut short while writing or truncated"},
-    "checkpoint.not_ours": {"bn": "{path} fastrain-এর চেকপয়েন্ট নয়", "en": "{path} is not a fastrain checkpoint"},
-    "checkpoint.skipping": {"bn": "⚠️ {reason}। এটি বাদ দিয়ে আগের ভালো চেকপয়েন্ট থেকে শুরু করছি।", "en": "⚠️ {reason}. Skipping it and using the previous good checkpoint."},
 })
 
 

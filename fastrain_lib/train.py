@@ -19,9 +19,9 @@ between two waits and each gets the window's mean; losses and the loss scale are
 mode waits the same way: once per step for the inf/nan check (GradScaler's inside
 `scaler.step`, ours otherwise). The first step is timed alone (warm-up, compiling).
 
-Checkpoints (fastrain_lib.checkpoint) save model, optimizer, scaler, RNG states, position in
-the data and the history every `checkpoint_every` steps; `resume=True` continues from the
-newest good one so that the loss curve is the same as if nothing had happened. That needs a
+Checkpoints (fastrain_lib.checkpoint, written in lesson 07's cells: save_training, resume_training)
+save model, optimizer, scaler, RNG states, position in the data and the history every
+`checkpoint_every` steps; `resume=True` continues from the newest good one so that the loss curve is the same as if nothing had happened. That needs a
 data order that can be replayed: each epoch's shuffle is derived from seed + epoch
 (TensorBatches.set_epoch, and torch.manual_seed(seed + epoch) for DataLoaders that shuffle
 with the global generator), and the batches already done in the current epoch are skipped.
@@ -195,11 +195,9 @@ def train(model: torch.nn.Module, batches, *, steps: int | None = None, epochs: 
     step, epoch, done_in_epoch = 0, 0, 0
     position = (0, 0)  # (epoch, batches of it done) after the last optimizer step
 
-    saved = checkpoint.load_latest(checkpoint_dir) if resume else None
+    # model, optimizer and scaler from the newest good checkpoint (lesson 07's cell: checkpoint.resume_training)
+    saved = checkpoint.resume_training(checkpoint_dir, model, opt, scaler) if resume else None
     if saved is not None:
-        model.load_state_dict(saved["model"])
-        opt.load_state_dict(saved["optimizer"])
-        scaler.load_state_dict(saved["scaler"])
         history = History.from_dict(saved["history"])
         step, epoch, done_in_epoch = saved["step"], saved["epoch"], saved["batch_in_epoch"]
         position = (epoch, done_in_epoch)
@@ -251,7 +249,8 @@ def train(model: torch.nn.Module, batches, *, steps: int | None = None, epochs: 
             if on_step is not None:
                 on_step(done, history)
         if checkpoint_dir is not None and checkpoint_every and step % checkpoint_every == 0:
-            _save(checkpoint_dir, step, *position, model, opt, scaler, history)
+            checkpoint.save_training(checkpoint_dir, step, model, opt, scaler, epoch=position[0], batch_in_epoch=position[1],
+                                     history=history.to_dict())
 
     # fp32 is the strict baseline (TF32 off), tf32 switches it on; both restored after the run
     tf32_setting = prec.tf32(precision == "tf32") if precision in ("fp32", "tf32") else contextlib.nullcontext()
@@ -316,7 +315,8 @@ def train(model: torch.nn.Module, batches, *, steps: int | None = None, epochs: 
     history.peak_memory_bytes = hardware.peak_memory(device)
     if checkpoint_dir is not None and step > 0 and not (checkpoint_every and step % checkpoint_every == 0):
         # the end of the run is worth a checkpoint too
-        _save(checkpoint_dir, step, *position, model, opt, scaler, history)
+        checkpoint.save_training(checkpoint_dir, step, model, opt, scaler, epoch=position[0], batch_in_epoch=position[1],
+                                     history=history.to_dict())
     return history
 
 
@@ -326,14 +326,6 @@ def _scale_tensor(scaler):
         return None
     scale = scaler._get_scale_async()  # the scale tensor itself; None before the first scale()
     return scale.detach().clone() if scale is not None else scaler.get_scale()
-
-
-def _save(folder, step, epoch, batch_in_epoch, model, opt, scaler, history) -> None:
-    checkpoint.save(folder, step, {
-        "model": model.state_dict(), "optimizer": opt.state_dict(), "scaler": scaler.state_dict(),
-        "rng": checkpoint.rng_state(), "epoch": epoch, "batch_in_epoch": batch_in_epoch,
-        "history": history.to_dict(),
-    })
 
 
 @torch.no_grad()

@@ -211,3 +211,28 @@ def test_resume_with_a_shuffling_dataloader(tmp_path):
     full = run(None, 14)
     run(tmp_path, 9)  # stops mid-epoch 2 (6 batches per epoch); last periodic checkpoint at step 8, final at 9
     assert run(tmp_path, 14, resume=True).losses == full.losses
+
+
+def test_save_training_and_resume_training_round_trip(tmp_path):
+    """Lesson 07's cells: save_training writes model, optimizer, scaler, step and RNG with torch.save (atomically,
+    with its hash); resume_training puts them back into fresh objects; a fourth save drops the oldest."""
+    torch.manual_seed(0)
+    model = SimpleNN(hidden=8)
+    opt = torch.optim.AdamW(model.parameters(), lr=1e-2)
+    scaler = torch.amp.GradScaler("cpu", enabled=True, init_scale=1024.0)
+    torch.nn.functional.cross_entropy(model(torch.rand(4, 1, 28, 28)), torch.tensor([1, 2, 3, 4])).backward()
+    opt.step()
+    for step in (1, 2, 3, 4):
+        path = checkpoint.save_training(tmp_path, step, model, opt, scaler, epoch=0, note="x")
+    assert path.name == "ckpt-00000004.pt" and not list(tmp_path.glob("*.tmp*"))
+    assert [p.name for p in checkpoint.list_checkpoints(tmp_path)] == ["ckpt-00000004.pt", "ckpt-00000003.pt",
+                                                                      "ckpt-00000002.pt"]
+    torch.manual_seed(1)
+    fresh = SimpleNN(hidden=8)
+    fresh_opt = torch.optim.AdamW(fresh.parameters(), lr=1e-2)
+    fresh_scaler = torch.amp.GradScaler("cpu", enabled=True)
+    state = checkpoint.resume_training(tmp_path, fresh, fresh_opt, fresh_scaler)
+    assert state["step"] == 4 and state["epoch"] == 0 and state["note"] == "x"
+    assert all(torch.equal(a, b) for a, b in zip(model.parameters(), fresh.parameters()))
+    assert fresh_opt.state_dict()["state"][0]["step"] == 1 and fresh_scaler.get_scale() == 1024.0
+    assert checkpoint.resume_training(tmp_path / "missing", fresh, fresh_opt, fresh_scaler) is None

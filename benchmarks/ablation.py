@@ -1,7 +1,7 @@
 """The "3× faster" ablation of lesson 04: fp32 -> +TF32 -> +AMP -> +fused AdamW -> +fused LayerNorm
 -> +torch.compile on the tiny GPT; tokens/s, speed-up against the fp32 stage and MFU at each stage.
 
-The stages (fastrain_lib.fused.ablation_stages) are measured interleaved in rounds, and each
+The stages (fastrain_lib.lessons.l04_fused_kernels.ablation.ablation_stages) are measured interleaved in rounds, and each
 speed-up is the median of the per-round ratios. The compile stage is warmed up until nothing
 recompiles: measured straight after one warm-up step it once read 0.26× (92 ms/step against
 24 ms), because recompiling fell into the timed steps."""
@@ -20,9 +20,9 @@ TF32_NONE = ("ablation tf32: এই GPU-তে TF32 টেনসর কোর �
 
 
 def run(ctx: Context) -> list[bench.Record]:
-    ablation = need("fused.ablation", "lesson 04's ablation")
+    ablation = need("lessons.l04_fused_kernels.ablation", "lesson 04's ablation")
     if not hasattr(ablation, "ablation_stages"):
-        raise Skip("fastrain_lib.fused.ablation.ablation_stages এখনও নেই (পাঠ ০৪) / fastrain_lib.fused.ablation.ablation_stages is missing (lesson 04)")
+        raise Skip("fastrain_lib.lessons.l04_fused_kernels.ablation.ablation_stages এখনও নেই (পাঠ ০৪) / fastrain_lib.lessons.l04_fused_kernels.ablation.ablation_stages is missing (lesson 04)")
     plan = ablation.ablation_stages(ctx.device, include_compile=ctx.compiles)  # compiling: not in ci or gpu mode
     if ctx.on_gpu and not hardware.has_tf32(hardware.facts(ctx.device)):
         # ablation_stages adds "tf32" on every CUDA GPU; on a T4/V100 it would be fp32 measured again

@@ -81,7 +81,7 @@ def build(ctx: Context, name: str, *, precision: str = "fp32", optimizer: str = 
           compile: bool = False, tf32: bool = False, seed: int = 0, extra: dict | None = None) -> Variant:
     """A variant with freshly seeded weights (the same start for every variant)."""
     gpt = need("gpt", "the tiny GPT of lesson 04")
-    ablation = need("fused.ablation", "optimizer implementations of lesson 04")
+    ablation = need("lessons.l04_fused_kernels.ablation", "optimizer implementations of lesson 04")
     optimizers = need("fused.optimizers", "optimizer implementations of lesson 04")
     prec = need("precision.amp", "AMP helpers of lesson 03")
     cfg = gpt_config(ctx)

@@ -5,6 +5,7 @@ import re
 
 import pytest
 
+from fastrain_lib.fused import optimizers
 from fastrain_lib.lessons.l04_fused_kernels import checks as lesson04
 from fastrain_lib.measure import launches
 
@@ -12,7 +13,7 @@ N = lesson04.PREDICTION_N
 
 
 def measured(impl, n=N):
-    return launches.optimizer_step_launches(impl, n).launches
+    return optimizers.optimizer_step_launches(impl, n).launches
 
 
 def rule(impl):

@@ -27,7 +27,7 @@ ROOT = Path(__file__).resolve().parents[1]
 def _timing_cell(path: Path) -> str:
     nb = json.loads(path.read_text(encoding="utf-8"))
     found = ["".join(c["source"]) for c in nb["cells"]
-             if c["cell_type"] == "code" and "triton_kernels.interpreted()" in "".join(c["source"])
+             if c["cell_type"] == "code" and "on_gpu = torch.cuda.is_available()" in "".join(c["source"])
              and "softmax(x_big)" in "".join(c["source"])]
     assert len(found) == 1
     return found[0]
@@ -41,11 +41,12 @@ def test_a_stub_triton_softmax_is_not_timed_on_a_gpu(folder, monkeypatch):
     from fastrain_lib.lessons.l04_fused_kernels import checks as lesson04
 
     measured, printed = [], []
-    fake_triton = types.SimpleNamespace(available=lambda: True, interpreted=lambda: False)  # "a GPU"
+    fake_torch = types.SimpleNamespace(cuda=types.SimpleNamespace(is_available=lambda: True),  # "a GPU"
+                                       softmax=torch.softmax)
     fake_bench = types.SimpleNamespace(measure=lambda fn, name: measured.append(name),
                                        fresh_random=lambda *a, **k: measured.append("cuda tensor"))
-    scope = {"triton_kernels": fake_triton, "bench": fake_bench, "lesson04": lesson04, "t": t, "pick": pick,
-             "torch": torch, "softmax": lambda x: None, "print": lambda *a: printed.append(" ".join(map(str, a)))}
+    scope = {"bench": fake_bench, "lesson04": lesson04, "t": t, "pick": pick,
+             "torch": fake_torch, "softmax": lambda x: None, "print": lambda *a: printed.append(" ".join(map(str, a)))}
     exec(_timing_cell(ROOT / folder / "04_fused_kernels.ipynb"), scope)
     assert measured == [], "a stub returning None was timed"
     assert len(printed) == 1 and printed[0].startswith("Not timed"), printed
@@ -158,7 +159,7 @@ def test_every_decision_on_each_gpu(gpu):
     assert pk.kind == "datasheet" and hardware.datasheet_for(f.name).key == row
     assert pk.tflops == pytest.approx(hardware.datasheet_for(f.name).tflops_fp16)
     # the ablation's stages: tf32 only with TF32 tensor cores, and a sentence where it is left out
-    from fastrain_lib.fused import ablation
+    from fastrain_lib.lessons.l04_fused_kernels import ablation
 
     stages = [s["stage"] for s in ablation.ablation_stages("cuda", include_compile=False)]
     assert stages == (["fp32", "tf32"] if tf32 else ["fp32"]) + ["amp", "fused_adamw"]

@@ -8,8 +8,9 @@ import pytest
 import torch
 import torch.nn.functional as F
 
-from fastrain_lib.fused import ablation, apex, elementwise, layernorm, optimizers
+from fastrain_lib.fused import apex, elementwise, layernorm, optimizers
 from fastrain_lib.fused.bias_gelu import bias_gelu, bias_gelu_reference
+from fastrain_lib.lessons.l04_fused_kernels import ablation
 from fastrain_lib.measure import bench, hardware, launches
 
 
@@ -84,14 +85,14 @@ def test_count_launches_is_deterministic_and_counts_the_chain():
 
 
 def test_optimizer_launches_grow_with_tensors_only_for_the_for_loop():
-    loop = [launches.optimizer_step_launches("forloop", n).ops for n in (2, 8)]
-    each = [launches.optimizer_step_launches("foreach", n).ops for n in (2, 8)]
-    fusd = [launches.optimizer_step_launches("fused", n).ops for n in (2, 8)]
+    loop = [optimizers.optimizer_step_launches("forloop", n).ops for n in (2, 8)]
+    each = [optimizers.optimizer_step_launches("foreach", n).ops for n in (2, 8)]
+    fusd = [optimizers.optimizer_step_launches("fused", n).ops for n in (2, 8)]
     assert loop[1] == 4 * loop[0]  # a fixed number of calls per tensor
     assert each[1] < loop[1] and each[1] - each[0] < loop[1] - loop[0]
     assert fusd[0] == fusd[1]  # one fused call, whatever the number of tensors
     # the first step also creates the optimizer state: more calls
-    assert launches.optimizer_step_launches("forloop", 2, warmup=0).ops > loop[0]
+    assert optimizers.optimizer_step_launches("forloop", 2, warmup=0).ops > loop[0]
 
 
 def test_memory_traffic_of_the_unfused_chain_is_many_times_the_fused_minimum():
@@ -232,7 +233,7 @@ def test_ablation_flags_an_impossible_mfu():
 
 
 def test_full_mode_batch_fits_the_device(monkeypatch):
-    from fastrain_lib.fused import ablation
+    from fastrain_lib.lessons.l04_fused_kernels import ablation
     from fastrain_lib.measure import hardware
 
     gib = 2**30
@@ -248,7 +249,7 @@ def test_full_mode_batch_fits_the_device(monkeypatch):
 
 
 def test_ablation_warms_up_the_uncompiled_stages_by_the_given_steps(monkeypatch):
-    from fastrain_lib.fused import ablation
+    from fastrain_lib.lessons.l04_fused_kernels import ablation
 
     calls = []
     real = ablation.amp_step  # the one AMP step (precision/step.py) is what the ablation times
@@ -262,7 +263,7 @@ def test_ablation_warms_up_the_uncompiled_stages_by_the_given_steps(monkeypatch)
 def test_ablation_compile_stage_warms_up_until_nothing_recompiles(monkeypatch):
     import functools
 
-    from fastrain_lib.fused import ablation
+    from fastrain_lib.lessons.l04_fused_kernels import ablation
 
     warmed = []
     real_warm = bench.warm_until_compiled

@@ -57,12 +57,12 @@ def test_pinned_copies_are_faster_than_pageable():
 
 
 def test_fused_adamw_launches_a_constant_number_of_kernels():
-    from fastrain_lib.measure import launches
+    from fastrain_lib.fused import optimizers
 
-    fused_small = launches.optimizer_step_launches("fused", 4, device="cuda").kernels
-    fused_large = launches.optimizer_step_launches("fused", 32, device="cuda").kernels
-    loop_small = launches.optimizer_step_launches("forloop", 4, device="cuda").kernels
-    loop_large = launches.optimizer_step_launches("forloop", 32, device="cuda").kernels
+    fused_small = optimizers.optimizer_step_launches("fused", 4, device="cuda").kernels
+    fused_large = optimizers.optimizer_step_launches("fused", 32, device="cuda").kernels
+    loop_small = optimizers.optimizer_step_launches("forloop", 4, device="cuda").kernels
+    loop_large = optimizers.optimizer_step_launches("forloop", 32, device="cuda").kernels
     assert fused_large <= fused_small + 2 and fused_small <= 10
     assert loop_large >= 6 * loop_small  # grows with the number of tensors (8× more here)
 

@@ -213,7 +213,7 @@ def test_a_slower_amp_stage_is_explained_by_the_profiler_not_a_guess():
 
 
 def test_stage_op_times_profiles_the_stage_that_was_measured():
-    from fastrain_lib.fused import ablation
+    from fastrain_lib.lessons.l04_fused_kernels import ablation
 
     records = ablation.ablation("cpu", stages=["fp32", "amp"], include_compile=False, steps=2, warmup=1)
     fp32, amp = (ablation.stage_op_times(r, calls=2) for r in records)
@@ -336,7 +336,7 @@ def test_each_switch_is_also_measured_alone_on_the_fp32_baseline():
 
 
 def test_alone_settings_switch_one_thing_on_the_baseline():
-    from fastrain_lib.fused import ablation
+    from fastrain_lib.lessons.l04_fused_kernels import ablation
 
     plan = ablation.ablation_stages("cpu", include_compile=True)
     alone = ablation.alone_settings(plan)

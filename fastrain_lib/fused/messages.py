@@ -58,28 +58,4 @@ MESSAGES.update({
     "fused.stage.compile": {"bn": "+ torch.compile", "en": "+ torch.compile"},
     "fused.stage.total": {"bn": "মোট", "en": "total"},
     "fused.progress_ablation": {"bn": "অ্যাবলেশন: ধাপগুলো মাপা চলছে", "en": "ablation: measuring the stages"},
-    "triton_kernels.not_on_gpu": {
-        "bn": "Triton kernel-টি GPU-র জন্য কম্পাইল হয়েছে, কিন্তু টেনসর আছে '{device}'-এ। আগে x.to('cuda') ও bias.to('cuda') করো।",
-        "en": "The Triton kernel is compiled for the GPU, but the tensors are on '{device}'. Move them first: x.to('cuda'), bias.to('cuda').",
-    },
-    "triton_kernels.missing": {
-        "bn": "Triton ইনস্টল করা নেই, তাই এই সেলটি বাদ গেল। Linux-এ `pip install triton` দিয়ে পাবে (CUDA-সহ PyTorch-এর সাথে সাধারণত আগে থেকেই থাকে)।",
-        "en": "Triton is not installed, so this cell is skipped. On Linux, `pip install triton` (it usually comes with CUDA builds of PyTorch).",
-    },
-    "triton_kernels.interpreter": {
-        "bn": "GPU নেই: Triton কার্নেলটি Triton ইন্টারপ্রেটারে (TRITON_INTERPRET=1) চলছে, যা প্রতিটি ব্লক Python/NumPy দিয়ে চালায়। এতে শুধু ফল ঠিক কিনা যাচাই হয় — গতি নয়; এখানে মাপা সময়ের কোনো মানে নেই।",
-        "en": "No GPU: the Triton kernel runs in the Triton interpreter (TRITON_INTERPRET=1), which executes each block with Python/NumPy. This checks correctness only, never speed; times measured here mean nothing.",
-    },
-    "triton_kernels.gpu": {
-        "bn": "GPU পাওয়া গেছে: Triton কার্নেলটি আসল GPU কোড হিসেবে কম্পাইল হয়ে চলছে।",
-        "en": "GPU found: the Triton kernel is compiled and runs as real GPU code.",
-    },
-    "triton_kernels.softmax_2d": {
-        "bn": "এই softmax একটি 2-মাত্রার টেনসর নেয় (সারি × কলাম), কিন্তু পেয়েছে {dims} মাত্রার। আগে x.reshape(-1, x.shape[-1]) করো।",
-        "en": "This softmax takes a 2-D tensor (rows × columns) but got {dims} dimensions. Reshape first: x.reshape(-1, x.shape[-1]).",
-    },
-    "triton_kernels.bad_shape": {
-        "bn": "bias-এর দৈর্ঘ্য ({bias}) x-এর শেষ মাত্রার ({last}) সমান হতে হবে।",
-        "en": "The bias length ({bias}) must equal x's last dimension ({last}).",
-    },
 })

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import os
 import time
-import warnings
 from collections import Counter
 from dataclasses import dataclass
 
@@ -13,7 +12,6 @@ import torch
 from torch import nn
 
 from fastrain_lib.measure import bench, hardware
-from fastrain_lib.fused.optimizers import make_optimizer
 
 
 @dataclass(frozen=True)
@@ -138,18 +136,6 @@ def why_slower(before: dict[str, float], after: dict[str, float], name: str) -> 
     if mm_saved > 0 and found["after_ms"] - found["before_ms"] > mm_saved:
         return "launches.why_op_grew_mm_faster", found
     return "launches.why_op_grew", found
-
-
-def optimizer_step_launches(impl: str, n_tensors: int, numel: int = 256, device="cpu",
-                            warmup: int = 1) -> LaunchCount:
-    """Launches of one AdamW step (after a warm-up step) over `n_tensors` parameter tensors."""
-    params = [nn.Parameter(bench.fresh_random(numel, device=device, seed=i)) for i in range(n_tensors)]
-    for i, p in enumerate(params):
-        p.grad = bench.fresh_random(numel, device=device, seed=1000 + i)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # the apex fallback warning: shown once in the lesson instead
-        opt = make_optimizer(params, impl)
-    return count_launches(opt.step, warmup=warmup)
 
 
 # --- torch.compile: show what Inductor generated ------------------------------

@@ -16,6 +16,7 @@ import random
 import torch
 import torch.nn.functional as F
 
+from fastrain_lib.fused import optimizers
 from fastrain_lib.lessons.checking import (
     CheckResult,
     as_integer,
@@ -28,7 +29,6 @@ from fastrain_lib.lessons.checking import (
     snapshot,
     unchanged,
 )
-from fastrain_lib.measure import launches
 
 # ---------------------------------------------------------------- task 1: Adam with torch._foreach_*
 
@@ -231,7 +231,7 @@ def launch_cases(seed: int = 7) -> list[tuple[str, int]]:
 
 @functools.cache
 def _expected_launches(impl: str, n: int, warmup: int = 1) -> int:
-    return launches.optimizer_step_launches(impl, n, warmup=warmup).launches
+    return optimizers.optimizer_step_launches(impl, n, warmup=warmup).launches
 
 
 def _as_count(value) -> int | None:
@@ -260,12 +260,12 @@ def check_launch_counts(measure_launches) -> CheckResult:
     """measure_launches(impl, n_tensors) must return the launches of one (warmed-up) Adam step, by
     measuring: the check observes (torch.optim's step hook) that the answer ran at least a warm-up
     and a measured step of an optimizer over n tensors, and (checking.forbid) that it did not call the
-    library's own launches.optimizer_step_launches. Cases: fixed and seeded generated (impl, n), shuffled."""
+    library's own optimizers.optimizer_step_launches. Cases: fixed and seeded generated (impl, n), shuffled."""
     results = {}
     for impl, n in launch_cases():
         expected = _expected_launches(impl, n)  # measured before the answer's window
         with _observed_steps() as steps:  # the library's one-line answer is forbidden (seen through any alias)
-            got, problem = call_student(measure_launches, impl, n, forbid=[launches.optimizer_step_launches])
+            got, problem = call_student(measure_launches, impl, n, forbid=[optimizers.optimizer_step_launches])
         if problem is not None:
             return problem
         count = _as_count(got)

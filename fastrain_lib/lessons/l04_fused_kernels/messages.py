@@ -302,6 +302,10 @@ MESSAGES = {
     "lesson04.v.cmp_faster": {"bn": "{what}, {than}-এর চেয়ে {ratio:.2g} গুণ দ্রুত{where}।", "en": "{what} was {ratio:.2g}× faster than {than}{where}."},
     "lesson04.v.cmp_slower": {"bn": "{what}, {than}-এর চেয়ে {ratio:.2g} গুণ ধীর{where}।", "en": "{what} was {ratio:.2g}× slower than {than}{where}."},
     "lesson04.v.cmp_same": {"bn": "{what} আর {than}-এর সময়ের পার্থক্য 5%-এর কম{where}।", "en": "{what} and {than} differ by less than 5% in time{where}."},
+    "lesson04.v.compile_off": {
+        "bn": "কম্পাইল বন্ধ ছিল, তাই এখানে বলার মতো কোনো মাপ নেই।",
+        "en": "Compiling was off, so there is no measurement to speak of here.",
+    },
     "lesson04.v.no_cause": {
         "bn": "কারণ বলা হলো না: যে মাপের উপর এই ব্যাখ্যা দাঁড়াত, সেগুলো নির্ভরযোগ্য নয় (সময়গুলো একে অপরের বিরোধী)। মেশিন শান্ত হলে সেলটি আবার চালাও।",
         "en": "No cause is given: the measurements this explanation would stand on are not reliable (the times contradict each other). Run the cell again when the machine is quiet.",
@@ -352,12 +356,8 @@ MESSAGES = {
     "lesson04.mfu_peak_note": {"bn": "MFU = অর্জিত ÷ সর্বোচ্চ {peak:.3g} TFLOP/s", "en": "MFU = achieved ÷ peak {peak:.3g} TFLOP/s"},
     "lesson04.alone_col": {"bn": "শুধু এই সুইচ, FP32-এর উপর (×)", "en": "this switch alone, on FP32 (×)"},
     "lesson04.tsm_no_kernel": {
-        "bn": "তোমার softmax একটিও Triton kernel লঞ্চ করেনি (যাচাই-সেল লঞ্চ গোনে): ফল এসেছে অন্য কোথাও থেকে — NumPy, PyTorch বা সাধারণ Python। কাজটা হলো নিজের @triton_kernels.jit kernel লেখা আর softmax_kernel[(n_rows,)](...) দিয়ে লঞ্চ করা।",
-        "en": "Your softmax launched no Triton kernel (the check counts launches): the result came from elsewhere — NumPy, PyTorch or plain Python. The task is to write your own @triton_kernels.jit kernel and launch it with softmax_kernel[(n_rows,)](...).",
-    },
-    "lesson04.tsm_library_kernel": {
-        "bn": "লঞ্চ হয়েছে কোর্সের নিজের kernel (fastrain_lib.fused.triton_kernels-এর softmax), তোমারটা নয়। নিজের softmax_kernel লিখে সেটাই লঞ্চ করো।",
-        "en": "The kernel launched is the course's own (the softmax of fastrain_lib.fused.triton_kernels), not yours. Write your own softmax_kernel and launch that.",
+        "bn": "তোমার softmax একটিও Triton kernel লঞ্চ করেনি (যাচাই-সেল লঞ্চ গোনে): ফল এসেছে অন্য কোথাও থেকে — NumPy, PyTorch বা সাধারণ Python। কাজটা হলো নিজের @triton.jit kernel লেখা আর softmax_kernel[(n_rows,)](...) দিয়ে লঞ্চ করা।",
+        "en": "Your softmax launched no Triton kernel (the check counts launches): the result came from elsewhere — NumPy, PyTorch or plain Python. The task is to write your own @triton.jit kernel and launch it with softmax_kernel[(n_rows,)](...).",
     },
     "lesson04.tsm_global_max": {
         "bn": "যে সারিগুলোর মান পুরো টেনসরের সবচেয়ে বড় মানের অনেক নিচে, সেখানে ফল nan: তুমি পুরো টেনসরের একটিমাত্র max বিয়োগ করেছ, তাই ওই সারিতে সব exp শূন্য হয়ে 0/0 হয়েছে। প্রতিটি সারির নিজের max বিয়োগ করো: kernel-এর ভেতরে x - tl.max(x, axis=0), যেখানে x একটিই সারি।",

@@ -14,8 +14,9 @@ import torch
 
 from fastrain_lib.core import config
 from fastrain_lib.core.i18n import t
-from fastrain_lib.fused import ablation, apex, optimizers
+from fastrain_lib.fused import apex, optimizers
 from fastrain_lib.gpt import GPT
+from fastrain_lib.lessons.l04_fused_kernels import ablation
 from fastrain_lib.lessons.l04_fused_kernels.tables import shown_name
 from fastrain_lib.measure import bench, hardware, launches, noise
 from fastrain_lib.precision import amp as prec

@@ -6,7 +6,7 @@ from __future__ import annotations
 import itertools
 
 from fastrain_lib.core.i18n import t
-from fastrain_lib.fused import ablation
+from fastrain_lib.lessons.l04_fused_kernels import ablation
 from fastrain_lib.measure import bench, noise
 from fastrain_lib.ui import plots
 

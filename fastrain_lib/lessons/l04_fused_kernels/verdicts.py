@@ -208,7 +208,7 @@ def amp_verdicts(records: list, device_type: str, fast_formats) -> list[tuple[st
 def amp_measured_why(records: list, profile=None) -> list[tuple[str, dict, object]]:
     """When the AMP stage measurably slowed the step (on quiet timings): which operator's time grew
     most, profiled now on the stage before it and on the AMP stage (torch.profiler)."""
-    from fastrain_lib.fused.ablation import stage_op_times
+    from fastrain_lib.lessons.l04_fused_kernels.ablation import stage_op_times
     from fastrain_lib.measure.launches import profile_pair, why_slower
 
     pair = _amp_and_before(records)
@@ -340,3 +340,58 @@ def overhead_verdicts(records: list, device_type: str, bigger=None, factor: int 
     elif device_type != "cuda":
         out.append(("lesson04.v.graphs_not_here", {"device": device_type}, ()))
     return out
+
+
+# ---------------------------------------------------------------- what a # VERDICT cell calls: one line each
+
+
+def _say(lines) -> None:
+    """Print each (key, values, stands_on) with verdicts.say: the noisy line replaces a sentence whose
+    measurements were noisy."""
+    from fastrain_lib.core import verdicts
+
+    for key, values, stands_on in lines:
+        verdicts.say(key, noise=stands_on, **values)
+
+
+def say_gelu(chain, library, *, chain_bytes: int, library_bytes: int, elements: int, roof) -> None:
+    """§1: gelu_verdicts for this run, the roof (roofline.measured_roof) measured beside it."""
+    _say(gelu_verdicts(chain=chain, library=library, chain_bytes=chain_bytes, library_bytes=library_bytes,
+                       flops=GELU_FLOPS_PER_ELEMENT * elements, peak_gflops=roof.peak_gflops,
+                       roof_gbs=roof.bandwidth_gbs, roof_records=roof.records))
+
+
+def say_adam(counts: list[int], records: dict[str, list]) -> None:
+    """§2: adam_verdicts for this run."""
+    _say(adam_verdicts(counts, records))
+
+
+def say_compile(cold_s=None, warm_s=None, eager=None, compiled=None) -> None:
+    """§4: compile_verdicts, or one sentence that compiling was off (compiled is None)."""
+    if compiled is None:
+        _say([("lesson04.v.compile_off", {}, ())])
+    else:
+        _say(compile_verdicts(cold_s=cold_s, warm_s=warm_s, eager=eager, compiled=compiled))
+
+
+def say_attention(records: list) -> None:
+    """§7: attention_verdicts for this run."""
+    _say(attention_verdicts(records))
+
+
+def say_overhead(records: list, device_type: str, bigger=None, factor: int = 8) -> None:
+    """§8: overhead_verdicts for this run."""
+    _say(overhead_verdicts(records, device_type, bigger=bigger, factor=factor))
+
+
+def say_ablation(records: list, device) -> None:
+    """§10: the baseline, MFU, each switch stacked and alone, the AMP stage and (when AMP slowed the
+    step) what the profiler saw grow — all from this run's records and the hardware report."""
+    from fastrain_lib.lessons.l04_fused_kernels.tables import stacked as stacked_records
+    from fastrain_lib.measure import hardware
+
+    stacked = stacked_records(records)
+    alone = [r for r in records if r.params.get("alone")]
+    lines = baseline_verdicts(device) + [mfu_line(stacked[0])] + switch_verdicts(stacked, alone)
+    lines += amp_verdicts(stacked, torch.device(device).type, hardware.fast_formats(hardware.facts(device)))
+    _say(lines + amp_measured_why(stacked))

@@ -3,7 +3,8 @@ adding one feature (TF32, AMP, fused AdamW, Apex LayerNorm, torch.compile) — l
 
 Every step is precision.step.amp_step (the one AMP training step, written in lesson 03); the
 optimizers are lesson 04's AdamW cell (fused.optimizers). The MFU of every stage divides by
-hardware.peak (the one peak of the course).
+hardware.peak (the one peak of the course). It lives in lesson 04's package, not in fused/, because
+it trains gpt.GPT, a layer above the techniques.
 """
 
 from __future__ import annotations

@@ -382,3 +382,19 @@ def test_variant_backend_and_size_names_are_bengali_in_bengali_mode():
         assert re.search("[\u0980-\u09FF]", t(tables.NAME_KEYS[name], "bn")), name
         assert t(tables.NAME_KEYS[name], "en")
     assert tables.shown_name("foreach") == "foreach" and tables.shown_name("sdpa") == "sdpa"
+
+
+def test_a_verdict_cell_s_one_call_prints_what_its_rules_say(capsys):
+    """The # VERDICT cells call say_*: each prints exactly the sentences its rule picks (noisy rows still get
+    only the noisy line), and say_compile() with nothing compiled says so instead of staying silent."""
+    for rows in ({"forloop": [_rec(1.1), _rec(9.0)], "fused": [_rec(1.0), _rec(1.5)]},
+                 {"forloop": [_rec(1.1, noisy=True), _rec(9.0, noisy=True)], "fused": [_rec(1.0), _rec(1.5)]}):
+        expected = _say_all(lesson04.adam_verdicts([1, 64], rows), capsys)
+        lesson04.say_adam([1, 64], rows)
+        assert capsys.readouterr().out == expected and expected
+    lesson04.say_compile()
+    assert t("lesson04.v.compile_off") in capsys.readouterr().out
+    eager, compiled = _rec(2e-3), _rec(1e-3)
+    expected = _say_all(lesson04.compile_verdicts(cold_s=9.0, warm_s=0.5, eager=eager, compiled=compiled), capsys)
+    lesson04.say_compile(9.0, 0.5, eager, compiled)
+    assert capsys.readouterr().out == expected

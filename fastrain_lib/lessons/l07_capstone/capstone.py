@@ -268,9 +268,10 @@ def train_one(settings: dict, cfg: dict, *, seed: int = 0, progress: bool = Fals
     model = build_model(data.vocab_size, cfg, settings["norm"], seed).to(dev)
     net = model
     if ddp_rank is not None:
-        from torch.nn.parallel import DistributedDataParallel as DDP
+        from torch.nn.parallel import DistributedDataParallel
 
-        net = DDP(model, device_ids=[dev.index] if dev.type == "cuda" else None)
+        # the GPT in DDP, as lesson 05's distributed/ddp.py train_worker wraps its SimpleNN (named in lesson 07's prose)
+        net = DistributedDataParallel(model, device_ids=[dev.index] if dev.type == "cuda" else None)
     batches = device_batches(data, "train", cfg, seed=seed + 1000 * (ddp_rank or 0), device=dev)
 
     log = {"val_curve": [], "samples": []}

@@ -88,3 +88,12 @@ def test_main_joins_the_group_itself_under_the_launcher_as_under_torchrun():
     assert not set(r0["first_indices"]) & set(r1["first_indices"])  # each rank its own shard
     assert r0["checksum"] == r1["checksum"] and math.isfinite(r0["losses"][-1])
     assert L.pids_alive(L.LAST_PIDS) == []
+
+
+def test_a_failing_main_is_surfaced_with_its_rank_and_traceback():
+    # join_group=False: the error happens before main() ever joins the group; the launcher still
+    # names the rank, brings its traceback back and leaves no process behind
+    with pytest.raises(L.WorkerError) as caught:
+        launch(ddp.main, 2, args=({"stpes": 3},), join_group=False, threads=1, timeout_s=60)
+    assert caught.value.kind == "error" and "stpes" in str(caught.value)
+    assert L.pids_alive(L.LAST_PIDS) == []

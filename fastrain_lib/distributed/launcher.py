@@ -14,8 +14,11 @@ call it and get Python objects back. `launch` does the same job inside a noteboo
   gets new processes, so nothing one job changes reaches the next, and each rank gets the
   caller's current environment variables. Workers with CUDA tensors, and Windows, use "spawn"
   (hardware-free decision: start_method_for);
-- each process calls `torch.distributed.init_process_group` on a free port that we pick by
-  binding to port 0, with the backend hardware.backend_for chooses: NCCL only when every
+- each process gets torchrun's environment (RANK, WORLD_SIZE, LOCAL_RANK, MASTER_ADDR, MASTER_PORT
+  on a free port that we pick by binding to port 0). A small worker fn(rank, world_size, *args) finds
+  the group joined for it (init_process_group with the backend hardware.backend_for chooses); a whole
+  program such as lesson 05's ddp.main (join_group=False) runs as main(*args) and joins it itself,
+  exactly as under torchrun. The launcher's backend rule: NCCL only when every
   process gets its own GPU *and* the worker's tensors live on CUDA (tensors_on_cuda=True),
   gloo otherwise — NCCL cannot reduce CPU tensors, and two processes cannot share a GPU in it;
 - each rank's return value comes back through a queue; an exception comes back with its

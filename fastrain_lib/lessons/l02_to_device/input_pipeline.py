@@ -20,7 +20,7 @@ import torch
 from torch import nn
 from torch.utils.data import Dataset
 
-from fastrain_lib.lessons.l02_to_device.saved import make_loader  # the lesson's cell (section 7)
+from fastrain_lib.lessons.l02_to_device.saved import make_loader, train_epoch  # the lesson's cells
 from fastrain_lib.measure import bench, hardware, noise
 from fastrain_lib.measure.loop_profile import LOAD_SAMPLE, NEXT_BATCH, LoopProfile, profile_loop  # noqa: F401 (used by the lesson)
 
@@ -128,7 +128,7 @@ class Decoded(Augmented):
 def wait_vs_compute(loader, model: nn.Module, optimizer, device: str | torch.device = "cpu",
                     max_steps: int | None = None) -> dict:
     """Time a training loop in two parts per step: waiting for the next batch (the input
-    pipeline) and the step itself (to(device), forward, backward, optimizer step, synchronized).
+    pipeline) and the step itself (one step of the lesson's train_epoch, synchronized).
 
     Returns {'wait_s', 'step_s' (lists, one per step, the first step left out: workers starting),
     'startup_s', 'wait_share' (waiting ÷ total), 'steps_per_s', 'noise' (measure.noise: was the
@@ -148,10 +148,7 @@ def wait_vs_compute(loader, model: nn.Module, optimizer, device: str | torch.dev
         except StopIteration:
             break
         t1 = time.perf_counter()
-        inputs, targets = inputs.to(device), targets.to(device)
-        optimizer.zero_grad()
-        criterion(model(inputs), targets).backward()
-        optimizer.step()
+        train_epoch(model, [(inputs, targets)], device, optimizer, criterion)  # one step of the lesson's loop
         hardware.synchronize(device)
         t2 = time.perf_counter()
         count += 1

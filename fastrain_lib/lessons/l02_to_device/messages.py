@@ -6,10 +6,6 @@ MESSAGES = {
         "bn": "হোস্ট→ডিভাইস কপি মাপতে GPU লাগে; এই মেশিনে শুধু CPU আছে, তাই এখানে কিছু সরানোর নেই। ডেটাশিটের বা reference/-এর সংখ্যা দেখো।",
         "en": "Measuring host→device copies needs a GPU; this machine has only a CPU, so there is nothing to move here. See the datasheet or reference/ figures.",
     },
-    "transfer.no_pinning": {
-        "bn": "পিন করা মেমরি (pinned memory) বানাতে GPU-র ড্রাইভার লাগে; এই মেশিনে CUDA নেই। pinned=False দিয়ে চালাও।",
-        "en": "Pinned memory needs a GPU driver; this machine has no CUDA. Run with pinned=False.",
-    },
     "transfer.progress_epoch": {"bn": "ইপক {epoch}/{epochs} ({device})", "en": "epoch {epoch}/{epochs} ({device})"},
     "transfer.progress_loader": {"bn": "DataLoader-এর সেটিংগুলো মাপা হচ্ছে", "en": "measuring the DataLoader settings"},
     "transfer.progress_pipeline": {"bn": "ডেটার অপেক্ষা বনাম ধাপ মাপা হচ্ছে", "en": "measuring waiting for data vs the step"},

@@ -75,18 +75,6 @@ def gpu_device() -> torch.device | None:
     return None if device.type == "cpu" else device
 
 
-def host_tensor(numel: int, pinned: bool) -> torch.Tensor:
-    """Random float32 data in host memory; pinned (page-locked) when asked.
-
-    Pinning needs an accelerator driver: on a CPU-only machine it raises a clear message."""
-    src = bench.fresh_random(numel, seed=0)
-    if pinned:
-        if not hardware.cuda_available():
-            raise RuntimeError(t("transfer.no_pinning"))
-        src = src.pin_memory()
-    return src
-
-
 def host_to_device(numel: int, device: str | torch.device = "cuda", *, pinned: bool = False,
                    non_blocking: bool = False, **kwargs) -> bench.Record:
     """Time copying `numel` float32 numbers from host memory to `device`.
@@ -96,7 +84,8 @@ def host_to_device(numel: int, device: str | torch.device = "cuda", *, pinned: b
     device = hardware.check_device(device)
     if device.type == "cpu":
         raise RuntimeError(t("transfer.needs_gpu"))
-    src = host_tensor(numel, pinned)
+    src = bench.fresh_random(numel, seed=0)
+    src = src.pin_memory() if pinned else src  # page-locked host memory (needs the GPU's driver)
     dst = torch.empty(numel, device=device)
     record = bench.measure(lambda: dst.copy_(src, non_blocking=non_blocking), f"h2d {numel}",
                            params={"numel": numel, "device": str(device), "pinned": pinned,

@@ -70,8 +70,9 @@ def library_techniques(pkg: Path = PKG) -> dict[str, dict[str, set[str]]]:
     return found
 
 
-def prose(folders=("notebooks",)) -> str:
-    """Every markdown cell of the lessons, one text."""
+def prose(folders=("notebooks", "solutions")) -> str:
+    """Every markdown cell of the lessons and the exercises (a student reads the solutions' task text in
+    the exercises, which are generated from them), one text."""
     cells = []
     for folder in folders:
         for path in sorted((ROOT / folder).glob("*.ipynb")):
@@ -81,14 +82,18 @@ def prose(folders=("notebooks",)) -> str:
 
 
 def unseen(found: dict[str, dict[str, set[str]]], text: str) -> list[str]:
-    """'file:function (names)' for every technique function whose file and name no markdown cell names
-    together (the path as written under fastrain_lib/, e.g. `distributed/overlap.py` ... `timeline_of`)."""
+    """'file:function (names)' for every technique function that no markdown cell names: with its file (the
+    path under fastrain_lib/, e.g. `distributed/overlap.py` ... `timeline_of`) or as module.function
+    (`overlap.timeline_of`, the way the lesson's cells import and call it)."""
     cells = text.split("\n\n")
     missing = []
     for rel, functions in found.items():
         short = rel.removeprefix("fastrain_lib/")
+        stem = Path(short).stem
         for name, used in sorted(functions.items()):
-            if not any(short in cell and re.search(rf"\b{re.escape(name)}\b", cell) for cell in cells):
+            named = re.compile(rf"\b{re.escape(name)}\b")
+            qualified = re.compile(rf"\b{re.escape(stem)}\.{re.escape(name)}\b")
+            if not any((short in cell and named.search(cell)) or qualified.search(cell) for cell in cells):
                 missing.append(f"{short}:{name} ({', '.join(sorted(used))})")
     return missing
 
@@ -131,3 +136,5 @@ def test_the_finder_sees_a_hidden_technique_and_accepts_a_named_one(tmp_path):
     text = "intro\n\n`distributed/hidden.py`-এর `Buckets` খুলে দেখো\n\n`average` আছে অন্য কোথাও"
     assert unseen(found, text) == ["distributed/hidden.py:average (all_reduce)",
                                    "distributed/hidden.py:copy (non_blocking=)"]
+    assert unseen(found, text + "\n\n`hidden.copy` কপি করে; `hidden.averaged` অন্য জিনিস") == [
+        "distributed/hidden.py:average (all_reduce)"]

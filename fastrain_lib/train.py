@@ -327,21 +327,3 @@ def _scale_tensor(scaler):
     scale = scaler._get_scale_async()  # the scale tensor itself; None before the first scale()
     return scale.detach().clone() if scale is not None else scaler.get_scale()
 
-
-@torch.no_grad()
-def evaluate(model: torch.nn.Module, batches, *, device="cpu", precision: str = "fp32", loss_fn=None) -> dict:
-    """Mean loss and accuracy (share of argmax == target) over `batches`."""
-    device = torch.device(device)
-    loss_fn = loss_fn or default_loss
-    model.eval()
-    total_loss, correct, count = 0.0, 0, 0
-    for batch in batches:
-        inputs, targets = _move(batch, device)
-        with prec.autocast(device, precision):
-            outputs = model(inputs)
-            loss = loss_fn(outputs, targets)
-        total_loss += loss.float().item() * targets.numel()
-        correct += (outputs.argmax(-1) == targets).sum().item()
-        count += targets.numel()
-    model.train()
-    return {"loss": total_loss / max(count, 1), "accuracy": correct / max(count, 1)}

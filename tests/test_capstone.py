@@ -855,3 +855,13 @@ def test_the_recipe_reader_sees_every_form_the_recipe_prints(monkeypatch):
         assert sorted([n for n, *_ in steps] + list(skipped)) == sorted(e["name"] for e in chosen), text
         judged_and_none_helped = all(e["verdict"] == "slower" for e in chosen)
         assert ("keep fp32 + for-loop" in text) == judged_and_none_helped, text
+
+
+def test_val_loss_is_fixed_windows_in_the_runs_autocast():
+    """The validation loss (train.evaluate's successor for the one lesson that used it): the same windows every
+    time, so the same number twice; under bf16 autocast close to fp32's; the model is left in training mode."""
+    data, cfg = model_data.load_corpus(), capstone.sizes()
+    net = model_data.build_model(data.vocab_size, cfg)
+    first = model_data.val_loss(net, data, cfg, "cpu")
+    assert math.isfinite(first) and first == model_data.val_loss(net, data, cfg, "cpu") and net.training
+    assert model_data.val_loss(net, data, cfg, "cpu", "bf16") == pytest.approx(first, rel=0.05)

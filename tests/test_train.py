@@ -145,13 +145,6 @@ def test_tensor_batches_order_depends_on_seed_and_epoch():
     assert sorted(i for batch in first for i in batch) == list(range(20))
 
 
-def test_evaluate_and_compile_flag():
-    x, y = _data(64)
-    model = SimpleNN(hidden=16)
-    result = train.evaluate(model, train.TensorBatches(x, y, 16, shuffle=False), precision="bf16")
-    assert 0.0 <= result["accuracy"] <= 1.0 and math.isfinite(result["loss"])
-
-
 def _waits_per_window(monkeypatch, mode, steps=9, window=4):
     """Run train() and count, for each timed window, the calls that make the host wait for the
     device (item, bool, float, tolist, get_scale, hardware.synchronize) while the clock runs."""

@@ -39,6 +39,7 @@ from fastrain_lib import corpus as corpus_mod
 from fastrain_lib.core.i18n import t
 from fastrain_lib.lessons.l07_capstone import runs
 from fastrain_lib.lessons.l07_capstone.model_data import build_model, device_batches, load_corpus, sample, val_loss
+from fastrain_lib.fused import optimizers
 from fastrain_lib.gpt import flops_per_token
 
 # Model and run sizes per mode. lab: recognisable Bengali on a 2-core CPU in under 10 minutes.
@@ -169,17 +170,9 @@ def quartiles(values):
 
 def optimizer_factory(impl: str, lr: float):
     """params -> AdamW in implementation `impl` (a partial, so DDP workers can pickle it)."""
-    from fastrain_lib.fused import optimizers
-
     if impl not in optimizers.OPTIMIZER_IMPLS:
         raise ValueError(t("capstone.bad_optimizer", impl=impl, allowed=", ".join(optimizers.OPTIMIZER_IMPLS)))
-    return functools.partial(_make_opt, impl=impl, lr=lr)
-
-
-def _make_opt(params, impl: str, lr: float):
-    from fastrain_lib.fused import optimizers
-
-    return optimizers.make_optimizer(params, impl, lr=lr, weight_decay=0.0)
+    return functools.partial(optimizers.make_optimizer, impl=impl, lr=lr)
 
 
 def _dedupe(entries: list) -> list:
@@ -202,7 +195,7 @@ def _memory(device: torch.device, history) -> tuple[int | None, str]:
 def run(*, device: str | None = None, precision: str = "fp32", optimizer: str = "fused", norm: str = "torch",
         compile: bool = False, grad_accum: int = 1, processes: int = 1, steps: int | None = None,
         checkpoint_dir=None, resume: bool = False, seed: int = 0, progress: bool = True, stop_at: int | None = None,
-        time_window: int = 4, threads: int | None = None, **size_overrides) -> Result:
+        threads: int | None = None, **size_overrides) -> Result:
     """Train the capstone GPT with the given switches and measure it.
 
     processes > 1 runs DistributedDataParallel in that many processes (each with its own
@@ -210,8 +203,6 @@ def run(*, device: str | None = None, precision: str = "fp32", optimizer: str = 
     the validation loss is measured and a Bengali sample generated; with checkpoint_dir
     a checkpoint is saved there too, and resume=True continues from the newest one.
     stop_at=k stops after step k as if the machine were switched off (for the resume demo).
-    time_window: steps timed together between two device waits (train.train); 1 gives each
-    step its own time, which a comparison needs to tell a difference from the noise.
     threads: torch's CPU threads for a one-process CPU run; by default as many of torch's threads as
     fit beside the other work running now (noise.threads_that_fit), since a thread team larger than
     the free cores waits at every step."""
@@ -226,8 +217,7 @@ def run(*, device: str | None = None, precision: str = "fp32", optimizer: str = 
     if processes == 1 and device == "cpu":
         threads = threads or threads_beside_load(progress)
     settings = {"device": device, "precision": precision, "optimizer": optimizer, "norm": norm, "compile": compile,
-                "grad_accum": grad_accum, "processes": processes, "steps": cfg["steps"], "time_window": time_window,
-                "threads": threads,
+                "grad_accum": grad_accum, "processes": processes, "steps": cfg["steps"], "threads": threads,
                 "model": {k: cfg[k] for k in ("n_layer", "n_head", "n_embd", "block_size", "batch_size")}}
     if processes > 1:
         if checkpoint_dir is not None:
@@ -300,7 +290,7 @@ def train_one(settings: dict, cfg: dict, *, seed: int = 0, progress: bool = Fals
                           # also without a folder: train's timing windows end at these steps, so the
                           # validation loss and sample of step k come from the model after step k
                           checkpoint_every=cfg["eval_every"], resume=resume,
-                          on_step=on_step, clip_grad=1.0, time_window=settings.get("time_window", 4))
+                          on_step=on_step, clip_grad=1.0)
     log.update({key: _dedupe(log[key]) for key in ("val_curve", "samples")})
     return {"history": history.to_dict(), "log": log, "flops_per_token": flops_per_token(model, cfg["block_size"]),
             "params": sum(p.numel() for p in model.parameters()), "memory": _memory(dev, history)}

@@ -10,6 +10,8 @@ import torch
 
 from fastrain_lib import corpus as corpus_mod
 from fastrain_lib.core.i18n import t
+from fastrain_lib.precision import amp as prec
+from fastrain_lib.train import default_loss
 
 
 @functools.lru_cache(maxsize=1)
@@ -60,12 +62,13 @@ def device_batches(data: corpus_mod.Corpus, split: str, cfg: dict, *, seed: int,
 
 @torch.no_grad()
 def val_loss(model, data: corpus_mod.Corpus, cfg: dict, device, precision: str = "fp32") -> float:
-    """Mean cross-entropy on a fixed set of validation windows (the same ones every time)."""
-    from fastrain_lib import train
-
-    windows = device_batches(data, "val", cfg, seed=1234, device=device)
-    batches = list(itertools.islice(iter(windows), cfg["eval_batches"]))
-    return train.evaluate(model, batches, device=device, precision=precision)["loss"]
+    """Mean cross-entropy on a fixed set of validation windows (the same ones every time), in the run's autocast."""
+    windows = itertools.islice(iter(device_batches(data, "val", cfg, seed=1234, device=device)), cfg["eval_batches"])
+    model.eval()
+    with prec.autocast(torch.device(device), precision):
+        losses = [default_loss(model(x), y).float().item() for x, y in windows]  # equal batches: mean of means
+    model.train()
+    return sum(losses) / len(losses)
 
 
 def sample(model, data: corpus_mod.Corpus, n_chars: int, *, device="cpu", seed: int = 0, temperature: float = 0.8,

@@ -333,8 +333,3 @@ def say_whys(effects: list[dict], results: dict[str, Result], run_profile: bool,
     else:
         verdicts.say("lesson07.profiler_off", noise=())
 
-
-def say_recipe_steps(effects: list[dict], results: dict[str, Result], machine: str) -> None:
-    """The closing recipe of this machine: the measured order, largest gain first."""
-    for key, values in recipe_steps(effects, machine):
-        verdicts.say(key, noise=stands_on(values, results), **values)

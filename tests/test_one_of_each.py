@@ -132,3 +132,47 @@ def test_the_launcher_finder_sees_each_way_to_start_a_process():
             "tmp.spawn(f, nprocs=2)\nfrom torch.multiprocessing import start_processes\nstart_processes(f)\n"
             "r = psutil.Process(1)\n")
     assert process_starts(ast.parse(code)) == [3, 4, 5, 7]
+
+
+# --- one DDP training worker ---------------------------------------------------------------------------
+
+DDP_WORKER = "fastrain_lib/distributed/ddp.py"  # saved from lesson 05's cell: main() and train_worker()
+# Besides the one worker, a DDP model may be built only where a student reads it (a saved cell: lesson 05b's
+# buckets, no_sync and bucket_cap_mb need a DDP model of their own), in an exercise check (its reference
+# answer), or in these places, each with why it is not a second training worker:
+DDP_ELSEWHERE = {
+    "fastrain_lib/distributed/zero.py": "ZeRO's stage 0 row: DDP with PyTorch's default hook, so the byte counter "
+                                        "sees its buckets beside ZeRO 1-3 (lesson 05c names it)",
+    "fastrain_lib/lessons/l07_capstone/capstone.py": "the capstone's GPT in several processes (lesson 07's prose "
+                                                     "names it as the variant of lesson 05's worker)",
+}
+
+
+def ddp_constructions(tree: ast.AST) -> list[int]:
+    """Lines that build a DistributedDataParallel model, by its name or by any alias it was imported as."""
+    aliases = {"DistributedDataParallel"} | {a.asname for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)
+                                             for a in n.names if a.name == "DistributedDataParallel" and a.asname}
+    return [n.lineno for n in ast.walk(tree) if isinstance(n, ast.Call) and _called_name(n) in aliases]
+
+
+def _may_build_ddp(rel: str, text: str) -> bool:
+    return (rel == DDP_WORKER or rel in DDP_ELSEWHERE or text.startswith('"""Saved from ')
+            or (rel.startswith("fastrain_lib/lessons/") and Path(rel).name.startswith("check")))
+
+
+def test_one_ddp_training_worker_in_the_library():
+    extra = {}
+    for path in sorted(PKG.rglob("*.py")):
+        rel, text = path.relative_to(ROOT).as_posix(), path.read_text(encoding="utf-8")
+        if not _may_build_ddp(rel, text) and (lines := ddp_constructions(ast.parse(text))):
+            extra[rel] = lines
+    assert extra == {}, f"DDP models built outside {DDP_WORKER} and the saved cells (use ddp.train_worker): {extra}"
+    assert ddp_constructions(ast.parse((ROOT / DDP_WORKER).read_text(encoding="utf-8"))), "the one worker is seen"
+    for rel in DDP_ELSEWHERE:
+        assert ddp_constructions(ast.parse((ROOT / rel).read_text(encoding="utf-8"))), f"{rel}: listed, builds none"
+
+
+def test_the_ddp_finder_sees_every_alias():
+    code = ("from torch.nn.parallel import DistributedDataParallel as Wrapper\nimport torch.nn.parallel as par\n"
+            "a = Wrapper(m)\nb = par.DistributedDataParallel(m)\nc = torch.nn.DataParallel(m)\n")
+    assert ddp_constructions(ast.parse(code)) == [3, 4]

@@ -88,16 +88,14 @@ def fit_batch(cfg: dict, f: hardware.Facts, precision: str = "fp32", vocab_size:
 
 
 # --- peak FLOP/s and MFU ---------------------------------------------------------------------------
-# One peak for every MFU in the course: hardware.peak (datasheet for a known GPU, measured for a CPU).
-Peak = hardware.Peak
 
 
-def peak_flops(device: str, precision: str = "fp32") -> Peak:
+def peak_flops(device: str, precision: str = "fp32") -> hardware.Peak:
     """The peak this run's MFU divides by: hardware.peak, the course's single answer."""
     return hardware.peak(device, precision)
 
 
-def run_peak(device: str, precision: str, processes: int = 1) -> Peak:
+def run_peak(device: str, precision: str, processes: int = 1) -> hardware.Peak:
     """The peak of a run in `processes` processes: one device's peak × the devices they really
     use (hardware.peak_for_processes: min(processes, GPUs) on CUDA; 1 on a CPU, whose measured
     peak already used all its cores, which the processes share)."""
@@ -130,7 +128,7 @@ class Result:
     tokens_per_s: float
     flops_per_token: float
     mfu: float
-    peak: Peak
+    peak: hardware.Peak
     memory_bytes: int | None
     memory_kind: str  # "cuda_peak" or "cpu_rss"
     compile_s: float | None = None

@@ -74,12 +74,6 @@ def mfu_change(earlier: dict | None, now: dict | None) -> list[tuple[str, dict]]
     return [("capstone.mfu_with_tokens", values)]
 
 
-def run_numbers(result: Result) -> dict:
-    """The numbers mfu_change compares, of a Result measured now."""
-    return {"tokens_per_s": result.tokens_per_s, "mfu": result.mfu if result.mfu_ok else None,
-            "peak_flops": result.peak.flops}
-
-
 # --- reference/ results (read through fastrain_lib.measure.reference: one series per run file) ------------
 def reference_runs(folder: Path | None = None) -> list[tuple[str, list[bench.Record]]]:
     """[(run label: hardware · date · mode, that run's records)] for every reference/*.json, one per file."""
@@ -306,7 +300,8 @@ def recipe_steps(effects: list[dict], machine: str) -> list[tuple[str, dict]]:
 # --- what the lesson's # VERDICT cells call: one function each, which says its sentences itself ------------
 def say_mfu_change(earlier: dict | None, result: Result) -> None:
     """MFU against the earlier run's (an identity of measured numbers, so noise=()), or that there is none."""
-    lines = mfu_change(earlier, run_numbers(result))
+    lines = mfu_change(earlier, {"tokens_per_s": result.tokens_per_s, "mfu": result.mfu if result.mfu_ok else None,
+                                 "peak_flops": result.peak.flops})
     for key, values in lines:
         verdicts.say(key, noise=(), **values)
     if not lines:

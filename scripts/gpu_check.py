@@ -397,6 +397,18 @@ def exit_code(results: list[Result]) -> int:
 
 # ------------------------------------------------------------------ running one notebook
 
+CELL_MARK = "@cell "  # run_notebook's progress line, read back by last_cell
+
+
+def last_cell(log: Path) -> int | None:
+    """The index of the last cell the notebook runner started (its log), None before the first."""
+    import re
+
+    found = re.findall(rf"^{re.escape(CELL_MARK)}(\d+)$", log.read_text(encoding="utf-8", errors="replace")
+                       if log.exists() else "", re.M)
+    return int(found[-1]) if found else None
+
+
 def run_notebook(path: Path, out: Path | None, cell_timeout: int) -> int:
     """Execute one notebook with nbclient; cells marked NBVAL_SKIP are left out, cells marked
     NBVAL_RAISES_EXCEPTION (or tagged raises-exception) may fail, as under nbval. Returns 0/1."""
@@ -409,6 +421,8 @@ def run_notebook(path: Path, out: Path | None, cell_timeout: int) -> int:
             cell.source = "# NBVAL_SKIP (left out by gpu_check, as nbval does)"
     client = NotebookClient(nb, timeout=cell_timeout, kernel_name="python3", allow_errors=True,
                             resources={"metadata": {"path": str(path.parent)}})
+    # one line per cell as it starts: when the deadline stops this process, the log says which cell it was in
+    client.on_cell_start = lambda cell, cell_index: print(f"{CELL_MARK}{cell_index}", flush=True)
     client.execute()
     failures = []
     for i, cell in enumerate(nb.cells):
@@ -584,17 +598,26 @@ def step_notebooks(args, budget: float, out: Path) -> Result:
         log = out / "notebooks" / f"{path.parent.name}__{path.stem}.log"
         code, _ = _run(notebook_command(path, out, args.cell_timeout), left, log,
                        {"FASTRAIN_MODE": "lab", "MPLBACKEND": "Agg", "OMP_NUM_THREADS": str(threads)})
-        outcome[name] = "passed" if code == 0 else ("timeout" if code is None else "failed: " + _tail(log, 3))
+        if code is None:  # the step's deadline, not an error of the notebook: say where it was
+            cell = last_cell(log)
+            unfinished[name] = "?" if cell is None else str(cell)
+            outcome[name] = "unfinished"
+            return
+        outcome[name] = "passed" if code == 0 else "failed: " + _tail(log, 3)
 
+    unfinished: dict[str, str] = {}
     with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
         list(pool.map(one, paths))
-    failed = {k: v for k, v in outcome.items() if v != "passed" and v != "not_run"}
+    failed = {k: v for k, v in outcome.items() if v not in ("passed", "not_run", "unfinished")}
     not_run = [k for k, v in outcome.items() if v == "not_run"]
     lines = [t("gpu_check.notebooks_count", passed=sum(v == "passed" for v in outcome.values()), total=len(paths))]
     lines += [f"  ✗ {k}: {v}" for k, v in sorted(failed.items())]
+    if unfinished:
+        lines.append(t("gpu_check.unfinished", names=", ".join(f"{k} ({t('gpu_check.cell', cell=c)})"
+                                                                for k, c in sorted(unfinished.items()))))
     if not_run:
         lines.append(t("gpu_check.not_run_time", names=", ".join(sorted(not_run))))
-    status = "failed" if failed else ("passed" if not not_run else "not_run")
+    status = "failed" if failed else ("passed" if not (not_run or unfinished) else "not_run")
     return Result("notebooks", status, time.monotonic() - start, budget, "\n".join(lines),
                   ["<notebook_command per file>"], ["notebooks/"])
 

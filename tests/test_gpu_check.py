@@ -228,6 +228,30 @@ def test_notebook_step_runs_in_parallel_and_reports_each(tmp_path, monkeypatch):
     assert late.status == "not_run" and "a.ipynb" in late.detail
 
 
+def test_a_notebook_stopped_by_the_deadline_is_unfinished_at_its_cell_not_failed(tmp_path, monkeypatch):
+    monkeypatch.setenv("FASTRAIN_LANG", "en")
+    monkeypatch.setattr(gc, "NOTEBOOK_S", 1.0)
+    folder = tmp_path / "notebooks"
+    folder.mkdir()
+    _notebook(folder / "a.ipynb", "print(1)")
+    _notebook(folder / "slow.ipynb", "x = 1", "print(x)", "import time\ntime.sleep(600)", "print('never')")
+    monkeypatch.setattr(gc, "notebook_paths", lambda root=None, pattern=None: sorted(folder.glob("*.ipynb")))
+    args = gc.argparse.Namespace(jobs=2, cell_timeout=600, notebooks=None)
+    result = gc.step_notebooks(args, 25, tmp_path / "out")
+    assert result.status == "not_run" and gc.exit_code([result]) == 0, result.detail
+    assert "1 of 2 notebooks ran cleanly" in result.detail
+    assert "not finished in time" in result.detail and "notebooks/slow.ipynb (cell 2)" in result.detail
+    assert "✗" not in result.detail
+
+
+def test_the_last_cell_started_is_read_from_the_runners_log(tmp_path):
+    log = tmp_path / "x.log"
+    log.write_text(f"{gc.CELL_MARK}0\nsome output\n{gc.CELL_MARK}1\n{gc.CELL_MARK}12\nmore\n")
+    assert gc.last_cell(log) == 12
+    log.write_text("kernel starting\n")
+    assert gc.last_cell(log) is None and gc.last_cell(tmp_path / "none.log") is None
+
+
 def test_steps_left_out_reserve_no_time(tmp_path):
     """`--steps benchmarks --budget 200` on an H200: the benchmarks get the time pytest would have had in a
     whole run (before: pytest's 114 s stayed reserved and the benchmarks were skipped for lack of time)."""

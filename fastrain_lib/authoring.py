@@ -45,7 +45,7 @@ SETUP_CELL = '''# প্রস্তুতি (setup): Colab-এ fastrain_lib �
 import importlib.util, subprocess, sys
 if "google.colab" in sys.modules and importlib.util.find_spec("fastrain_lib") is None:
     subprocess.run([sys.executable, "-m", "pip", "install", "-q", "{pip_spec}"], check=True)
-from fastrain_lib.core.setup_env import prepare
+from fastrain_lib.setup_env import prepare
 setup = prepare()'''
 
 

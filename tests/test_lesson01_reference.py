@@ -55,7 +55,8 @@ def test_a_run_without_copy_has_no_roof(tmp_path):
 
 
 def test_setup_says_no_gpu_results_yet_instead_of_promising_them(tmp_path, monkeypatch):
-    from fastrain_lib.core import config, setup_env
+    from fastrain_lib import setup_env
+    from fastrain_lib.core import config
     from fastrain_lib.core.i18n import t
 
     monkeypatch.setattr(config, "reference_dir", lambda: tmp_path)

@@ -104,6 +104,9 @@ INSTRUMENTS = {
                                                 "one clock for the timeline picture",
     "distributed/tensor_parallel.py:_sweep_point": "times the saved tp_mlp (lesson 05c's cell) beside its compute "
                                                    "alone and a bare all-reduce of the same size",
+    "precision/amp.py:_autocast_works": "a capability probe for the setup report: does autocast in this dtype "
+                                        "really give that dtype on this device (old versions only warned)",
+    "precision/amp.py:_scaler_works": "a capability probe: does GradScaler exist for this device type here",
     "distributed/zero.py:_ddp_model": "DDP with PyTorch's own default all-reduce hook, only so that the byte "
                                       "counter sees DDP's buckets like every other collective",
 }

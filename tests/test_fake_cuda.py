@@ -71,6 +71,10 @@ def _clear_caches():
     probe.cuda_problem.cache_clear()
     precision._autocast_works.cache_clear()
     precision._scaler_works.cache_clear()
+    # lesson 05b caches its runs per setting (the panel and the cells share one): a run made on one faked
+    # GPU must not answer for the next one (the T4's CPU threads were returned on the 2×A100)
+    from fastrain_lib.lessons.l05b_ddp_in_depth import runs as runs05b
+    runs05b._CACHE.clear()
 
 
 @pytest.fixture

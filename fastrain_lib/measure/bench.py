@@ -20,6 +20,7 @@ import functools
 import json
 import logging
 import time
+import timeit
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
@@ -116,8 +117,11 @@ def measure(fn, name: str, *, params: dict | None = None, warmup: int = 2,
     if min_run_time is None:
         min_run_time = config.by_mode(ci=0.05, lab=0.3, full=1.0)
     # Timer runs single-threaded unless told: measure with the threads asked for.
-    # (Its clock synchronises the accelerator, so asynchronous GPU work is counted.)
-    timer = tbench.Timer(stmt="fn()", globals={"fn": fn}, num_threads=threads, label=name)
+    # Its default clock synchronises any accelerator torch sees, so asynchronous GPU work is counted. When
+    # the course runs on the CPU (no GPU, or one this torch cannot run: a V100 with an sm_75+ wheel), the
+    # plain clock: synchronising that GPU would start a CUDA context on it for nothing (issue 40).
+    clock = {} if hardware.best_device().type != "cpu" else {"timer": timeit.default_timer}
+    timer = tbench.Timer(stmt="fn()", globals={"fn": fn}, num_threads=threads, label=name, **clock)
     with noise.Window() as window:
         m = timer.blocked_autorange(min_run_time=min_run_time)
     spread = m.iqr / m.median if m.median > 0 else None

@@ -17,6 +17,7 @@ Only torch is imported here (nothing of the course), so it can sit on any Python
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import re
 from dataclasses import dataclass
@@ -40,6 +41,7 @@ GPUS = {
     "L4": GPU("NVIDIA L4", (8, 9), 23_580_639_232, 58),
     "V100": GPU("Tesla V100-SXM2-16GB", (7, 0), 16_935_419_904, 80),  # torch 2.14 has no code for it
     "GTX1650": GPU("NVIDIA GeForce GTX 1650", (7, 5), 4_100_456_448, 14),  # TU117: no tensor cores
+    "P100": GPU("Tesla P100-PCIE-16GB", (6, 0), 17_071_734_784, 56),  # Kaggle's; sm_60, no code in torch 2.14
 }
 
 
@@ -81,9 +83,18 @@ class _Props:
     uuid: str = "00000000-0000-0000-0000-000000000000"
 
 
+def _reached(what: str) -> FakeCudaReached:
+    """The signal, logged first (FAKECUDA_LOG) so that a reach a notebook catches and hides is still seen."""
+    log = os.environ.get("FAKECUDA_LOG")
+    if log:
+        with open(log, "a", encoding="utf-8") as fh:
+            fh.write(json.dumps({"event": "reached", "what": what, "pid": os.getpid()}) + "\n")
+    return FakeCudaReached(f"real CUDA work reached on a faked GPU: {what}")
+
+
 def _raiser(what: str):
     def call(*args, **kwargs):
-        raise FakeCudaReached(f"real CUDA work reached on a faked GPU: {what}")
+        raise _reached(what)
 
     call.__name__ = what.replace(".", "_")
     return call
@@ -93,7 +104,7 @@ class _RaisingClass:
     what = "a CUDA object"
 
     def __new__(cls, *args, **kwargs):
-        raise FakeCudaReached(f"real CUDA work reached on a faked GPU: {cls.what}")
+        raise _reached(cls.what)
 
 
 class _Stream(_RaisingClass):

@@ -36,7 +36,8 @@ TECHNIQUE = {
     "05b": ["no_sync", "bucket_cap_mb=", "register_post_accumulate_grad_hook|register_hook", "all_reduce"],
     "05c": ["fully_shard", "parallelize_module", "PipelineStage", "ScheduleGPipe|Schedule1F1B|ScheduleInterleaved1F1B"],
     "06": ["rpc_sync|rpc_async", "share_memory"],
-    "07": ["torch.save", "torch.load", "autocast", "torch.compile", "backward"],
+    # lesson 07's loop calls lesson 03's one AMP step (autocast, scaled backward) by its name
+    "07": ["torch.save", "torch.load", "autocast|amp_step", "GradScaler", "fused=", "torch.compile"],
 }
 
 

@@ -20,6 +20,7 @@ import contextlib
 import json
 import os
 import re
+import sys
 from dataclasses import dataclass
 
 # torch 2.14.1+cu130's wheel (torch.cuda.get_arch_list() on a real GPU): machine code for sm_75 and newer
@@ -88,7 +89,7 @@ def _reached(what: str) -> FakeCudaReached:
     log = os.environ.get("FAKECUDA_LOG")
     if log:
         with open(log, "a", encoding="utf-8") as fh:
-            fh.write(json.dumps({"event": "reached", "what": what, "pid": os.getpid()}) + "\n")
+            fh.write(json.dumps({"event": "reached", "what": what, "pid": os.getpid(), "executable": sys.executable}) + "\n")
     return FakeCudaReached(f"real CUDA work reached on a faked GPU: {what}")
 
 

@@ -5,7 +5,7 @@ technique from code, not from a string, a comment or a library call that hides i
 names, per lesson, what a student would copy into their own training script; each entry must appear
 as code (a call, a keyword argument, a decorator, an import, a `with`) in a core-path code cell. The
 code is parsed, so a name inside a string or a comment does not count. A `# VERDICT` cell is one call
-that judges this run's numbers: at most four lines after its marker; its sentences live in the
+that judges this run's numbers: at most four lines, its marker included; its sentences live in the
 lesson's verdicts.py.
 
 Each checker is also shown a wrong notebook it must reject."""
@@ -111,12 +111,13 @@ def missing_technique(nb: dict, wanted: list[str]) -> list[str]:
 
 
 def verdict_cells_too_long(nb: dict) -> list[tuple[int, int]]:
-    """(cell index, lines) of every # VERDICT cell with more than MAX_VERDICT_LINES non-blank lines after the marker."""
+    """(cell index, lines) of every # VERDICT cell with more than MAX_VERDICT_LINES non-blank lines, its marker
+    line included (the marker, a comment and two lines of call at most)."""
     found = []
     for index, cell in enumerate(_cells(nb)):
         lines = cell["source"].strip().splitlines()
         if cell["type"] == "code" and lines and lines[0].strip().startswith(VERDICT_MARK):
-            body = [line for line in lines[1:] if line.strip()]
+            body = [line for line in lines if line.strip()]
             if len(body) > MAX_VERDICT_LINES:
                 found.append((index, len(body)))
     return found
@@ -171,7 +172,7 @@ def test_the_technique_check_reads_code_not_words():
 
 
 def test_the_verdict_rule_counts_every_line_after_the_marker():
-    short = "# VERDICT\n# কোন রানটি দ্রুত\nlesson_verdicts.compare(dp, ddp)\n"
-    long = "# VERDICT\n" + "\n".join(f"x{i} = {i}" for i in range(5)) + "\n"
+    short = "# VERDICT\n# কোন রানটি দ্রুত\n\nlesson_verdicts.compare(dp, ddp)\n"
+    long = "# VERDICT\n" + "\n".join(f"x{i} = {i}" for i in range(4)) + "\n"
     nb = _nb(("code", short), ("code", long), ("code", "x = 1\n" * 9))
     assert verdict_cells_too_long(nb) == [(1, 5)]

@@ -44,6 +44,7 @@ class CellShown:
     text: str           # everything the cell showed, as text
     stdout: str         # printed lines only (verdicts are printed)
     outputs: list = field(default_factory=list)  # the cell's raw nbformat outputs
+    execution_count: int | None = None  # as the notebook shows it (say()'s audit log names cells by it)
 
 
 def _output_text(output) -> str:
@@ -96,7 +97,7 @@ def shown(nb) -> tuple[list[CellShown], str]:
         outputs = cell.get("outputs", [])
         text = "\n".join(_output_text(o) for o in outputs)
         stdout = "".join(o.get("text", "") for o in outputs if o.get("output_type") == "stream" and o.get("name") == "stdout")
-        cells.append(CellShown(index, cell.source, text, stdout, outputs))
+        cells.append(CellShown(index, cell.source, text, stdout, outputs, cell.get("execution_count")))
     widgets = nb.metadata.get("widgets", {}).get("application/vnd.jupyter.widget-state+json", {}).get("state", {})
     return cells, json.dumps(widgets, ensure_ascii=False)
 

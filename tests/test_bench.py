@@ -7,7 +7,7 @@ import time
 import pytest
 import torch
 
-from fastrain_lib.measure import bench, hardware
+from fastrain_lib.measure import bench, hardware, noise
 
 
 def test_measure_returns_median_and_spread():
@@ -20,7 +20,7 @@ def test_measure_returns_median_and_spread():
     # the noise information sits beside the median and is consistent with it
     assert record.noise["verdict"] in ("quiet", "noisy") and record.noise["repeats"] == len(record.times_s)
     assert record.noise["spread"] == pytest.approx(record.iqr_s / record.median_s, rel=1e-3, abs=1e-4)
-    assert record.noise["threads"] == torch.get_num_threads()
+    assert record.noise["threads"] == noise.free_threads(torch.get_num_threads())  # as many as fit (next test)
 
 
 def test_warm_up_keeps_slow_first_calls_out_of_the_timing():
@@ -157,3 +157,25 @@ def test_time_once_waits_for_asynchronous_device_work(monkeypatch):
     seconds = bench.time_once(lambda: launch(0.08), device="cuda")
     assert 0.08 <= seconds < 0.19
     assert not queued
+
+
+def test_measure_uses_the_threads_that_fit_beside_a_busy_core_and_says_so(capsys, monkeypatch):
+    """Issue 38: on a busy lab PC a thread team larger than the free cores waits for its descheduled member;
+    bench.measure takes the threads that fit, records torch's own count beside them, and a verdict on the
+    record says so on its line (unless the record is noisy anyway: then only the noisy line)."""
+    from fastrain_lib.core import verdicts
+
+    monkeypatch.setenv("FASTRAIN_LANG", "en")
+    cores = noise.cores()
+    if cores < 2:
+        pytest.skip("one core: no thread team to shrink")
+    x = bench.fresh_random(64, 64)
+    with bench.torch_threads(cores):
+        noise._last_look["at"] = -1e9  # look again now, beside the hog
+        with noise.hog(cores - 1):
+            time.sleep(0.3)
+            busy = bench.measure(lambda: x @ x, "mm", min_run_time=0.05)
+    assert busy.noise["threads"] < cores and busy.noise["threads_wanted"] == cores
+    verdicts.say("a finding", noise=[busy])
+    out = capsys.readouterr().out
+    assert (verdicts.NOISY_MARK in out) if busy.noisy else (f"thread(s), not {cores}" in out), out

@@ -263,3 +263,52 @@ def test_seeded_cases_are_stable_varied_and_keep_the_regression_cases_first():
 def test_the_helpers_are_documented():
     for name in ("guard_inputs", "forbid", "torch_ops", "seeded_cases", "as_number", "as_integer", "Fraction"):
         assert name in checking.__doc__
+
+
+def test_torch_ops_records_the_ops_of_threads_the_answer_starts():
+    """A dispatch mode is thread-local: an answer computing in a new thread or a pool escaped the record (issue 39)."""
+    import threading
+    from concurrent.futures import ThreadPoolExecutor
+
+    with checking.torch_ops() as ops:
+        worker = threading.Thread(target=lambda: torch.ones(3).exp())
+        worker.start()
+        worker.join()
+        with ThreadPoolExecutor(2) as pool:
+            pool.submit(lambda: torch.ones(2).sin()).result()
+    assert ops.count("aten::exp") == 1 and ops.count("aten::sin") == 1
+    with checking.torch_ops() as ops:
+        pass
+    worker = threading.Thread(target=lambda: torch.ones(3).exp())  # after the block: not recorded, nor patched
+    worker.start()
+    worker.join()
+    assert ops.count("aten::") == 0
+
+
+def test_every_check_result_goes_to_the_check_log(tmp_path, monkeypatch):
+    import json
+
+    log = tmp_path / "checks.jsonl"
+    monkeypatch.setenv(checking.CHECK_LOG_ENV, str(log))
+
+    @checking.check
+    def right():
+        return checking.passed()
+
+    @checking.check
+    def broken():
+        raise RuntimeError("a bug in the check")
+
+    assert right() and not broken()
+    rows = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()]
+    assert [(r["check"].rsplit(".", 1)[-1], r["ok"], r["code"]) for r in rows] == [("right", True, "ok"),
+                                                                                  ("broken", False, "check_error")]
+
+
+def test_the_checks_clock_is_bound_before_any_answer_runs(monkeypatch):
+    import time
+
+    monkeypatch.setattr(time, "perf_counter", lambda: 0.0)  # an answer that stops time
+    first = checking.clock()
+    time.sleep(0.01)
+    assert checking.clock() - first >= 0.009

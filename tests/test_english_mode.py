@@ -14,14 +14,19 @@ and left out of `make test`; run it with:  .venv/bin/python -m pytest -m labmode
 
 from __future__ import annotations
 
+import json
 import re
+import tempfile
 import warnings
+from pathlib import Path
 
 import pytest
 from _nbrun import BN_OUTPUT_OK, RAW_REPR, ROOT, bengali_left, execute, widget_labels
+from _sentences import hygiene_problems, unmarked_findings
 
 from fastrain_lib import authoring
 from fastrain_lib.core import verdicts
+from fastrain_lib.lessons import checking
 
 # Exceptions, each with its reason. Besides these, only a lone Bengali digit may appear (a class
 # name of the Bengali-digits dataset, which is the data itself: see _nbrun.LONE_BENGALI_DIGIT).
@@ -114,9 +119,23 @@ def english_run_problems(path, cells, widget_text: str) -> list[str]:
     return verdict_problems(cells) + bengali_problems(path, cells, widget_text) + repr_problems(cells)
 
 
+def failed_checks(log: Path) -> list[str]:
+    """The check calls of a run that did not say ✅ (checking.CHECK_LOG_ENV): a solution must earn its ✅."""
+    rows = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()] if log.exists() else []
+    return [f"{r['check']} said ❌ ({r['code']}): {r['message'][:160]}" for r in rows if not r["ok"]]
+
+
 def check_english_run(path):
-    cells, widget_text = execute(path, lang="en", mode="ci")
-    problems = english_run_problems(path, cells, widget_text)
+    """Execute `path` in English and apply every rule: what english_run_problems finds, the sentence rules
+    (tests/_sentences.py) and, for a solution, a ✅ from every check it calls."""
+    with tempfile.TemporaryDirectory() as tmp:
+        verdict_log, check_log = Path(tmp) / "verdicts.jsonl", Path(tmp) / "checks.jsonl"
+        cells, widget_text = execute(path, lang="en", mode="ci",
+                                     env={verdicts.LOG_ENV: str(verdict_log), checking.CHECK_LOG_ENV: str(check_log)})
+        records = [json.loads(x) for x in verdict_log.read_text(encoding="utf-8").splitlines()] \
+            if verdict_log.exists() else []
+        problems = (english_run_problems(path, cells, widget_text) + unmarked_findings(records, cells)
+                    + hygiene_problems(cells) + (failed_checks(check_log) if path.parent.name == "solutions" else []))
     assert not problems, f"{rel(path)}:\n" + "\n".join(problems)
 
 

@@ -12,6 +12,8 @@ Chromium. Lab mode (-m labmode) executes every lesson here. It fails on
   pending_noisy > 0): a cause explained from a noisy measurement;
 - a verdict line printed twice in one cell (or returned as the cell's value, in quotes);
 - a raw dict/list/tuple/str value, a library dataclass repr, `Text(...)`, `<matplotlib...>` in an output;
+- a finding (ratio, ranking, cause) in a cell with a noisy measurement without its noise status on its line,
+  e-notation numbers, a line printed twice in a cell (tests/_sentences.py, issue 38);
 - English words in Bengali output, outside code-like tokens (identifiers with _ or ., numbers, units,
   acronyms, CamelCase names), the glossary's Latin terms and PyTorch's own error/warning text (stderr,
   tracebacks, a line carrying "SomethingError:" / "Warning:").
@@ -30,6 +32,7 @@ from pathlib import Path
 
 import pytest
 from _load import busy_core_beside
+from _sentences import hygiene_problems, unmarked_findings
 from _nbrun import (
     ROOT,
     CellShown,
@@ -146,8 +149,9 @@ def test_lesson_on_a_loaded_machine(path, mode, tmp_path):
         cells, widget_text = execute(path, lang="bn", mode=mode, env={verdicts.LOG_ENV: str(log)})
     records = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()] if log.exists() else []
     problems = (undeclared_after_noise(records, cells) + doubled_verdicts(cells) + raw_problems(cells)
-                + english_problems(cells, widget_text))
+                + english_problems(cells, widget_text) + unmarked_findings(records, cells) + hygiene_problems(cells))
     assert not problems, f"{rel(path)} (Bengali, {mode} mode, one busy core beside it):\n  " + "\n  ".join(problems)
+    records = [r for r in records if "sentence" in r]  # the said sentences (the log holds measurements too)
     measured = sum(r.get("pending", 0) for r in records)
     if measured and not any(r.get("printed_noisy_form") for r in records):
         pytest.skip(f"{rel(path)}: {len(records)} verdicts after {measured} assessed measurements, none printed its "

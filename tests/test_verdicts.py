@@ -42,7 +42,9 @@ def test_an_undeclared_sentence_after_a_noisy_window_is_written_to_the_audit_log
     verdicts.say("a cause nobody declared")
     verdicts.say("the next sentence stands on nothing new", noise=())
     rows = [json.loads(x) for x in log.read_text(encoding="utf-8").splitlines()]
-    assert [(r["declared"], r["pending_noisy"]) for r in rows] == [(False, 1), (True, 0)]
+    assert [r["measurement"] for r in rows if "measurement" in r] == ["noisy"]
+    said = [r for r in rows if "sentence" in r]
+    assert [(r["declared"], r["pending_noisy"], r["stood_on"]) for r in said] == [(False, 1, 0), (True, 0, 0)]
 
 
 def test_one_cell_prints_the_same_noisy_warning_once(capsys, monkeypatch):

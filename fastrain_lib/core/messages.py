@@ -3,11 +3,16 @@
 MESSAGES = {
     "core.verdict_noisy": {
         "bn": "এখানে কোনো কারণ বলা হচ্ছে না: এই সিদ্ধান্ত যে {total}টি মাপের ওপর দাঁড়িয়ে, তার {noisy}টি গোলমেলে (noisy) "
-              "ছিল ({reasons})। ব্যস্ত মেশিনে সময়ের পার্থক্য অন্য কাজের ভারের, হার্ডওয়্যারের নিয়মের নয়। "
+              "ছিল ({reasons}){rows}। ব্যস্ত মেশিনে সময়ের পার্থক্য অন্য কাজের ভারের, হার্ডওয়্যারের নিয়মের নয়। "
               "অন্য প্রোগ্রাম বন্ধ করে বা কম থ্রেডে ঘরটি আবার চালাও।",
         "en": "No cause is given here: {noisy} of the {total} measurements this conclusion stands on were noisy "
-              "({reasons}). On a busy machine a difference in time comes from the other work, not from the hardware. "
+              "({reasons}){rows}. On a busy machine a difference in time comes from the other work, not from the hardware. "
               "Close other programs or use fewer threads and run the cell again.",
+    },
+    "core.verdict_noisy_rows": {"bn": "; গোলমেলে সারি: {rows}", "en": "; noisy rows: {rows}"},
+    "core.verdict_fewer_threads": {
+        "bn": "(মাপা হয়েছে {threads}টি থ্রেডে, {wanted}টিতে নয়: বাকি কোর অন্য কাজে ব্যস্ত ছিল)",
+        "en": "(measured with {threads} thread(s), not {wanted}: the other cores were busy)",
     },
     "core.noise_reason_load": {"bn": "মেশিনে অন্য কাজের ভার", "en": "other load on the machine"},
     "core.noise_reason_threads": {"bn": "কোরের চেয়ে বেশি থ্রেড", "en": "more threads than cores"},

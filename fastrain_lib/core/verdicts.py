@@ -51,20 +51,32 @@ _pending: list[dict] = []  # noise information of the measurements taken since t
 
 
 def note_measurement(info: dict | None) -> None:
-    """Called by measure.noise for every assessed measurement (quiet or noisy)."""
+    """Called by measure.noise for every assessed measurement (quiet or noisy); written to the audit
+    log with its cell, so a test can find a cell that printed a finding beside a noisy measurement."""
     if info and "verdict" in info:
         _pending.append(info)
+        _log({"measurement": info["verdict"], "cell": _cell()})
 
 
 def _infos(noise) -> list[dict]:
-    """The noise-information dicts inside `noise`: Records, dicts, or (nested) lists of them."""
+    """The noise-information dicts inside `noise`: Records, dicts, or (nested) lists of them. An info
+    taken from a Record carries the record's name as its "row" (the noisy line names its rows)."""
     if noise is None:
         return []
     if isinstance(noise, dict):
         return [noise] if "verdict" in noise else []
     if isinstance(noise, (list, tuple, set)):
         return [info for item in noise for info in _infos(item)]
-    return _infos(getattr(noise, "noise", None))
+    infos = _infos(getattr(noise, "noise", None))
+    name = getattr(noise, "name", None)
+    return [{**info, "row": info.get("row") or row_name(name, getattr(noise, "params", None))} for info in infos] \
+        if name else infos
+
+
+def row_name(name: str, params: dict | None = None) -> str:
+    """How a noisy line names a row: the record's name and its settings ('fused (n=64)')."""
+    settings = ", ".join(f"{k}={v}" for k, v in (params or {}).items() if isinstance(v, (int, float, str)))
+    return f"{name} ({settings})" if settings and settings not in name else str(name)
 
 
 def _is_noisy(info: dict) -> bool:
@@ -80,23 +92,42 @@ def line(key_or_sentence: str, **values) -> str:
     return PREFIX + key_or_sentence
 
 
+MAX_ROWS_NAMED = 4  # a noisy line names this many noisy rows, then "+N"
+
+
 def noisy_line(infos: list[dict]) -> str:
-    """The sentence printed in place of an explanation whose measurements were noisy."""
+    """The sentence printed in place of an explanation whose measurements were noisy: how many,
+    which rows (their names, when the measurements are Records or carry a "row"), and why."""
     noisy = [i for i in infos if _is_noisy(i)]
     reasons = sorted({r for i in noisy for r in i.get("reasons", [])})
     words = ", ".join(t(_REASONS[r]) if r in _REASONS else r for r in reasons)
-    return PREFIX + NOISY_MARK + t("core.verdict_noisy", noisy=len(noisy), total=len(infos), reasons=words or "-")
+    names = list(dict.fromkeys(str(i["row"]) for i in noisy if i.get("row")))
+    rows = "; ".join(names[:MAX_ROWS_NAMED]) + (f" +{len(names) - MAX_ROWS_NAMED}" if len(names) > MAX_ROWS_NAMED else "")
+    return PREFIX + NOISY_MARK + t("core.verdict_noisy", noisy=len(noisy), total=len(infos), reasons=words or "-",
+                                   rows=t("core.verdict_noisy_rows", rows=rows) if rows else "")
 
 
-def _audit(sentence: str, declared: bool, stood_on_noisy: bool) -> None:
+def fewer_threads(infos: list[dict]) -> str:
+    """' (measured with 1 thread: ...)' when a measurement used fewer CPU threads than torch's own
+    because the other cores were busy (measure.bench), else ''. Said on the sentence's own line."""
+    cut = [i for i in infos if i.get("threads_wanted") and (i.get("threads") or 0) < i["threads_wanted"]]
+    if not cut:
+        return ""
+    return " " + t("core.verdict_fewer_threads", threads=min(i["threads"] for i in cut),
+                   wanted=max(i["threads_wanted"] for i in cut))
+
+
+def _log(record: dict) -> None:
     path = os.environ.get(LOG_ENV)
-    if not path:
-        return
-    pending_noisy = sum(_is_noisy(i) for i in _pending)
-    record = {"sentence": sentence, "declared": declared, "printed_noisy_form": stood_on_noisy,
-              "pending": len(_pending), "pending_noisy": pending_noisy}
-    with open(path, "a", encoding="utf-8") as f:
-        f.write(json.dumps(record, ensure_ascii=False) + "\n")
+    if path:
+        with open(path, "a", encoding="utf-8") as f:
+            f.write(json.dumps(record, ensure_ascii=False) + "\n")
+
+
+def _audit(sentence: str, declared: bool, stood_on_noisy: bool, stood_on: int) -> None:
+    if os.environ.get(LOG_ENV):
+        _log({"sentence": sentence, "declared": declared, "printed_noisy_form": stood_on_noisy, "stood_on": stood_on,
+              "pending": len(_pending), "pending_noisy": sum(_is_noisy(i) for i in _pending), "cell": _cell()})
 
 
 _UNSET = object()
@@ -111,7 +142,7 @@ def say(key_or_sentence: str, /, *, noise=_UNSET, **values) -> None:
     declared = noise is not _UNSET
     infos = _infos(noise) if declared else []
     stood_on_noisy = any(_is_noisy(i) for i in infos)
-    _audit(text, declared, stood_on_noisy)
+    _audit(text, declared, stood_on_noisy, len(infos))
     _pending.clear()
     if stood_on_noisy:
         warning, cell = noisy_line(infos), _cell()
@@ -122,7 +153,7 @@ def say(key_or_sentence: str, /, *, noise=_UNSET, **values) -> None:
         _noisy_printed["lines"].add(warning)
         print(warning)
         return
-    print(text)
+    print(text + fewer_threads(infos))
 
 
 _noisy_printed: dict = {"cell": None, "lines": set()}  # noisy-measurement sentences printed in the current cell

@@ -36,11 +36,14 @@ import fractions
 import functools
 import importlib
 import inspect
+import json
 import math
 import numbers
+import os
 import random
 import sys
 import threading
+import time
 import traceback
 from dataclasses import dataclass
 
@@ -97,6 +100,14 @@ def not_done(exc: BaseException | None = None) -> CheckResult:
     return failed("crashed", "checking.crashed", error=_one_line(exc))
 
 
+# The clock every timing check reads, bound when this module is imported: before any answer runs, so an
+# answer that replaces time.perf_counter (or time.monotonic) cannot make itself look fast.
+clock = time.perf_counter
+# Every check's result is appended here (JSON lines) when set: the tests read it to prove that every
+# check a solution calls says ✅ (issue 39), whatever the notebook shows.
+CHECK_LOG_ENV = "FASTRAIN_CHECK_LOG"
+
+
 def check(fn):
     """Decorator for every check: whatever happens inside, the caller gets a CheckResult.
 
@@ -109,12 +120,22 @@ def check(fn):
         try:
             result = fn(*args, **kwargs)
         except (Exception, SystemExit) as exc:  # noqa: BLE001 - a check must never crash the notebook
-            return failed("check_error", "checking.unexpected", error=_one_line(exc))
+            result = failed("check_error", "checking.unexpected", error=_one_line(exc))
         if not isinstance(result, CheckResult):  # a check bug; say so instead of returning junk
-            return failed("check_error", "checking.unexpected", error=repr(result)[:100])
+            result = failed("check_error", "checking.unexpected", error=repr(result)[:100])
+        _log_result(fn, result)
         return result
 
     return wrapper
+
+
+def _log_result(fn, result: CheckResult) -> None:
+    path = os.environ.get(CHECK_LOG_ENV)
+    if path:
+        record = {"check": f"{fn.__module__}.{fn.__qualname__}", "ok": result.ok, "code": result.code,
+                  "message": result.message[:300]}
+        with open(path, "a", encoding="utf-8") as out:
+            out.write(json.dumps(record, ensure_ascii=False) + "\n")
 
 
 def call_student(fn, *args, none_ok: bool = False, guard_inputs=False, forbid=(), **kwargs):
@@ -228,7 +249,9 @@ def _resolve(dotted: str):
 
 
 class torch_ops:
-    """Records every aten op that runs inside the block (ops.names: Counter of 'aten::mul', ...)."""
+    """Records every aten op that runs inside the block (ops.names: Counter of 'aten::mul', ...),
+    in this thread and in every thread started inside the block (a dispatch mode is thread-local:
+    an answer that computes in a new thread, or a thread pool, must not escape the record)."""
 
     def __init__(self):
         self.names = collections.Counter()
@@ -236,21 +259,40 @@ class torch_ops:
     def count(self, prefix: str) -> int:  # how many recorded ops start with prefix ('aten::_foreach_')
         return sum(n for name, n in self.names.items() if name.startswith(prefix))
 
-    def __enter__(self):
+    def _mode(self):
         from torch.utils._python_dispatch import TorchDispatchMode
 
         names = self.names
+
         class _Mode(TorchDispatchMode):
             def __torch_dispatch__(self, func, types, args=(), kwargs=None):
                 names[func._schema.name] += 1
                 return func(*args, **(kwargs or {}))
 
-        self._mode = _Mode()
-        self._mode.__enter__()
+        return _Mode()
+
+    def __enter__(self):
+        self._here = self._mode()
+        self._here.__enter__()
+        self._unfollow = follow_threads(self._mode)
         return self
 
     def __exit__(self, *exc):
-        return self._mode.__exit__(*exc)
+        self._unfollow()
+        return self._here.__exit__(*exc)
+
+
+def follow_threads(make_context):
+    """Until the returned function is called, every thread started runs inside `make_context()` (a fresh
+    context manager per thread): what a check watches in its own thread, it also watches in the answer's."""
+    original = threading.Thread.run
+
+    def run(thread):
+        with make_context():
+            original(thread)
+
+    threading.Thread.run = run
+    return lambda: setattr(threading.Thread, "run", original)
 
 
 def seeded_cases(make, *, n: int = 8, seed: int = 0, fixed=()) -> list:

@@ -108,9 +108,13 @@ def measure(fn, name: str, *, params: dict | None = None, warmup: int = 2,
     with the noise information of the window it ran in (record.noise, record.noisy).
 
     min_run_time (seconds of measuring) defaults by run mode: short in ci, longer in full.
-    threads: CPU threads for the measurement (default: what torch uses now); Timer sets and
-    restores it, warm-up included."""
-    threads = threads or torch.get_num_threads()
+    threads: CPU threads for the measurement; Timer sets and restores it, warm-up included. By default
+    as many of torch's threads as fit beside the other work running now (noise.free_threads): a thread
+    team larger than the free cores waits for its descheduled member at every step, so on a busy lab PC
+    the full team gives a noisy number and the fitting one a usable one. The record's noise information
+    keeps both (threads, threads_wanted) and a verdict sentence on it says so on its line."""
+    wanted = torch.get_num_threads()
+    threads = threads or noise.free_threads(wanted)
     with torch_threads(threads):
         for _ in range(warmup):
             fn()
@@ -127,7 +131,7 @@ def measure(fn, name: str, *, params: dict | None = None, warmup: int = 2,
     spread = m.iqr / m.median if m.median > 0 else None
     return Record(name=name, median_s=m.median, iqr_s=m.iqr, times_s=list(m.times),
                   params=dict(params or {}), meta=meta(),
-                  noise=window.assess(threads=threads, spread=spread, repeats=len(m.times)))
+                  noise=window.assess(threads=threads, spread=spread, repeats=len(m.times), threads_wanted=wanted))
 
 
 def time_once(fn, device=None) -> float:
@@ -179,9 +183,13 @@ def measure_compiled(fn, example_args: tuple, name: str, **kwargs) -> Record:
     compiles, recompiles, and recompiles_timed (graphs compiled while timing: should be 0,
     and a record where it is not is marked noisy)."""
     compiled = torch.compile(fn)
-    warm = warm_until_compiled(lambda: compiled(*example_args))
+    # the threads it will be timed with, chosen first: a compiled CPU graph recompiles when torch's
+    # thread count changes, and the warm-up must leave nothing to compile inside the timed steps
+    threads = kwargs.pop("threads", None) or noise.free_threads(torch.get_num_threads())
+    with torch_threads(threads):
+        warm = warm_until_compiled(lambda: compiled(*example_args))
     before = graphs_compiled()
-    record = measure(lambda: compiled(*example_args), name, **kwargs)
+    record = measure(lambda: compiled(*example_args), name, threads=threads, **kwargs)
     record.metrics.update(warm)
     record.metrics["recompiles_timed"] = graphs_compiled() - before
     if record.metrics["recompiles_timed"]:

@@ -137,9 +137,13 @@ class Window:
     def __exit__(self, *exc) -> None:
         self.end = sample()
 
-    def assess(self, *, threads: int, spread: float | None = None, repeats: int = 0) -> dict:
-        """The noise information of one measurement: load, threads, spread and the verdict."""
+    def assess(self, *, threads: int, spread: float | None = None, repeats: int = 0,
+               threads_wanted: int | None = None) -> dict:
+        """The noise information of one measurement: load, threads, spread and the verdict.
+        threads_wanted: torch's own thread count when the measurement used fewer to fit the free cores."""
         info = load_between(self.start, self.end or sample())
+        if threads_wanted and threads_wanted > threads:
+            info["threads_wanted"] = int(threads_wanted)
         info.update(threads=int(threads), repeats=int(repeats),
                     spread=None if spread is None else round(float(spread), 4),
                     loadavg_1m=round(os.getloadavg()[0], 2) if hasattr(os, "getloadavg") else None)
@@ -204,6 +208,23 @@ def threads_that_fit(wanted: int, *, seconds: float = 0.2) -> int:
     other = load_between(start, sample())
     free = other["cores"] - other["other_cores"] - other["steal_cores"] + CORE_TOLERANCE
     return suggested_threads({"threads": wanted, "cores_free": free})
+
+
+_LOOK_S, _LOOK_VALID_S = 0.1, 2.0  # one short look at the load serves the measurements of the next 2 s
+_last_look: dict = {"at": -1e9, "free": None}
+
+
+def free_threads(wanted: int) -> int:
+    """threads_that_fit, looking again only when the last look is older than 2 s: bench.measure
+    asks before every CPU measurement, and a lesson takes dozens of them in a few seconds."""
+    now = time.monotonic()
+    if now - _last_look["at"] > _LOOK_VALID_S:
+        start = sample()
+        time.sleep(_LOOK_S)
+        other = load_between(start, sample())
+        _last_look.update(at=time.monotonic(),
+                          free=other["cores"] - other["other_cores"] - other["steal_cores"] + CORE_TOLERANCE)
+    return suggested_threads({"threads": wanted, "cores_free": _last_look["free"]})
 
 
 # ---------------------------------------------------------------- saying it

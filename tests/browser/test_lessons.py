@@ -30,6 +30,7 @@ import nbformat
 import pytest
 from _load import busy_core_beside
 from _nbrun import shown
+from _sentences import hygiene_problems, unmarked_findings
 from test_lessons_loaded import (
     BROWSER_LESSONS,
     doubled_verdicts,
@@ -191,7 +192,7 @@ def _run_all_problems(page, notebook, base, token, logs, notebook_path: Path) ->
     log = logs.verdicts
     records = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()] if log.exists() else []
     return (undeclared_after_noise(records, cells) + doubled_verdicts(cells) + raw_problems(cells)
-            + english_problems(cells, widget_text))
+            + english_problems(cells, widget_text) + unmarked_findings(records, cells) + hygiene_problems(cells))
 
 
 def _change_one_control(panel) -> str:

@@ -1,0 +1,79 @@
+"""What a lesson printed, read sentence by sentence (issue 38): the noise rule and output hygiene.
+
+The noise rule. A line that states a finding from measured rows (a ratio "2.7 গুণ ধীর", "1.4x faster",
+a ranking "সবচেয়ে দ্রুত", a cause "কারণ", "because") in a cell where a measurement was noisy must say
+its own noise status on that line: the noisy mark (verdicts.NOISY_MARK, "গোলমেলে", "noisy") or, for a
+finding from quiet rows beside noisy ones, the quiet mark ("শান্ত", "quiet", "✓"). A cell is noisy
+when say()'s audit log (FASTRAIN_VERDICT_LOG) recorded a noisy measurement while it ran, or when it
+printed the noisy mark itself (a table of noisy rows). A sentence say() printed on no measurement
+(noise=()) stands on a count or a formula and is exempt.
+
+Output hygiene: plain numbers (no 4.991e+04), no line printed twice in a cell.
+tests/test_sentences.py shows each rule the wrong output it must catch.
+"""
+
+from __future__ import annotations
+
+import collections
+import re
+
+from fastrain_lib.core import verdicts
+
+# A ratio or a speed comparison, a ranking, or a cause: the sentences that may not stand on noisy rows.
+RATIO = re.compile(r"\d\s*(গুণ|×)|\d(\.\d+)?x\b|\btimes (faster|slower)|\bspeed-?up\b|গতিবৃদ্ধি"
+                   r"|(দ্রুত|ধীর)(তর)?\b|\b(faster|slower)\b", re.IGNORECASE)
+RANKING = re.compile(r"সবচেয়ে (দ্রুত|ধীর)|সবার আগে|\b(fastest|slowest|ranks?|ranked)\b", re.IGNORECASE)
+CAUSE = re.compile(r"কারণ|এর জন্য|জন্যই|\bbecause\b|\bdue to\b|\bcaused by\b|\bthe reason\b", re.IGNORECASE)
+NOISY_WORDS = re.compile(re.escape(verdicts.NOISY_MARK.strip()) + r"|গোলমেলে|\bnoisy\b", re.IGNORECASE)
+QUIET_WORDS = re.compile(r"শান্ত|\bquiet\b|✓")
+# Numbers in e-notation that a student stumbles on: any e+ (4.991e+04 samples/s: write 49,910) and a raw
+# float repr (2.2351741790771484e-08); a tiny difference with a short mantissa (7.45e-09) may stay.
+# A tensor's own print is PyTorch's.
+SCIENTIFIC = re.compile(r"(?<![\w.])(\d+(\.\d+)?e\+\d+|\d\.\d{5,}e-\d+)\b", re.IGNORECASE)
+TENSOR_PRINT = re.compile(r"tensor\(|^\s*\[[-\d.e+, ]+\]\)?,?$")
+
+
+def is_finding(line: str) -> bool:
+    return bool(RATIO.search(line) or RANKING.search(line) or CAUSE.search(line))
+
+
+def says_its_noise(line: str) -> bool:
+    return bool(NOISY_WORDS.search(line) or QUIET_WORDS.search(line))
+
+
+def noisy_cells(records: list[dict], cells) -> set[int]:
+    """Indices of the cells in which a measurement was noisy (audit log) or which printed the noisy mark."""
+    # IPython counts the running cell as one more than the number the notebook shows (tests/browser/conftest.py)
+    noisy_counts = {r["cell"] - 1 for r in records if r.get("measurement") == "noisy" and r.get("cell") is not None}
+    return {cell.index for cell in cells
+            if (cell.execution_count is not None and cell.execution_count in noisy_counts)
+            or NOISY_WORDS.search(cell.stdout)}
+
+
+def unmarked_findings(records: list[dict], cells) -> list[str]:
+    """Lines of noisy cells that state a finding without saying their noise status (see the module)."""
+    exempt = {r["sentence"].strip() for r in records if r.get("declared") and r.get("stood_on") == 0 and "sentence" in r}
+    noisy = noisy_cells(records, cells)
+    problems = []
+    for cell in cells:
+        if cell.index not in noisy:
+            continue
+        for line in cell.stdout.splitlines():
+            if is_finding(line) and not says_its_noise(line) and line.strip() not in exempt:
+                problems.append(f"cell {cell.index}: a finding beside a noisy measurement, without its noise status "
+                                f"on the line: {line.strip()[:120]!r}")
+    return problems
+
+
+def hygiene_problems(cells) -> list[str]:
+    """Numbers in e-notation, and a line printed twice in one cell (a warning repeated, a verdict twice)."""
+    problems = []
+    for cell in cells:
+        lines = [line.strip() for line in cell.stdout.splitlines()]
+        for line in lines:
+            match = SCIENTIFIC.search(line)
+            if match and not TENSOR_PRINT.search(line):
+                problems.append(f"cell {cell.index}: a number in e-notation ({match.group(0)}): {line[:100]!r}")
+        repeated = collections.Counter(line for line in lines if len(line) >= 12 and re.search(r"[^\W\d_]", line))
+        problems += [f"cell {cell.index}: printed {n} times: {line[:100]!r}" for line, n in repeated.items() if n > 1]
+    return problems

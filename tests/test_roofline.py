@@ -92,7 +92,9 @@ def test_plot_draws_every_roof_and_point():
 def test_matmul_record_matches_flop_count():
     record = bench.matmul(64)
     assert record.metrics["gflops"] == pytest.approx(roofline.matmul_flops(64) / record.median_s / 1e9)
-    assert record.noise["threads"] == torch.get_num_threads()  # measured with the threads torch uses
+    # measured with as many of torch's threads as fit beside other work (issue 38), torch's count kept beside
+    wanted = torch.get_num_threads()
+    assert record.noise["threads"] <= wanted and record.noise.get("threads_wanted", wanted) == wanted
 
 
 # ---- lesson 01's measurements and panel (fastrain_lib.lessons.l01_gpu_vs_cpu.panel), which draw on the roofline

@@ -18,9 +18,12 @@ How each check sees the technique (issue 28), not only the result:
   counts that do not divide by the world size) on top of the hand-written ones, so a table fitted to
   fixed examples or a rounded division fails; the course's own formula (distributed.zero) is
   forbidden while the answer runs (seen through any alias: its code objects are watched).
-- check_column_row_mlp: in every rank a TorchFunctionMode records the shapes of each matrix multiply
-  the answer makes; one whose operand spans all 4d hidden units is a full, unsplit matmul (computing
-  everything, then slicing) and fails, whatever the output. The collectives are counted (exactly one
+- check_column_row_mlp: in every rank a TorchDispatchMode (following threads the answer starts)
+  records each aten op that computes (anything but slicing, viewing, copying) with its operands'
+  shapes; one whose operand spans all 4d hidden units is the full, unsplit layer (computing
+  everything, then slicing) and fails, whatever the output and whatever it is called (a matmul, a
+  broadcast multiply and sum, an einsum). The course's own cut (tensor_parallel.manual_forward) is
+  forbidden in every rank. The collectives are counted (exactly one
   all_reduce), other blocks are NaN in a second run, the inputs are compared before and after, and
   the batch and width are generated per world size.
 """
@@ -58,7 +61,7 @@ def _bytes(n, stage, w, per=(2, 2, 12)):
 
 # the cases: (Ψ, stage, N) — every stage, world sizes that do not divide Ψ, a 7B model
 ZERO_CASES = [(1_000_000, 1, 4), (1_000_000, 0, 4), (3_000_000, 2, 8), (123_457, 3, 3), (7_000_000_000, 3, 64),
-              (7_000_000_000, 1, 8), (50_000, 2, 2)]
+              (7_000_000_000, 1, 8), (50_000, 2, 2), (1_000_003, 3, 1), (77, 2, 1), (1, 1, 3)]  # N = 1, Ψ = 1
 
 
 def _zero_case(rng) -> tuple[int, int, int]:
@@ -70,9 +73,12 @@ def _zero_case(rng) -> tuple[int, int, int]:
 
 
 def zero_cases(seed: int = 5) -> list[tuple[int, int, int]]:
-    """The hand-written cases, then 12 generated ones (the same on every run), every stage three times."""
+    """The hand-written cases, then 12 generated ones (the same on every run), every stage three times,
+    then three earlier ones asked again in another order (an answer that counts its calls, or one
+    fitted to the order of the cases, gives a different number the second time)."""
     generated = seeded_cases(_zero_case, n=12, seed=seed)
-    return ZERO_CASES + [(n, i % 4, w) for i, (n, _, w) in enumerate(generated)]
+    cases = ZERO_CASES + [(n, i % 4, w) for i, (n, _, w) in enumerate(generated)]
+    return cases + [cases[-1], cases[3], cases[0]]
 
 
 def _zero_forbidden() -> list:
@@ -158,8 +164,10 @@ def count_collectives(calls: list) -> None:
 
 
 PEER_GONE = ("Connection closed", "Connection reset", "Timed out", "timed out", "Broken pipe")
-TP_SHAPES = {2: (5, 6), 3: (4, 6)}  # the hand-written (batch, width d) per world size; hidden 4d divides by 2 and 3
-WORLD_SIZES = (2, 3)
+TP_SHAPES = {2: (5, 6), 3: (4, 6), 1: (1, 5)}  # hand-written (batch, width d) per world size; 4d divides by 2 and 3
+# 2 and 3 first (where a wrong cut shows), then one process alone: the same code must hold there too
+# (its block is every hidden unit, its all-reduce a no-op), with a batch of one sample
+WORLD_SIZES = (2, 3, 1)
 
 
 def tp_shapes(seed: int = 7) -> dict[int, tuple[int, int]]:
@@ -169,13 +177,21 @@ def tp_shapes(seed: int = 7) -> dict[int, tuple[int, int]]:
     for world_size in WORLD_SIZES:
         rng = random.Random(f"fastrain-tp-{seed}-{world_size}")
         width = rng.choice([3, 9, 12]) if world_size == 3 else rng.choice([3, 5, 7, 10])
-        out[world_size] = (rng.randint(2, 7), width)
+        out[world_size] = (rng.randint(2, 7) if world_size > 1 else 1, width)
     return out
 
 
-# Matrix products an answer may use; TorchFunctionMode sees each with its operands' shapes.
-MATMULS = {"matmul", "mm", "bmm", "addmm", "addmm_", "linear", "__matmul__", "__rmatmul__", "einsum", "tensordot",
-           "mv", "addmv", "baddbmm", "chain_matmul", "multi_dot", "inner", "outer", "dot"}
+# Operations that only pick, view, copy or convert elements (slicing a block out of the full
+# weight is exactly what the task asks): an operand that spans every hidden unit is fine HERE.
+# Every other aten op computes, and one that computes on all 4d hidden units at once is the
+# unsplit layer, whatever it is called (a matmul, a broadcast multiply and sum, an einsum...).
+SELECTS = {"slice", "select", "narrow", "split", "split_with_sizes", "chunk", "unbind", "tensor_split", "view",
+           "_unsafe_view", "reshape", "_reshape_alias", "t", "transpose", "permute", "expand", "as_strided",
+           "index", "index_select", "gather", "take", "masked_select", "nonzero", "clone", "_to_copy", "copy_",
+           "detach", "alias", "contiguous", "lift_fresh", "lift_fresh_copy", "unsqueeze", "squeeze", "flatten",
+           "unflatten", "movedim", "numpy_T", "view_as", "empty_like", "zeros_like", "ones_like", "new_empty",
+           "new_zeros", "empty_strided", "resize_", "set_", "_local_scalar_dense", "isnan", "isfinite", "equal",
+           "is_same_size", "_has_compatible_shallow_copy_type"}
 
 
 def _tensors(values) -> list:
@@ -188,27 +204,49 @@ def _tensors(values) -> list:
     return found
 
 
-def _matmul_recorder():
-    """A TorchFunctionMode that appends (name, [operand shapes]) for every matrix product."""
-    from torch.overrides import TorchFunctionMode
+def _op_recorder():
+    """A TorchDispatchMode that appends (aten op, [operand shapes]) for every computing op (all but
+    SELECTS) — below every Python name, so `(x[:, None] * w1).sum(-1)` is recorded as aten::mul with
+    the full w1 among its operands. It follows threads the answer starts (checking.follow_threads)."""
+    from torch.utils._python_dispatch import TorchDispatchMode
 
-    class MatmulShapes(TorchFunctionMode):
-        def __init__(self):
-            super().__init__()
-            self.calls: list[tuple[str, list[tuple[int, ...]]]] = []
+    from fastrain_lib.lessons.checking import follow_threads
 
-        def __torch_function__(self, func, types, args=(), kwargs=None):
-            name = getattr(func, "__name__", "")
-            if name in MATMULS:
-                self.calls.append((name, [tuple(t.shape) for t in _tensors(list(args) + list((kwargs or {}).values()))]))
+    calls: list[tuple[str, list[tuple[int, ...]]]] = []
+
+    class OpShapes(TorchDispatchMode):
+        def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+            name = func._schema.name.split("::")[-1]
+            if name not in SELECTS:
+                calls.append((func._schema.name, [tuple(t.shape) for t in
+                                                  _tensors(list(args) + list((kwargs or {}).values()))]))
             return func(*args, **(kwargs or {}))
 
-    return MatmulShapes()
+    class Recorder:
+        def __init__(self):
+            self.calls = calls
+
+        def __enter__(self):
+            self._here = OpShapes()
+            self._here.__enter__()
+            self._unfollow = follow_threads(OpShapes)
+            return self
+
+        def __exit__(self, *exc):
+            self._unfollow()
+            return self._here.__exit__(*exc)
+
+    return Recorder()
 
 
-def full_matmuls(calls: list, hidden: int) -> list:
-    """The recorded matrix products with an operand that spans all `hidden` units (unsplit)."""
-    return [(name, shapes) for name, shapes in calls if any(hidden in shape for shape in shapes if len(shape) >= 2)]
+def full_matmuls(calls: list, hidden: int, width: int | None = None) -> list:
+    """The recorded computing ops with an operand that spans all `hidden` units (unsplit): a 2-D or
+    larger operand with a dimension of `hidden`, or a flattened full weight (hidden × width elements)."""
+    def spans(shape):
+        if len(shape) >= 2:
+            return hidden in shape
+        return width is not None and len(shape) == 1 and shape[0] == hidden * width
+    return [(name, shapes) for name, shapes in calls if any(spans(shape) for shape in shapes)]
 
 
 def _weights(width: int, seed: int = 0):
@@ -227,10 +265,17 @@ def _poisoned(weights, rank: int, world_size: int):
     return w1, b1, w2, b2
 
 
+def _tp_forbidden() -> list:
+    """The course's own answer: the hand-written cut in distributed/tensor_parallel.py."""
+    from fastrain_lib.distributed import tensor_parallel
+
+    return [tensor_parallel.manual_forward]
+
+
 def _tp_source_worker(rank, world_size, source, name, shape=None):
     """In each real process: the student's forward on clean, then on poisoned weights; the
     collectives it calls, the shapes of its matrix products, and whether it wrote to its inputs."""
-    from fastrain_lib.lessons.checking import changed_part, snapshot
+    from fastrain_lib.lessons.checking import Forbidden, changed_part, snapshot
     from fastrain_lib.lessons.l05_data_vs_model_parallel.checks import _load_source
 
     batch, width = shape or TP_SHAPES[world_size]
@@ -244,16 +289,18 @@ def _tp_source_worker(rank, world_size, source, name, shape=None):
         before = len(calls)
         inputs = {"x": x.clone(), "w1": ws[0].clone(), "b1": ws[1].clone(), "w2": ws[2].clone(), "b2": ws[3].clone()}
         kept = snapshot(inputs)
-        recorder = _matmul_recorder()
+        recorder = _op_recorder()
         try:
-            with recorder:
+            with Forbidden(_tp_forbidden()) as watch, recorder:
                 y = fn(inputs["x"], inputs["w1"], inputs["b1"], inputs["w2"], inputs["b2"], rank, world_size)
         except Exception as exc:  # noqa: BLE001 - the student's code: report it
             out[label] = {"error": f"{type(exc).__name__}: {exc}"[:300]}
             break
+        # the result is the tensor the answer returned, read now (a later write to it by a thread it
+        # left running does not count), compared by the check with the MLP it computed itself
         out[label] = {"y": y.detach().clone() if isinstance(y, torch.Tensor) else None,
                       "type": type(y).__name__, "calls": calls[before:], "matmuls": recorder.calls,
-                      "mutated": changed_part(inputs, kept, "")}
+                      "forbidden": list(watch.calls), "mutated": changed_part(inputs, kept, "")}
     return out
 
 
@@ -282,6 +329,10 @@ def _diagnose(results: list[dict], world_size: int, shape=None) -> CheckResult |
     full, partials, b2 = _expected(world_size, shape)
     hidden = 4 * (shape or TP_SHAPES[world_size])[1]
     for r in results:
+        for run in ("clean", "poison"):
+            if r.get(run, {}).get("forbidden"):
+                return failed("forbidden_call", "checking.forbidden_call", name=r[run]["forbidden"][0])
+    for r in results:
         clean = r.get("clean", {})
         if clean.get("mutated"):
             return failed("mutated_input", "checking.mutated_input", name=_mutated(clean["mutated"]))
@@ -299,12 +350,15 @@ def _diagnose(results: list[dict], world_size: int, shape=None) -> CheckResult |
     calls = results[0]["clean"]["calls"]
     reduces = calls.count("all_reduce")
     if all(_near(y, full) for y in outputs):
+        if world_size == 1:  # alone: the whole layer is this rank's block, and an all-reduce may be skipped
+            return None
         if not calls:
             return failed("no_split", "lesson05c.check_tp_no_split")
         if len(calls) > 1:
             return failed("two_collectives", "lesson05c.check_tp_two", calls=", ".join(calls))
         for r in results:
-            unsplit = full_matmuls(r["clean"].get("matmuls", []), hidden)
+            unsplit = full_matmuls(r["clean"].get("matmuls", []) + r.get("poison", {}).get("matmuls", []),
+                                   hidden, hidden // 4)
             if unsplit:
                 name, shapes = unsplit[0]
                 return failed("full_matmul", "lesson05c.check_tp_full_matmul", rank=r["rank"], op=name,
@@ -327,8 +381,9 @@ def _diagnose(results: list[dict], world_size: int, shape=None) -> CheckResult |
 
 @check
 def check_column_row_mlp(fn, *, timeout_s: float = 180.0) -> CheckResult:
-    """The student's per-rank forward in 2, then 3 real processes: equal to the single-process
-    MLP, with exactly one all-reduce, using only its own block of the weights."""
+    """The student's per-rank forward in 2, then 3 real processes, then 1: equal to the single-process
+    MLP, with exactly one all-reduce, using only its own block of the weights, computing no op on
+    all hidden units at once (with 2 and 3), and not calling the course's own cut."""
     if fn is None or (callable(fn) and is_stub(fn)):
         return not_done()
     if not callable(fn):

@@ -211,9 +211,9 @@ MESSAGES = {
               "all {hidden} hidden units. In tensor parallelism each rank multiplies only its own block of {block} "
               "units — slice w1's rows and w2's columns first, then multiply (not multiply everything and slice after)."},
     "lesson05c.check_tp_ok": {
-        "bn": "ঠিক! 2টি আর 3টি আসল প্রসেসে আউটপুট এক প্রসেসের MLP-এর সমান, একটিমাত্র অল-রিডিউস, আর প্রতিটি "
+        "bn": "ঠিক! 2টি, 3টি আর 1টি আসল প্রসেসে আউটপুট এক প্রসেসের MLP-এর সমান, একটিমাত্র অল-রিডিউস, আর প্রতিটি "
               "র‍্যাঙ্ক শুধু নিজের ভাগের ওজন ছুঁয়েছে।",
-        "en": "Right! In 2 and 3 real processes the output equals the single-process MLP, with one all-reduce, and "
+        "en": "Right! In 2, 3 and 1 real processes the output equals the single-process MLP, with one all-reduce, and "
               "each rank touched only its own block of the weights."},
     "lesson05c.check_tp_not_tensor": {"bn": "একটি টেনসর ফেরত দাও (পেয়েছি {got})।", "en": "Return a tensor (got {got})."},
     "lesson05c.check_tp_shape": {"bn": "আউটপুটের আকার {got}, হওয়া উচিত {want} (batch × d)।",

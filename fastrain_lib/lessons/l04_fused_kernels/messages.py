@@ -312,7 +312,9 @@ MESSAGES = {
     },
     "lesson04.chain": {"bn": "শিকল", "en": "the chain"},
     "lesson04.hand_written": {"bn": "হাতে লেখা অ্যাটেনশন", "en": "the hand-written attention"},
-    "lesson04.v.gelu_bytes": {"bn": "ফিউজ করলে বাইট {bytes:.1f} গুণ কমে (গোনা, মাপা নয়)।", "en": "Fusing moves {bytes:.1f}× fewer bytes (counted, not timed)."},
+    "lesson04.v.gelu_bytes": {"bn": "গোনা হিসাব, মাপা নয়: F.gelu-র দুটি অপারেটর শিকলের চেয়ে {bytes:.1f} ভাগের এক ভাগ বাইট সরায় (যোগটা এখনও আলাদা; আদর্শ fused kernel আরও কম)।", "en": "Counted, not timed: F.gelu's two operators move 1/{bytes:.1f} of the chain's bytes (the add is still separate; an ideal fused kernel moves fewer)."},
+    "lesson04.alone_short": {"bn": "একা", "en": "alone"},
+    "lesson04.roof_row": {"bn": "ছাদের মাপ", "en": "roof measurement"},
     "lesson04.v.gelu_memory_by_roofline": {
         "bn": "রুফলাইন অনুযায়ী: F.gelu প্রতি বাইটে প্রায় {intensity:.2g} FLOP করে, আর এই মেশিনের রিজ পয়েন্ট (ridge point) {ridge:.3g} FLOP/বাইট (এখনই মাপা {peak:.3g} GFLOP/s ÷ {roof:.3g} GB/s) — তাই কাজটা মেমরি-সীমিত।",
         "en": "By the roofline: F.gelu does about {intensity:.2g} FLOP per byte, and this machine's ridge point is {ridge:.3g} FLOP/byte (measured now: {peak:.3g} GFLOP/s ÷ {roof:.3g} GB/s) — so the work is memory-bound.",

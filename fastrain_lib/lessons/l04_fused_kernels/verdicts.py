@@ -3,8 +3,9 @@
 Each rule returns a list of `(key, values, stands_on)`: the catalog key of a sentence, its values,
 and the measurements the sentence stands on, for `verdicts.say(key, noise=stands_on, **values)`.
 
-- A sentence that only reports what was measured (a ratio, worded "N× faster" or "N× slower"; a count;
-  a formula) stands on no cause: `stands_on` is `()`. The table beside it carries each row's noise mark.
+- A sentence that only counts (bytes, launches, a formula) stands on no timing: `stands_on` is `()`.
+- A ratio of two timings ("N× faster", "N× slower") stands on the two rows it divides (issue 38): when
+  either is noisy, `say` prints the noisy line in its place, so no ratio from a noisy row is stated.
 - A sentence that explains (why one is faster, what limits a kernel) stands on its measurements, and a
   rule picks it only when every one of them is quiet. When any is noisy the rule adds `lesson04.v.no_cause`
   standing on the noisy ones instead, so `say` prints the noisy-measurement sentence once, in its place.
@@ -47,15 +48,17 @@ def no_cause(records) -> list[tuple[str, dict, list]]:
     return [("lesson04.v.no_cause", {}, flat)] if noisy(flat) else []
 
 
-def compare(what: str, than: str, ratio: float, where: str = "") -> tuple[str, dict, tuple]:
+def compare(what: str, than: str, ratio: float, where: str = "", stands_on=()) -> tuple[str, dict, list]:
     """`what` against `than`, ratio = than's time ÷ what's time, worded the right way round:
-    3.0 → "3.0× faster", 0.1 → "10× slower" (never "0.1× faster"), within ±5% → "about the same"."""
+    3.0 → "3.0× faster", 0.1 → "10× slower" (never "0.1× faster"), within ±5% → "about the same".
+    stands_on: the two timings divided (the sentence gives way to the noisy line when one is noisy)."""
     where = f" ({where})" if where else ""
+    rows = list(_flat(stands_on))
     if ratio >= 1 + SAME_BAND:
-        return "lesson04.v.cmp_faster", {"what": what, "than": than, "ratio": ratio, "where": where}, ()
+        return "lesson04.v.cmp_faster", {"what": what, "than": than, "ratio": ratio, "where": where}, rows
     if ratio <= 1 - SAME_BAND:
-        return "lesson04.v.cmp_slower", {"what": what, "than": than, "ratio": 1 / ratio, "where": where}, ()
-    return "lesson04.v.cmp_same", {"what": what, "than": than, "where": where}, ()
+        return "lesson04.v.cmp_slower", {"what": what, "than": than, "ratio": 1 / ratio, "where": where}, rows
+    return "lesson04.v.cmp_same", {"what": what, "than": than, "where": where}, rows
 
 
 def default_adam_impl_for(device_type: str, foreach_devices) -> str:
@@ -93,7 +96,7 @@ def gelu_verdicts(*, chain, library, chain_bytes: int, library_bytes: int, flops
     ridge of the roof measured now), how close this run came to that roof, and — only when every
     measurement was quiet and the run came near its roof — why fusing helps."""
     out = [("lesson04.v.gelu_bytes", {"bytes": chain_bytes / library_bytes}, ()),
-           compare("F.gelu", _name("lesson04.chain"), chain.median_s / library.median_s)]
+           compare("F.gelu", _name("lesson04.chain"), chain.median_s / library.median_s, stands_on=[chain, library])]
     intensity, ridge = flops / library_bytes, peak_gflops / roof_gbs
     bound = gelu_bound(intensity, ridge)
     out.append(("lesson04.v.gelu_memory_by_roofline" if bound == "memory" else "lesson04.v.gelu_compute_by_roofline",
@@ -129,12 +132,15 @@ def adam_verdicts(counts: list[int], records: dict[str, list]) -> list[tuple[str
     """fused (and foreach) against the for-loop at the most and the fewest tensors, worded as faster
     or slower; then why — fewer passes over memory, fewer calls, or hardly any difference — only
     when every timing was quiet."""
-    loop, fast = [r.median_s for r in records["forloop"]], [r.median_s for r in records["fused"]]
+    loops, fasts = records["forloop"], records["fused"]
+    loop, fast = [r.median_s for r in loops], [r.median_s for r in fasts]
     most, fewest = loop[-1] / fast[-1], loop[0] / fast[0]
     loop_name = shown_name("forloop")
-    out = [compare("fused", loop_name, most, f"n={counts[-1]}"), compare("fused", loop_name, fewest, f"n={counts[0]}")]
+    out = [compare("fused", loop_name, most, f"n={counts[-1]}", [loops[-1], fasts[-1]]),
+           compare("fused", loop_name, fewest, f"n={counts[0]}", [loops[0], fasts[0]])]
     if "foreach" in records:
-        out.append(compare("foreach", loop_name, loop[-1] / records["foreach"][-1].median_s, f"n={counts[-1]}"))
+        out.append(compare("foreach", loop_name, loop[-1] / records["foreach"][-1].median_s, f"n={counts[-1]}",
+                           [loops[-1], records["foreach"][-1]]))
     everything = [r for rows in records.values() for r in rows]
     if noisy(everything):
         return out + no_cause(everything)
@@ -154,7 +160,7 @@ def compile_verdicts(*, cold_s: float, warm_s: float, eager, compiled) -> list[t
     """Break-even of torch.compile from a cold compile (fresh cache), and from a warm one. The
     break-even stands on the two timings: a noisy one gives the noisy sentence in its place."""
     saved = eager.median_s - compiled.median_s
-    out = [compare("torch.compile", "eager", eager.median_s / compiled.median_s)]
+    out = [compare("torch.compile", "eager", eager.median_s / compiled.median_s, stands_on=[eager, compiled])]
     if saved <= 0:
         out.append(("lesson04.v.compile_no_gain", {"cold": cold_s}, [eager, compiled]))
     else:
@@ -185,7 +191,8 @@ def amp_verdicts(records: list, device_type: str, fast_formats) -> list[tuple[st
     amp, before = pair
     precision = amp.params.get("precision", "bf16")
     factor = before.median_s / amp.median_s
-    out = [compare(f"AMP ({precision})", before.params.get("stage", "fp32"), factor)]
+    # the ratio itself is said once, by switch_verdicts ("+ AMP ..., FP32-এর চেয়ে ..."): here only the why
+    out = []
     stands_on = [amp, before, records[0]]
     if noisy(stands_on):
         return out + no_cause(stands_on)
@@ -235,13 +242,13 @@ def switch_verdicts(stacked: list, alone: list) -> list[tuple[str, dict, object]
         stage = after.params.get("stage")
         name = stage_label(after)
         on_top = before.median_s / after.median_s
-        out.append(compare(name, stage_label(before), on_top))
+        out.append(compare(name, stage_label(before), on_top, stands_on=[before, after]))
         solo = by_alone.get(stage)
         if solo is not None:
             by_itself = base.median_s / solo.median_s
-            out.append(compare(name, stage_label(base), by_itself))
+            out.append(compare(name, stage_label(base), by_itself, stands_on=[base, solo]))
             if (on_top - 1) * (by_itself - 1) < 0 and min(abs(on_top - 1), abs(by_itself - 1)) > SAME_BAND:
-                out.append(("lesson04.v.switch_depends", {"name": name}, ()))
+                out.append(("lesson04.v.switch_depends", {"name": name}, [before, after, base, solo]))
     return out + no_cause(stacked + alone)
 
 
@@ -301,7 +308,7 @@ def attention_verdicts(records: list) -> list[tuple[str, dict, object]]:
         key = "lesson04.v.attn_growth_square" if g_naive >= 3 and g_sdpa <= 2.5 else "lesson04.v.attn_growth_other"
         out.append((key, {"naive": g_naive, "sdpa": g_sdpa}, ()))
     ratio = naive.median_s / fused_rec.median_s
-    out.append(compare("SDPA", _name("lesson04.hand_written"), ratio, f"T={seq}"))
+    out.append(compare("SDPA", _name("lesson04.hand_written"), ratio, f"T={seq}", [naive, fused_rec]))
     peaks = naive.metrics.get("peak_bytes"), fused_rec.metrics.get("peak_bytes")
     if all(peaks):
         out.append(("lesson04.v.attn_peak", {"seq": seq, "naive": peaks[0] / 1e6, "sdpa": peaks[1] / 1e6}, ()))
@@ -334,9 +341,11 @@ def overhead_verdicts(records: list, device_type: str, bigger=None, factor: int 
             key = "lesson04.v.overhead_bound" if ratio < 2 else "lesson04.v.overhead_not_bound"
             out.append((key, {"factor": factor, "ratio": ratio}, [eager, bigger]))
     if eager is not None and "compile" in by:
-        out.append(compare("torch.compile", "eager", eager.median_s / by["compile"].median_s))
+        out.append(compare("torch.compile", "eager", eager.median_s / by["compile"].median_s,
+                           stands_on=[eager, by["compile"]]))
     if "reduce-overhead" in by and "compile" in by:
-        out.append(compare("CUDA Graphs", "torch.compile", by["compile"].median_s / by["reduce-overhead"].median_s))
+        out.append(compare("CUDA Graphs", "torch.compile", by["compile"].median_s / by["reduce-overhead"].median_s,
+                           stands_on=[by["compile"], by["reduce-overhead"]]))
     elif device_type != "cuda":
         out.append(("lesson04.v.graphs_not_here", {"device": device_type}, ()))
     return out
@@ -345,13 +354,58 @@ def overhead_verdicts(records: list, device_type: str, bigger=None, factor: int 
 # ---------------------------------------------------------------- what a # VERDICT cell calls: one line each
 
 
-def _say(lines) -> None:
-    """Print each (key, values, stands_on) with verdicts.say: the noisy line replaces a sentence whose
-    measurements were noisy."""
-    from fastrain_lib.core import verdicts
+def row_label(record) -> str:
+    """How a noisy line names one of this lesson's rows: short, in the names the tables use
+    ('লুপ × 64', 'FP32 (TF32 বন্ধ)', 'হাতে-লেখা T=512'), not every parameter of the record."""
+    from fastrain_lib.lessons.l04_fused_kernels.tables import stage_label, variant_label
 
-    for key, values, stands_on in lines:
-        verdicts.say(key, noise=stands_on, **values)
+    params = getattr(record, "params", None) or {}
+    if "stage" in params:
+        return stage_label(record) + (" (" + _name("lesson04.alone_short") + ")" if params.get("alone") else "")
+    if "variant" in params and "seq" in params:
+        return f"{variant_label(record)} T={params['seq']}"
+    if "mode" in params and "batch" in params:
+        return f"{params['mode']}, batch {params['batch']}"
+    if "kernel" in params:
+        return _name("lesson04.roof_row") + f" ({params['kernel']})"
+    impl, _, n = str(getattr(record, "name", "")).partition(" × ")
+    return f"{shown_name(impl)} × {n}" if n else str(getattr(record, "name", "?"))
+
+
+def _infos(stands_on) -> list:
+    """stands_on with each Record turned into its noise dict named by row_label (dicts pass as they are)."""
+    out = []
+    for item in _flat(stands_on):
+        info = getattr(item, "noise", None) if not isinstance(item, dict) else item
+        if isinstance(info, dict) and "verdict" in info:
+            out.append({**info, "row": info.get("row") if isinstance(item, dict) else row_label(item)})
+    return out
+
+
+def _say(lines) -> None:
+    """Print each (key, values, stands_on) with verdicts.say (issue 38's sentence rule):
+    - a sentence standing on a noisy row gives way to ONE noisy line for the whole cell, which names
+      every noisy row the cell's sentences stood on; later such sentences (and no_cause) add nothing;
+    - when the cell printed that line, a sentence from quiet rows only carries the quiet mark on its line;
+    - a sentence on no timing (a count, a formula) is printed as it is."""
+    from fastrain_lib.core import verdicts
+    from fastrain_lib.core.i18n import t
+
+    every_item = list({id(item): item for _, _, stands_on in lines for item in _flat(stands_on)}.values())
+    every_row = _infos(every_item)  # each measurement once, however many sentences stood on it
+    noisy_rows = [i for i in every_row if noise.is_noisy(i)]
+    lines = [(key, values, _infos(stands_on) if stands_on else ()) for key, values, stands_on in lines]
+    warned = False
+    for key, values, infos in lines:
+        if infos and noisy(infos):
+            if not warned:  # the one noisy line: all the rows the cell's sentences stood on, the noisy ones named
+                verdicts.say(key, noise=every_row, **values)
+                warned = True
+            continue
+        if infos and noisy_rows:  # a finding from quiet rows beside noisy ones says so on its line
+            verdicts.say(t(key, **values) + f" ({t('noise.quiet_word')})", noise=infos)
+        else:
+            verdicts.say(key, noise=infos, **values)
 
 
 def say_gelu(chain, library, *, chain_bytes: int, library_bytes: int, elements: int, roof) -> None:

@@ -319,29 +319,134 @@ def test_every_row_noisy_says_nothing_causal():
 # ----------------------------------------------------------------- issue 37: each # VERDICT cell is one say_* call
 
 
-def test_say_speed_prints_ratios_from_the_records_and_only_the_noisy_mark_for_a_noisy_row(monkeypatch, capsys):
+def _speed_records(noisy=()):
     from fastrain_lib.measure import noise
     from fastrain_lib.measure.bench import Record
 
+    def info(name):
+        return {"verdict": noise.NOISY, "reasons": ["load"], "load": 3.0} if name in noisy else {"verdict": "quiet"}
+
+    records = [Record(m, s, noise=info(m)) for m, s in (("fp32", 0.010), ("fp16", 0.100), ("bf16", 0.005))]
+    mm = {m: Record("matmul 128", 1.0, metrics={"gflops": g}, noise=info(f"mm {m}"))
+          for m, g in (("fp32", 10.0), ("fp16", 0.5), ("bf16", 30.0))}
+    return records, mm
+
+
+def test_say_speed_prints_ratios_from_the_records_and_only_the_noisy_mark_for_a_noisy_row(monkeypatch, capsys):
     monkeypatch.setenv("FASTRAIN_LANG", "en")
-    quiet = {"verdict": "quiet"}
-    records = [Record("fp32", 0.010, noise=quiet), Record("fp16", 0.100, noise=quiet), Record("bf16", 0.005, noise=quiet)]
-    mm = {"fp32": Record("mm", 1.0, metrics={"gflops": 10.0}, noise=quiet),
-          "fp16": Record("mm", 1.0, metrics={"gflops": 0.5}, noise=quiet),
-          "bf16": Record("mm", 1.0, metrics={"gflops": 30.0}, noise=quiet)}
+    records, mm = _speed_records()
     lesson03.say_speed(records, mm, "cpu", formats(EPYC_AVX2))
     out = capsys.readouterr().out
     assert "fp16: 10.00× slower" in out and "bf16: 2.00× as fast" in out
-    records[2].noise = {"verdict": noise.NOISY, "load": 3.0}
+    assert "noisy" not in out and "run the one-line cell" not in out  # all quiet: no warning, no rerun offer
+    records, mm = _speed_records(noisy={"bf16"})
     lesson03.say_speed(records, mm, "cpu", formats(EPYC_AVX2))
     out = capsys.readouterr().out
-    assert "bf16" not in out and "2.00" not in out and "fp16: 10.00× slower" in out
+    assert "2.00" not in out and "bf16: " not in out and "fp16: 10.00× slower" in out
+
+
+@pytest.mark.parametrize("lang", ["bn", "en"])
+@pytest.mark.parametrize("noisy", [(), ("bf16",), ("fp32",), ("mm fp16",), ("fp32", "fp16", "bf16")])
+def test_say_speed_sentence_rule_on_noisy_and_quiet_rows(monkeypatch, capsys, lang, noisy):
+    """Issue 38, read sentence by sentence: a noisy mode gets no ratio and no cause; every line that states a
+    finding beside a noisy row carries its noise status (noisy or quiet) on its own line; all noisy modes share
+    ONE warning that names their rows; the one rerun is offered once; quiet rows state their finding."""
+    import _sentences
+
+    from fastrain_lib.core import verdicts
+
+    monkeypatch.setenv("FASTRAIN_LANG", lang)
+    records, mm = _speed_records(noisy=set(noisy))
+    lesson03.say_speed(records, mm, "cpu", formats(EPYC_AVX2))
+    lines = [line for line in capsys.readouterr().out.splitlines() if line.strip()]
+    warnings = [line for line in lines if line.startswith(verdicts.PREFIX + verdicts.NOISY_MARK)]
+    affected = {m for m in ("fp16", "bf16") if {"fp32", m, "mm fp32", f"mm {m}"} & set(noisy)}
+    if not noisy:
+        assert not warnings and any("10.00" in line for line in lines) and any("2.00" in line for line in lines)
+        assert not any(_sentences.says_its_noise(line) for line in lines)
+        return
+    assert len(warnings) == 1 and len(lines) == len(set(lines))  # one warning, no line twice
+    for row in noisy:
+        assert f"{row.split()[-1]} (" in warnings[0]  # the warning names its noisy rows
+    for mode in affected:
+        assert not any(line.startswith(verdicts.PREFIX + mode + ":") for line in lines)  # no ratio for it
+        assert not any(mode in line and ("কেন" in line or "Why" in line) for line in lines)  # and no cause
+    assert not any(_sentences.RATIO.search(line) for line in warnings)  # the warning states no ratio
+    for line in lines:
+        if _sentences.is_finding(line):
+            assert _sentences.says_its_noise(line), line
+    offers = [line for line in lines if "1টি থ্রেড" in line or "1 thread" in line]
+    assert len(offers) == 1
+    for mode in {"fp16", "bf16"} - affected:  # a quiet mode keeps its ratio, marked quiet on its line
+        assert any(line.startswith(verdicts.PREFIX + mode + ":") and _sentences.QUIET_WORDS.search(line) for line in lines)
+
+
+def test_say_speed_rerun_says_what_it_remeasured_and_then_gives_up_without_offering_again(monkeypatch, capsys):
+    monkeypatch.setenv("FASTRAIN_LANG", "en")
+    records, mm = _speed_records()
+    lesson03.say_speed_rerun(records, mm, "cpu", formats(EPYC_AVX2), [])
+    out = capsys.readouterr().out
+    assert "nothing was measured again" in out and "×" not in out
+    lesson03.say_speed_rerun(records, mm, "cpu", formats(EPYC_AVX2), ["fp32 (step)", "fp16 (step)"])
+    out = capsys.readouterr().out
+    assert "Measured again" in out and "fp16: 10.00× slower" in out
+    records, mm = _speed_records(noisy={"fp16", "bf16"})
+    lesson03.say_speed_rerun(records, mm, "cpu", formats(EPYC_AVX2), ["fp16 (step)"])
+    out = capsys.readouterr().out
+    assert "⚠️" in out and "run the one-line cell" not in out  # after the one rerun: no second offer
+
+
+def test_remeasure_noisy_measures_nothing_when_quiet_and_every_row_at_one_thread_when_noisy(monkeypatch):
+    from fastrain_lib.measure import bench
+    from fastrain_lib.measure.bench import Record
+
+    records, mm = _speed_records()
+    asked = []
+    monkeypatch.setattr(bench, "measure", lambda fn, name, **kw: asked.append((name, kw)) or Record(name, 0.01, noise={"verdict": "quiet"}))
+    monkeypatch.setattr(bench, "matmul", lambda n, **kw: asked.append(("matmul", kw)) or Record("matmul", 0.01, metrics={"gflops": 1.0}, noise={"verdict": "quiet"}))
+    same = panel03.remeasure_noisy(records, mm, lambda mode: (lambda: None), 64, "cpu")
+    assert same == (records, mm, []) and not asked
+    records, mm = _speed_records(noisy={"fp16"})
+    new, new_mm, names = panel03.remeasure_noisy(records, mm, lambda mode: (lambda: None), 64, "cpu")
+    assert [r.name for r in new] == ["fp32", "fp16", "bf16"] and set(new_mm) == {"fp32", "fp16", "bf16"}
+    assert len(asked) == 6 and all(kw["threads"] == panel03.RERUN_THREADS == 1 for _, kw in asked)
+    assert len(names) == 6
+
+
+COUNT_VERDICTS = [  # the verdicts that stand on a count, a dtype or a formula, never on a timing
+    lambda: lesson03.say_gradients(0.01, 20.0),
+    lambda: lesson03.say_scale_range([0, 2, 4], [1.0, 0.0, 0.0], [0.0, 0.0, 0.0]),
+    lambda: lesson03.say_autocast({"bf16": CPU_ROWS}, "cpu"),
+    lambda: lesson03.say_accumulation(1e-9, 0.05, None),
+    lambda: lesson03.say_multi_optimizer({"a": False, "b": True}, 1024.0, 512.0),
+    lambda: lesson03.say_accuracy([], steps=0),
+    lambda: lesson03.say_accuracy([("fp32", 0.5, 0.6, 90.0, 0), ("bf16", 0.5, 0.6, 85.0, 0)], steps=10),
+]
+
+
+@pytest.mark.parametrize("say", COUNT_VERDICTS)
+def test_verdicts_on_counts_are_declared_as_standing_on_no_timing_even_beside_noisy_rows(monkeypatch, capsys, tmp_path, say):
+    """Fed beside a noisy measurement (a noisy timing pending in the same cell), a verdict on a count
+    states it (no noisy form) and the audit log shows it stood on no measurement (exempt by the rule)."""
+    import json
+
+    from fastrain_lib.core import verdicts
+
+    log = tmp_path / "log.jsonl"
+    monkeypatch.setenv(verdicts.LOG_ENV, str(log))
+    monkeypatch.setenv("FASTRAIN_LANG", "en")
+    verdicts.note_measurement({"verdict": "noisy", "reasons": ["load"]})
+    say()
+    out = capsys.readouterr().out
+    said = [json.loads(line) for line in log.read_text().splitlines() if "sentence" in line]
+    assert out.strip() and "⚠️" not in out
+    assert said and all(r["declared"] and r["stood_on"] == 0 and not r["printed_noisy_form"] for r in said)
 
 
 def test_say_functions_without_a_measurement(monkeypatch, capsys):
     monkeypatch.setenv("FASTRAIN_LANG", "en")
-    lesson03.say_accuracy([], steps=0)  # section 7 switched off: nothing to say
-    assert capsys.readouterr().out == ""
+    lesson03.say_accuracy([], steps=0)  # section 7 switched off: says so (a # VERDICT cell always speaks)
+    assert "did not run" in capsys.readouterr().out
     lesson03.say_autocast({}, "mps")
     assert "neither fp16 nor bf16 autocast runs" in capsys.readouterr().out
     lesson03.say_gradients(0.01, 20.0)

@@ -98,6 +98,7 @@ MESSAGES = {
     "lesson03.check.mem_term_master": {"bn": "মূল ওজনের (master weights) বাইট", "en": "master weights' bytes"},
     "lesson03.check.mem_term_total": {"bn": "মোট বাইট", "en": "total bytes"},
     "lesson03.check.mem_used_library": {"bn": "কাজটি বলেছে সূত্রটা fastrain_lib.memory ছাড়া নিজে লেখো, কিন্তু তোমার উত্তর চলার সময় {name} ডাকা হয়েছে। প্রতিটি অংশ নিজে গুণ করে লেখো: প্যারামিটারের সংখ্যা × প্রতিটি অংশের বাইট।", "en": "The task says to write the formula yourself without fastrain_lib.memory, but your answer called {name} while it ran. Write each part yourself: number of parameters × that part's bytes."},
+    "lesson03.check.underflow_used_library": {"bn": "কাজটি বলেছে হিসাবটা নিজে লেখো, কিন্তু তোমার উত্তর চলার সময় কোর্সের তৈরি {name} ডাকা হয়েছে। নিজে লেখো: শূন্য নয় এমন মানগুলো বেছে fp16-এ রূপান্তর করে গোনো।", "en": "The task says to write the computation yourself, but your answer called the course's ready-made {name} while it ran. Write it yourself: pick the nonzero values, convert them to fp16 and count."},
     "lesson03.check.step_used_library": {"bn": "তোমার উত্তর চলার সময় কোর্সের তৈরি ধাপ {name} ডাকা হয়েছে: কাজটা হলো ধাপটি নিজে লেখা — autocast, scaler.scale(loss).backward(), scaler.step, scaler.update নিজের কোডে।", "en": "Your answer called the course's ready-made step {name} while it ran: the task is to write the step yourself — autocast, scaler.scale(loss).backward(), scaler.step, scaler.update in your own code."},
     # checks: does it fit?
     "lesson03.check.fit_ok": {"bn": "ঠিক আছে! প্রতিটি ক্ষেত্রে (একটি ছোট মডেলে মাপা ক্ষেত্রসহ) কোনটি মেমরিতে ধরে, ঠিক বলেছ।", "en": "Correct! In every case (including one measured on a small model) you said rightly what fits."},
@@ -136,7 +137,14 @@ MESSAGES = {
     },
     "lesson03.v.speed_faster": {"bn": "{mode}: fp32-এর চেয়ে {ratio:.2f}× দ্রুত।", "en": "{mode}: {ratio:.2f}× as fast as fp32."},
     "lesson03.v.speed_slower": {"bn": "{mode}: fp32-এর চেয়ে {slow:.2f}× ধীর।", "en": "{mode}: {slow:.2f}× slower than fp32."},
-    "lesson03.v.speed_noisy": {"bn": "{mode}: এই সারির মাপ গোলমেলে (noisy) — অনুপাত বা কারণ বলা হচ্ছে না; মেশিন শান্ত হলে সেলটি আবার চালাও।", "en": "{mode}: this row's measurement is noisy — no ratio or cause is given; run the cell again when the machine is quiet."},
+    "lesson03.v.speed_noisy": {"bn": "{mode}: এই সারির মাপ গোলমেলে (noisy) — অনুপাত বা কারণ বলা হচ্ছে না।", "en": "{mode}: this row's measurement is noisy — no ratio or cause is given."},
+    "lesson03.v.speed_rerun_offer": {"bn": "গোলমেলে মোড ({modes}) একবার আবার মাপা যায়, শান্ততর সেটিংয়ে (1টি থ্রেড, দ্বিগুণ সময়): নিচের এক লাইনের সেলটি চালাও, তার পরের রায়-সেল নতুন মাপ থেকে বলবে।", "en": "The noisy modes ({modes}) can be measured once more at a quieter setting (1 thread, twice the time): run the one-line cell below; the verdict cell after it speaks from the new numbers."},
+    "lesson03.v.rerun_none": {"bn": "ওপরের মাপে কোনো সারি গোলমেলে ছিল না: আবার মাপা হয়নি, ওপরের রায়ই থাকল।", "en": "No row above was noisy: nothing was measured again, the verdict above stands."},
+    "lesson03.v.rerun_done": {"bn": "আবার মাপা হলো, 1টি থ্রেডে আর দ্বিগুণ সময় ধরে: {rows}। নতুন মাপ থেকে:", "en": "Measured again, with 1 thread and twice the time: {rows}. From the new numbers:"},
+    "lesson03.v.quiet_mark": {"bn": "(শান্ত মাপ)", "en": "(quiet measurements)"},
+    "lesson03.v.row_step": {"bn": "ধাপ", "en": "step"},
+    "lesson03.v.row_matmul": {"bn": "ম্যাট্রিক্স গুণ", "en": "matmul"},
+    "lesson03.v.accuracy_off": {"bn": "অংশ 7-এর প্রশিক্ষণ এই রানে চলেনি (CPU-তে lab মোডে বন্ধ): সঠিকতা নিয়ে এই রান কিছু মাপেনি, তাই কিছু বলছে না। চালাতে ওপরের সেলে RUN_ACCURACY = True করো।", "en": "Section 7's training did not run in this run (off on a CPU in lab mode): this run measured nothing about accuracy, so it says nothing. To run it set RUN_ACCURACY = True in the cell above."},
     "lesson03.v.speed_same": {"bn": "{mode}: fp32-এর প্রায় সমান ({ratio:.2f}×)।", "en": "{mode}: about the same as fp32 ({ratio:.2f}×)."},
     "lesson03.v.why_tf32_noop": {
         "bn": "   কেন: tf32 শুধু Ampere বা নতুন CUDA GPU-র টেনসর কোরে কাজ করে; এখানে এটা fp32-এর হুবহু এক কাজ — যে পার্থক্য দেখছ তা মাপের ওঠানামা (noise)।",

@@ -6,6 +6,7 @@ stand on (noise=(): a count or a dtype; the timed Records for the speed rows).""
 from __future__ import annotations
 
 from fastrain_lib.core import verdicts
+from fastrain_lib.core.i18n import t
 from fastrain_lib.measure import noise
 
 
@@ -51,24 +52,54 @@ def say_fp32_regions(rows: list[dict], device_type: str) -> None:
     _say(fp32_region_verdicts(rows, device_type))
 
 
-def say_speed(records: list, mm_records: dict, device_type: str, fast_formats) -> None:
+def _named(record, mode: str, role_key: str) -> list[dict]:
+    """The record's noise information named as the noisy line shows its row: 'fp16 (step)', 'bf16 (matmul)'."""
+    info = getattr(record, "noise", None)
+    return [{**info, "row": f"{mode} ({t(role_key)})"}] if isinstance(info, dict) and "verdict" in info else []
+
+
+def say_speed(records: list, mm_records: dict, device_type: str, fast_formats, *, offer_rerun: bool = True) -> None:
     """records: the timed steps, fp32 first; mm_records: format -> matmul Record. Each mode's
-    sentences stand on its step, fp32's step and both matmuls; a noisy one gets no ratio, no cause."""
+    sentences stand on its step, fp32's step and both matmuls. A quiet mode gets its ratio and its
+    cause, marked quiet on its line when another row was noisy; all noisy modes together get ONE
+    warning that names their noisy rows (no ratio, no cause), then, once, the one-line rerun cell
+    to run (offer_rerun; the rerun's own verdict passes False: after it the lesson gives up)."""
     fp32 = records[0]
     ratios = {r.name: fp32.median_s / r.median_s for r in records[1:]}
     mm = {mode: r.metrics["gflops"] for mode, r in mm_records.items()}
     matmul_ratios = {mode: g / mm["fp32"] for mode, g in mm.items() if mode != "fp32"} if "fp32" in mm else {}
-    stands_on = {r.name: [x for x in (fp32, r, mm_records.get("fp32"), mm_records.get(r.name)) if x is not None]
+    stands_on = {r.name: _named(fp32, fp32.name, "lesson03.v.row_step") + _named(r, r.name, "lesson03.v.row_step")
+                 + sum((_named(mm_records[m], m, "lesson03.v.row_matmul") for m in ("fp32", r.name) if m in mm_records), [])
                  for r in records[1:]}
-    noisy = {mode for mode, measured in stands_on.items() if any(noise.is_noisy(x.noise) for x in measured)}
+    noisy = [mode for mode, infos in stands_on.items() if any(noise.is_noisy(i) for i in infos)]
+    quiet_mark = " " + t("lesson03.v.quiet_mark") if noisy else ""
     for key, values in speed_verdicts(ratios, device_type, fast_formats, matmul_ratios, noisy=noisy):
-        verdicts.say(key, noise=stands_on[values["mode"]], **values)
+        if key == "lesson03.v.speed_noisy":
+            continue
+        verdicts.say(t(key, **values) + quiet_mark, noise=stands_on[values["mode"]])
+    if noisy:
+        rows = list({i["row"]: i for mode in noisy for i in stands_on[mode]}.values())
+        verdicts.say("lesson03.v.speed_noisy", noise=rows, mode=", ".join(noisy))
+        if offer_rerun:
+            verdicts.say("lesson03.v.speed_rerun_offer", noise=(), modes=", ".join(noisy))
+
+
+def say_speed_rerun(records: list, mm_records: dict, device_type: str, fast_formats, remeasured) -> None:
+    """After the one rerun at the quieter setting (panel.remeasure_noisy): what was measured again,
+    then the speed verdict on the new numbers; nothing noisy before: says so and repeats nothing."""
+    if not remeasured:
+        verdicts.say("lesson03.v.rerun_none", noise=())
+        return
+    verdicts.say("lesson03.v.rerun_done", noise=(), rows=", ".join(remeasured))
+    say_speed(records, mm_records, device_type, fast_formats, offer_rerun=False)
 
 
 def say_accuracy(rows: list[tuple], steps: int) -> None:
-    """rows: (mode, final loss, test loss, accuracy %, skipped); nothing to say when section 7 did not run."""
+    """rows: (mode, final loss, test loss, accuracy %, skipped); section 7 switched off: says so."""
     if rows:
         _say([accuracy_verdict({row[0]: row[3] for row in rows}, steps=steps)])
+    else:
+        verdicts.say("lesson03.v.accuracy_off", noise=())
 
 SAME_BAND = 0.05  # within ±5% of fp32 counts as "about the same": closer than run-to-run noise here
 LOW_PRECISION = ("float16", "bfloat16")

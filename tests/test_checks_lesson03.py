@@ -206,6 +206,12 @@ def clip_no_update(model, optimizer, scaler, inputs, targets, max_norm, device, 
     return loss
 
 
+def own_share(g):
+    """A student's own correct answer (the check's reference is a forbidden helper now)."""
+    nonzero = g[g != 0]
+    return (nonzero.to(torch.float16) == 0).float().mean().item() if nonzero.numel() else 0.0
+
+
 def share_loop(g):
     """Valid: counts with a Python loop over the flattened values."""
     values = g.flatten().tolist()
@@ -217,7 +223,7 @@ def share_loop(g):
 
 def share_in_place(g):
     g.abs_()  # changes the caller's gradient
-    return lesson03.reference_underflow_share(g)
+    return own_share(g)
 
 
 def share_with_zeros(g):
@@ -276,7 +282,7 @@ def share_fitted(g):
     """Fitted to the hand-written examples: the right answer only for float32/float64 tensors of
     rank 1 or 2 (all the fixed examples are), 0 otherwise."""
     if g.dim() in (1, 2) and g.dtype in (torch.float32, torch.float64):
-        return lesson03.reference_underflow_share(g)
+        return own_share(g)
     return 0.5
 
 
@@ -308,12 +314,13 @@ CASES = [
     wrong(C.check_clip_step, clip_by_value, "wrong_update", "clip by value"),
     wrong(C.check_clip_step, clip_fp16_only, "ignored_dtype", "fp16 hard-coded"),
     wrong(C.check_clip_step, clip_no_update, "missing_update", "no update"),
-    right(C.check_underflow_share, lesson03.reference_underflow_share, "reference"),
+    wrong(C.check_underflow_share, lesson03.reference_underflow_share, "used_library", "the check's own reference"),
+    right(C.check_underflow_share, own_share, "solution"),
     right(C.check_underflow_share, share_fraction, "exact Fraction"),
-    right(C.check_underflow_share, lambda g: np.float32(lesson03.reference_underflow_share(g)), "numpy float32"),
+    right(C.check_underflow_share, lambda g: np.float32(own_share(g)), "numpy float32"),
     wrong(C.check_underflow_share, share_fitted, "wrong_share", "fitted to the fixed examples"),
     right(C.check_underflow_share, share_loop, "python loop"),
-    right(C.check_underflow_share, lambda g: torch.tensor(lesson03.reference_underflow_share(g)), "tensor"),
+    right(C.check_underflow_share, lambda g: torch.tensor(own_share(g)), "tensor"),
     wrong(C.check_underflow_share, share_with_zeros, "counted_zeros", "counts zeros"),
     wrong(C.check_underflow_share, share_normal_limit, "normal_not_subnormal", "normal limit"),
     wrong(C.check_underflow_share, share_count, "count_not_share", "count"),
@@ -581,11 +588,16 @@ def fit_ok(n, act, mem):
 
 
 def fit_via_library(n, act, mem):
-    """Valid: the course's formula and numpy bools."""
+    """The course's own formula (memory.training_bytes) with numpy bools: forbidden (one policy for the lesson)."""
     import numpy as np
 
     from fastrain_lib.measure import memory
     return {p: np.bool_(memory.training_bytes(n, p)["total"] + act[p] <= mem) for p in ("amp", "fp32")}
+
+
+def fit_numpy_bools(n, act, mem):
+    """Valid: the student's own formula, numpy bools, keys read in another order."""
+    return {p: np.bool_(16 * n + act[p] <= mem) for p in ("amp", "fp32")}
 
 
 def fit_mutates(n, act, mem):
@@ -595,9 +607,10 @@ def fit_mutates(n, act, mem):
 
 
 CASES_FIT = [
-    right(C.check_predict_fit, lesson03.reference_predict_fit, "reference"),
+    wrong(C.check_predict_fit, lesson03.reference_predict_fit, "used_library", "the check's own reference"),
     right(C.check_predict_fit, fit_ok, "16 bytes per parameter"),
-    right(C.check_predict_fit, fit_via_library, "memory.training_bytes, numpy bools"),
+    right(C.check_predict_fit, fit_numpy_bools, "own formula, numpy bools"),
+    wrong(C.check_predict_fit, fit_via_library, "used_library", "memory.training_bytes, numpy bools"),
     wrong(C.check_predict_fit, lambda n, a, m: {p: 16 * n <= m for p in ("fp32", "amp")}, "ignored_activations", "no act"),
     wrong(C.check_predict_fit, lambda n, a, m: {"fp32": 16 * n + a["fp32"] <= m, "amp": 8 * n + a["amp"] <= m},
           "amp_halved_state", "amp halves state"),
@@ -698,3 +711,266 @@ def test_step_and_accum_configs_are_seeded_and_not_only_the_fixed_ones():
         assert len(drawn) > 2 and [c[2:] for c in drawn] == [c[2:] for c in make()]
     assert {c[3] for c in check_accum.accum_configs()} - {3, 4}  # a k the fixed cases do not have
     assert {c[3] for c in check_step.step_configs()} != {13}  # a batch size other than 13
+
+
+# ----------------------------------------------------------------- issue 39: a ✅ means the answer did it
+
+
+def _in_a_thread(fn, *args, **kwargs):
+    """Run fn in a new thread and return its result (a helper that tries to escape a thread-local guard)."""
+    import threading
+
+    out = {}
+    thread = threading.Thread(target=lambda: out.setdefault("value", fn(*args, **kwargs)))
+    thread.start()
+    thread.join()
+    return out.get("value")
+
+
+def library_step_in_a_thread(model, optimizer, scaler, inputs, targets, device, dtype):
+    """The lesson's saved step, called in a new thread (sys.setprofile alone does not see it)."""
+    from fastrain_lib.precision import step as saved
+
+    optimizer.zero_grad()
+    return _in_a_thread(saved.amp_step, model, optimizer, scaler, inputs, targets, F.cross_entropy, dtype=dtype)
+
+
+def library_halves_in_a_thread(model, optimizer, scaler, micro_batches, max_norm, device, dtype):
+    from fastrain_lib.precision.step import amp_backward, amp_update
+
+    def work():
+        k, total = len(micro_batches), 0.0
+        for x, y in micro_batches:
+            total += amp_backward(model, scaler, x, y, F.cross_entropy, dtype=dtype, accumulate=k) / k
+        amp_update(model, optimizer, scaler, max_norm=max_norm)
+        return total
+
+    optimizer.zero_grad()
+    return _in_a_thread(work)
+
+
+def mem_library_in_a_thread(n, precision):
+    from fastrain_lib.measure import memory
+
+    return _in_a_thread(lambda: dict(memory.training_bytes(n, precision)))
+
+
+def share_library(g):
+    """precision.formats.underflow_share is the task's answer, ready-made."""
+    from fastrain_lib.precision.formats import underflow_share as ready
+
+    return ready(g)
+
+
+def share_library_in_a_thread(g):
+    from fastrain_lib.precision import formats
+
+    return _in_a_thread(formats.underflow_share, g)
+
+
+AMP_LITERAL = "amp"  # the interned literal, as `precision is "amp"` compares with
+
+
+def mem_identity(n, precision):
+    """`precision is "amp"`: right only while the check's strings are the interned literals."""
+    per = (2, 2, 8, 4) if precision is AMP_LITERAL else (4, 4, 8, 0)  # the mistake under test
+    parts = dict(zip(("weights", "grads", "optimizer", "master"), (n * b for b in per)))
+    return {**parts, "total": sum(parts.values())}
+
+
+def mem_equality(n, precision):
+    """Valid unusual code: compares with ==, after normalising the case."""
+    per = (2, 2, 8, 4) if precision.lower() == "amp" else (4, 4, 8, 0)
+    parts = dict(zip(("weights", "grads", "optimizer", "master"), (n * b for b in per)))
+    return {**parts, "total": sum(parts.values())}
+
+
+def share_fp32_only(g):
+    """Valid: the task gives float32 gradients, and this answer says so (it refused bf16 before)."""
+    assert g.dtype == torch.float32, g.dtype
+    return own_share(g)
+
+
+def share_view(g):
+    """.view(-1) fails on a transposed (non-contiguous) gradient: the check now feeds one."""
+    nz = g.view(-1)[g.view(-1) != 0]
+    return (nz.to(torch.float16) == 0).float().mean().item() if nz.numel() else 0.0
+
+
+def share_lookup(g):
+    """An answer cached by its input: the check's own examples looked up by (shape, sum), 0 for anything new."""
+    from fastrain_lib.lessons.l03_mixed_precision import check_underflow
+
+    def key(x):
+        return tuple(x.shape), float(x.double().sum())
+
+    table = {key(x): own_share(x) for x in check_underflow.underflow_examples()}
+    return table.get(key(g), 0.0)
+
+
+def step_returns_a_second_forward(model, optimizer, scaler, inputs, targets, device, dtype):
+    """The weights move correctly, but the returned loss is not the step's: a second, fp32 forward after it."""
+    good_step(model, optimizer, scaler, inputs, targets, device, dtype)
+    with torch.no_grad():
+        return F.cross_entropy(model(inputs), targets)
+
+
+def step_cached_loss(model, optimizer, scaler, inputs, targets, device, dtype, _cache={}):
+    """A loss cached by its input: the step runs, but the same inputs give back the first step's loss."""
+    loss = good_step(model, optimizer, scaler, inputs, targets, device, dtype)
+    return _cache.setdefault((inputs.data_ptr(), inputs.shape), loss.item())
+
+
+def step_all_grads(model, optimizer, scaler, inputs, targets, device, dtype):
+    """Checks every .grad by hand: crashes on a frozen parameter (its .grad is None)."""
+    optimizer.zero_grad()
+    with torch.amp.autocast(device, dtype=dtype):
+        loss = F.cross_entropy(model(inputs), targets)
+    scaler.scale(loss).backward()
+    if not all(torch.isfinite(p.grad).all() for p in model.parameters()):
+        pass  # (the scaler decides anyway)
+    scaler.step(optimizer)
+    scaler.update()
+    return loss
+
+
+def step_frozen_ok(model, optimizer, scaler, inputs, targets, device, dtype):
+    """Valid: skips parameters without a gradient, zero_grad by hand."""
+    for p in model.parameters():
+        if p.grad is not None:
+            p.grad = None
+    with torch.amp.autocast(device, dtype=dtype):
+        loss = F.cross_entropy(model(inputs), targets)
+    scaler.scale(loss).backward()
+    scaler.step(optimizer)
+    scaler.update()
+    return loss.detach()
+
+
+def step_squeeze(model, optimizer, scaler, inputs, targets, device, dtype):
+    """.squeeze() of the logits: right for every batch but a batch of 1 (which the check now feeds)."""
+    optimizer.zero_grad()
+    with torch.amp.autocast(device, dtype=dtype):
+        loss = F.cross_entropy(model(inputs).squeeze(), targets)
+    scaler.scale(loss).backward()
+    scaler.step(optimizer)
+    scaler.update()
+    return loss
+
+
+def accum_summed_by_hand(model, optimizer, scaler, micro_batches, max_norm, device, dtype):
+    """Divides by k but returns the SUM of the micro-batch losses (not their mean)."""
+    optimizer.zero_grad()
+    k, total = len(micro_batches), 0.0
+    for x, y in micro_batches:
+        with torch.amp.autocast(device, dtype=dtype):
+            loss = F.cross_entropy(model(x), y)
+        scaler.scale(loss / k).backward()
+        total += loss.item()
+    scaler.unscale_(optimizer)
+    torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)
+    scaler.step(optimizer)
+    scaler.update()
+    return total
+
+
+def accum_mean_of_list(model, optimizer, scaler, micro_batches, max_norm, device, dtype):
+    """Valid unusual code: losses kept as floats in a list, their mean returned as a 0-d tensor."""
+    optimizer.zero_grad(set_to_none=True)
+    losses = []
+    for x, y in micro_batches:
+        with torch.amp.autocast(device, dtype=dtype):
+            loss = F.cross_entropy(model(x), y) / len(micro_batches)
+        scaler.scale(loss).backward()
+        losses.append(loss.item() * len(micro_batches))
+    scaler.unscale_(optimizer)
+    torch.nn.utils.clip_grad_norm_([p for p in model.parameters() if p.grad is not None], max_norm)
+    scaler.step(optimizer)
+    scaler.update()
+    return torch.tensor(sum(losses) / len(losses))
+
+
+def accum_forward_in_a_thread(model, optimizer, scaler, micro_batches, max_norm, device, dtype):
+    """All micro-batch graphs alive at once, built in a new thread (saved_tensors_hooks are thread-local)."""
+    optimizer.zero_grad()
+    k = len(micro_batches)
+
+    def forward_all():
+        with torch.amp.autocast(device, dtype=dtype):
+            return [F.cross_entropy(model(x), y) / k for x, y in micro_batches]
+
+    losses = _in_a_thread(forward_all)
+    scaler.scale(sum(losses)).backward()
+    scaler.unscale_(optimizer)
+    torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)
+    scaler.step(optimizer)
+    scaler.update()
+    return sum(loss.detach() for loss in losses)
+
+
+CASES_39 = [
+    # one policy: the course's own answer is forbidden in every task, also from a new thread
+    wrong(C.check_amp_step, library_step_in_a_thread, "used_library", "saved amp_step in a new thread"),
+    wrong(C.check_accum_step, library_halves_in_a_thread, "used_library", "amp_backward/amp_update in a new thread"),
+    wrong(C.check_adam_bytes, mem_library_in_a_thread, "used_library", "training_bytes in a new thread"),
+    wrong(C.check_underflow_share, share_library, "used_library", "formats.underflow_share"),
+    wrong(C.check_underflow_share, share_library_in_a_thread, "used_library", "formats.underflow_share in a thread"),
+    # the check's strings are not the interned literals
+    wrong(C.check_adam_bytes, mem_identity, "wrong_value", "precision is 'amp'"),
+    right(C.check_adam_bytes, mem_equality, "precision.lower() == 'amp'"),
+    # only the types the task allows, and the whole input space of them
+    right(C.check_underflow_share, share_fp32_only, "asserts float32 (the task's dtype)"),
+    wrong(C.check_underflow_share, share_view, "crashed", ".view(-1) on a transposed gradient"),
+    wrong(C.check_underflow_share, share_lookup, "wrong_share", "cached by input shape"),
+    wrong(C.check_amp_step, step_all_grads, "crashed", "p.grad of a frozen parameter"),
+    right(C.check_amp_step, step_frozen_ok, "skips grad None"),
+    wrong(C.check_amp_step, step_squeeze, "crashed", ".squeeze() on a batch of 1"),
+    # the result comes from the step that ran, not a second computation or a cache
+    wrong(C.check_amp_step, step_returns_a_second_forward, "wrong_loss", "a second fp32 forward"),
+    wrong(C.check_amp_step, step_cached_loss, "wrong_loss", "loss cached by its input"),
+    wrong(C.check_accum_step, accum_summed_by_hand, "summed_loss", "sum of the micro-batch losses"),
+    right(C.check_accum_step, accum_mean_of_list, "mean of a list, grad None skipped in the clip"),
+    wrong(C.check_accum_step, accum_forward_in_a_thread, "graphs_alive", "all graphs built in a new thread"),
+]
+
+test_case_39 = table_test(CASES_39)
+
+
+def test_the_checks_feed_only_float32_gradients_of_every_shape_and_layout():
+    from fastrain_lib.lessons.l03_mixed_precision import check_underflow
+
+    examples = check_underflow.underflow_examples()
+    assert {x.dtype for x in examples} == {torch.float32}  # the task says fp32: no bf16, no float64
+    assert any(not x.is_contiguous() for x in examples)  # transposed / sliced views
+    assert any(x.numel() == 1 for x in examples) and any(x.dim() == 0 for x in examples) or any(x.dim() == 3 for x in examples)
+    assert any(x.numel() and (x[x != 0] < 0).all() for x in examples)  # only negatives: the sign matters
+
+
+def test_the_step_checks_feed_a_batch_of_one_and_a_frozen_parameter():
+    from fastrain_lib.lessons.l03_mixed_precision import check_accum, check_step
+
+    assert any(c[3] == 1 and c[4] for c in check_step.step_configs())
+    assert any(c[4] == 1 and c[5] for c in check_accum.accum_configs())
+    assert {c[0] for c in check_step.step_configs()} == {torch.float16, torch.bfloat16}  # every dtype the task allows
+
+
+def test_lesson03_has_one_guard_and_it_is_checkings():
+    """observe.ForbiddenCalls (sys.setprofile only) is gone; every forbidden-call guard is checking.Forbidden."""
+    from fastrain_lib.lessons.checking import Forbidden
+    from fastrain_lib.lessons.l03_mixed_precision import check_memory, check_step, check_underflow, observe
+
+    assert not hasattr(observe, "ForbiddenCalls")
+    for guard in (check_step.forbidden_step_calls(), check_memory._forbidden(), check_underflow._forbidden()):
+        assert type(guard) is Forbidden and guard.names
+
+
+def test_every_task_text_says_which_course_answer_is_forbidden():
+    import json
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    for folder in ("solutions", "exercises"):
+        cells = json.loads((root / folder / "03_mixed_precision.ipynb").read_text())["cells"]
+        text = "\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "markdown")
+        for name in ("precision/step.py", "formats.underflow_share", "fastrain_lib.memory"):
+            assert name in text, (folder, name)

@@ -18,6 +18,7 @@ from fastrain_lib.lessons.checking import (
     check,
     describe,
     failed,
+    follow_threads,
     not_done,
     passed,
     snapshot,
@@ -66,20 +67,21 @@ def accum_configs(seed: int = ACCUM_SEED, extra: int = 2) -> list:
     a non-round learning rate; every other one clips hard, the others never clip (so a wrong
     divisor of the loss shows in the weights)."""
     rng = random.Random(seed)
-    out = list(ACCUM_CONFIGS)
+    out = [(*config, False) for config in ACCUM_CONFIGS]
     for i in range(extra):
         dtype = rng.choice([torch.float16, torch.bfloat16])
         lr, momentum = round(rng.uniform(0.05, 0.6), 3), rng.choice([0.0, 0.9])
         max_norm = 1e6 if i % 2 == 0 else round(rng.uniform(0.01, 0.2), 3)
         k, size = rng.choice([2, 5, 6]) if i == 0 else rng.randint(2, 6), rng.choice([3, 5, 6, 7, 9])
-        out.append((dtype, lambda ps, lr=lr, m=momentum: torch.optim.SGD(ps, lr=lr, momentum=m), max_norm, k, size))
+        out.append((dtype, lambda ps, lr=lr, m=momentum: torch.optim.SGD(ps, lr=lr, momentum=m), max_norm, k, size,
+                    False))
+    # micro-batches of 1 and a frozen parameter (its .grad stays None): inputs the task allows too
+    out.append((torch.bfloat16, lambda ps: torch.optim.SGD(ps, lr=0.45), 0.03, 3, 1, True))
     return out
 
 
 def _forbidden():
-    seen = forbidden_step_calls()
-    seen.codes[reference_accum_step.__code__] = "reference_accum_step"
-    return seen
+    return forbidden_step_calls(reference_accum_step)
 
 
 class _Held:
@@ -119,13 +121,19 @@ class GraphWatch:
     def _unpack(held):
         return held.tensor
 
+    def _hooks_here(self):
+        return torch.autograd.graph.saved_tensors_hooks(self._pack, self._unpack)
+
     def __enter__(self):
         self._handle = self.model.register_forward_pre_hook(self._pre)
-        self._hooks = torch.autograd.graph.saved_tensors_hooks(self._pack, self._unpack)
+        self._hooks = self._hooks_here()
         self._hooks.__enter__()
+        # saved_tensors_hooks are thread-local: a forward run in a thread the answer starts is watched too
+        self._unfollow = follow_threads(self._hooks_here)
         return self
 
     def __exit__(self, *exc):
+        self._unfollow()
         self._hooks.__exit__(*exc)
         self._handle.remove()
 
@@ -221,9 +229,9 @@ def _close(a, b) -> bool:  # other valid orders of the same arithmetic round dif
 
 
 def _diagnose_accum(after, config) -> CheckResult:
-    dtype, make_opt, max_norm, k, size = config
+    dtype, make_opt, max_norm, k, size, frozen = config
     for code, (variant, key) in _accum_variants().items():
-        model, _, _, _, _ = _setup(make_opt=make_opt)
+        model, _, _, _, _ = _setup(make_opt=make_opt, frozen=frozen)
         twin, twin_opt, twin_scaler = _clone(model, make_opt)
         variant(twin, twin_opt, twin_scaler, _micro_batches(k, size), max_norm, DEVICE, dtype)
         if _close(after, _params(twin)):
@@ -253,8 +261,8 @@ def check_accum_step(accum_step) -> CheckResult:
     if accum_step is None:
         return not_done()
     for config in accum_configs():
-        dtype, make_opt, max_norm, k, size = config
-        model, optimizer, scaler, _, _ = _setup(make_opt=make_opt)
+        dtype, make_opt, max_norm, k, size, frozen = config
+        model, optimizer, scaler, _, _ = _setup(make_opt=make_opt, frozen=frozen)
         twin, twin_opt, twin_scaler = _clone(model, make_opt)
         mbs = _micro_batches(k, size)
         saved = snapshot(mbs)
@@ -274,8 +282,8 @@ def check_accum_step(accum_step) -> CheckResult:
             ref_loss = reference_accum_step(twin, twin_opt, twin_scaler, saved, max_norm, DEVICE, dtype)
             for handle in handles:
                 handle.remove()
-            if seen.called:
-                return failed("used_library", "lesson03.check.step_used_library", name=seen.called)
+            if seen.calls:
+                return failed("used_library", "lesson03.check.step_used_library", name=seen.calls[0])
             if problem is not None:
                 text = problem.message
                 if scaler_spy.count("unscale_") > 1 or "unscale_() has already been called" in text:

@@ -21,7 +21,7 @@ from fastrain_lib.lessons.checking import (
     snapshot,
     unchanged,
 )
-from fastrain_lib.lessons.l03_mixed_precision.observe import ForbiddenCalls, number
+from fastrain_lib.lessons.l03_mixed_precision.observe import forbidden, fresh_str, number
 from fastrain_lib.models import SimpleNN
 from fastrain_lib.precision import amp
 
@@ -106,11 +106,11 @@ def adam_cases(seed: int = ADAM_SEED, extra: int = 6) -> list:
 
 
 def _forbidden():
-    """What the Adam-bytes answer may not call: the course's memory module and its own answer."""
+    """What the memory answers (tasks 4 and 5) may not call — the lesson's one policy: the course's
+    memory module (training_bytes is the answer) and the check's own reference answers, in any thread."""
     from fastrain_lib.measure import memory
 
-    return ForbiddenCalls(files={memory.__file__: "fastrain_lib.measure.memory"},
-                          functions={reference_adam_bytes: "reference_adam_bytes"})
+    return forbidden(modules=[memory], functions=[reference_adam_bytes, reference_predict_fit])
 
 
 def _measured_cases():
@@ -143,10 +143,10 @@ def check_adam_bytes(adam_bytes) -> CheckResult:
     if adam_bytes is None:
         return not_done()
     for n, prec in adam_cases():
-        with _forbidden() as seen:
-            value, problem = call_student(adam_bytes, n, prec)
-        if seen.called:
-            return failed("used_library", "lesson03.check.mem_used_library", name=seen.called)
+        with _forbidden() as seen:  # an equal string, not the interned literal: `precision is "amp"` fails
+            value, problem = call_student(adam_bytes, n, fresh_str(prec))
+        if seen.calls:
+            return failed("used_library", "lesson03.check.mem_used_library", name=seen.calls[0])
         if problem is not None:
             return problem
         got = _read_parts(value)
@@ -167,9 +167,9 @@ def check_adam_bytes(adam_bytes) -> CheckResult:
                       want=f"{want[key] / max(n, 1):g}")
     for n, prec, measured in _measured_cases():
         with _forbidden() as seen:
-            value, problem = call_student(adam_bytes, n, prec)
-        if seen.called:
-            return failed("used_library", "lesson03.check.mem_used_library", name=seen.called)
+            value, problem = call_student(adam_bytes, n, fresh_str(prec))
+        if seen.calls:
+            return failed("used_library", "lesson03.check.mem_used_library", name=seen.calls[0])
         got = _read_parts(value) if problem is None else None
         if got is None:
             return problem or failed("not_a_dict", "lesson03.check.mem_not_a_dict", got=describe(value))
@@ -297,9 +297,12 @@ def check_predict_fit(predict_fit) -> CheckResult:
     cases = _fit_cases()
     answers = []
     for n, act, mem in cases:
-        given = dict(act)
+        given = {fresh_str(p): v for p, v in act.items()}  # keys equal to 'fp32'/'amp', not the interned literals
         saved = snapshot(given)
-        value, problem = call_student(predict_fit, n, given, mem)
+        with _forbidden() as seen:
+            value, problem = call_student(predict_fit, n, given, mem)
+        if seen.calls:
+            return failed("used_library", "lesson03.check.mem_used_library", name=seen.calls[0])
         if problem is not None:
             return problem
         if not unchanged(given, saved):

@@ -60,34 +60,43 @@ STEP_SEED = 2807
 
 
 def step_configs(seed: int = STEP_SEED, extra: int = 2) -> list:
-    """(dtype, make optimizer, max_norm, batch size): the two fixed ones (batch 13), then `extra`
-    drawn by a seeded generator (dtype, a batch size that is no power of two, lr, momentum, clip)."""
+    """(dtype, make optimizer, max_norm, batch size, frozen): the two fixed ones (batch 13), then
+    `extra` drawn by a seeded generator (dtype, a batch size that is no power of two, lr, momentum,
+    clip), then a batch of 1 with a frozen parameter (requires_grad=False: its .grad stays None,
+    as in fine-tuning) — every input the task allows."""
     rng = random.Random(seed)
-    out = [(dtype, make_opt, max_norm, 13) for dtype, make_opt, max_norm in STEP_CONFIGS]
+    out = [(dtype, make_opt, max_norm, 13, False) for dtype, make_opt, max_norm in STEP_CONFIGS]
     for _ in range(extra):
         lr, momentum = round(rng.uniform(0.05, 0.6), 3), rng.choice([0.0, 0.5, 0.9])
         out.append((rng.choice([torch.float16, torch.bfloat16]),
                     lambda ps, lr=lr, m=momentum: torch.optim.SGD(ps, lr=lr, momentum=m),
-                    round(rng.uniform(0.02, 0.5), 3), rng.choice([3, 5, 7, 11, 19])))
+                    round(rng.uniform(0.02, 0.5), 3), rng.choice([3, 5, 7, 11, 19]), False))
+    out.append((torch.float16, lambda ps: torch.optim.SGD(ps, lr=0.4, momentum=0.5), 0.04, 1, True))
     return out
 
 
-def forbidden_step_calls():
-    """The answer must be written, not borrowed: the lesson's saved step (precision/step.py)
-    and the check's own reference answers may not be called while it runs."""
-    from fastrain_lib.lessons.l03_mixed_precision.observe import ForbiddenCalls
+def freeze_one(model) -> None:
+    """Freeze fc1's bias (fine-tuning style): it stays in the optimizer, its .grad stays None."""
+    model.fc1.bias.requires_grad_(False)
+
+
+def forbidden_step_calls(*more):
+    """The answer must be written, not borrowed (the lesson's one policy): the lesson's saved step
+    (every function of precision/step.py) and the check's own reference answers may not be called
+    while it runs, in its thread or any thread it starts (checking.Forbidden)."""
+    from fastrain_lib.lessons.l03_mixed_precision.observe import forbidden
     from fastrain_lib.precision import step as saved_step
 
-    return ForbiddenCalls(files={saved_step.__file__: "fastrain_lib.precision.step"},
-                          functions={reference_amp_step: "reference_amp_step",
-                                     reference_clip_step: "reference_clip_step"})
+    return forbidden(modules=[saved_step], functions=[reference_amp_step, reference_clip_step, *more])
 
 
-def _setup(seed: int = 0, make_opt=STEP_CONFIGS[0][1], batch: int = 13):
+def _setup(seed: int = 0, make_opt=STEP_CONFIGS[0][1], batch: int = 13, frozen: bool = False):
     """A tiny model, its optimizer (SGD: its step is proportional to the gradient, so a wrong
     scale shows), and a scaler that grows after every good step (a missing update() shows)."""
     torch.manual_seed(seed)
     model = SimpleNN(hidden=8)
+    if frozen:
+        freeze_one(model)
     scaler = torch.amp.GradScaler(DEVICE, init_scale=INIT_SCALE, growth_interval=1)
     g = torch.Generator().manual_seed(seed + 1)
     inputs = torch.rand(batch, 1, 28, 28, generator=g)
@@ -144,8 +153,8 @@ def _run_student_step(fn, model, optimizer, scaler, inputs, targets, extra, dtyp
         warnings.simplefilter("always")
         result, problem = call_student(fn, model, optimizer, scaler, inputs, targets, *extra, DEVICE, dtype)
     spy.remove()
-    if seen.called:
-        problem = failed("used_library", "lesson03.check.step_used_library", name=seen.called)
+    if seen.calls:
+        problem = failed("used_library", "lesson03.check.step_used_library", name=seen.calls[0])
     return spy, caught, result, problem
 
 
@@ -178,9 +187,9 @@ def _check_step(fn, reference, with_clip: bool) -> CheckResult:
     (weights, the scaler's scale, the returned loss, and the untouched inputs)."""
     if fn is None:
         return not_done()
-    for dtype, make_opt, max_norm, batch in step_configs():
+    for dtype, make_opt, max_norm, batch, frozen in step_configs():
         extra = (max_norm,) if with_clip else ()
-        model, optimizer, scaler, inputs, targets = _setup(make_opt=make_opt, batch=batch)
+        model, optimizer, scaler, inputs, targets = _setup(make_opt=make_opt, batch=batch, frozen=frozen)
         twin, twin_opt, twin_scaler = _clone(model, make_opt)
         saved = snapshot((inputs, targets))
         for step in range(3):

@@ -28,42 +28,67 @@ def reference_underflow_share(grad: torch.Tensor) -> float:
 
 
 def underflow_examples() -> list[torch.Tensor]:
-    """Gradient-like tensors: tiny values on both sides of fp16's limits, zeros, negatives;
-    float32 and float64; 1-D and 2-D; and one with no nonzero entry at all."""
+    """Gradient-like float32 tensors (the task gives fp32 gradients, so only fp32 is fed): tiny values
+    on both sides of fp16's limits, zeros, negatives only just below the limit (a sign that matters),
+    1-D to 3-D, sizes of 1 and no power of two, transposed and sliced views (not contiguous), and
+    one with no nonzero entry at all."""
     g = torch.Generator().manual_seed(3)
     magnitudes = 10.0 ** torch.empty(2000).uniform_(-10, -2, generator=g)
     signs = torch.where(torch.rand(2000, generator=g) < 0.5, -1.0, 1.0)
     mixed = magnitudes * signs
     mixed[::7] = 0.0  # zeros are not "lost", they were zero already
-    subnormals = torch.tensor([1e-5, 3e-5, 5e-5, -2e-5, 1e-8, 2e-8, 4e-8, 1e-3, 0.0], dtype=torch.float64)
-    wide = (10.0 ** torch.empty(37, 11, dtype=torch.float64).uniform_(-9, -3, generator=g))
-    return [mixed, subnormals, torch.randn(50, 20, generator=g) * 1e-6, wide, torch.zeros(5)] + generated_examples()
+    subnormals = torch.tensor([1e-5, 3e-5, 5e-5, -2e-5, 1e-8, 2e-8, 4e-8, 1e-3, 0.0])
+    wide = 10.0 ** torch.empty(37, 11).uniform_(-9, -3, generator=g)
+    negative = -(10.0 ** torch.empty(9, 5).uniform_(-9, -6, generator=g))  # only negatives, many lost
+    return [mixed, subnormals, torch.randn(50, 20, generator=g) * 1e-6, wide.T, wide[::3, 1:],
+            negative, torch.tensor([3e-8]), torch.zeros(5)] + generated_examples()
 
 
 def generated_examples(seed: int = UNDERFLOW_SEED, extra: int = 4) -> list[torch.Tensor]:
-    """Drawn by a seeded generator: shape (0-d to 3-d, sizes that are no power of two), dtype
-    (float32, float64, bfloat16), the range of magnitudes, the share of zeros and of negatives."""
+    """Drawn by a seeded generator, all float32: shape (0-d to 3-d, sizes 1 and no power of two),
+    the range of magnitudes, the share of zeros and of negatives."""
     rng = random.Random(seed)
     out = []
     for _ in range(extra):
         shape = tuple(rng.choice([1, 3, 7, 11, 13]) for _ in range(rng.randint(0, 3)))
-        dtype = rng.choice([torch.float32, torch.float64, torch.bfloat16])
         g = torch.Generator().manual_seed(rng.randint(0, 10**6))
         low = rng.uniform(-11, -6)
         values = 10.0 ** torch.empty(shape, dtype=torch.float64).uniform_(low, low + rng.uniform(2, 7), generator=g)
         values = values * torch.where(torch.rand(shape, generator=g) < rng.uniform(0, 1), -1.0, 1.0).double()
         values = values * (torch.rand(shape, generator=g) > rng.uniform(0, 0.4)).double()
-        out.append(values.to(dtype))
+        out.append(values.to(torch.float32))
     return out
+
+
+def _again_elsewhere(grad: torch.Tensor) -> torch.Tensor:
+    """The same entries in another context: a fresh tensor, order reversed, one more zero and a
+    different shape — the share is the same, so an answer cached by its input (id, shape, first
+    values) must compute it again."""
+    flat = grad.detach().flatten().flip(0).clone()
+    return torch.cat([flat, torch.zeros(1)])
+
+
+def _forbidden():
+    """The lesson's one policy: the course's own answer (precision.formats.underflow_share) and the
+    check's reference may not be called while the answer runs, in any thread."""
+    from fastrain_lib.lessons.l03_mixed_precision.observe import forbidden
+    from fastrain_lib.precision import formats
+
+    return forbidden(functions=[formats.underflow_share, reference_underflow_share])
 
 
 @check
 def check_underflow_share(fn) -> CheckResult:
-    """fn(grad) -> share (0..1) of the nonzero entries of grad that become 0 in fp16.
+    """fn(grad) -> share (0..1) of the nonzero entries of grad (float32) that become 0 in fp16.
     The grad itself must come back unchanged."""
-    for grad in underflow_examples():
+    examples = underflow_examples()
+    examples.append(_again_elsewhere(examples[0]))
+    for grad in examples:
         saved = grad.clone()
-        value, problem = call_student(fn, grad)
+        with _forbidden() as seen:
+            value, problem = call_student(fn, grad)
+        if seen.calls:
+            return failed("used_library", "lesson03.check.underflow_used_library", name=seen.calls[0])
         if problem is not None:
             return problem
         if not unchanged(grad, saved):

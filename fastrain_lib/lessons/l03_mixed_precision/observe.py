@@ -1,46 +1,48 @@
 """What lesson 03's checks observe while an answer runs, besides its result.
 
-ForbiddenCalls: an exercise that says "write it without X" fails when X is called. A profile
-function (sys.setprofile) sees every Python call made while the answer runs, whatever name the
-answer imported X under, and records the first call into a forbidden file (a library module
-that already holds the answer) or of a forbidden function.
+forbidden(): an exercise that teaches X fails when the course's own answer to it is called while the
+answer runs ("write it yourself": one policy for every check of the lesson, said in each task's text).
+It is checking.Forbidden — one guard for the whole course — over every function (and method) a module
+of the course defines that holds the answer, plus the check's own reference answers: a Python function
+is recognised by its code object, whatever name the answer imported it under, also inside another
+helper and in every thread the answer starts (threading.setprofile), so a helper called in a new
+thread does not escape.
 """
 
 from __future__ import annotations
 
-import sys
+import inspect
 from fractions import Fraction
 from numbers import Rational
 
-from fastrain_lib.lessons.checking import as_number
+from fastrain_lib.lessons.checking import Forbidden, as_number
 
 
-class ForbiddenCalls:
-    """with ForbiddenCalls(files={path: "fastrain_lib.measure.memory"}, functions={fn: "name"}) as seen:
-           ...answer runs...
-       seen.called -> "fastrain_lib.measure.memory.training_bytes" (the first forbidden call) or None"""
+def _functions_of(module) -> list:
+    """Every function a module defines itself (not the ones it imports), and its classes' methods."""
+    out = []
+    for obj in vars(module).values():
+        if getattr(obj, "__module__", None) != module.__name__:
+            continue
+        if inspect.isfunction(obj):
+            out.append(obj)
+        elif inspect.isclass(obj):
+            for member in vars(obj).values():
+                member = getattr(member, "__func__", member)  # staticmethod / classmethod
+                if inspect.isfunction(member):
+                    out.append(member)
+    return out
 
-    def __init__(self, files: dict | None = None, functions: dict | None = None):
-        self.files = dict(files or {})
-        self.codes = {fn.__code__: name for fn, name in (functions or {}).items()}
-        self.called: str | None = None
 
-    def _profile(self, frame, event, arg):
-        if event != "call" or self.called is not None:
-            return
-        code = frame.f_code
-        if code in self.codes:
-            self.called = self.codes[code]
-        elif code.co_filename in self.files:
-            self.called = f"{self.files[code.co_filename]}.{getattr(code, 'co_qualname', code.co_name)}"
+def forbidden(*, modules=(), functions=()) -> Forbidden:
+    """with forbidden(modules=[memory], functions=[reference_adam_bytes]) as seen: ...answer runs...
+    seen.calls -> ["fastrain_lib.measure.memory.training_bytes", ...] (empty when none was called)."""
+    return Forbidden([fn for module in modules for fn in _functions_of(module)] + list(functions))
 
-    def __enter__(self):
-        self._old = sys.getprofile()
-        sys.setprofile(self._profile)
-        return self
 
-    def __exit__(self, *exc):
-        sys.setprofile(self._old)
+def fresh_str(text: str) -> str:
+    """An equal string that is not the interned literal: `precision is "amp"` must not pass a check."""
+    return "".join(list(text))
 
 
 def number(value) -> float | None:

@@ -197,16 +197,25 @@ class ChunkMismatch(ValueError):
     """A rank received a chunk of another size than the one it meant to fill (wrong index)."""
 
 
-def simulate_ring(tensors: list[torch.Tensor], scatter_reduce_fn=None, *, timeout_s: float = 10.0):
+def simulate_ring(tensors: list[torch.Tensor], scatter_reduce_fn=None, *, timeout_s: float = 10.0,
+                  strided: bool = False):
     """Ring all-reduce of `tensors` (one per pretend rank) with THREADS in this process.
 
     Not parallel training — a model of the message passing, so that a function typed into
-    a notebook can be tried quickly. Returns (results, events)."""
+    a notebook can be tried quickly. Returns (results, events). strided: each rank's tensor is
+    every other element of a larger buffer, so its chunks are non-contiguous views."""
     world = len(tensors)
     mailboxes = [queue.Queue() for _ in range(world)]
     events, errors = [], []
     lock = threading.Lock()
-    results = [t.clone().view(-1) for t in tensors]
+    if strided:
+        results = []
+        for t in tensors:
+            buffer = torch.zeros(2 * t.numel(), dtype=t.dtype)
+            buffer[::2] = t.reshape(-1)
+            results.append(buffer[::2])
+    else:
+        results = [t.clone().view(-1) for t in tensors]
 
     def run(rank):
         step = {"n": 0}

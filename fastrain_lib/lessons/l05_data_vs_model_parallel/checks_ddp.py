@@ -1,5 +1,5 @@
-"""Checks for lesson 05's tasks 3 and 4, run in real processes: averaging gradients by hand, and
-a DDP training loop (sampler with set_epoch, one checkpoint writer). checks.py re-exports them."""
+"""Check for lesson 05's task 4, run in real processes: a DDP training loop (sampler with set_epoch,
+one checkpoint writer). checks.py re-exports it (task 3, averaging gradients by hand: checks_avg.py)."""
 
 from __future__ import annotations
 
@@ -9,28 +9,25 @@ import random
 import torch
 import torch.distributed as dist
 import torch.nn.functional as F
-from torch import nn
 from torch.nn.parallel import DistributedDataParallel as DDP
 from torch.utils.data import DataLoader, Dataset, DistributedSampler
 
-from fastrain_lib.models import SimpleNN
 from fastrain_lib.lessons.checking import CheckResult, check, failed, not_done, passed, snapshot
-
 from fastrain_lib.lessons.l05_data_vs_model_parallel.student_code import (
-    _load_source, _run_ranks, is_stub, source_of, spy_collectives)
+    _load_source,
+    _run_ranks,
+    answer_name,
+    is_stub,
+    library_answer,
+    source_of,
+)
+from fastrain_lib.models import SimpleNN
 
 SEED = 20261202
 
 # ---------------------------------------------------------------------------------------
 # Reference answers (what the solution notebook writes)
 # ---------------------------------------------------------------------------------------
-
-
-def reference_average_gradients(model, world_size):
-    for p in model.parameters():
-        if p.grad is not None:
-            dist.all_reduce(p.grad)
-            p.grad /= world_size
 
 
 def reference_train_ddp(rank, world_size, model, optimizer, dataset, epochs, batch_size, checkpoint_path):
@@ -45,90 +42,6 @@ def reference_train_ddp(rank, world_size, model, optimizer, dataset, epochs, bat
             optimizer.step()
     if rank == 0:
         torch.save(model.state_dict(), checkpoint_path)
-
-
-# ---------------------------------------------------------------------------------------
-# Task 3: averaging gradients by hand (what DDP does for you)
-# ---------------------------------------------------------------------------------------
-
-AVG_CONFIGS = [(3, torch.float64), (2, torch.float32)]  # (world size, dtype): 3 first, the usual slip
-
-
-def avg_configs(seed: int = SEED) -> list[tuple]:
-    """(3, float64) first (the usual slip: dividing by 2), then a generated world size 2 or 4 and dtype,
-    so an answer fitted to the fixed examples (a constant divisor) fails somewhere."""
-    rng = random.Random(seed + 3)
-    return [AVG_CONFIGS[0], (rng.choice([2, 4]), rng.choice([torch.float32, torch.float64]))]
-
-
-def _grad_model(rank: int, dtype=torch.float32) -> nn.Module:
-    """The same weights on every rank, different gradients (as after each rank's backward)."""
-    torch.manual_seed(0)
-    model = nn.Sequential(nn.Linear(5, 3), nn.ReLU(), nn.Linear(3, 2)).to(dtype)
-    g = torch.Generator().manual_seed(100 + rank)
-    for p in model.parameters():
-        p.grad = torch.randn(p.shape, generator=g, dtype=dtype)
-    return model
-
-
-def _avg_source_worker(rank, world_size, source, name, dtype):
-    student = _load_source(source, name)
-    model = _grad_model(rank, dtype)
-    with spy_collectives() as spy:  # which collectives the answer itself calls (the exercise: dist.all_reduce)
-        student(model, world_size)
-    return {"rank": rank, "collectives": spy.calls,
-            "grads": [None if p.grad is None else p.grad.detach().clone() for p in model.parameters()],
-            "weights": [p.detach().clone() for p in model.parameters()]}
-
-
-def _judge_average(results, world, dtype) -> CheckResult | None:
-    models = [_grad_model(r, dtype) for r in range(world)]
-    mean = [sum(m_params) / world for m_params in zip(*[[p.grad for p in m.parameters()] for m in models])]
-    weights = [p.detach() for p in models[0].parameters()]
-    for r in results:
-        if any(g is None or g.shape != m.shape for g, m in zip(r["grads"], mean)):
-            return failed("grad_lost", "checking.l05.avg_grad_lost")
-        if any(g.dtype != dtype for g in r["grads"]):
-            return failed("dtype_changed", "checking.l05.avg_dtype", got=str(r["grads"][0].dtype), want=str(dtype))
-        if not all(torch.equal(w, v) for w, v in zip(r["weights"], weights)):
-            return failed("weights_changed", "checking.l05.avg_weights_changed")
-    grads = [r["grads"] for r in results]
-    if all(torch.allclose(g, m, atol=1e-6) for rg in grads for g, m in zip(rg, mean)):
-        used = sorted({name for r in results for name in r["collectives"]})
-        if "all_reduce" not in used and "all_reduce_coalesced" not in used:  # the mean, reached another way
-            return failed("no_all_reduce", "lesson05.check_avg_no_all_reduce", used=", ".join(used) or "send/recv")
-        return None
-    if not all(torch.equal(a, b) for rg in grads[1:] for a, b in zip(rg, grads[0])):
-        return failed("not_synced", "lesson05.check_avg_not_synced")
-    # the same on every rank: how far from the mean? (ratio of the summed gradients)
-    got = torch.cat([g.flatten() for g in grads[0]])
-    want = torch.cat([m.flatten() for m in mean])
-    factor = float((got @ want) / (want @ want))
-    if torch.allclose(got, factor * want, atol=1e-6):
-        if abs(factor - world) < 1e-6:
-            return failed("not_averaged", "lesson05.check_avg_not_averaged", world=world)
-        return failed("off_by_factor", "checking.l05.avg_factor", world=world, factor=f"{factor:.3g}")
-    return failed("wrong_result", "lesson05.check_avg_wrong")
-
-
-@check
-def check_average_gradients(fn, *, timeout_s: float = 60.0) -> CheckResult:
-    """Real processes, world sizes 3 and 2 (float64 and float32 gradients): afterwards every
-    rank must hold the mean of all ranks' gradients, and the weights must be untouched."""
-    if fn is None or is_stub(fn):
-        return not_done()
-    source = source_of(fn)
-    if source is None:
-        return failed("no_source", "lesson05.check_no_source")
-    configs = avg_configs()
-    for world, dtype in configs:
-        results, problem = _run_ranks(_avg_source_worker, world, (source, fn.__name__, dtype), timeout_s)
-        if problem is not None:
-            return problem
-        problem = _judge_average(results, world, dtype)
-        if problem is not None:
-            return problem
-    return passed("checking.l05.avg_ok", worlds=", ".join(str(w) for w, _ in configs))
 
 
 # ---------------------------------------------------------------------------------------
@@ -149,7 +62,8 @@ class LoggingDataset(Dataset):
         return len(self.y)
 
     def __getitem__(self, index):
-        self.seen.append(int(index))
+        if torch.is_grad_enabled():  # a pass under torch.no_grad() (an evaluation) trains nothing: not counted
+            self.seen.append(int(index))
         return self.x[index], self.y[index]
 
 
@@ -182,9 +96,11 @@ def _hash(model) -> str:
 
 def _ddp_source_worker(rank, world_size, source, name, checkpoint_path, n, epochs, batch_size, momentum,
                        with_reference=True):
+    from fastrain_lib.lessons.checking import Forbidden
+
     student = _load_source(source, name)
     saves = []
-    real_save = torch.save
+    real_save = torch.save  # torch.save and torch.serialization.save are one function: both names are watched
 
     def spy_save(obj, path, *args, **kwargs):  # remember who saved where, then really save
         saves.append(str(path))
@@ -197,15 +113,16 @@ def _ddp_source_worker(rank, world_size, source, name, checkpoint_path, n, epoch
         epochs_seen.append((bool(getattr(sampler, "shuffle", True)), epoch))
         return real_set_epoch(sampler, epoch)
 
-    torch.save = spy_save
+    torch.save = torch.serialization.save = spy_save
     DistributedSampler.set_epoch = spy_set_epoch  # this process only: observe the set_epoch rule itself
     try:
         dataset = LoggingDataset(n)
         model, optimizer = _fresh(momentum=momentum)
         start = snapshot(model.state_dict())
-        student(rank, world_size, model, optimizer, dataset, epochs, batch_size, checkpoint_path)
+        with Forbidden([reference_train_ddp]) as watch:  # the library's answer is not the student's loop
+            student(rank, world_size, model, optimizer, dataset, epochs, batch_size, checkpoint_path)
     finally:
-        torch.save = real_save
+        torch.save = torch.serialization.save = real_save
         DistributedSampler.set_epoch = real_set_epoch
     dist.barrier()  # rank 0 has written its checkpoint before anyone looks at it
     ref_state = None
@@ -215,6 +132,7 @@ def _ddp_source_worker(rank, world_size, source, name, checkpoint_path, n, epoch
                             checkpoint_path + f".ref{rank}")
         ref_state = snapshot(ref_model.state_dict())
     return {"rank": rank, "seen": dataset.seen, "saves": saves, "hash": _hash(model), "set_epoch": epochs_seen,
+            "forbidden": watch.calls,
             "state": snapshot(model.state_dict()), "ref_state": ref_state, "start": start}
 
 
@@ -266,6 +184,13 @@ def _judge_set_epoch(results, epochs) -> CheckResult | None:
 
 
 def _judge_ddp(results, path, world, n, epochs) -> CheckResult | None:
+    forbidden = [name for r in results for name in r.get("forbidden", [])]
+    if forbidden:
+        return failed("forbidden_call", "lesson05.check_ddp_forbidden", name=forbidden[0])
+    trained_right = len({r["hash"] for r in results}) == 1 and all(
+        torch.allclose(r["state"][k], r["ref_state"][k], atol=1e-5) for r in results for k in r["ref_state"])
+    if trained_right:  # the reference's weights on every rank: extra passes (an evaluation) are the student's own
+        return _judge_set_epoch(results, epochs) or _judge_checkpoint(path, results)
     per_epoch = -(-n // world)  # DistributedSampler pads to a multiple of world: ceil(n / world)
     for r in results:
         if len(r["seen"]) != epochs * per_epoch:
@@ -296,6 +221,8 @@ def check_train_ddp(fn, checkpoint_dir: str | None = None, *, timeout_s: float =
 
     if fn is None or is_stub(fn):
         return not_done()
+    if library_answer(fn, [reference_train_ddp]):
+        return failed("forbidden_call", "lesson05.check_ddp_forbidden", name=answer_name(fn))
     source = source_of(fn)
     if source is None:
         return failed("no_source", "lesson05.check_no_source")

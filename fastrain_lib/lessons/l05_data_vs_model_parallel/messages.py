@@ -2,7 +2,7 @@
 
 MESSAGES = {
     # --- DDP scaling panel
-    "lesson05.panel_title": {"bn": "DDP: প্রসেস বাড়ালে গতি কতটা বাড়ে?", "en": "DDP: how much faster with more processes?"},
+    "lesson05.panel_title": {"bn": "DDP: প্রসেস বাড়ালে প্রতি সেকেন্ডে কয়টি নমুনা?", "en": "DDP: samples per second as processes are added"},
     "lesson05.processes": {"bn": "সর্বোচ্চ প্রসেস", "en": "max processes"},
     "lesson05.batch": {"bn": "প্রতি প্রসেসে batch", "en": "batch per process"},
     "lesson05.backend": {"bn": "ব্যাকএন্ড", "en": "backend"},
@@ -36,10 +36,39 @@ MESSAGES = {
               "compute grows, the all-reduce stays the same.",
     },
     "lesson05.v_oversubscribed": {
-        "bn": "{w}টি প্রসেস কিন্তু কোর মাত্র {cores}টি: প্রসেসগুলো কোর ভাগাভাগি করে পালা করে চলে, তাই গতিবৃদ্ধি {speedup:.2f}× — "
-              "{cores}টি কোরে {cores} গুণের বেশি কখনো সম্ভব নয়।",
-        "en": "{w} processes but only {cores} cores: the processes take turns on shared cores, so the speed-up is {speedup:.2f}× — "
-              "{cores} cores can never give more than {cores}×.",
+        "bn": "{w}টি প্রসেস কিন্তু কোর মাত্র {cores}টি: প্রসেসগুলো কোর ভাগাভাগি করে পালা করে চলে। এমন সারি প্রসেস বাড়ানোর লাভ মাপে না — "
+              "তুলনা করো শুধু কোরের সমান বা কম প্রসেসে।",
+        "en": "{w} processes but only {cores} cores: the processes take turns on shared cores. Such a row does not measure what more "
+              "processes gain — compare only at as many processes as cores or fewer.",
+    },
+    "lesson05.v_oversubscribed_speed": {
+        "bn": "{w}টি প্রসেসে (কোর {cores}টি) মাপা গতিবৃদ্ধি {speedup:.2f}×, এক প্রসেসের তুলনায়।",
+        "en": "{w} processes (on {cores} cores): measured speed-up {speedup:.2f}× over one process.",
+    },
+    "lesson05.quiet_mark": {"bn": " (✓ শান্ত মাপ)", "en": " (✓ quiet measurement)"},
+    "lesson05.rerun_offer": {
+        "bn": "⚠️ কিছু মাপ গোলমেলে ছিল: পরের সেলটি একবার আবার মাপে, শান্ত সেটিংয়ে ({how})।",
+        "en": "⚠️ Some measurements were noisy: the next cell measures once more, at the quieter setting ({how}).",
+    },
+    "lesson05.rerun_how_ddp": {"bn": "শুধু কোরের সমান বা কম প্রসেস, প্রতিটিতে একটি থ্রেড",
+                               "en": "only as many processes as cores or fewer, one thread each"},
+    "lesson05.rerun_how_pipe": {"bn": "ধাপ কোরের সমান বা কম, প্রতিটিতে একটি থ্রেড",
+                                "en": "no more stages than cores, one thread each"},
+    "lesson05.rerun_not_needed": {
+        "bn": "✓ আগের মাপ শান্ত ছিল: আবার মাপার দরকার নেই।",
+        "en": "✓ The measurement above was quiet: no need to measure again.",
+    },
+    "lesson05.rerun_done": {
+        "bn": "আবার মাপা হলো, শান্ত সেটিংয়ে: {what}।",
+        "en": "Measured again at the quieter setting: {what}.",
+    },
+    "lesson05.rerun_what_ddp": {"bn": "প্রসেস {counts}", "en": "processes {counts}"},
+    "lesson05.rerun_what_pipe": {"bn": "K={k}, M={m}", "en": "K={k}, M={m}"},
+    "lesson05.rerun_gave_up": {
+        "bn": "⚠️ আবার মাপাতেও গোলমেলে: এই মেশিন এখন ব্যস্ত, তাই এখানকার সংখ্যা থেকে কিছু বলা হলো না। অন্য প্রোগ্রাম বন্ধ করে পরে চালাও, "
+              "বা reference/ ফোল্ডারের মাপা ফল দেখো।",
+        "en": "⚠️ Noisy again: this machine is busy now, so nothing is concluded from its numbers. Close other programs and run it later, "
+              "or look at the measured results in reference/.",
     },
     "lesson05.v_contention": {
         "bn": "{w}টি প্রসেসে গতিবৃদ্ধি মাত্র {speedup:.2f}×, যদিও অল-রিডিউস ({allreduce_ms:.1f} ms) গণনার ({compute_ms:.1f} ms) চেয়ে "
@@ -83,19 +112,22 @@ MESSAGES = {
               "links to spread the bytes over, and the ring's {steps} steps per process cost more than the server's one send and one receive.",
     },
     "lesson05.v_ar_oversubscribed": {
-        "bn": "N = {n}টি প্রসেস কিন্তু কোর মাত্র {cores}টি: প্রসেসগুলো পালা করে কোর পায়, তাই N = {n}-এর সময় (যেমন {numel} সংখ্যায় রিং {ring_ms:.2f} ms, "
-              "সার্ভার {naive_ms:.2f} ms) মূলত কোরের জন্য অপেক্ষা মাপে — রিং বা সার্ভারের নিজের খরচ নয়। তুলনা করো শুধু কোরের সমান বা কম প্রসেসে।",
-        "en": "N = {n} processes but only {cores} cores: the processes take turns on the cores, so the N = {n} times (e.g. {numel} numbers: "
-              "ring {ring_ms:.2f} ms, server {naive_ms:.2f} ms) mostly measure waiting for a core — not the ring's or the server's own cost. "
-              "Compare only at as many processes as cores or fewer.",
+        "bn": "N = {n}টি প্রসেস কিন্তু কোর মাত্র {cores}টি: প্রসেসগুলো পালা করে কোর পায়, তাই এমন সারির সময় রিং বা সার্ভারের নিজের খরচ মাপে না। "
+              "তুলনা করো শুধু কোরের সমান বা কম প্রসেসে।",
+        "en": "N = {n} processes but only {cores} cores: the processes take turns on the cores, so such rows do not measure the ring's or the "
+              "server's own cost. Compare only at as many processes as cores or fewer.",
     },
     "lesson05.v_ar_oversubscribed_vs": {
-        "bn": "N = {n}টি প্রসেস কিন্তু কোর মাত্র {cores}টি: প্রসেসগুলো পালা করে কোর পায়। {numel} সংখ্যায় N = {n}-এ রিং {ring_ms:.2f} ms, সার্ভার {naive_ms:.2f} ms; "
-              "N = {m}-এ (কোরে আঁটে) {m_ring_ms:.2f} ms আর {m_naive_ms:.2f} ms — এই ফারাক কোরের জন্য অপেক্ষা, একই মেশিনের মেমরি বা রিং-এর ধাপ নয়। "
-              "তুলনা করো শুধু কোরের সমান বা কম প্রসেসে।",
-        "en": "N = {n} processes but only {cores} cores: the processes take turns on the cores. At {numel} numbers N = {n} took ring {ring_ms:.2f} ms, "
-              "server {naive_ms:.2f} ms; N = {m} (which fits the cores) took {m_ring_ms:.2f} ms and {m_naive_ms:.2f} ms — that gap is waiting for a core, "
-              "not one machine's memory or the ring's steps. Compare only at as many processes as cores or fewer.",
+        "bn": "{numel} সংখ্যায় N = {n}-এ রিং {ring_ms:.2f} ms, সার্ভার {naive_ms:.2f} ms; N = {m}-এ (কোরে আঁটে) {m_ring_ms:.2f} ms আর "
+              "{m_naive_ms:.2f} ms — দুটোই N = {n}-এ ধীর, কোরের জন্য অপেক্ষাও এই সময়ে ঢুকেছে।",
+        "en": "At {numel} numbers N = {n} took ring {ring_ms:.2f} ms, server {naive_ms:.2f} ms; N = {m} (which fits the cores) took "
+              "{m_ring_ms:.2f} ms and {m_naive_ms:.2f} ms — both slower at N = {n}, where waiting for a core is part of the time.",
+    },
+    "lesson05.v_ar_oversubscribed_mixed": {
+        "bn": "{numel} সংখ্যায় N = {n}-এ রিং {ring_ms:.2f} ms, সার্ভার {naive_ms:.2f} ms; N = {m}-এ {m_ring_ms:.2f} ms আর {m_naive_ms:.2f} ms — "
+              "দুটো পদ্ধতি একই দিকে বদলায়নি, তাই এখান থেকে কোনো কারণ টানা হলো না।",
+        "en": "At {numel} numbers N = {n} took ring {ring_ms:.2f} ms, server {naive_ms:.2f} ms; N = {m} took {m_ring_ms:.2f} ms and "
+              "{m_naive_ms:.2f} ms — the two methods did not move the same way, so no cause is drawn from them.",
     },
     "lesson05.v_ar_noisy": {
         "bn": "⚠️ N = {n}, {numel} সংখ্যা: এই সারির মাপ গোলমেলে (মেশিন ব্যস্ত ছিল বা পুনরাবৃত্তিগুলো মেলেনি), তাই এখান থেকে কোনো কারণ বলা হলো না — অন্য কাজ বন্ধ করে সেলটি আবার চালাও।",
@@ -290,6 +322,34 @@ MESSAGES = {
     "lesson05.check_avg_no_all_reduce": {
         "bn": "গড় ঠিক এসেছে, কিন্তু dist.all_reduce একবারও ডাকা হয়নি (ডাকা হয়েছে: {used}) — এই কাজ শেখায় DDP যা করে: প্রতিটি p.grad-এ dist.all_reduce, তারপর world_size দিয়ে ভাগ।",
         "en": "The mean is right, but dist.all_reduce was never called (called: {used}) — this task teaches what DDP does: dist.all_reduce on every p.grad, then divide by world_size.",
+    },
+    "lesson05.check_avg_frozen": {
+        "bn": "একটি প্যারামিটার জমানো (frozen, requires_grad=False): তার p.grad হলো None, আর তোমার কোড সেখানে ভেঙে গেছে ({error})। "
+              "None গ্রেডিয়েন্ট বাদ দাও: if p.grad is not None: ...",
+        "en": "One parameter is frozen (requires_grad=False): its p.grad is None, and your code broke there ({error}). "
+              "Skip None gradients: if p.grad is not None: ...",
+    },
+    "lesson05.check_avg_frozen_set": {
+        "bn": "জমানো (frozen) প্যারামিটারের p.grad ছিল None, তোমার কোড সেখানে একটি টেনসর বসিয়েছে। None গ্রেডিয়েন্ট যেমন আছে তেমন রাখো (অপটিমাইজার তখন সেটি ছুঁয়ে দেখে না)।",
+        "en": "The frozen parameter's p.grad was None and your code put a tensor there. Leave None gradients as they are (the optimizer then skips them).",
+    },
+    "lesson05.check_avg_not_reduced": {
+        "bn": "গড় ঠিক, আর dist.all_reduce ডাকা হয়েছে — কিন্তু p.grad-এর মান সেই all_reduce থেকে আসেনি: all_reduce যে টেনসর যোগ করেছে তাতে এই র‍্যাঙ্কের নিজের "
+              "গ্রেডিয়েন্ট ছিল না (বা ফলটি p.grad-এ যায়নি)। all_reduce করো p.grad-কেই (বা সব গ্রেডিয়েন্ট রাখা একটি বাফারকে), তারপর world_size দিয়ে ভাগ।",
+        "en": "The mean is right and dist.all_reduce was called — but p.grad's values did not come from that all_reduce: the tensor it reduced did not "
+              "hold this rank's own gradient (or its result never reached p.grad). All-reduce p.grad itself (or one buffer holding all gradients), then divide by world_size.",
+    },
+    "lesson05.check_avg_ok": {
+        "bn": "ঠিক হয়েছে! আসল প্রসেসে (প্রসেসের সংখ্যা: {worlds}) প্রত্যেকের p.grad এখন সবার গ্রেডিয়েন্টের গড়, যা dist.all_reduce নিজের গ্রেডিয়েন্ট থেকে বানিয়েছে; ওজন অক্ষত, জমানো প্যারামিটারের grad None-ই আছে।",
+        "en": "Correct! In real processes (process counts: {worlds}) every rank's p.grad is now the mean of all gradients, made by dist.all_reduce from its own gradient; weights untouched, the frozen parameter's grad still None.",
+    },
+    "lesson05.check_repeat_differs": {
+        "bn": "একই ইনপুট অন্যভাবে দিলে (অন্য ক্রমে, অন্য সময়ে শুরু হওয়া ঘড়িতে, বা আবার ডাকলে) তোমার ফল বদলে গেছে: {got:.4f} বনাম {want:.4f}। ফলটি শুধু ইনপুটের মান থেকে হিসাব করো, তালিকার ক্রম বা আগের ডাকা থেকে নয়।",
+        "en": "The same input given another way (another order, a clock that starts elsewhere, or called again) changed your result: {got:.4f} vs {want:.4f}. Compute it from the input's values only, not from the list's order or an earlier call.",
+    },
+    "lesson05.check_ddp_forbidden": {
+        "bn": "এই অনুশীলনে লাইব্রেরির উত্তর {name} ডাকা যাবে না — লুপটি নিজে লেখাই কাজ।",
+        "en": "This exercise does not allow the library's answer {name} — writing the loop yourself is the task.",
     },
     "lesson05.check_ddp_set_epoch_not_called": {
         "bn": "sampler.set_epoch একবারও ডাকা হয়নি: প্রতিটি ইপকের শুরুতে sampler.set_epoch(epoch) ডাকো, যাতে সব র‍্যাঙ্ক একই নতুন ক্রম পায়।",

@@ -11,7 +11,6 @@ from fastrain_lib.ui import plots
 from fastrain_lib.ui.widgets import figure_png, set_outputs
 
 
-
 def bytes_figure(numel: int, measured: list[dict], max_world: int = 16):
     """Bytes sent per process ÷ S as N grows: formulas as lines, traced runs as points."""
     ns = list(range(2, max_world + 1))

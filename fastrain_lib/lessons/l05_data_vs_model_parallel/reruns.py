@@ -1,0 +1,56 @@
+"""Lesson 05's one rerun at the quieter setting (issue 38): when a panel's verdict stood on noisy rows,
+the cell below it measures once more — only process counts (or stages) that fit the cores, one thread
+each — says the new verdict, and gives up honestly when the machine is still busy. A quiet run is not
+measured again."""
+
+from __future__ import annotations
+
+from fastrain_lib.core.verdicts import say
+from fastrain_lib.lessons.l05_data_vs_model_parallel import panel as lesson_panel
+from fastrain_lib.lessons.l05_data_vs_model_parallel import verdicts as lesson_verdicts
+
+
+def rerun_ddp(panel) -> list[dict] | None:
+    """One rerun of the DDP panel's measurement at the quieter setting, when its rows were noisy:
+    only process counts that fit the cores (one thread each), measured anew; its sentences, then,
+    when it is noisy again, the line that gives up (no cause from a busy machine). Returns the new rows."""
+    from fastrain_lib.core.i18n import t
+
+    settings = panel.settings()
+    rows = lesson_panel.panel_rows(settings)
+    if not lesson_verdicts.any_noisy([r.get("noise") for r in rows]):
+        say("lesson05.rerun_not_needed", noise=())
+        return None
+    counts = [w for w in lesson_panel.process_counts(settings["processes"]) if w <= max(2, lesson_verdicts.cores())]
+    rows = lesson_panel.summarise(lesson_panel.ddp_runs(counts, settings["batch_size"], settings["hidden"],
+                                                        settings["backend"], fresh=True))
+    say("lesson05.rerun_done", noise=(), what=t("lesson05.rerun_what_ddp", counts=", ".join(map(str, counts))))
+    lesson_verdicts.say_ddp(rows, offer_rerun=False)
+    if lesson_verdicts.any_noisy([r.get("noise") for r in rows]):
+        say("lesson05.rerun_gave_up", noise=())
+    return rows
+
+
+def rerun_pipeline(panel):
+    """One rerun of the pipeline panel's measurement at the quieter setting (no more stages than
+    cores), when its run was noisy; its sentence, then the line that gives up if it is noisy again."""
+    import matplotlib.pyplot as plt
+
+    from fastrain_lib.core.i18n import t
+
+    last = getattr(panel, "last", None)
+    if last is None or not last.records or not last.records[0].noisy:
+        say("lesson05.rerun_not_needed", noise=())
+        return None
+    settings = dict(panel.settings())
+    settings["stages"] = max(2, min(settings["stages"], lesson_verdicts.cores()))
+    outcome = lesson_panel.pipeline_experiment(**settings)
+    if outcome.figure is not None:
+        plt.close(outcome.figure)  # the sentence is the result; the panel keeps its own chart
+    record = outcome.records[0]
+    say("lesson05.rerun_done", noise=(), what=t("lesson05.rerun_what_pipe", k=settings["stages"],
+                                                m=settings["micro_batches"]))
+    lesson_verdicts.say_pipeline(record, offer_rerun=False)
+    if record.noisy:
+        say("lesson05.rerun_gave_up", noise=())
+    return record

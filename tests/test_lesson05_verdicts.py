@@ -1,0 +1,193 @@
+"""Lesson 05's # VERDICT functions, fed noisy and quiet rows, read sentence by sentence (issue 38):
+noisy -> every finding line carries the noisy mark, names its rows and gives no cause, and one rerun at
+the quieter setting is offered; quiet -> the finding is stated, with the quiet mark on its line; the
+count sentences (more processes than cores) hold no timing and no speed-up; the rerun measures anew,
+once, and gives up honestly when the machine is still busy."""
+
+import json
+import types
+
+import pytest
+from _sentences import is_finding, says_its_noise
+
+from fastrain_lib.lessons.l05_data_vs_model_parallel import panel as P
+from fastrain_lib.lessons.l05_data_vs_model_parallel import reruns as R
+from fastrain_lib.lessons.l05_data_vs_model_parallel import verdicts as V
+from fastrain_lib.measure import bench
+
+QUIET = {"verdict": "quiet", "reasons": [], "cores": 2, "threads": 1, "other_cores": 0.0, "steal_cores": 0.0}
+BUSY = {"verdict": "noisy", "reasons": ["load"], "cores": 2, "threads": 1, "other_cores": 1.0, "steal_cores": 0.0}
+CAUSE_WORDS = ("কারণ", "because", "due to", "waiting", "অপেক্ষা", "latency", "লেটেন্সি", "memory", "মেমরি",
+               "can never", "take turns", "পালা করে")
+
+
+@pytest.fixture(autouse=True)
+def english(monkeypatch, tmp_path):
+    monkeypatch.setenv("FASTRAIN_LANG", "en")
+    monkeypatch.setenv("FASTRAIN_VERDICT_LOG", str(tmp_path / "verdicts.jsonl"))
+    monkeypatch.setattr(V, "cores", lambda: 2)
+
+
+def _exempt(tmp_path) -> set:
+    log = tmp_path / "verdicts.jsonl"
+    records = [json.loads(line) for line in log.read_text().splitlines()] if log.exists() else []
+    return {r["sentence"].strip() for r in records if r.get("declared") and r.get("stood_on") == 0 and "sentence" in r}
+
+
+def _lines(capsys) -> list[str]:
+    return [line for line in capsys.readouterr().out.splitlines() if line.strip()]
+
+
+def _row(w, speedup, info, compute=0.012, allreduce=0.001, step=0.013):
+    return {"processes": w, "speedup": speedup, "compute_s": compute, "allreduce_s": allreduce, "step_s": step,
+            "noise": info}
+
+
+def _findings_carry_noise(lines, exempt):
+    return [line for line in lines if is_finding(line) and not says_its_noise(line) and line.strip() not in exempt]
+
+
+# ---------------------------------------------------------------- DDP panel (issue 38: cells 17/18)
+
+
+def test_ddp_noisy_w4_row_states_no_speed_up_as_a_finding_and_no_ceiling_cause(capsys, tmp_path):
+    """The issue's run: W = 4 on 2 cores, 0.56×, noisy; the old line said '... so the speed-up is 0.56× —
+    2 cores can never give more than 2×' (a cause, and one that cannot explain a value below 1×)."""
+    V.say_ddp([_row(1, 1.0, QUIET), _row(2, 0.74, BUSY), _row(4, 0.56, BUSY)])
+    lines = _lines(capsys)
+    assert not _findings_carry_noise(lines, _exempt(tmp_path)), lines
+    assert not any("0.56" in line for line in lines)  # the noisy speed-up is not stated: the warning names its row
+    assert any("DDP W=4" in line and "⚠️" in line for line in lines)
+    assert not any("can never" in line or "2×" in line for line in lines)
+    count = [line for line in lines if "4 processes but only 2 cores" in line]
+    assert len(count) == 1 and not is_finding(count[0])  # the count: no ratio, no speed word, no cause
+    assert sum("next cell" in line for line in lines) == 1 and len(lines) == len(set(lines))
+
+
+def test_ddp_quiet_rows_state_the_finding_with_the_quiet_mark(capsys, tmp_path):
+    V.say_ddp([_row(1, 1.0, QUIET), _row(2, 1.83, QUIET)])
+    lines = _lines(capsys)
+    assert any("1.83× faster" in line and "✓ quiet" in line for line in lines), lines
+    assert not any("⚠️" in line for line in lines) and not any("next cell" in line for line in lines)
+
+
+def test_ddp_quiet_oversubscribed_row_states_its_measured_speed_up_marked(capsys, tmp_path):
+    V.say_ddp([_row(1, 1.0, QUIET), _row(2, 1.6, QUIET), _row(4, 0.56, QUIET)])
+    lines = _lines(capsys)
+    assert any("0.56×" in line and "✓ quiet" in line for line in lines), lines
+    assert not any("can never" in line for line in lines)
+
+
+def test_ddp_noisy_base_run_gives_no_cause_for_a_quiet_w2_row(capsys, tmp_path):
+    V.say_ddp([_row(1, 1.0, BUSY), _row(2, 1.83, QUIET)])
+    lines = _lines(capsys)
+    assert not _findings_carry_noise(lines, _exempt(tmp_path)), lines
+    assert not any(word in line for line in lines for word in ("communication costs less", "because"))
+    assert any("DDP W=1" in line for line in lines)
+
+
+def test_rerun_ddp_measures_again_once_at_processes_that_fit_and_gives_up_when_still_noisy(capsys, monkeypatch):
+    calls = []
+
+    def fake_runs(counts, batch, hidden, backend, steps=None, *, fresh=False):
+        calls.append((tuple(counts), fresh))
+        info = BUSY  # busy before and after the rerun
+        return {w: [{"median_step_s": 0.01 * (1 + 0.1 * w), "batch_per_rank": 64, "global_batch": 64 * w,
+                     "param_hashes": ["a"], "step_times": [0.01], "backend": "gloo", "noise": info,
+                     "allreduce_s": 0.001}] for w in counts}
+
+    monkeypatch.setattr(P, "ddp_runs", fake_runs)
+    panel = types.SimpleNamespace(settings=lambda: {"processes": 4, "batch_size": 64, "hidden": 32, "backend": "gloo"})
+    R.rerun_ddp(panel)
+    lines = _lines(capsys)
+    assert calls == [((1, 2, 4), False), ((1, 2), True)]  # the panel's rows, then ONE fresh run without W = 4
+    assert any("Measured again" in line and "1, 2" in line for line in lines)
+    assert lines[-1].startswith("➤ ⚠️ Noisy again") and not any("next cell" in line for line in lines)
+
+
+def test_rerun_ddp_does_nothing_after_a_quiet_run(capsys, monkeypatch):
+    calls = []
+
+    def fake_runs(counts, *args, fresh=False, **kwargs):
+        calls.append(fresh)
+        return {w: [{"median_step_s": 0.01, "batch_per_rank": 64, "global_batch": 64 * w, "param_hashes": ["a"],
+                     "step_times": [0.01], "backend": "gloo", "noise": QUIET, "allreduce_s": 0.0}] for w in counts}
+
+    monkeypatch.setattr(P, "ddp_runs", fake_runs)
+    panel = types.SimpleNamespace(settings=lambda: {"processes": 2, "batch_size": 64, "hidden": 32, "backend": "gloo"})
+    R.rerun_ddp(panel)
+    assert calls == [False] and "no need" in capsys.readouterr().out
+
+
+# ---------------------------------------------------------------- all-reduce table (issue 38: cell 28)
+
+ROWS = [(2, 1000, 1.30, 0.15, 0.3, 0.0), (2, 1_000_000, 7.22, 8.0, 5.29, 0.0),
+        (3, 1000, 20.0, 0.9, 8.0, 0.0), (3, 1_000_000, 30.0, 25.0, 20.0, 0.0),
+        (4, 1000, 17.02, 0.69, 8.0, 0.0), (4, 1_000_000, 40.0, 35.0, 20.0, 0.0)]
+
+
+def test_allreduce_noisy_rows_carry_the_mark_name_their_rows_and_give_no_cause(capsys, tmp_path):
+    """The issue's run: N = 4 server faster than at N = 3, all rows noisy: no 'waiting for a core' cause."""
+    V.say_allreduce(ROWS, [BUSY] * 6)
+    lines = _lines(capsys)
+    assert not _findings_carry_noise(lines, _exempt(tmp_path)), lines
+    exempt = _exempt(tmp_path)
+    assert not any(word in line for line in lines if line.strip() not in exempt for word in CAUSE_WORDS), lines
+    assert any("N=2, 1,000" in line and "⚠️" in line for line in lines)
+    assert len(lines) == len(set(lines))
+
+
+def test_allreduce_quiet_rows_state_their_finding_marked(capsys):
+    V.say_allreduce(ROWS[:2], [QUIET, QUIET])
+    lines = _lines(capsys)
+    assert any("simple server was faster" in line and "✓ quiet" in line for line in lines), lines
+    assert not any("⚠️" in line for line in lines)
+
+
+# ---------------------------------------------------------------- pipeline (issue 38: cell 40)
+
+
+def _pipe_record(info, stages=2, idle=0.68, formula=0.2):
+    return bench.Record(name=f"pipeline K={stages} M=4", median_s=0.02,
+                        params={"panel": "lesson05_pipeline", "stages": stages, "micro_batches": 4, "width": 64},
+                        metrics={"idle_share": idle, "formula": formula}, noise=info)
+
+
+def test_pipeline_k2_on_2_cores_noisy_blames_no_cores_and_offers_one_rerun(capsys, tmp_path):
+    V.say_pipeline(_pipe_record(BUSY))
+    lines = _lines(capsys)
+    assert not _findings_carry_noise(lines, _exempt(tmp_path)), lines
+    assert not any("cores" in line and "only" in line for line in lines)  # K = 2 fits 2 cores
+    assert not any("68%" in line for line in lines) and any("pipeline K=2 M=4" in line for line in lines)
+    assert sum("next cell" in line for line in lines) == 1
+
+
+def test_pipeline_quiet_run_states_the_gap_marked(capsys):
+    V.say_pipeline(_pipe_record(QUIET))
+    lines = _lines(capsys)
+    assert any("68%" in line and "20%" in line and "✓ quiet" in line for line in lines), lines
+
+
+def test_rerun_pipeline_measures_once_more_and_says_so(capsys, monkeypatch):
+    seen = []
+
+    def fake_experiment(stages, micro_batches, width):
+        seen.append(stages)
+        return types.SimpleNamespace(figure=None, records=[_pipe_record(QUIET, stages, idle=0.25, formula=0.2)])
+
+    monkeypatch.setattr(P, "pipeline_experiment", fake_experiment)
+    panel = types.SimpleNamespace(last=types.SimpleNamespace(records=[_pipe_record(BUSY, 4)]),
+                                  settings=lambda: {"stages": 4, "micro_batches": 4, "width": 64})
+    R.rerun_pipeline(panel)
+    lines = _lines(capsys)
+    assert seen == [2]  # no more stages than cores
+    assert any("K=2, M=4" in line for line in lines) and any("✓ quiet" in line for line in lines)
+    assert not any("Noisy again" in line for line in lines)
+
+
+def test_ddp_table_has_no_e_notation():
+    from _sentences import SCIENTIFIC
+
+    rows = P.summarise({1: [{"median_step_s": 0.0077, "batch_per_rank": 512, "global_batch": 512, "param_hashes": ["a"],
+                             "step_times": [0.0077], "backend": "gloo", "noise": QUIET}]})
+    assert not SCIENTIFIC.search(f"{rows[0]['samples_per_s']:,.0f}")

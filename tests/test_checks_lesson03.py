@@ -974,3 +974,30 @@ def test_every_task_text_says_which_course_answer_is_forbidden():
         text = "\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "markdown")
         for name in ("precision/step.py", "formats.underflow_share", "fastrain_lib.memory"):
             assert name in text, (folder, name)
+
+
+def step_summed_loss(model, optimizer, scaler, inputs, targets, device, dtype):
+    """reduction='sum': the gradient of the summed, not the averaged, loss."""
+    optimizer.zero_grad()
+    with torch.amp.autocast(device, dtype=dtype):
+        loss = F.cross_entropy(model(inputs), targets, reduction="sum")
+    scaler.scale(loss).backward()
+    scaler.step(optimizer)
+    scaler.update()
+    return loss / len(targets)
+
+
+test_case_39b = table_test([
+    wrong(C.check_amp_step, step_summed_loss, "wrong_update", "summed loss (reduction='sum')"),
+    right(C.check_predict_fit, lambda n, a, m: {k: 16 * n + a[k] <= m for k in sorted(a)}, "keys read from the dict"),
+])
+
+
+def test_predict_fit_repeats_one_input_in_another_context():
+    from fastrain_lib.lessons.l03_mixed_precision import check_memory
+
+    seen = []
+    C.check_predict_fit(lambda n, a, m: seen.append((n, list(a), m)) or {p: 16 * n + a[p] <= m for p in ("fp32", "amp")})
+    first, last = seen[0], seen[-1]
+    assert (first[0], first[2]) == (last[0], last[2]) and first[1] == list(reversed(last[1]))
+    assert len(seen) == len(check_memory._fit_cases()) + 1

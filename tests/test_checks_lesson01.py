@@ -11,7 +11,7 @@ import pytest
 import torch
 from checkcases import coverage_test, right, table_test, wrong
 
-from fastrain_lib.measure import bench
+from fastrain_lib.measure import bench, roofline
 from fastrain_lib.lessons.l01_gpu_vs_cpu import checks as C
 from fastrain_lib.lessons.l01_gpu_vs_cpu.saved import training_step
 
@@ -130,7 +130,81 @@ def no_metric(model, batch_size, device="cpu"):
     return record
 
 
+def median_halved(model, batch_size, device="cpu"):
+    """Issue 39: measured right, then the record's median made up (halved) and the rate made to match."""
+    record = throughput_solution(model, batch_size, device)
+    record.median_s /= 2
+    record.metrics["samples_per_s"] = batch_size / record.median_s
+    return record
+
+
+def patched_clock(model, batch_size, device="cpu"):
+    """Issue 39: its own warm-up and median, read on a time.perf_counter patched to run at half speed."""
+    import time
+
+    real = time.perf_counter
+    time.perf_counter = lambda: real() / 2
+    try:
+        return manual_warmup_median(model, batch_size, device)
+    finally:
+        time.perf_counter = real
+
+
+def squeezed(model, batch_size, device="cpu"):
+    """Issue 39: .squeeze() on the batch: right for every batch size but 1 (the lesson's next cell uses 1)."""
+    optimizer = torch.optim.Adam(model.parameters(), lr=1e-3)
+    inputs = bench.fresh_random(batch_size, 1, 28, 28, device=device).squeeze()
+    targets = torch.randint(0, 10, (batch_size,), device=device).squeeze()
+    record = bench.measure(lambda: training_step(model, optimizer, inputs, targets), "step",
+                           params={"batch_size": batch_size})
+    record.metrics["samples_per_s"] = batch_size / record.median_s
+    return record
+
+
+_CACHED: dict = {}
+
+
+def cached_by_batch_size(model, batch_size, device="cpu"):
+    """Issue 39: measures once per batch size, then hands back the same record (cached by its input)."""
+    if batch_size not in _CACHED:
+        _CACHED[batch_size] = throughput_solution(model, batch_size, device)
+    return _CACHED[batch_size]
+
+
+def the_lessons_own_answer(model, batch_size, device="cpu"):
+    """Issue 39: the lesson's saved batch_throughput IS the answer: forbidden."""
+    from fastrain_lib.lessons.l01_gpu_vs_cpu.saved import batch_throughput
+
+    batch_throughput(batch_size, device)
+    return throughput_solution(model, batch_size, device)
+
+
+def two_threads_bench(model, batch_size, device="cpu"):
+    """Correct, unusual: SGD with momentum, targets as int32 made long, measured with 2 threads asked for."""
+    opt = torch.optim.SGD(model.parameters(), lr=0.01, momentum=0.9)
+    x = torch.randn(batch_size, 1, 28, 28, device=device)
+    y = torch.randint(0, 10, (batch_size,), dtype=torch.int32, device=device).long()
+    record = bench.measure(lambda: training_step(model, opt, x, y), "step", params={"batch_size": batch_size},
+                           threads=2)
+    record.metrics["samples_per_s"] = batch_size / record.median_s
+    return record
+
+
 CASES = [
+    # issue 39: the library function that is the answer is forbidden; each check repeats a case
+    wrong(C.check_matmul_gflops, lambda n, s: roofline.matmul_flops(n) / s / 1e9, "forbidden_call",
+          "roofline.matmul_flops"),
+    wrong(C.check_matmul_intensity, lambda n, b: roofline.matmul_intensity(n, b), "forbidden_call",
+          "roofline.matmul_intensity"),
+    wrong(C.check_matmul_intensity, lambda n, b: roofline.matmul_flops(n) / roofline.matmul_bytes(n, b),
+          "forbidden_call", "roofline.matmul_flops / matmul_bytes"),
+    wrong(C.check_bound, lambda i, p, b: roofline.bound(i, p, b), "forbidden_call", "roofline.bound"),
+    wrong(C.check_throughput, median_halved, "time_not_measured", "record.median_s /= 2"),
+    wrong(C.check_throughput, patched_clock, "time_not_measured", "time.perf_counter patched"),
+    wrong(C.check_throughput, squeezed, "crashed", ".squeeze() breaks batch size 1"),
+    wrong(C.check_throughput, cached_by_batch_size, "no_training", "cached by batch size"),
+    wrong(C.check_throughput, the_lessons_own_answer, "forbidden_call", "the lesson's saved batch_throughput"),
+    right(C.check_throughput, two_threads_bench, "SGD momentum, int32 targets, 2 threads"),
     # task 1: GFLOP/s
     right(C.check_matmul_gflops, lambda n, s: 2 * n**3 / s / 1e9, "formula"),
     right(C.check_matmul_gflops, lambda n, s: torch.tensor(2.0 * n**3 / s / 1e9, dtype=torch.float64), "tensor"),
@@ -222,7 +296,19 @@ def test_generated_cases_are_seeded_and_differ_from_the_fixed_ones():
     assert not set(C.intensity_cases()) & set(C.INTENSITY_CASES)
     assert any(2 * n % (3 * b) for n, b in C.intensity_cases())
     drawn = C.throughput_batches()[-1]
-    assert drawn not in (5, 24) and drawn & (drawn - 1)
+    assert drawn not in (1, 5, 24) and drawn & (drawn - 1)
+    assert 1 in C.throughput_batches()  # the lesson's next cell uses batch 1 (issue 39)
+
+
+def test_the_rounds_check_reads_its_own_clock_not_the_answers():
+    """Issue 39: the timing checks read checking.clock, bound before any answer ran."""
+    import inspect
+
+    from fastrain_lib.lessons.l01_gpu_vs_cpu import noise_checks
+
+    for module in (C, noise_checks):
+        source = inspect.getsource(module)
+        assert "time.perf_counter()" not in source and "checking.clock()" in source
 
 
 def test_the_throughput_check_puts_every_answer_through_the_slow_first_call():

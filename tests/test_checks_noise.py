@@ -20,6 +20,19 @@ def solution(baseline_s, variant_s):
     return statistics.median(b / v for b, v in zip(baseline_s, variant_s))
 
 
+def calls_the_checks_reference(baseline_s, variant_s):
+    """Issue 39: the check's own reference is the answer; calling it is forbidden."""
+    return C.right_answer(list(baseline_s), list(variant_s))
+
+
+_LOOKUP = {(tuple(b), tuple(v)): solution(b, v) for b, v in C.CASES + C.generated_cases()}
+
+
+def lookup_of_the_checks_cases(baseline_s, variant_s):
+    """Issue 39: the answers of the cases the check feeds, looked up by input; any other input: a wrong rule."""
+    return _LOOKUP.get((tuple(baseline_s), tuple(variant_s)), statistics.fmean(baseline_s) / statistics.fmean(variant_s))
+
+
 def with_numpy(baseline_s, variant_s):
     return np.median(np.array(baseline_s) / np.array(variant_s))
 
@@ -66,6 +79,8 @@ def scales_in_place(baseline_s, variant_s):
 
 CASES = [
     right(CHECK, solution, "statistics.median of the ratios"),
+    wrong(CHECK, calls_the_checks_reference, "forbidden_call", "the check's own reference (noise_checks.right_answer)"),
+    wrong(CHECK, lookup_of_the_checks_cases, "ratio_of_means", "the check's cases looked up by input"),
     right(CHECK, as_fraction, "an exact Fraction"),
     right(CHECK, sorts_copies_only, "works on copies"),
     wrong(CHECK, fitted, "unpaired_medians", "fitted to the fixed cases"),
@@ -197,8 +212,56 @@ def rounds_fixed_count(run_baseline, run_variant, rounds):
     return rounds_solution(run_baseline, run_variant, 5)  # fitted to 5 rounds
 
 
+def rounds_timed_apart_then_untimed_interleaved(run_baseline, run_variant, rounds):
+    """Issue 39: all A then all B TIMED, followed by an untimed A B A B (the call log alone looks interleaved)."""
+    baseline_s, variant_s = rounds_all_a_then_all_b(run_baseline, run_variant, rounds)
+    for _ in range(rounds):
+        run_baseline()
+        run_variant()
+    return baseline_s, variant_s
+
+
+def rounds_patched_clock(run_baseline, run_variant, rounds):
+    """Issue 39: time.perf_counter replaced by a clock that runs at half speed: every time looks halved."""
+    real = time.perf_counter
+    time.perf_counter = lambda: real() / 2
+    try:
+        return rounds_solution(run_baseline, run_variant, rounds)
+    finally:
+        time.perf_counter = real
+
+
+def rounds_variant_first(run_baseline, run_variant, rounds):
+    """Correct, unusual: in each round the variant first, then the baseline; the warm-up in another order;
+    times read on time.monotonic."""
+    run_variant()
+    run_baseline()
+    baseline_s, variant_s = [], []
+    for _ in range(rounds):
+        for fn, out in ((run_variant, variant_s), (run_baseline, baseline_s)):
+            start = time.monotonic()
+            fn()
+            out.append(time.monotonic() - start)
+    return tuple(baseline_s), tuple(variant_s)
+
+
+_CACHE: dict = {}
+
+
+def rounds_cached_by_input(run_baseline, run_variant, rounds):
+    """Measures once per number of rounds, then hands the same times back (cached by its input)."""
+    if rounds not in _CACHE:
+        _CACHE[rounds] = rounds_solution(run_baseline, run_variant, rounds)
+    return _CACHE[rounds]
+
+
 ROUND_CASES = [
     right(ROUNDS, rounds_solution, "perf_counter around each call"),
+    wrong(ROUNDS, rounds_timed_apart_then_untimed_interleaved, "rounds_not_interleaved",
+          "all A then all B timed, then an untimed A B A B"),
+    wrong(ROUNDS, rounds_patched_clock, "rounds_wrong_times", "time.perf_counter patched to run slow"),
+    right(ROUNDS, rounds_variant_first, "variant first in each round, time.monotonic, tuples"),
+    wrong(ROUNDS, rounds_cached_by_input, "rounds_too_few", "cached by the number of rounds"),
     right(ROUNDS, rounds_with_bench, "bench.measure per round, array and tensors"),
     wrong(ROUNDS, rounds_no_warmup, "rounds_warmup_timed", "no warm-up"),
     wrong(ROUNDS, rounds_all_a_then_all_b, "rounds_not_interleaved", "all A, then all B"),

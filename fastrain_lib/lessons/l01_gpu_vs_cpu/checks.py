@@ -26,9 +26,20 @@ import time
 
 import torch
 
-from fastrain_lib.measure import bench
+from fastrain_lib.measure import bench, roofline
 from fastrain_lib.models import SimpleNN
+from fastrain_lib.lessons import checking
 from fastrain_lib.lessons.checking import CheckResult, as_number, call_student, check, describe, failed, passed
+
+# The library functions that ARE the answer of a task (issue 39: one policy): an answer that calls one fails
+# with "forbidden_call", and the task text says so. Names, resolved when a check runs.
+FORBIDDEN = {
+    "gflops": ["fastrain_lib.measure.roofline.matmul_flops"],
+    "intensity": ["fastrain_lib.measure.roofline.matmul_intensity", "fastrain_lib.measure.roofline.matmul_flops",
+                  "fastrain_lib.measure.roofline.matmul_bytes"],
+    "bound": ["fastrain_lib.measure.roofline.bound"],
+    "throughput": ["fastrain_lib.lessons.l01_gpu_vs_cpu.saved.batch_throughput"],
+}
 
 
 def _close(a: float, b: float, rel: float = 1e-6) -> bool:
@@ -73,9 +84,11 @@ MISTAKE_KEYS = {
 }
 
 
-def _check_numeric(fn, cases, expected_fn, mistakes_fn, show_case) -> CheckResult:
-    for case in cases:
-        result, problem = call_student(fn, *case)
+def _check_numeric(fn, cases, expected_fn, mistakes_fn, show_case, forbid=()) -> CheckResult:
+    # the first case again at the end, after the others (another context): an answer that remembers
+    # what it returned, or changes state between calls, gives a different number there
+    for case in list(cases) + list(cases[:1]):
+        result, problem = call_student(fn, *case, forbid=forbid)
         if problem is not None:  # a CheckResult is falsy when failed: test for None
             return problem
         got = _number(result)
@@ -117,7 +130,7 @@ def check_matmul_gflops(fn) -> CheckResult:
         }
 
     return _check_numeric(fn, GFLOPS_CASES + gflops_cases(), lambda n, s: 2 * n**3 / s / 1e9, mistakes,
-                          lambda n, s: f"n={n}, seconds={s}")
+                          lambda n, s: f"n={n}, seconds={s}", forbid=FORBIDDEN["gflops"])
 
 
 # ---------------------------------------------------------------- task 2: arithmetic intensity
@@ -144,7 +157,7 @@ def check_matmul_intensity(fn) -> CheckResult:
         }
 
     return _check_numeric(fn, INTENSITY_CASES + intensity_cases(), lambda n, b: 2 * n / (3 * b), mistakes,
-                          lambda n, b: f"n={n}, bytes_per_element={b}")
+                          lambda n, b: f"n={n}, bytes_per_element={b}", forbid=FORBIDDEN["intensity"])
 
 
 # ---------------------------------------------------------------- task 3: compute- or memory-bound
@@ -189,8 +202,9 @@ def check_bound(fn) -> CheckResult:
     """fn(intensity, peak_gflops, bandwidth_gbs) -> "compute" or "memory"; "compute" on the ridge."""
     answers = []
     cases = BOUND_CASES + bound_cases()
+    cases = cases + cases[-4:-3]  # a generated machine again, after the others (another context)
     for args, _ in cases:
-        result, problem = call_student(fn, *args)
+        result, problem = call_student(fn, *args, forbid=FORBIDDEN["bound"])
         if problem is not None:  # a CheckResult is falsy when failed: test for None
             return problem
         if not isinstance(result, str) or result not in ("compute", "memory"):
@@ -216,7 +230,7 @@ def check_bound(fn) -> CheckResult:
 
 # ---------------------------------------------------------------- task 4: throughput vs batch size
 
-THROUGHPUT_BATCHES = (5, 24)  # neither is the usual 32 or a power of two
+THROUGHPUT_BATCHES = (1, 5, 24)  # 1: the lesson's next cell uses it (a .squeeze() answer breaks there); 5, 24: not 32
 # The first forward pass of each case is made this much slower on purpose: a median that
 # contains it (no warm-up, or one call timed) is far above the step's own time. The limit is derived
 # from this machine now: the typical time between two later forward passes of the same answer (one
@@ -243,9 +257,9 @@ def slow_first_s(batch_size: int, device: str = "cpu") -> float:
     inputs, targets = torch.randn(batch_size, 1, 28, 28, device=device), torch.randint(0, 10, (batch_size,), device=device)
     times = []
     for _ in range(3):
-        start = time.perf_counter()
+        start = checking.clock()
         training_step(model, optimizer, inputs, targets)
-        times.append(time.perf_counter() - start)
+        times.append(checking.clock() - start)
     return min(SLOW_MAX_S, max(SLOW_FIRST_S, SLOW_STEPS * sorted(times)[1]))
 MIN_CALLS = 4  # warm-up + several timed repeats: bench.measure makes dozens
 
@@ -264,7 +278,7 @@ def _batch_spy(model, slow_first_s: float = 0.0, stamps: list | None = None) -> 
 
     def hook(module, args):
         if stamps is not None:
-            stamps.append(time.perf_counter())
+            stamps.append(checking.clock())  # the check's own clock, bound before any answer ran
         if not seen and slow_first_s:
             time.sleep(slow_first_s)
         if args and isinstance(args[0], torch.Tensor) and args[0].dim() > 0:
@@ -283,6 +297,21 @@ def step_limit(stamps: list[float]) -> float:
 
     gaps = [b - a for a, b in itertools.pairwise(stamps[1:])]
     return max(STEP_LIMIT_S, STEP_FACTOR * statistics.median(gaps)) if gaps else STEP_LIMIT_S
+
+
+# The reported median step may be this fraction of the shortest step the check timed itself (the gap between
+# two forward passes, read on checking.clock) and no less. Every timed call lasts at least that long, so a
+# fair median or mean of them cannot be much below it; a median halved by hand, or read on a patched clock, is.
+OWN_STEP_SHARE = 0.75
+
+
+def own_step_s(stamps: list[float]) -> float | None:
+    """The shortest step the check measured itself: the smallest gap between two forward passes after the
+    slow first one (None with fewer than 3 later passes)."""
+    import itertools
+
+    gaps = [b - a for a, b in itertools.pairwise(stamps[1:])]
+    return min(gaps) if len(gaps) >= 2 else None
 
 
 def _judge_record(record, batch_size: int) -> CheckResult | None:
@@ -318,19 +347,22 @@ def check_throughput(fn, device: str = "cpu") -> CheckResult:
     right, that every timed forward pass really processes batch_size samples (5, 24 and a drawn
     size), that the timed step really trains (the weights change), and that it was timed fairly:
     the step ran several times, and the first call (made slow on purpose) is not in the median."""
-    for batch_size in throughput_batches():
-        torch.manual_seed(0)
+    batches = throughput_batches()
+    # the first batch size again at the end, on a model with other weights: an answer that hands back what
+    # it measured for that batch size before (cached by its input) runs no step there and fails
+    for case, batch_size in enumerate(batches + batches[:1]):
+        torch.manual_seed(case)
         model = SimpleNN().to(device)
         before = [p.detach().clone() for p in model.parameters()]
         stamps: list[float] = []
         slow = slow_first_s(batch_size, device)
         seen, handle = _batch_spy(model, slow, stamps)
-        start = time.perf_counter()
+        start = checking.clock()
         try:
-            record, problem = call_student(fn, model, batch_size, device)
+            record, problem = call_student(fn, model, batch_size, device, forbid=FORBIDDEN["throughput"])
         finally:
             handle.remove()
-        wall = time.perf_counter() - start
+        wall = checking.clock() - start
         if problem is not None:  # a CheckResult is falsy when failed: test for None
             return problem
         problem = _judge_record(record, batch_size)
@@ -347,4 +379,8 @@ def check_throughput(fn, device: str = "cpu") -> CheckResult:
         if median >= step_limit(stamps) or median > wall:
             return failed("warmup_timed", "lesson01.check.warmup_timed", median_ms=median * 1e3,
                           slow_ms=slow * 1e3, limit_ms=step_limit(stamps) * 1e3)
+        own = own_step_s(stamps)  # the record's median is not trusted: the check timed the steps itself
+        if own is not None and median < OWN_STEP_SHARE * own:
+            return failed("time_not_measured", "lesson01.check.time_not_measured", median_ms=median * 1e3,
+                          own_ms=own * 1e3)
     return passed()

@@ -100,8 +100,12 @@ MESSAGES = {
         "en": "The calls did not alternate: only {runs} stretches of calls to the same function, while {rounds} interleaved rounds (A B, A B, ...) give at least {rounds}×2. Measuring all baseline runs and then all variant runs lets a burst of load hit one side only — time both within each round.",
     },
     "lesson01.check.rounds_wrong_times": {
-        "bn": "ফেরত দেওয়া সময় ({got_ms:.2f} ms) দুটি ফাংশনের আসল সময়ের চেয়ে কম: baseline প্রতিবার অন্তত {base_ms:.0f} ms, variant অন্তত {variant_ms:.0f} ms নেয়। ঠিক ডাকটির আগে আর পরে ঘড়ি পড়ো (time.perf_counter বা bench.time_once), তারপর বিয়োগ করো।",
-        "en": "The returned times ({got_ms:.2f} ms) are shorter than the calls really take: baseline takes at least {base_ms:.0f} ms each time, variant at least {variant_ms:.0f} ms. Read the clock right before and right after the call (time.perf_counter or bench.time_once) and subtract.",
+        "bn": "ফেরত দেওয়া সময়গুলোর অন্তত একটি কোনো ডাকের আসল সময়ের সাথে মেলে না (সবচেয়ে ছোটটি {got_ms:.2f} ms; baseline প্রতিবার অন্তত {base_ms:.0f} ms, variant অন্তত {variant_ms:.0f} ms নেয়, আর যাচাই সেল প্রতিটি ডাকের সময় নিজের ঘড়িতে মেপেছে)। ঠিক ডাকটির আগে আর পরে ঘড়ি পড়ো (time.perf_counter), তারপর বিয়োগ করো — সময় বানিয়ে বা ঘড়ি বদলে নয়।",
+        "en": "At least one returned time matches no call's real duration (the smallest is {got_ms:.2f} ms; baseline takes at least {base_ms:.0f} ms each time, variant at least {variant_ms:.0f} ms, and the check timed every call on its own clock). Read the clock right before and right after the call (time.perf_counter) and subtract — do not make times up or change the clock.",
+    },
+    "lesson01.check.time_not_measured": {
+        "bn": "Record-এর মধ্যমা {median_ms:.3f} ms, অথচ যাচাই সেল নিজের ঘড়িতে দেখেছে তোমার প্রতিটি ধাপ প্রায় {own_ms:.3f} ms নিয়েছে। মধ্যমা আসতে হবে মাপ থেকে: bench.measure যা দিয়েছে সেটাই রাখো, হাতে বদলিও না।",
+        "en": "The Record's median is {median_ms:.3f} ms, yet the check saw on its own clock that each of your steps took about {own_ms:.3f} ms. The median must come from the measurement: keep what bench.measure gave, do not change it by hand.",
     },
     "lesson01.check.rounds_swapped": {
         "bn": "দুটি তালিকা উল্টে গেছে: এখানে variant-ই দ্রুত, অথচ তোমার variant_s-এর সময় baseline_s-এর চেয়ে বেশি। প্রথমটি baseline-এর সময়, দ্বিতীয়টি variant-এর — এই ক্রমে ফেরত দাও।",
@@ -223,22 +227,25 @@ MESSAGES = {
         "bn": "শেষ ধাপে (batch {before} → {last}) থ্রুপুট {phrase}: এখনও বাড়ছে, এই আকারে যন্ত্র পুরো ব্যস্ত হয়নি।",
         "en": "In the last step (batch {before} → {last}) the throughput is {phrase}: still growing, at these sizes the machine is not yet busy.",
     },
-    "lesson01.v_load_collapse": {
-        "bn": "লোডের পাশে {threads}টি থ্রেডে একই গুণ {all_phrase}, কিন্তু 1টি থ্রেডে {one_phrase}: সব কোর চাওয়া থ্রেড দল প্রতিবার থামিয়ে রাখা থ্রেডটির জন্য অপেক্ষা করেছে। গোলমাল-রায়: লোডের সময় {busy_verdict}, লোড ছাড়া {quiet_verdict}।",
-        "en": "Beside the load the same matmul with {threads} threads is {all_phrase}, but with 1 thread {one_phrase}: the thread team that wanted every core waited each time for its descheduled thread. Noise verdict: {busy_verdict} under load, {quiet_verdict} without it.",
+    "lesson01.v_load_cost": {
+        "bn": "এই রানে, লোডের পাশে: সব {threads}টি থ্রেডে {all_rate:.1f} GFLOP/s ({all_word}), খালি কোরে যে {fit}টি থ্রেড ধরে তাতে {fit_rate:.1f} GFLOP/s ({fit_word}) — থ্রেডের ভিড়ের দাম: সব থ্রেডে গুণটি {cost_phrase}।",
+        "en": "This run, beside the load: all {threads} threads {all_rate:.1f} GFLOP/s ({all_word}), the {fit} thread(s) that fit the free cores {fit_rate:.1f} GFLOP/s ({fit_word}) — the cost of oversubscription: with all threads the matmul is {cost_phrase}.",
     },
-    "lesson01.v_load_mild": {
-        "bn": "এবার লোড তেমন ক্ষতি করেনি: লোডের পাশে {threads}টি থ্রেডে {all_phrase}, 1টি থ্রেডে {one_phrase} — সম্ভবত মেশিনে আরও খালি কোর ছিল, বা মাপটি খুব ছোট। গোলমাল-রায়: লোডের সময় {busy_verdict}, লোড ছাড়া {quiet_verdict}।",
-        "en": "This time the load did little harm: beside it, {threads} threads are {all_phrase}, 1 thread {one_phrase} — probably there were more free cores, or the measurement is very small. Noise verdict: {busy_verdict} under load, {quiet_verdict} without it.",
+    "lesson01.v_load_fit_kept": {
+        "bn": "লোড ছাড়া সব থ্রেডে {quiet_rate:.1f} GFLOP/s ({quiet_word}); লোডের পাশে খালি কোরে ধরা {fit}টি থ্রেড তার {kept:.0%} পেয়েছে ({fit_word})।",
+        "en": "Without the load all threads gave {quiet_rate:.1f} GFLOP/s ({quiet_word}); beside it the {fit} thread(s) that fit kept {kept:.0%} of that ({fit_word}).",
+    },
+    "lesson01.v_load_all_fit": {
+        "bn": "এবার লোডের পাশেও সব {threads}টি থ্রেড খালি কোরে ধরেছে, তাই থ্রেডের ভিড় এখানে হয়নি: সব থ্রেডে {all_rate:.1f} GFLOP/s ({all_word})।",
+        "en": "This time all {threads} threads fit the free cores even beside the load, so there was no oversubscription here: all threads {all_rate:.1f} GFLOP/s ({all_word}).",
     },
     "lesson01.v_load_one_core": {
-        "bn": "এই মেশিনে থ্রেড মাত্র 1টি, তাই থ্রেড দলের অপেক্ষা এখানে দেখা যায় না; লোডের পাশে গুণটি {one_phrase}। গোলমাল-রায়: লোডের সময় {busy_verdict}, লোড ছাড়া {quiet_verdict}।",
-        "en": "This machine runs 1 thread, so the thread team's waiting cannot show here; beside the load the matmul is {one_phrase}. Noise verdict: {busy_verdict} under load, {quiet_verdict} without it.",
+        "bn": "এই মেশিনে থ্রেড মাত্র 1টি, তাই থ্রেডের ভিড় এখানে দেখা যায় না; লোডের পাশে গুণটি {one_phrase} (লোডের সময় {all_word}, লোড ছাড়া {quiet_word})।",
+        "en": "This machine runs 1 thread, so oversubscription cannot show here; beside the load the matmul is {one_phrase} ({all_word} under load, {quiet_word} without it).",
     },
-    "lesson01.v_load_busy_already": {
-        "bn": "আমাদের লোড চালুর আগেই মেশিন ব্যস্ত ছিল (লোড ছাড়া মাপের রায়ও {quiet_verdict}): তাই এখানে 'শান্ত বনাম লোড' তুলনা হয় না, কোনো কারণও বলা হচ্ছে না — অন্য প্রোগ্রাম বন্ধ করে আবার চালাও।",
-        "en": "The machine was busy before our load started (the no-load measurement is {quiet_verdict} too): so 'quiet vs load' cannot be compared here, and no cause is given — close other programs and run again.",
-    },
+    "lesson01.row_load": {"bn": "{situation}, {x} থ্রেড", "en": "{situation}, {x} thread(s)"},
+    "lesson01.situation_quiet": {"bn": "লোড ছাড়া", "en": "no load"},
+    "lesson01.situation_busy": {"bn": "লোডের পাশে", "en": "beside the load"},
     "lesson01.reference_run": {
         "bn": "রেফারেন্স: {run}",
         "en": "reference: {run}",
@@ -272,6 +279,15 @@ MESSAGES = {
         "bn": "কম বিট এখানে দ্রুত নয় (সবচেয়ে ভালোটিও fp32-এর তুলনায় {phrase}): এই CPU-তে 16-বিট গুণের আলাদা দ্রুত একক নেই, তাই PyTorch সংখ্যাগুলো রূপান্তর করে গোনে। টেনসর কোরওয়ালা GPU-তে উল্টোটা হয়।",
         "en": "Fewer bits are not faster here (even the best is {phrase} than fp32): this CPU has no fast unit for 16-bit multiplies, so PyTorch converts the numbers and computes. On a GPU with tensor cores it is the other way round.",
     },
+    "lesson01.v_regimes_off": {
+        "bn": "তিন দশার মাপ এই মেশিনে বন্ধ আছে, তাই কোনো দশার রায় নেই; চালাতে ওপরের সেলে RUN_REGIMES = True করো।",
+        "en": "The three-regime measurements are off on this machine, so there is no regime verdict; to run them set RUN_REGIMES = True in the cell above.",
+    },
+    "lesson01.row_threads": {"bn": "{x} থ্রেড", "en": "{x} threads"},
+    "lesson01.row_matmul": {"bn": "ম্যাট্রিক্স গুণ {x} ({device})", "en": "matmul {x} ({device})"},
+    "lesson01.row_add": {"bn": "যোগ {x} উপাদান ({device})", "en": "add {x} elements ({device})"},
+    "lesson01.row_stream": {"bn": "ব্যান্ডউইথের মাপ ({kernel}) {x} উপাদান ({device})", "en": "bandwidth {kernel} {x} elements ({device})"},
+    "lesson01.row_batch": {"bn": "batch {x} ({device})", "en": "batch {x} ({device})"},
     "lesson01.v_dtypes_off": {
         "bn": "তিন ডেটা টাইপের মাপ এই মেশিনে বন্ধ আছে; চালাতে ওপরের সেলে RUN_DTYPES = True করো।",
         "en": "The three-dtype measurement is off on this machine; to run it set RUN_DTYPES = True in the cell above.",

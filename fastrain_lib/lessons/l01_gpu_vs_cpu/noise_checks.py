@@ -27,6 +27,7 @@ import random
 import statistics
 import time
 
+from fastrain_lib.lessons import checking
 from fastrain_lib.lessons.checking import (CheckResult, call_student, check, describe, failed, passed,
                                            snapshot, unchanged)
 from fastrain_lib.lessons.l01_gpu_vs_cpu.checks import _number
@@ -91,13 +92,26 @@ def _close(a: float, b: float) -> bool:
     return math.isclose(a, b, rel_tol=1e-6, abs_tol=1e-12)
 
 
+def reordered(case: tuple[list[float], list[float]]) -> tuple[list[float], list[float]]:
+    """The same rounds in another order (the pairs kept): the same right answer, another input."""
+    baseline, variant = case
+    order = list(range(len(baseline)))[::-1]
+    order = order[1:] + order[:1]
+    return [baseline[i] for i in order], [variant[i] for i in order]
+
+
+# The check's own reference is the answer: an answer that calls it fails (the task text says so).
+FORBIDDEN = ["fastrain_lib.lessons.l01_gpu_vs_cpu.noise_checks.right_answer"]
+
+
 @check
 def check_fair_speedup(fn) -> CheckResult:
     """fn(baseline_s, variant_s) -> median over rounds of baseline_s[i] / variant_s[i]."""
-    for baseline, variant in CASES + generated_cases():
+    cases = CASES + generated_cases()
+    for baseline, variant in cases + [reordered(cases[1])]:  # one case again, its rounds in another order
         b, v = list(baseline), list(variant)
         before = snapshot((b, v))
-        result, problem = call_student(fn, b, v)
+        result, problem = call_student(fn, b, v, forbid=FORBIDDEN)
         if problem is not None:
             return problem
         if not unchanged((b, v), before):  # e.g. .sort() in place: the rounds lose their pairs
@@ -120,19 +134,28 @@ def check_fair_speedup(fn) -> CheckResult:
 
 WARM_S = 0.15  # the first call of each function: a warm-up (caches, allocation, compiling)
 BASE_S, VARIANT_S = 0.006, 0.002  # later calls: the variant is about 3× faster
+# Every later call sleeps a little longer than the one before of the same function (STEP_S more), so each
+# call's own duration, timed by the check on checking.clock, tells which call a reported time belongs to.
+STEP_S = 0.0015
+# A reported time belongs to a call when it is at least the call's own duration (less a little) and at most
+# MATCH_SLACK_S more (the answer's clock read around the call; a busy machine adds a few hundred µs).
+MATCH_SLACK_S = 0.0007
 ROUND_CASES = (5, 4)  # rounds asked for: odd and even
 
 
 class _Spy:
-    """A function to time that notes every call in a shared log; its first call is slow."""
+    """A function to time that notes every call in a shared log with its start and end on the check's own
+    clock (checking.clock, bound before any answer ran); its first call is slow, each later one a little
+    longer than the last."""
 
     def __init__(self, name: str, seconds: float, log: list):
         self.name, self.seconds, self.log, self.calls = name, seconds, log, 0
 
     def __call__(self, *args, **kwargs):
         self.calls += 1
-        self.log.append(self.name)
-        time.sleep(WARM_S if self.calls == 1 else self.seconds)
+        start = checking.clock()
+        time.sleep(WARM_S if self.calls == 1 else self.seconds + STEP_S * (self.calls - 2))
+        self.log.append((self.name, start, checking.clock()))
 
 
 def _times(value, rounds: int) -> list[float] | None:
@@ -145,17 +168,48 @@ def _times(value, rounds: int) -> list[float] | None:
     return numbers if len(numbers) == rounds and all(x is not None for x in numbers) else None
 
 
-def _runs(log: list[str]) -> int:
-    """How many stretches of calls to the same function: A A B B A B -> 4."""
-    return sum(1 for i, name in enumerate(log) if i == 0 or name != log[i - 1])
+def stretches(log: list[tuple[str, float, float]]) -> list[tuple[str, float, float]]:
+    """The log as stretches of calls to the same function in a row: (name, shortest call, longest call),
+    each call's duration read on the check's clock. A B B A -> [A, B B, A]."""
+    found: list[list] = []
+    for name, start, end in log:
+        if found and found[-1][0] == name:
+            found[-1][1], found[-1][2] = min(found[-1][1], end - start), max(found[-1][2], end - start)
+        else:
+            found.append([name, end - start, end - start])
+    return [tuple(x) for x in found]
+
+
+def timed_stretches(runs: list[tuple[str, float, float]], name: str, reported: list[float]):
+    """For each reported time of `name`, the index of the stretch of calls it timed: a stretch of that
+    function whose calls (on the check's clock) last as long as the time says (one call, or a median or
+    mean of several in a row). Returns (indices, None), or (None, "none") when a time belongs to no call,
+    or (None, "shared") when two rounds' times come from one stretch (all A, then all B)."""
+    found: list[int] = []
+    for value in reported:
+        fits = [i for i, (who, low, high) in enumerate(runs)
+                if who == name and low - 1e-4 <= value <= high + MATCH_SLACK_S]
+        if not fits:
+            return None, "none"
+        free = [i for i in fits if i not in found]
+        if not free:
+            return None, "shared"
+        found.append(free[0])
+    return found, None
 
 
 @check
 def check_interleaved_rounds(fn) -> CheckResult:
     """fn(run_baseline, run_variant, rounds) -> (baseline_s, variant_s): one warm-up call of each
-    first (not timed), then `rounds` rounds, each timing run_baseline once and run_variant once."""
-    for rounds in ROUND_CASES:
-        log: list[str] = []
+    first (not timed), then `rounds` rounds, each timing run_baseline once and run_variant once.
+
+    Interleaving is judged on the TIMED calls: every reported time is matched to the call it timed (each call
+    lasts a little longer than the one before, timed by the check itself), and those calls, in the order they
+    ran, must alternate A B A B. All-A-then-all-B timed, followed by an untimed A B A B, fails; so do times
+    that belong to no call (made up, or read on a patched clock). A round's time may be one call or the median
+    of several calls in a row (bench.measure per round)."""
+    for rounds in ROUND_CASES + ROUND_CASES[:1]:  # the first case again: an answer cached by its input fails
+        log: list[tuple[str, float, float]] = []
         base, variant = _Spy("baseline", BASE_S, log), _Spy("variant", VARIANT_S, log)
         result, problem = call_student(fn, base, variant, rounds)
         if problem is not None:
@@ -173,15 +227,20 @@ def check_interleaved_rounds(fn) -> CheckResult:
         if max(baseline_s + variant_s) >= WARM_S * 0.6:
             return failed("rounds_warmup_timed", "lesson01.check.rounds_warmup_timed", warm_ms=WARM_S * 1e3,
                           worst_ms=max(baseline_s + variant_s) * 1e3)
-        if _runs(log) < 2 * rounds:
-            return failed("rounds_not_interleaved", "lesson01.check.rounds_not_interleaved", runs=_runs(log),
-                          rounds=rounds)
         wrong_times = failed("rounds_wrong_times", "lesson01.check.rounds_wrong_times", base_ms=BASE_S * 1e3,
                              variant_ms=VARIANT_S * 1e3, got_ms=min(baseline_s + variant_s) * 1e3)
-        if min(baseline_s + variant_s) < VARIANT_S * 0.9:  # shorter than the shorter sleep: not these calls
-            return wrong_times
-        if statistics.median(b / v for b, v in zip(baseline_s, variant_s)) < 1.0:
-            return failed("rounds_swapped", "lesson01.check.rounds_swapped")
-        if min(baseline_s) < BASE_S * 0.9:
-            return wrong_times
+        runs = stretches(log)
+        (calls_b, why_b), (calls_v, why_v) = timed_stretches(runs, "baseline", baseline_s), \
+            timed_stretches(runs, "variant", variant_s)
+        if "none" in (why_b, why_v):
+            swapped = timed_stretches(runs, "variant", baseline_s)[1] != "none" and \
+                timed_stretches(runs, "baseline", variant_s)[1] != "none"
+            return failed("rounds_swapped", "lesson01.check.rounds_swapped") if swapped else wrong_times
+        timed_runs = len(set(calls_b or []) | set(calls_v or []))
+        not_interleaved = failed("rounds_not_interleaved", "lesson01.check.rounds_not_interleaved",
+                                 runs=timed_runs, rounds=rounds)
+        if "shared" in (why_b, why_v):  # several rounds timed in one stretch of the same function
+            return not_interleaved
+        if any(abs(calls_b[i] - calls_v[i]) != 1 for i in range(rounds)):  # round i: its A and its B side by side
+            return not_interleaved
     return passed("noise.check.correct")

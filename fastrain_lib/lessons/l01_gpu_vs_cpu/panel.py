@@ -26,6 +26,15 @@ REFERENCE_FAMILIES = ("matmul", "copy")
 # ---------------------------------------------------------------- 1. threads on a CPU
 
 
+def plain(value) -> str:
+    """A number for a table, never in e-notation (issue 38): 49,910 not 4.991e+04; small ones with 4 digits."""
+    if not isinstance(value, (int, float)) or isinstance(value, bool):
+        return str(value)
+    if abs(value) >= 1000:
+        return f"{value:,.0f}"
+    return f"{value:.4g}" if abs(value) >= 1e-3 or value == 0 else f"{value:.2e}"
+
+
 def thread_counts(cores: int | None = None) -> list[int]:
     """1, 2, ... up to the core count (powers of two plus the count itself on big machines)."""
     cores = cores or os.cpu_count() or 1

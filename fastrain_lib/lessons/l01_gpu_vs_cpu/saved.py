@@ -25,7 +25,7 @@ def timed(fn, name, device="cpu", threads=None, params=None, warmup=3):
     """সৎ মাপ: থ্রেড ঠিক করা, warm-up, প্রতিবার সিঙ্ক্রোনাইজ, বহুবার চালিয়ে মধ্যমা।"""
     min_s = config.by_mode(ci=0.05, lab=0.3, full=1.0)   # অন্তত এতক্ষণ ধরে মাপা
     before = torch.get_num_threads()
-    threads = threads or before
+    threads = threads or noise.free_threads(before)   # বলা না থাকলে: যতগুলো থ্রেড এখন খালি কোরে ধরে
     torch.set_num_threads(threads)            # মাপের থ্রেড সংখ্যা নিজে বেছে নেওয়া
     try:
         for _ in range(warmup):               # warm-up: প্রথম কলগুলোর এককালীন খরচ মাপের বাইরে
@@ -42,7 +42,7 @@ def timed(fn, name, device="cpu", threads=None, params=None, warmup=3):
         torch.set_num_threads(before)         # পরের সেলগুলো আগের থ্রেডেই চলে
     q1, _, q3 = statistics.quantiles(times, n=4)
     median = statistics.median(times)         # মধ্যমা: হঠাৎ একটি ধীর মাপে নড়ে না
-    info = window.assess(threads=threads, spread=(q3 - q1) / median, repeats=len(times))
+    info = window.assess(threads=threads, spread=(q3 - q1) / median, repeats=len(times), threads_wanted=before)
     return bench.Record(name, median, q3 - q1, times, {**(params or {}), "device": str(device), "threads": threads},
                         meta=bench.meta(), noise=info)
 

@@ -32,7 +32,7 @@ SAME_BAND = 0.05
 # The keys that give a cause: a rule must never return one of them for a table with a noisy row.
 CAUSAL_KEYS = frozenset({"lesson01.v_sizes_fixed_cost", "lesson01.v_add_ram", "lesson01.v_batch_fixed_cost",
                          "lesson01.v_batch_flattening", "lesson01.v_batch_growing", "lesson01.v_threads_below",
-                         "lesson01.v_threads_none", "lesson01.v_load_collapse", "lesson01.v_load_mild"})
+                         "lesson01.v_threads_none"})
 
 
 @dataclass(frozen=True)
@@ -56,9 +56,45 @@ class Line(NamedTuple):
     noise: tuple  # the measurements the sentence stands on; () for a sentence on no timing
 
 
+# How a noisy line names each row (issue 38: a warning names the row it is about), per x_key of `rows`.
+ROW_KEYS = {"threads": "lesson01.row_threads", "size": "lesson01.row_matmul", "numel": "lesson01.row_add",
+            "batch_size": "lesson01.row_batch"}
+
+
+def row_label(record, x_key: str) -> str:
+    """The row's name in the reader's language ('ম্যাট্রিক্স গুণ 128 (cpu)', 'batch 16 (cpu)')."""
+    params = getattr(record, "params", None) or {}
+    key = ROW_KEYS.get(x_key)
+    if key is None:
+        return verdicts.row_name(getattr(record, "name", "?"))
+    label = t(key, x=params.get(x_key), device=params.get("device", "cpu"))
+    dtype = params.get("dtype")
+    return f"{label} {dtype}" if dtype and dtype != "float32" else label  # bf16 and fp16 rows apart
+
+
+def named(records) -> list:
+    """The noise information of `records` (bench Records or None), each named as a noisy line names its row
+    in the reader's language (not the record's English name with every setting)."""
+    infos = []
+    for r in records:
+        info = getattr(r, "noise", None)
+        if not info:
+            continue
+        params = getattr(r, "params", None) or {}
+        key = next((k for k in ("threads", "batch_size", "size", "numel") if k in params), None)
+        if key == "numel" and params.get("kernel"):
+            label = t("lesson01.row_stream", kernel=params["kernel"], x=params["numel"], device=params.get("device", "cpu"))
+        else:
+            label = row_label(r, key) if key else verdicts.row_name(getattr(r, "name", "?"))
+        infos.append({**info, "row": label})
+    return infos
+
+
 def rows(records, x_key: str, metric: str) -> list[Row]:
-    """Rows from bench Records (params[x_key], median_s, metrics[metric], noise), sorted by x."""
-    found = [Row(r.params[x_key], r.median_s, r.metrics[metric], dict(r.noise or {})) for r in records]
+    """Rows from bench Records (params[x_key], median_s, metrics[metric], noise), sorted by x. Each row's
+    noise information carries the row's name, so a noisy line says which rows were noisy."""
+    found = [Row(r.params[x_key], r.median_s, r.metrics[metric],
+                 {**r.noise, "row": row_label(r, x_key)} if r.noise else {}) for r in records]
     return sorted(found, key=lambda r: r.x)
 
 
@@ -235,22 +271,27 @@ def batch_lines(table: list[Row], device: str = "cpu") -> list[Line]:
 # ---------------------------------------------------------------- §7 the same matmul beside a load
 
 
-def load_lines(quiet_all: Row, busy_all: Row, quiet_one: Row, busy_one: Row) -> list[Line]:
-    """rate = GFLOP/s; x = threads. The busy side is noisy by design (it is the lesson's subject);
-    the comparison stands on the quiet side, so a noisy quiet side gives no cause."""
-    slow_all = quiet_all.rate / busy_all.rate  # > 1: slower beside the load
-    slow_one = quiet_one.rate / busy_one.rate
-    values = {"threads": int(quiet_all.x), "all_phrase": compare(1 / slow_all), "one_phrase": compare(1 / slow_one),
-              "busy_verdict": noise_word(busy_all), "quiet_verdict": noise_word(quiet_all)}
-    if int(quiet_all.x) <= 1:
-        return [Line("lesson01.v_load_one_core", values, (quiet_one,))]
-    if quiet_all.noisy or quiet_one.noisy:
-        values["one_vs_all"] = compare(quiet_one.rate / quiet_all.rate)
-        return [Line("lesson01.v_load_busy_already", values, ())]
-    stand = (quiet_all, quiet_one)
-    if slow_all > 1.5 and slow_all > 1.5 * slow_one:
-        return [Line("lesson01.v_load_collapse", values, stand)]
-    return [Line("lesson01.v_load_mild", values, stand)]
+def load_lines(quiet_all: Row, busy_all: Row, busy_fit: Row, fit: int) -> list[Line]:
+    """rate = GFLOP/s; x = threads. Beside the load the same matmul with all threads and with the `fit`
+    threads that fit the free cores (noise.threads_that_fit, this run). The cost of oversubscription is
+    this run's ratio of the two, said with each row's noise word on the line: the all-threads row is
+    noisy by design (it is the lesson's subject), so no cause is given from it. The comparison with the
+    no-load run stands on quiet rows only (say() prints the noisy line, naming them, otherwise)."""
+    threads = int(busy_all.x)
+    values = {"threads": threads, "fit": int(fit), "all_rate": busy_all.rate, "fit_rate": busy_fit.rate,
+              "all_word": noise_word(busy_all), "fit_word": noise_word(busy_fit),
+              "quiet_rate": quiet_all.rate, "quiet_word": noise_word(quiet_all)}
+    if threads <= 1:
+        values["one_phrase"] = compare(busy_all.rate / quiet_all.rate if quiet_all.rate > 0 else 1.0)
+        return [Line("lesson01.v_load_one_core", values, (quiet_all, busy_all))]
+    if int(fit) >= threads:  # every thread found a free core: no oversubscription to show
+        return [Line("lesson01.v_load_all_fit", values, (busy_all,))]
+    values["cost_phrase"] = compare(busy_all.rate / busy_fit.rate if busy_fit.rate > 0 else 1.0)
+    values["kept"] = busy_fit.rate / quiet_all.rate if quiet_all.rate > 0 else 0.0
+    cost = Line("lesson01.v_load_cost", values, (busy_fit,))
+    if busy_fit.noisy:  # nothing to stand on: one warning, naming the row
+        return [cost]
+    return [cost, Line("lesson01.v_load_fit_kept", values, (quiet_all, busy_fit))]
 
 
 # ---------------------------------------------------------------- what each # VERDICT cell calls (prints)
@@ -280,9 +321,9 @@ def gpu_vs_cpu(matmul_records, add_records) -> None:
     cpu_mm, cpu_add = best(matmul_records, "cpu", "gflops"), best(add_records, "cpu", "gbs")
     gpu_mm, gpu_add = best(matmul_records, "cuda", "gflops"), best(add_records, "cuda", "gbs")
     if gpu_mm is None or gpu_add is None:
-        verdicts.say("lesson01.v_no_gpu", noise=[cpu_mm, cpu_add], mm=cpu_mm.metrics["gflops"], add=cpu_add.metrics["gbs"])
+        verdicts.say("lesson01.v_no_gpu", noise=named([cpu_mm, cpu_add]), mm=cpu_mm.metrics["gflops"], add=cpu_add.metrics["gbs"])
         return
-    verdicts.say("lesson01.v_gpu_vs_cpu", noise=[gpu_mm, cpu_mm, gpu_add, cpu_add],
+    verdicts.say("lesson01.v_gpu_vs_cpu", noise=named([gpu_mm, cpu_mm, gpu_add, cpu_add]),
                  gpu_mm=gpu_mm.metrics["gflops"], cpu_mm=cpu_mm.metrics["gflops"],
                  mm_phrase=compare(gpu_mm.metrics["gflops"] / cpu_mm.metrics["gflops"]),
                  gpu_add=gpu_add.metrics["gbs"], cpu_add=cpu_add.metrics["gbs"],
@@ -294,13 +335,16 @@ def under_roofs(roofs: dict, points: dict) -> None:
     for device, roof in roofs.items():
         found, records = points[device]
         flags = ceiling_lines(found, roof.peak_gflops, roof.bandwidth_gbs)
-        verdicts.say("lesson01.v_roof_count", noise=[*roof.records, *records], device=device, n=len(found),
+        verdicts.say("lesson01.v_roof_count", noise=named([*roof.records, *records]), device=device, n=len(found),
                      below=len(found) - len(flags), above=len(flags))
         say(flags)
 
 
 def regimes_found(machines: dict, findings: dict) -> None:
     """§4: the three limits measured next to the examples, then each example's regime (regimes.finding_verdicts)."""
+    if not machines:  # the cell was off (RUN_REGIMES = False): say so, do not stay silent
+        verdicts.say("lesson01.v_regimes_off", noise=())
+        return
     for device, machine in machines.items():
         verdicts.say("lesson01.v_regime_limits", noise=machine.records, device=device, overhead_us=machine.overhead_s * 1e6,
                      bandwidth=machine.bandwidth_gbs, peak=machine.peak_gflops, border=machine.border_numel())
@@ -321,17 +365,22 @@ def dtypes(by_dtype: dict) -> None:
         verdicts.say("lesson01.v_dtypes_off", noise=())
         return
     gflops = {name: r.metrics["gflops"] for name, r in by_dtype.items()}
-    verdicts.say("lesson01.v_dtypes_measured", noise=list(by_dtype.values()), n=by_dtype["fp32"].params["size"], **gflops)
+    verdicts.say("lesson01.v_dtypes_measured", noise=named(by_dtype.values()), n=by_dtype["fp32"].params["size"], **gflops)
     fastest = max(("bf16", "fp16"), key=gflops.get)  # the faster of the two 16-bit formats
     ratio = gflops[fastest] / gflops["fp32"]
     verdicts.say("lesson01.v_dtypes_fast" if ratio > 1.1 else "lesson01.v_dtypes_slow",
-                 noise=[by_dtype[fastest], by_dtype["fp32"]], fastest=fastest, phrase=compare(ratio))
+                 noise=named([by_dtype[fastest], by_dtype["fp32"]]), fastest=fastest, phrase=compare(ratio))
 
 
-def load(timings: dict, all_threads: int) -> None:
-    """§7: {(situation, threads): Record} for quiet/busy × all threads/1 thread."""
+SITUATION_KEYS = {"quiet": "lesson01.situation_quiet", "busy": "lesson01.situation_busy"}
+
+
+def load(timings: dict, all_threads: int, fit: int) -> None:
+    """§7: {(situation, threads): Record}: no load with all threads, beside the load with all threads and
+    with the `fit` threads that fit the free cores."""
     def row(situation, count):
         r = timings[(situation, count)]
-        return Row(count, r.median_s, r.metrics["gflops"], r.noise)
+        label = t("lesson01.row_load", situation=t(SITUATION_KEYS[situation]), x=count)
+        return Row(count, r.median_s, r.metrics["gflops"], {**r.noise, "row": label} if r.noise else {})
 
-    say(load_lines(row("quiet", all_threads), row("busy", all_threads), row("quiet", 1), row("busy", 1)))
+    say(load_lines(row("quiet", all_threads), row("busy", all_threads), row("busy", fit), fit))

@@ -146,14 +146,19 @@ def cost_bars(ax, rows: list[dict]) -> None:
     ax.set_xticks(list(xs), [str(r["processes"]) for r in multi])
     ax.set_xlabel(plots.label("lesson05.nprocs"))
     ax.set_ylabel(plots.label("core.time_ms"))
-    ax.set_title(plots.label("lesson05.cost_title"))
-    _legend_below(ax)
+    ax.set_title(plots.label("lesson05.cost_title"), fontsize="medium")
 
 
-def _legend_below(ax) -> None:
-    """The legend under the axes, never over a measured point (the W = 1 point sits where the
-    ideal line starts: a legend inside the axes hid it)."""
-    ax.legend(fontsize="small", loc="upper center", bbox_to_anchor=(0.5, -0.2), ncol=2, frameon=False)
+def figure_legend(fig, axes) -> None:
+    """One legend for the whole figure, under the plots, never over a measured point (the W = 1 point
+    sits where the ideal line starts: a legend inside the axes hid it); each label once."""
+    handles, labels = [], []
+    for ax in axes:
+        for handle, label in zip(*ax.get_legend_handles_labels()):
+            if label not in labels:
+                handles.append(handle)
+                labels.append(label)
+    fig.legend(handles, labels, loc="outside lower center", ncol=3, fontsize="small", frameon=False)
 
 
 def scaling_experiment(processes: int, batch_size: int, backend: str, hidden: int) -> Outcome:
@@ -167,17 +172,16 @@ def scaling_experiment(processes: int, batch_size: int, backend: str, hidden: in
     left.set_xticks(xs)
     left.set_xlabel(plots.label("lesson05.nprocs"))
     left.set_ylabel(plots.label("core.samples_per_s"))
-    left.set_title(plots.label("lesson05.scaling_title", cores=cores()))
-    _legend_below(left)
+    left.set_title(plots.label("lesson05.scaling_title", cores=cores()), fontsize="medium")
     middle.plot(xs, [100 * r["efficiency"] for r in rows], "o-", label=plots.label("lesson05.measured"))
     middle.axhline(100, color="gray", linestyle="--")
     _plot_reference(middle)
     middle.set_xticks(xs)
     middle.set_xlabel(plots.label("lesson05.nprocs"))
     middle.set_ylabel(plots.label("lesson05.efficiency"))
-    middle.set_title(plots.label("lesson05.efficiency_title"))
-    _legend_below(middle)
+    middle.set_title(plots.label("lesson05.efficiency_title"), fontsize="medium")
     cost_bars(right, rows)
+    figure_legend(fig, (left, middle, right))
     headers = [t("lesson05.nprocs"), t("lesson05.col_global_batch"), t("core.median_step_ms"),
                t("lesson05.cost_compute"), t("core.allreduce_ms"), t("core.samples_per_s"),
                t("core.speedup"), t("lesson05.efficiency"), t("lesson05.col_identical"), t("noise.verdict_col")]

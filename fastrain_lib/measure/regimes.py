@@ -249,8 +249,13 @@ class Finding:
 
 def study(workload: Workload, mach: Machine, **kwargs) -> Finding:
     """Measure `workload` and its doubled twin on the machine's device; predict and observe."""
-    record = measure(workload, mach.device, **kwargs)
-    bigger = measure(doubled(workload), mach.device, **kwargs)
+    return conclude(workload, measure(workload, mach.device, **kwargs),
+                    measure(doubled(workload), mach.device, **kwargs), mach)
+
+
+def conclude(workload: Workload, record: bench.Record, bigger: bench.Record, mach: Machine) -> Finding:
+    """The finding from two measurements of `workload` (its size and twice the work), measured now or
+    recorded (tests/test_regimes.py decides on a recorded quiet run): the prediction and the observation."""
     growth = bigger.median_s / record.median_s
     gbs_share = record.metrics["gbs"] / mach.bandwidth_gbs
     gflops_share = record.metrics["gflops"] / mach.peak_gflops

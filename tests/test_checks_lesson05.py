@@ -773,8 +773,8 @@ def test_generated_cases_cover_boundaries_and_uneven_sizes():
     assert configs[1][0] in (2, 4) and {w for w, _, _ in configs} >= {1, 3} and any(f for _, _, f in configs)
     assert any(w == 1 for w, _, _ in rings) and any(d == torch.float16 for _, _, d in rings)
     assert any(k == 1 for k, *_ in C.idle_cases()) and any(m == 1 for _, m, *_ in C.idle_cases())
-    (_, _, _, _, _), (world, n, epochs, _, _) = C.ddp_configs()
-    assert n % world and epochs >= 2
+    (_, _, _, _, _), (world, n, epochs, _, _), (one, *_) = C.ddp_configs()
+    assert n % world and epochs >= 2 and one == 1
 
 
 def test_off_by_factor_names_the_world_size_and_factor():

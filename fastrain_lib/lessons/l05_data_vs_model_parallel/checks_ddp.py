@@ -73,11 +73,15 @@ DDP_CONFIGS = [(3, 50, 2, 5, 0.9), (2, 64, 2, 8, 0.0)]
 
 def ddp_configs(seed: int = SEED) -> list[tuple]:
     """(3, 50, 2, 5, 0.9) first (nothing divides evenly), then a generated one: 2 or 4 ranks, a
-    sample count that the world size does not divide, 2 or 3 epochs, a batch size and momentum."""
+    sample count that the world size does not divide, 2 or 3 epochs, a batch size and momentum;
+    then one process (world size 1: the loop must not assume a partner)."""
     rng = random.Random(seed + 4)
     world = rng.choice([2, 4])
     n = world * rng.randint(6, 12) + rng.randint(1, world - 1)
-    return [DDP_CONFIGS[0], (world, n, rng.choice([2, 3]), rng.randint(3, 7), rng.choice([0.0, 0.5, 0.9]))]
+    return [DDP_CONFIGS[0], (world, n, rng.choice([2, 3]), rng.randint(3, 7), rng.choice([0.0, 0.5, 0.9])),
+            (1, 23, 2, 4, 0.5)]
+
+
 _DDP_REFERENCE: dict = {}  # config -> the reference loop's trained state dict (computed once per session)
 
 

@@ -244,4 +244,4 @@ def check_train_ddp(fn, checkpoint_dir: str | None = None, *, timeout_s: float =
                 problem = _judge_ddp(results, path, world, n, epochs)
         if problem is not None:
             return problem
-    return passed("checking.l05.ddp_ok", worlds=", ".join(str(c[0]) for c in configs))
+    return passed("lesson05.check_ddp_ok", worlds=", ".join(str(c[0]) for c in configs))

@@ -351,6 +351,10 @@ MESSAGES = {
         "bn": "এই অনুশীলনে লাইব্রেরির উত্তর {name} ডাকা যাবে না — লুপটি নিজে লেখাই কাজ।",
         "en": "This exercise does not allow the library's answer {name} — writing the loop yourself is the task.",
     },
+    "lesson05.check_ddp_ok": {
+        "bn": "ঠিক হয়েছে! আসল প্রসেসে (প্রসেসের সংখ্যা: {worlds}): ডেটা ভাগ হয়েছে, প্রতি ইপকে নতুন ক্রম, সব র‍্যাঙ্কের ওজন এক ও রেফারেন্সের সমান, আর শুধু rank 0 প্রশিক্ষিত ওজন (\"module.\" ছাড়া) সেভ করেছে।",
+        "en": "Correct! In real processes (process counts: {worlds}): the data is split, each epoch has a new order, all ranks hold the reference's weights, and only rank 0 saved the trained weights (without \"module.\").",
+    },
     "lesson05.check_ddp_set_epoch_not_called": {
         "bn": "sampler.set_epoch একবারও ডাকা হয়নি: প্রতিটি ইপকের শুরুতে sampler.set_epoch(epoch) ডাকো, যাতে সব র‍্যাঙ্ক একই নতুন ক্রম পায়।",
         "en": "sampler.set_epoch was never called: call sampler.set_epoch(epoch) at the start of every epoch, so that all ranks get the same new order.",

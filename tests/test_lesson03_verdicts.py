@@ -400,6 +400,7 @@ def test_remeasure_noisy_measures_nothing_when_quiet_and_every_row_at_one_thread
     from fastrain_lib.measure import bench
     from fastrain_lib.measure.bench import Record
 
+    monkeypatch.setenv("FASTRAIN_LANG", "en")
     records, mm = _speed_records()
     asked = []
     monkeypatch.setattr(bench, "measure", lambda fn, name, **kw: asked.append((name, kw)) or Record(name, 0.01, noise={"verdict": "quiet"}))
@@ -410,7 +411,14 @@ def test_remeasure_noisy_measures_nothing_when_quiet_and_every_row_at_one_thread
     new, new_mm, names = panel03.remeasure_noisy(records, mm, lambda mode: (lambda: None), 64, "cpu")
     assert [r.name for r in new] == ["fp32", "fp16", "bf16"] and set(new_mm) == {"fp32", "fp16", "bf16"}
     assert len(asked) == 6 and all(kw["threads"] == panel03.RERUN_THREADS == 1 for _, kw in asked)
-    assert len(names) == 6
+    assert len(names) == 6  # the quiet rows used torch's own threads: every row again, measured alike
+    asked.clear()
+    records, mm = _speed_records(noisy={"fp16"})
+    for r in [*records, *mm.values()]:
+        r.noise["threads"] = 1  # a busy PC: every row was already fitted to the one free core
+    new, new_mm, names = panel03.remeasure_noisy(records, mm, lambda mode: (lambda: None), 64, "cpu")
+    assert [name for name, _ in asked] == ["fp16"] and names == ["fp16 (step)"]  # only the noisy row again
+    assert new[0] is records[0] and new[2] is records[2] and new_mm["fp32"] is mm["fp32"]
 
 
 COUNT_VERDICTS = [  # the verdicts that stand on a count, a dtype or a formula, never on a timing

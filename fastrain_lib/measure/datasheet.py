@@ -46,8 +46,8 @@ _H200 = "NVIDIA H200 Tensor Core GPU datasheet (2024)"
 # Ordered: the first row that lists the name wins. Names are compared after normalize().
 ROWS: tuple[Sheet, ...] = (
     Sheet("T4", ("Tesla T4", "NVIDIA T4"), 65, 8.1, 320, False, "NVIDIA T4 Tensor Core GPU datasheet", None, 16),
-    Sheet("P100 PCIe 16GB", ("Tesla P100-PCIE-16GB",), 18.7, 9.3, 732, False,
-          "NVIDIA Tesla P100 datasheet (no tensor cores; fp16 is the plain fp16 rate)", None, 16),
+    # no tensor cores: its fp16 figure is the plain fp16 rate (the source is shown in Bengali lines: its title only)
+    Sheet("P100 PCIe 16GB", ("Tesla P100-PCIE-16GB",), 18.7, 9.3, 732, False, "NVIDIA Tesla P100 datasheet", None, 16),
     Sheet("V100 PCIe", ("Tesla V100-PCIE-16GB", "Tesla V100-PCIE-32GB"), 112, 14, 900, False, _V100, None, 32),
     Sheet("V100 SXM2", ("Tesla V100-SXM2-16GB", "Tesla V100-SXM2-32GB"), 125, 15.7, 900, False, _V100, None, 32),
     Sheet("V100S PCIe", ("Tesla V100S-PCIE-32GB",), 130, 16.4, 1134, False, _V100, None, 32),

@@ -4,22 +4,18 @@ Every experiment panel can save its last run (`panel.save("rahim")` or the "ফ�
 button) as results/<panel>-<student>-<stamp>.json. The instructor collects those files
 from the lab PCs into one folder, and this module turns them into:
 
-- load_folder(): every record, in a stable order. A malformed file (not JSON, not a
-  results file, a record missing its fields) is skipped and named with the reason; a
-  record that arrives twice (the same file copied twice) is counted once; older and
-  newer schema versions are read as far as they are understood.
-- speedups(): per machine, how much faster AMP / a fused optimizer / more DDP processes
-  made the same experiment (only where the records contain both sides of a comparison).
+- load_folder(): every record, in a stable order; a malformed file is skipped and named with the
+  reason; a record that arrives twice is counted once; older and newer schemas are read as far as understood.
+- speedups(): per machine, how much faster AMP / a fused optimizer / more DDP processes made the same experiment.
 - leaderboard(): who ran the most-measured experiment fastest, on which machine.
 
-Noisy records (measured while the machine was busy: fastrain_lib.measure.noise) are kept and
-counted, but left out of speed-ups and the leaderboard: a number measured beside a video
-call would rank a fast machine last. Records from before noise was measured (schema < 2)
-have no verdict and are used as they are.
+Noisy records (measured while the machine was busy) are kept, counted and named (noisy_lines), but left
+out of speed-ups and the leaderboard. Records from before noise was measured (schema < 2) are used as they are.
 """
 
 from __future__ import annotations
 
+import collections
 import json
 import math
 import statistics
@@ -66,9 +62,8 @@ class ClassResults:
         lines = [t("class_results.loaded", records=len(self.records), files=self.files, duplicates=self.duplicates,
                    machines=len({hardware_label(r.meta) for r in self.records}))]
         lines += [t("class_results.skipped", name=s.path.name, reason=s.reason) for s in self.skipped]
-        if self.noisy:
-            lines.append(t("noise.dropped", count=len(self.noisy)) + " "
-                         + ", ".join(sorted({f"{_student(r)}: {r.name}" for r in self.noisy})))
+        if self.noisy:  # every noisy record named, with what it measured: the count and the names agree
+            lines.append(t("noise.dropped", count=len(self.noisy)) + " " + ", ".join(_counted(self.noisy)))
         return "\n".join(lines)
 
 
@@ -112,10 +107,8 @@ def _check_record(raw) -> str | None:
 
 
 def read_file(path: Path) -> tuple[int, list[bench.Record]]:
-    """(schema version, records) of one results file; ValueError with a Bengali reason if malformed.
-
-    Schema 1 is {"schema": 1, "records": [...]}; a bare list of records (before versions
-    existed) counts as schema 0; a newer schema is read as far as its records have our fields."""
+    """(schema, records) of one results file; ValueError with a Bengali reason if malformed. Schema 1 is
+    {"schema": 1, "records": [...]}; a bare list is schema 0; a newer one is read as far as understood."""
     try:
         payload = json.loads(Path(path).read_text(encoding="utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
@@ -170,14 +163,35 @@ def _student(record: bench.Record) -> str:
     return str(record.params.get("student") or record.meta.get("student") or "?")
 
 
+def record_label(record: bench.Record) -> str:
+    """Who measured what, with the settings its name does not say: 'মিতু: matmul 64 (cpu, bfloat16)'."""
+    words = record.name.split()
+    settings = [str(v) if isinstance(v, str) else f"{k}={v}" for k, v in sorted(record.params.items())
+                if k not in IDENTITY and not isinstance(v, (dict, list)) and str(v) not in words]
+    return f"{_student(record)}: {record.name}" + (f" ({', '.join(settings)})" if settings else "")
+
+
+def _counted(records: list[bench.Record]) -> list[str]:
+    """Each record's label once, with '×n' where n records share it (the names add up to the count)."""
+    counts = collections.Counter(record_label(r) for r in records)
+    return [label + (f" ×{n}" if n > 1 else "") for label, n in sorted(counts.items())]
+
+
+def noisy_lines(records: list[bench.Record]) -> list[str]:
+    """The noisy records and their noise sentence, each sentence once under the records it is about."""
+    groups: dict[str, list[bench.Record]] = {}
+    for record in (r for r in records if noise.is_noisy(r.noise)):
+        groups.setdefault(noise.sentence(record.noise), []).append(record)
+    return [line for sentence, group in groups.items() for line in (", ".join(_counted(group)), "   " + sentence)]
+
+
 def _factor(record: bench.Record, kind: str) -> str | None:
     """The parameter of `record` that this comparison kind varies (None if it has none)."""
     return next((k for k in COMPARISONS[kind]["keys"] if k in record.params), None)
 
 
 def _ratio(baseline: bench.Record, other: bench.Record) -> float:
-    """How many times faster `other` is: by throughput when both records report one (DDP
-    with a per-process batch does more work per step), else by time."""
+    """How many times faster `other` is: by throughput when both report one (DDP does more work per step), else time."""
     for metric in THROUGHPUT:
         a, b = baseline.metrics.get(metric), other.metrics.get(metric)
         if _number(a) and _number(b) and a > 0:
@@ -303,8 +317,7 @@ def leaderboard(records: list[bench.Record], name: str | None = None, *, include
 
 
 def leaderboard_lines(rows: list[dict]) -> list[tuple[str, dict]]:
-    """(catalog key, values) sentences under the leaderboard, from its rows: a machine whose
-    repeated runs were grouped (and how far apart they were), every tie, or one machine alone."""
+    """(catalog key, values) under the leaderboard: grouped repeated runs, every tie, or one machine alone."""
     lines = []
     for r in rows:
         if r.get("runs", 1) > 1:
@@ -316,15 +329,14 @@ def leaderboard_lines(rows: list[dict]) -> list[tuple[str, dict]]:
                                                       "ratio": r["median_s"] / above["median_s"]}))
     if len(rows) == 1:
         lines.append(("class_results.board_one", {"machine": rows[0]["machine"]}))
-    if not rows:  # nothing to compare: say exactly that
+    if not rows:
         lines.append(("class_results.board_empty", {}))
     return lines
 
 
 def say_leaderboard(rows: list[dict]) -> None:
-    """Print the sentences under the leaderboard (lesson 98's verdict cell). They stand on no
-    timing of this run: noisy records were left out before ranking, and each group's spread is
-    already inside the tie rule."""
+    """Print the sentences under the leaderboard (lesson 98's verdict cell): on no noisy timing (noisy
+    records were left out before ranking; each group's spread is inside the tie rule)."""
     from fastrain_lib.core import verdicts
 
     for key, values in leaderboard_lines(rows):

@@ -47,26 +47,56 @@ def test_cpu_peak_is_measured_and_labelled():
     assert peak.kind == "measured" and peak.label
     # the MFU denominator is a real matmul speed: between 100 MFLOP/s and 100 TFLOP/s on any CPU
     assert 1e8 < peak.flops < 1e14
-    assert peak is hardware.peak("cpu", "fp32")  # the course's single peak, not a copy of it
+    # the course's single peak (hardware.measured_peak's matmul), measured with the threads the run trains with
+    assert peak.label == hardware.peak("cpu", "fp32").label and peak.source == hardware.peak("cpu", "fp32").source
+    assert capstone.peak_flops("cpu", "fp32") is peak  # measured once per thread count in a session
+    assert capstone.peak_noise("cpu", "fp32", None)["threads"] == torch.get_num_threads()
 
 
-def test_cpu_peak_uses_the_threads_training_uses():
+def test_cpu_peak_uses_the_threads_training_uses(monkeypatch):
     """torch.utils.benchmark.Timer runs ONE thread unless told: the peak was a one-core matmul while
     training used every core, so a CPU's MFU read 2x too high on 2 cores (67% instead of ~33%, in
-    lesson 07) and above 100% (flagged, never shown) on a 4-core laptop. The peak must reach what a
-    matmul with torch's threads reaches, and beat one thread where there are several cores."""
+    lesson 07) and above 100% (flagged, never shown) on a 4-core laptop. And beside a busy core the
+    training takes the threads that fit, so the peak it divides by must be measured with those same
+    threads (issue 38: 'MFU 68.9%' divided by a peak measured with both threads beside a busy core).
+    Decided without a quiet machine: the threads every timer of the peak ran with are recorded."""
+    import torch.utils.benchmark as tbench
+
+    seen = []
+    real_timer = tbench.Timer
+
+    def recording_timer(*args, num_threads=1, **kwargs):
+        seen.append((num_threads, torch.get_num_threads()))
+        return real_timer(*args, num_threads=num_threads, **kwargs)
+
+    monkeypatch.setattr(tbench, "Timer", recording_timer)
+    for threads in sorted({1, torch.get_num_threads()}):
+        capstone._peak_with_threads.cache_clear()
+        seen.clear()
+        peak = capstone.peak_flops("cpu", "fp32", threads=threads)
+        assert seen and all(pair == (threads, threads) for pair in seen), seen
+        assert peak.kind == "measured" and 1e8 < peak.flops < 1e14
+        assert capstone.peak_noise("cpu", "fp32", threads)["threads"] == threads
+    capstone._peak_with_threads.cache_clear()
+
+
+def test_cpu_peak_is_at_least_what_a_matmul_with_the_same_threads_reaches():
+    """The peak is the best matmul measured with the training's threads: with the threads that fit beside
+    whatever else runs now (the suite keeps the machine busy), it reaches what bench.matmul reaches with
+    those threads. Measured side by side, best of three rounds: decides on a busy machine too."""
     from fastrain_lib.measure import bench
 
-    threads = torch.get_num_threads()
-    hardware.measured_peak.cache_clear()
-    peak = hardware.measured_peak("cpu", "fp32")
-    all_threads = bench.matmul(512, threads=threads)
-    one_thread = bench.matmul(512, threads=1)
-    if all_threads.noisy or one_thread.noisy:
-        pytest.skip(f"busy machine: {all_threads.noise} {one_thread.noise}")
-    assert peak.flops >= 0.7 * all_threads.metrics["gflops"] * 1e9
-    if threads >= 2 and all_threads.metrics["gflops"] > 1.3 * one_thread.metrics["gflops"]:
-        assert peak.flops > 1.3 * one_thread.metrics["gflops"] * 1e9
+    threads = noise.free_threads(torch.get_num_threads())
+    ratios = []
+    for _ in range(3):
+        capstone._peak_with_threads.cache_clear()
+        peak = capstone.peak_flops("cpu", "fp32", threads=threads)
+        matmul = bench.matmul(512, threads=threads)
+        ratios.append(peak.flops / (matmul.metrics["gflops"] * 1e9))
+        if ratios[-1] >= 0.5:
+            break
+    capstone._peak_with_threads.cache_clear()
+    assert max(ratios) >= 0.5, ratios
 
 
 # Driver names as torch.cuda.get_device_name returns them -> dense datasheet TFLOP/s (bf16, fp32)

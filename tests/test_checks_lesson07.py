@@ -2,6 +2,7 @@
 naming their mistake (one row per answer; see tests/checkcases.py)."""
 
 import itertools
+import math
 import re
 import unicodedata
 
@@ -235,8 +236,9 @@ def test_the_joiner_message_names_zwj_and_its_code_point():
 def test_a_fitted_strip_fails_on_a_generated_string():
     result = C.check_strip_dangling(strip_fitted)
     assert not result.ok and result.code != "forbidden_call"
-    generated = C.dangling_cases()[len(C.DANGLING_CASES) + len(C.JOINER_CASES):]
-    assert len(generated) == 16 and all(unicodedata.is_normalized("NFC", t) for t, _ in generated)
+    generated = C.dangling_cases()[len(C.DANGLING_CASES) + len(C.JOINER_CASES) + len(C.NFD_CASES):]
+    assert len(generated) == 16  # every fourth in NFD (the task does not say NFC), the others in NFC
+    assert sum(not unicodedata.is_normalized("NFC", t) for t, _ in generated) >= 1
     # marks land in every awkward place: at the start, after a space, after a joiner, two in a row
     texts = [t for t, _ in generated]
     assert any(t and is_mark(t[0]) for t in texts)
@@ -254,3 +256,116 @@ def test_generated_mfu_cases_cover_types_and_range():
     shares = [float(t) * float(f) / float(p) for t, f, p in generated]
     assert all(0 < x < 1 for x in shares) and max(shares) / min(shares) > 3
     assert Fraction in {type(v) for case in generated for v in case} or "int64" in kinds
+
+
+# ---- issue 39: inputs the task allows (NFD text), inputs repeated in another context, the library answer
+
+
+def _all_mfu_expected():
+    from fractions import Fraction
+
+    def exact(v):
+        return Fraction(v) if not hasattr(v, "item") else Fraction(v.item())
+
+    return {tuple(float(v) for v in case): float(exact(case[0]) * exact(case[1]) / exact(case[2]))
+            for case in C.mfu_cases()}
+
+
+def test_an_mfu_keyed_on_every_case_the_check_feeds_fails_on_the_repeat():
+    """A table of every fixed AND seeded case (what a student can record from the check) with a T4 peak
+    elsewhere passes every case the check used to feed; the fresh case and the scaled repeat catch it."""
+    table = _all_mfu_expected()
+
+    def keyed(t, f, p):
+        return table.get((float(t), float(f), float(p)), float(t) * float(f) / 65e12)
+
+    result = C.check_mfu(keyed)
+    assert not result.ok and result.code == "repeat_differs", result.message
+
+
+def test_an_mfu_replaying_the_expected_values_in_call_order_fails():
+    answers = iter(_all_mfu_expected().values())
+
+    def replay(t, f, p):
+        return next(answers, 0.5)
+
+    result = C.check_mfu(replay)
+    assert not result.ok and result.code == "repeat_differs", result.message
+
+
+def test_correct_mfu_with_a_cache_or_call_count_passes():
+    import functools
+
+    calls = []
+
+    @functools.lru_cache(maxsize=None)
+    def cached(t, f, p):
+        calls.append(1)
+        return t * f / p
+
+    assert C.check_mfu(cached).ok and calls
+
+
+def test_the_mfu_repeats_are_the_same_share_in_another_form():
+    import random
+    from fractions import Fraction
+
+    cases = C.mfu_cases()
+    for seed in range(20):
+        fresh, again = C.mfu_repeats(cases, random.Random(seed))
+        share = float(Fraction(float(again[0])) * Fraction(float(again[1])) / Fraction(float(again[2])))
+        assert any(math.isclose(share, float(t) * float(f) / float(p), rel_tol=1e-6) for t, f, p in cases)
+        assert fresh not in cases
+    assert C.mfu_repeats(cases) != C.mfu_repeats(cases)  # drawn afresh on every check
+
+
+def _all_strip_expected():
+    return dict(C.dangling_cases())
+
+
+def test_a_strip_keyed_on_every_case_the_check_feeds_fails_on_the_repeat():
+    table = _all_strip_expected()
+
+    def keyed(text):
+        return table.get(text, text)
+
+    result = C.check_strip_dangling(keyed)
+    assert not result.ok and result.code == "repeat_differs", result.message
+
+
+def test_nfd_text_is_fed_and_a_normalising_answer_fails():
+    texts = [t for t, _ in C.dangling_cases()]
+    assert any(not unicodedata.is_normalized("NFC", t) for t in texts)
+    assert any("\u09bc" in t for t in texts) and any("\u09c7\u09be" in t for t in texts)  # nukta, ে + া
+    result = C.check_strip_dangling(lambda s: strip_ok(unicodedata.normalize("NFC", s)))
+    assert not result.ok and result.code == "normalized", result.message
+    result = C.check_strip_dangling(lambda s: unicodedata.normalize("NFD", strip_ok(s)))
+    assert not result.ok  # the other way round changes NFC text
+
+
+def test_a_strip_with_a_sign_list_for_nfc_only_fails_on_nfd():
+    """Marks listed by hand as the NFC vowel signs (া to ৌ, ্, ং ঃ ঁ): the nukta of NFD য় is missed."""
+    signs = set("\u09be\u09bf\u09c0\u09c1\u09c2\u09c3\u09c7\u09c8\u09cb\u09cc\u09cd\u0981\u0982\u0983") | set(JOINERS)
+
+    def listed(text):
+        out = ""
+        for ch in text:
+            prev = out[-1:]
+            if ch in signs and not (prev.isalpha() or (prev and prev in signs)):
+                continue
+            out += ch
+        return out
+
+    result = C.check_strip_dangling(listed)
+    assert not result.ok and result.code not in ("ok", "forbidden_call")
+
+
+def test_the_task_text_names_the_forbidden_library_answers_and_nfd():
+    import json
+
+    from _nbrun import ROOT
+
+    for folder in ("solutions", "exercises"):
+        nb = json.loads((ROOT / folder / "07_capstone_bengali_gpt.ipynb").read_text(encoding="utf-8"))
+        text = "\n".join("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "markdown")
+        assert "`mfu`" in text and "`corpus.tidy` ডাকা চলবে না" in text and "NFD" in text, folder

@@ -90,18 +90,45 @@ def fit_batch(cfg: dict, f: hardware.Facts, precision: str = "fp32", vocab_size:
 # --- peak FLOP/s and MFU ---------------------------------------------------------------------------
 
 
-def peak_flops(device: str, precision: str = "fp32") -> hardware.Peak:
-    """The peak this run's MFU divides by: hardware.peak, the course's single answer."""
-    return hardware.peak(device, precision)
+def peak_flops(device: str, precision: str = "fp32", threads: int | None = None) -> hardware.Peak:
+    """The peak this run's MFU divides by: hardware.peak, the course's single answer. On a CPU, measured
+    with `threads`, the threads the training runs with (threads_beside_load): a peak measured with every
+    thread beside a busy core reads low while the training used the free ones (issue 38)."""
+    kind = torch.device(device).type
+    if kind == "cuda":
+        return hardware.peak(device, precision)
+    # hardware.peak's own matmul (measured_peak), with the threads given (default: torch's, as hardware.peak)
+    return _peak_with_threads(kind, precision, int(threads or torch.get_num_threads()))
 
 
-def run_peak(device: str, precision: str, processes: int = 1) -> hardware.Peak:
+# The noise window of each CPU peak measured here, by (device type, precision, threads), for the MFU line
+PEAK_NOISE: dict[tuple, dict] = {}
+
+
+@functools.lru_cache(maxsize=16)
+def _peak_with_threads(device_type: str, precision: str, threads: int) -> hardware.Peak:
+    """hardware.measured_peak's matmul, measured with `threads` threads (its own cache holds the peak of
+    torch's current thread count only), beside a noise window."""
+    with bench.torch_threads(threads), noise.Window() as window:
+        pk = hardware.measured_peak.__wrapped__(device_type, precision)
+    PEAK_NOISE[(device_type, precision, threads)] = window.assess(threads=threads)
+    return pk
+
+
+def peak_noise(device: str, precision: str, threads: int | None) -> dict:
+    """The noise information of the peak a CPU run divided by ({} when unknown or on a GPU's datasheet)."""
+    if torch.device(device).type == "cuda":
+        return {}
+    return PEAK_NOISE.get((torch.device(device).type, precision, int(threads or torch.get_num_threads())), {})
+
+
+def run_peak(device: str, precision: str, processes: int = 1, threads: int | None = None) -> hardware.Peak:
     """The peak of a run in `processes` processes: one device's peak × the devices they really
     use (hardware.peak_for_processes: min(processes, GPUs) on CUDA; 1 on a CPU, whose measured
-    peak already used all its cores, which the processes share)."""
+    peak already used all its cores, which the processes share). threads: see peak_flops."""
     dev = torch.device(device)
-    return hardware.peak_for_processes(peak_flops(device, precision), processes, hardware.facts(dev),
-                                       tensors_on_cuda=dev.type == "cuda")
+    return hardware.peak_for_processes(peak_flops(device, precision, threads if processes == 1 else None), processes,
+                                       hardware.facts(dev), tensors_on_cuda=dev.type == "cuda")
 
 
 def mfu(tokens_per_s: float, flops_per_token: float, peak) -> float:
@@ -139,6 +166,7 @@ class Result:
     finished_earlier: str | None = None  # the date the run in checkpoint_dir had finished, when nothing was left
     run_dir: str | None = None
     noise: dict = field(default_factory=dict)  # fastrain_lib.measure.noise: other load on the machine while it ran
+    peak_noise: dict = field(default_factory=dict)  # the same for the peak its MFU divides by (a CPU's measured matmul)
 
     @property
     def mfu_ok(self) -> bool:
@@ -221,10 +249,14 @@ def run(*, device: str | None = None, precision: str = "fp32", optimizer: str = 
         if checkpoint_dir is not None:
             raise ValueError(t("capstone.ddp_no_checkpoint"))
         return _run_ddp(settings, cfg, seed)
-    with bench.torch_threads(threads):
+    wanted = torch.get_num_threads()
+    with bench.torch_threads(threads), noise.Window() as window:  # the other load while it trains: result.noise
         out = train_one(settings, cfg, seed=seed, progress=progress, checkpoint_dir=checkpoint_dir, resume=resume,
                         stop_at=stop_at)
     result = _finish(settings, cfg, out, world_size=1)
+    if result.measured_steps:
+        spread, repeats = noise.from_times(result.step_times_s[1:])
+        result.noise = window.assess(threads=threads or wanted, spread=spread, repeats=repeats, threads_wanted=wanted)
     if checkpoint_dir is not None:
         result.run_dir = str(checkpoint_dir)
         runs.log_finish(checkpoint_dir, result)
@@ -329,7 +361,7 @@ def _finish(settings: dict, cfg: dict, out: dict, world_size: int) -> Result:
     compile_s = history.compile_s if times_now else None
     if history.resumed_from and settings.get("compile") and times_now:
         compile_s = times_now[0]  # compiled again in this session (its first step, timed alone), not the old one
-    peak = run_peak(settings["device"], settings["precision"], world_size)
+    peak = run_peak(settings["device"], settings["precision"], world_size, settings.get("threads"))
     memory, memory_kind = out["memory"]
     return Result(settings=settings, steps=history.steps, losses=history.losses,
                   val_curve=[tuple(v) for v in out["log"]["val_curve"]],
@@ -338,7 +370,9 @@ def _finish(settings: dict, cfg: dict, out: dict, world_size: int) -> Result:
                   mfu=mfu(tokens_per_s, out["flops_per_token"], peak), peak=peak, memory_bytes=memory,
                   memory_kind=memory_kind, compile_s=compile_s,
                   resumed_from=history.resumed_from, params=out["params"], step_times_s=list(times_now),
-                  measured_steps=len(times_now), finished_earlier=finished_earlier)
+                  measured_steps=len(times_now), finished_earlier=finished_earlier,
+                  peak_noise=peak_noise(settings["device"], settings["precision"], settings.get("threads"))
+                  if world_size == 1 else {})
 
 
 def switch_result(switch: dict, times: list[float], window, cfg: dict, net, *, device: str,
@@ -354,11 +388,12 @@ def switch_result(switch: dict, times: list[float], window, cfg: dict, net, *, d
     timed = times[1:] if len(times) >= 3 else times
     median = statistics.median(timed)
     tokens_per_s = cfg["batch_size"] * cfg["block_size"] / median if median > 0 else math.nan
-    flops, peak = flops_per_token(net, cfg["block_size"]), run_peak(device, settings["precision"])
+    flops, peak = flops_per_token(net, cfg["block_size"]), run_peak(device, settings["precision"], threads=threads)
     spread, repeats = noise.from_times(times[1:])
     return Result(settings=settings, steps=len(times), losses=[], val_curve=[], samples=[], median_step_s=median,
                   tokens_per_s=tokens_per_s, flops_per_token=flops, mfu=mfu(tokens_per_s, flops, peak), peak=peak,
                   memory_bytes=None, memory_kind="cuda_peak" if device.startswith("cuda") else "cpu_rss",
                   compile_s=times[0] if settings["compile"] else None, params=sum(p.numel() for p in net.parameters()),
                   step_times_s=list(times), measured_steps=len(times),
+                  peak_noise=peak_noise(device, settings["precision"], threads),
                   noise=window.assess(threads=threads or torch.get_num_threads(), spread=spread, repeats=repeats))

@@ -6,15 +6,21 @@ How each check sees the technique (issue 28), not only a few results:
   valid types (NumPy scalars, fractions.Fraction, Python ints), so a hard-coded peak or a table
   fitted to the examples fails; the course's own MFU helpers are forbidden while the answer runs.
 - check_strip_dangling: the real words plus generated Bengali strings (consonants, vowel signs, ং ঃ ঁ,
-  hasanta, ZWJ/ZWNJ, digits, danda, spaces and line breaks in every order, NFC), each compared with
-  the rule; the library's own corpus.tidy and the check's reference are forbidden; inputs compared
+  hasanta, ZWJ/ZWNJ, digits, danda, spaces and line breaks in every order), in NFC and in NFD (ো = ে + া,
+  য় = য + ়: the task does not say NFC, so an answer that normalises the text changes it), each compared
+  with the rule; the library's own corpus.tidy and the check's reference are forbidden; inputs compared
   before and after.
+- Both repeat inputs in another context (issue 39): one case drawn afresh on every run (not from the
+  fixed seeds), and one earlier case asked again at the end, its numbers scaled and of another type /
+  its text after a space. An answer that replays the check's expected values in call order, or keys a
+  table on the check's inputs, fails there ("repeat_differs").
 """
 
 from __future__ import annotations
 
 import math
 import unicodedata
+import random
 from fractions import Fraction
 
 from fastrain_lib import corpus
@@ -47,6 +53,17 @@ def mfu_cases(seed: int = 11) -> list[tuple]:
     return seeded_cases(_mfu_case, n=10, seed=seed, fixed=MFU_CASES)
 
 
+def mfu_repeats(cases: list[tuple], rng=None) -> list[tuple]:
+    """Inputs in another context, drawn afresh on every call: a new generated case, and an earlier case
+    again with tokens/s and the peak scaled by the same factor (the same share) and of another type."""
+    rng = rng or random.Random(random.SystemRandom().random())
+    tokens, flops, peak = rng.choice(cases[len(MFU_CASES):] or cases)
+    scale = rng.choice([2, 3, 10])
+    again = (Fraction(_exact(tokens) * scale).limit_denominator(10**9) if not isinstance(tokens, Fraction)
+             else float(tokens) * scale, flops, float(_exact(peak) * scale))
+    return [_mfu_case(rng), again]
+
+
 def _mfu_forbidden() -> list:
     """The course's own MFU: the exercise asks for the formula written out."""
     from fastrain_lib.lessons.l07_capstone import capstone
@@ -64,7 +81,8 @@ def check_mfu(fn) -> CheckResult:
     """mfu(tokens_per_s, flops_per_token, peak_flops) must be the share (0..1) of the peak used,
     on hand-written and generated cases, written without the course's own mfu()."""
     forbidden = _mfu_forbidden()
-    for tokens, flops, peak in mfu_cases():
+    cases = mfu_cases()
+    for n, (tokens, flops, peak) in enumerate(cases + mfu_repeats(cases)):
         expected = float(_exact(tokens) * _exact(flops) / _exact(peak))
         # numbers cannot be written to, so no guard_inputs (and checking.changed_part takes an unchanged
         # NumPy scalar for a changed one: /work/tools/requests/checking.md)
@@ -76,6 +94,8 @@ def check_mfu(fn) -> CheckResult:
             return failed("not_number", "lesson07.not_number", got=describe(result))
         if math.isclose(got, expected, rel_tol=1e-6):
             continue
+        if n >= len(cases):  # right on every fixed case, wrong on the same kind of input asked again
+            return failed("repeat_differs", "lesson07.repeat_differs", got=got, expected=expected)
         if math.isclose(got, 100 * expected, rel_tol=1e-6):
             return failed("percent", "lesson07.mfu_percent")
         if math.isclose(got, tokens * flops, rel_tol=1e-6):
@@ -186,9 +206,30 @@ def _dangling_case(rng) -> tuple[str, str]:
     return text, reference_strip_dangling(text)
 
 
+# NFD text (the task allows any text): ো and ৌ split into two signs (ে + া, ে + ৗ), য় ড় ঢ় into letter + nukta (়).
+NFD_CASES = [
+    (unicodedata.normalize("NFD", "বোঝা আর য়"), unicodedata.normalize("NFD", "বোঝা আর য়")),  # nothing dangles
+    (unicodedata.normalize("NFD", "ো শেষ"), unicodedata.normalize("NFD", " শেষ")),  # ে + া after nothing: both go
+    ("়ক ়", "ক "),  # a nukta with nothing before it dangles too
+]
+
+
 def dangling_cases(seed: int = 13) -> list[tuple[str, str]]:
-    """The real words and hand-written cases, then 16 generated strings (the same on every run)."""
-    return seeded_cases(_dangling_case, n=16, seed=seed, fixed=DANGLING_CASES + JOINER_CASES)
+    """The real words and hand-written cases (NFC and NFD), then 16 generated strings (the same on every
+    run), every fourth of them in NFD."""
+    generated = seeded_cases(_dangling_case, n=16, seed=seed)
+    generated = [(unicodedata.normalize("NFD", text), reference_strip_dangling(unicodedata.normalize("NFD", text)))
+                 if i % 4 == 3 else (text, expected) for i, (text, expected) in enumerate(generated)]
+    return DANGLING_CASES + JOINER_CASES + NFD_CASES + generated
+
+
+def dangling_repeats(cases: list[tuple[str, str]], rng=None) -> list[tuple[str, str]]:
+    """Inputs in another context, drawn afresh on every call: a new generated string, and an earlier case
+    again after a space (nothing before it changes: " " + text leaves " " + what text leaves)."""
+    rng = rng or random.Random(random.SystemRandom().random())
+    text, expected = rng.choice([c for c in cases if c[0] != c[1]])  # a case where something dangles
+    fresh = next((c for c in (_dangling_case(rng) for _ in range(50)) if c[0] != c[1]), _dangling_case(rng))
+    return [fresh, (" " + text, " " + expected)]
 
 
 @check
@@ -197,12 +238,18 @@ def check_strip_dangling(fn) -> CheckResult:
     before them, and only those (real words: ক্ষমতা, ক্র, র‍্যাব, র‍্যাঙ্ক, উদ্‌যাপন, and generated
     strings), written without the library's corpus.tidy."""
     forbidden = [corpus.tidy, reference_strip_dangling]
-    for text, expected in dangling_cases():
+    cases = dangling_cases()
+    for n, (text, expected) in enumerate(cases + dangling_repeats(cases)):
         got, problem = call_student(fn, text, guard_inputs=True, forbid=forbidden)
         if problem is not None:
             return problem
         if not isinstance(got, str):
             return failed("not_text", "lesson07.not_text", got=type(got).__name__)
-        if got != expected:
-            return _explain(text, got, expected)
+        if got == expected:
+            continue
+        if not unicodedata.is_normalized("NFC", text) and got == unicodedata.normalize("NFC", expected):
+            return failed("normalized", "lesson07.normalized", text=repr(text), got=repr(got))
+        if n >= len(cases):
+            return failed("repeat_differs", "lesson07.repeat_differs", got=repr(got), expected=repr(expected))
+        return _explain(text, got, expected)
     return passed()

@@ -18,10 +18,10 @@ MESSAGES.update({
         "en": "The number of processes cannot be {n}: use at least 1.",
     },
     "capstone.fewer_threads": {
-        "bn": "অন্য প্রোগ্রাম এখন কোর ব্যস্ত রেখেছে: প্রশিক্ষণ চলবে {threads}টি থ্রেডে ({wanted}টির বদলে), কারণ খালি কোরের "
-              "চেয়ে বেশি থ্রেড হলে প্রতিটি ধাপে থ্রেডগুলো একে অপরের জন্য অপেক্ষা করে।",
-        "en": "Other programs are keeping cores busy now: training runs on {threads} thread(s) (instead of {wanted}), "
-              "because with more threads than free cores the threads wait for each other at every step.",
+        "bn": "অন্য প্রোগ্রাম এখন কোর ব্যস্ত রেখেছে: প্রশিক্ষণ চলবে {threads}টি থ্রেডে ({wanted}টির বদলে) — খালি কোরের "
+              "চেয়ে বেশি থ্রেড হলে প্রতিটি ধাপে থ্রেডগুলো একে অপরের জন্য অপেক্ষা করে (পাঠ 01 §7-এর ফাঁদ)।",
+        "en": "Other programs are keeping cores busy now: training runs on {threads} thread(s) (instead of {wanted}) — "
+              "with more threads than free cores the threads wait for each other at every step (lesson 01 §7's trap).",
     },
     "capstone.ddp_no_checkpoint": {
         "bn": "একাধিক প্রসেসের (DDP) রানে এই পাঠে চেকপয়েন্ট রাখা হয় না। checkpoint_dir বাদ দাও, অথবা processes=1 নাও।",
@@ -89,9 +89,22 @@ MESSAGES.update({
               "the same ({peak0:,.1f} vs {peak1:,.1f} GFLOP/s), so MFU moved with the training speed.",
     },
     "capstone.report_speed": {
-        "bn": "এখন মাপা: {tokens} টোকেন/সেকেন্ড | MFU: {mfu} ({peak})",
-        "en": "measured now: {tokens} tokens/s | MFU: {mfu} ({peak})",
+        "bn": "এখন মাপা: {tokens} টোকেন/সেকেন্ড | MFU: {mfu} ({peak}){status}",
+        "en": "measured now: {tokens} tokens/s | MFU: {mfu} ({peak}){status}",
     },
+    "capstone.status_quiet": {
+        "bn": " — শান্ত মাপ ✓: প্রশিক্ষণ আর সর্বোচ্চ ক্ষমতা দুটোই {threads}টি থ্রেডে মাপা",
+        "en": " — quiet ✓: training and peak both measured with {threads} thread(s)",
+    },
+    "capstone.status_noisy": {
+        "bn": " — ⚠️ গোলমেলে মাপ ({which}): মেশিনে অন্য কাজ চলছিল, এই MFU বিশ্বাস কোরো না। অন্য প্রোগ্রাম বন্ধ করে "
+              "ওপরের দুটি ঘর আবার চালাও",
+        "en": " — ⚠️ noisy ({which}): other work was running, do not trust this MFU. Close other programs and run the "
+              "two cells above again",
+    },
+    "capstone.status_quiet_datasheet": {"bn": " — শান্ত মাপ ✓", "en": " — quiet ✓"},
+    "capstone.status_training": {"bn": "প্রশিক্ষণ", "en": "training"},
+    "capstone.status_peak": {"bn": "সর্বোচ্চ ক্ষমতা", "en": "peak"},
 })
 MESSAGES.update({
     # lesson 07 panel
@@ -153,6 +166,20 @@ MESSAGES.update({
     "lesson07.mfu_wrong": {
         "bn": "টোকেন/সেকেন্ড={tokens}, FLOP/টোকেন={flops}, peak={peak} হলে উত্তর {expected:.4g} হওয়ার কথা, পেয়েছি {got:.4g}। সূত্র: টোকেন/সেকেন্ড × FLOP/টোকেন ÷ সর্বোচ্চ ক্ষমতা (peak)।",
         "en": "With tokens/s={tokens}, FLOPs/token={flops}, peak={peak} the answer should be {expected:.4g}, got {got:.4g}. Formula: tokens/s × FLOPs/token ÷ peak.",
+    },
+    "lesson07.repeat_differs": {
+        "bn": "আগে যেমন ইনপুটে ঠিক উত্তর দিয়েছিলে, তেমন একটি ইনপুট অন্যভাবে (নতুন সংখ্যায়, অন্য টাইপে, বা আগে একটি স্পেস দিয়ে) "
+              "আবার দিলে তোমার ফাংশন ফেরত দিল {got}, হওয়ার কথা {expected}। উত্তর শুধু ইনপুট থেকে হিসাব করো — যাচাইয়ের "
+              "উদাহরণ বা ডাকার ক্রম মুখস্থ করে নয়।",
+        "en": "Asked again for an input like ones you answered right, in another form (new numbers, another type, or "
+              "after a space), your function returned {got}; expected {expected}. Compute the answer from the input "
+              "alone — not from the check's examples or the order of the calls.",
+    },
+    "lesson07.normalized": {
+        "bn": "{text} (NFD রূপে লেখা: ো = ে + া) থেকে তুমি ফেরত দিলে {got} — লেখাটা NFC-তে বদলে গেছে। কাজটা শুধু ঝুলন্ত "
+              "চিহ্ন সরানো: বাকি অক্ষর যেমন আছে তেমন রাখো, unicodedata.normalize ডেকো না।",
+        "en": "From {text} (written in NFD: ো = ে + া) you returned {got} — the text was changed to NFC. The task only "
+              "removes dangling marks: leave every other character as it is, do not call unicodedata.normalize.",
     },
     "lesson07.not_text": {"bn": "ফাংশনটি লেখা (str) ফেরত দেয়নি, দিয়েছে {got}।", "en": "The function did not return text (str) but {got}."},
     "lesson07.removes_attached": {

@@ -52,7 +52,8 @@ def log_finish(checkpoint_dir, result) -> None:
         log["measured"] = {"tokens_per_s": result.tokens_per_s, "mfu": result.mfu if result.mfu_ok else None,
                            "steps": result.steps, "measured_steps": result.measured_steps,
                            "device": result.settings["device"], "precision": result.settings["precision"],
-                           "peak_flops": result.peak.flops, "peak_kind": result.peak.kind}  # MFU's divisor, kept beside it
+                           "peak_flops": result.peak.flops, "peak_kind": result.peak.kind,  # MFU's divisor, kept beside it
+                           "noise": dict(result.noise or {}), "peak_noise": dict(result.peak_noise or {})}
         write_log(checkpoint_dir, log)
 
 

@@ -29,9 +29,25 @@ def report_lines(result: Result) -> list[str]:
     else:
         lines.append(t("capstone.report_fresh", n=result.measured_steps))
     lines.append(t("capstone.report_speed", tokens=f"{result.tokens_per_s:,.0f}", mfu=mfu_text(result.mfu),
-                   peak=peak_text(result.peak)))
+                   peak=peak_text(result.peak), status=noise_status(result)))
     lines.append(t(PEAK_MOVES[result.peak.kind] if result.peak.kind in PEAK_MOVES else "capstone.peak_unknown_moves"))
     return lines
+
+
+def noise_status(result: Result) -> str:
+    """The MFU line's own noise status (issue 38): noisy when the training or the peak it divides by was
+    measured beside other work (naming which), quiet with the threads both used, '' when unknown."""
+    from fastrain_lib.measure import noise
+
+    noisy = [t(key) for key, info in (("capstone.status_training", result.noise),
+                                      ("capstone.status_peak", result.peak_noise)) if noise.is_noisy(info)]
+    if noisy:
+        return t("capstone.status_noisy", which=", ".join(noisy))
+    if result.noise.get("verdict") and result.peak.kind != "measured":
+        return t("capstone.status_quiet_datasheet")
+    if result.noise.get("verdict") and result.peak_noise.get("verdict"):
+        return t("capstone.status_quiet", threads=result.noise.get("threads") or result.settings.get("threads") or "?")
+    return ""
 
 
 # Why an MFU moves between runs, by where its peak comes from (said under every MFU)
@@ -299,11 +315,14 @@ def recipe_steps(effects: list[dict], machine: str) -> list[tuple[str, dict]]:
 
 # --- what the lesson's # VERDICT cells call: one function each, which says its sentences itself ------------
 def say_mfu_change(earlier: dict | None, result: Result) -> None:
-    """MFU against the earlier run's (an identity of measured numbers, so noise=()), or that there is none."""
+    """MFU against the earlier run's, or that there is none. The reading is an identity of measured numbers,
+    but its ratios compare two runs' timings: it stands on both runs' and both peaks' noise (issue 38)."""
     lines = mfu_change(earlier, {"tokens_per_s": result.tokens_per_s, "mfu": result.mfu if result.mfu_ok else None,
                                  "peak_flops": result.peak.flops})
+    stands = [info for info in ((earlier or {}).get("noise"), (earlier or {}).get("peak_noise"), result.noise,
+                                result.peak_noise) if info]
     for key, values in lines:
-        verdicts.say(key, noise=(), **values)
+        verdicts.say(key, noise=stands, **values)
     if not lines:
         verdicts.say("lesson07.no_earlier_run", noise=())
 

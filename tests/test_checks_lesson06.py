@@ -117,7 +117,7 @@ CASES = [
     wrong(C.check_may_start, may_start_fitted, "wrong", "fitted to the fixed cases"),
     wrong(C.check_epoch_times, epoch_last_worker, "sync_last_not_slowest", "last worker's time"),
     wrong(C.check_epoch_times, epoch_fitted, "no_ceil", "fitted to the fixed cases"),
-    right(C.check_async_update, async_sgd.async_update, "library"),
+    wrong(C.check_async_update, async_sgd.async_update, "forbidden_call", "the library's rule"),
     right(C.check_async_update, lambda th, old, b, g, lr: th - lr * g(old, b), "solution"),
     right(C.check_async_update, update_sub, "torch.sub alpha"),
     wrong(C.check_async_update, lambda th, old, b, g, lr: th - lr * g(th, b), "no_staleness", "fresh gradient"),
@@ -130,7 +130,7 @@ CASES = [
     wrong(C.check_async_update, lambda th, old, b, g, lr: (th - lr * g(old, b)).tolist(), "wrong_shape", "list"),
     wrong(C.check_async_update, lambda th, old, b, g, lr: None, "not_done", "stub"),
     wrong(C.check_async_update, lambda th, old, b, g, lr: th - lr * g(b), "crashed", "wrong call"),
-    right(C.check_may_start, async_sgd.may_start, "library"),
+    wrong(C.check_may_start, async_sgd.may_start, "forbidden_call", "the library's rule"),
     right(C.check_may_start, lambda c, cs, s: c <= min(cs) + s, "c <= min + s"),
     right(C.check_may_start, lambda c, cs, s: np.bool_(c - np.min(cs) <= s), "numpy bool"),
     wrong(C.check_may_start, lambda c, cs, s: c - min(cs) < s, "off_by_one", "strict <"),
@@ -273,3 +273,123 @@ def test_a_whole_number_prints_as_one_after_the_check():
     """8.0 no longer passes and then prints '5.0': what passes is an integer type."""
     assert not C.check_local_sgd_comm(lambda s, h: (float(-(-s // h)), 1 - (-(-s // h)) / s))
     assert f"{comm_ceil(30, 7)[0]}" == "5"
+
+
+# ---- issue 39: one policy for the course's own answers, the whole input space, inputs asked again ----
+
+def update_calls_library(th, old, b, g, lr):
+    from fastrain_lib.async_sgd.simulator import async_update as rule  # any alias: its code is watched
+
+    return rule(th, old, b, g, lr)
+
+
+def epoch_by_simulator(ts, n):
+    """The check's reference called: the simulator does the work, not the student."""
+    from fastrain_lib.async_sgd import simulator as sim
+    from fastrain_lib.async_sgd import problems
+
+    problem = problems.make_problem("blobs", 40, n_eval=10, seed=0)
+    out = []
+    for mode in ("sync", "async"):
+        cfg = sim.SimConfig(mode=mode, workers=len(ts), speeds=tuple(1.0 / t for t in ts), gradients=n, lr=0.01)
+        out.append(sim.simulate(problem, cfg).time_for(n))
+    return tuple(out)
+
+
+def comm_by_library(steps, h):
+    from fastrain_lib.async_sgd import local_sgd
+
+    r = local_sgd.rounds(steps, h)
+    return r, 1 - r / steps
+
+
+def comm_by_worker_rule(steps, h):
+    from fastrain_lib.async_sgd.local_sgd import averages_after
+
+    r = sum(averages_after(s, steps, h) for s in range(steps))
+    return r, 1 - r / steps
+
+
+_seen = {}
+
+
+def _counting(key, value, bump):
+    """Right the first time an input is met, off the second time (an answer cached by its input or
+    fitted to the order of the cases)."""
+    _seen[key] = _seen.get(key, 0) + 1
+    return bump(value) if _seen[key] > 1 else value
+
+
+def update_counts_calls(th, old, b, g, lr):
+    return _counting(("u", float(lr), len(b[0]), float(th.sum())), th - lr * g(old, b), lambda v: v * 1.01)
+
+
+def may_start_counts_calls(c, cs, s):
+    return _counting(("m", c, tuple(cs), s), c - min(cs) <= s, lambda v: not v)
+
+
+def epoch_counts_calls(ts, n):
+    return _counting(("e", tuple(ts), n), reference_epoch_times(ts, n), lambda v: (v[0] + 1, v[1]))
+
+
+def comm_counts_calls(steps, h):
+    return _counting(("c", steps, h), comm_ceil(steps, h), lambda v: (v[0] + 1, v[1]))
+
+
+def update_fresh_means_different(th, old, b, g, lr):
+    """Valid and unusual: writes the rule as theta minus lr times the gradient where the worker read,
+    taking the gradient once and copying nothing (also right with staleness 0, where the copy equals theta)."""
+    return torch.add(th, g(old, b), alpha=-lr)
+
+
+def may_start_lone_worker_waits(c, cs, s):
+    """Wrong only when a worker is alone: compares with the slowest OTHER worker (none: waits forever)."""
+    others = [v for i, v in enumerate(cs) if i != cs.index(c)]
+    return bool(others) and c - min(others) <= s
+
+
+def may_start_sorted_copy(c, cs, s):
+    """Valid and unusual: sorts a copy, never the caller's list."""
+    return c - sorted(cs)[0] <= s
+
+
+def epoch_one_worker_zero(ts, n):
+    """Wrong for one worker only: 'nobody to wait for' gives a sync time of 0."""
+    if len(ts) == 1:
+        return 0.0, n * ts[0]
+    return reference_epoch_times(ts, n)
+
+
+def comm_one_step_none(steps, h):
+    """Wrong when the run is shorter than H: no average at all (the last, short period is averaged too)."""
+    rounds = steps // h if steps < h else -(-steps // h)
+    return rounds, 1 - rounds / steps
+
+
+POLICY = [
+    wrong(C.check_async_update, update_calls_library, "forbidden_call", "library rule under an alias"),
+    wrong(C.check_epoch_times, epoch_by_simulator, "forbidden_call", "the simulator computes the times"),
+    wrong(C.check_local_sgd_comm, comm_by_library, "forbidden_call", "local_sgd.rounds"),
+    wrong(C.check_local_sgd_comm, comm_by_worker_rule, "forbidden_call", "the worker's averages_after"),
+    wrong(C.check_async_update, update_counts_calls, "wrong", "cached by input, asked again"),
+    wrong(C.check_may_start, may_start_counts_calls, "wrong", "cached by input, asked again"),
+    wrong(C.check_epoch_times, epoch_counts_calls, "sync_wrong", "cached by input, asked again"),
+    wrong(C.check_local_sgd_comm, comm_counts_calls, "rounds_wrong", "cached by input, asked again"),
+    right(C.check_async_update, update_fresh_means_different, "torch.add alpha=-lr"),
+    wrong(C.check_may_start, may_start_lone_worker_waits, "wrong", "a lone worker waits"),
+    right(C.check_may_start, may_start_sorted_copy, "sorted copy"),
+    wrong(C.check_epoch_times, epoch_one_worker_zero, "sync_wrong", "one worker: sync 0"),
+    wrong(C.check_local_sgd_comm, comm_one_step_none, "floor", "no average when steps < H"),
+]
+
+test_policy_case = table_test(POLICY)
+
+
+def test_the_cases_reach_the_edges_the_tasks_allow():
+    assert any(len(cs) == 1 for _, cs, _, _ in C.ssp_cases()) and any(s == 0 for _, _, s, _ in C.ssp_cases())
+    assert any(drift == 0 and rows.stop - rows.start == 1 for _, rows, _, drift in C.async_configs())
+    epochs = C.epoch_cases()
+    assert any(len(ts) == 1 for ts, _ in epochs) and any(n < len(ts) for ts, n in epochs) and any(n == 1 for _, n in epochs)
+    assert (1, 1) in C.comm_cases() and any(h > s for s, h in C.comm_cases())
+    for cases in (C.ssp_cases(), C.epoch_cases(), C.comm_cases()):
+        assert len({repr(c) for c in cases}) < len(cases)  # an input asked again, later

@@ -6,6 +6,13 @@
 3. check_epoch_times   sync vs async time per epoch by hand, compared with the simulator
 4. check_local_sgd_comm  all-reduces of local SGD with period H, and the share saved against
                        H = 1, compared with the rule the real worker (distributed/local_sgd.py) uses
+
+One policy (issue 39): the library function that IS the answer (simulator.async_update,
+simulator.may_start, the simulator itself for the epoch times, local_sgd.rounds/averages_after)
+and the check's own reference are forbidden while the answer runs (the task text says so). The
+cases reach the edges the task allows (one worker, staleness 0, batches of one, n_batches below the
+number of workers, one step), and every check asks some inputs again later, in another order and
+in fresh copies, so an answer that counts its calls or is fitted to the order of the cases fails.
 """
 
 from __future__ import annotations
@@ -40,6 +47,11 @@ def _problem():
     return problems.make_problem("blobs", 400, n_eval=100, seed=0)
 
 
+def _again(cases: list, picks=(-1, 2, 0)) -> list:
+    """The cases, then a few of them asked again later and in another order (fresh copies)."""
+    return list(cases) + [cases[i] for i in picks]
+
+
 def _same(a, b, tol: float = 1e-6) -> bool:
     return isinstance(a, torch.Tensor) and a.shape == b.shape and torch.allclose(a, b, atol=tol, rtol=1e-5)
 
@@ -48,6 +60,9 @@ def _same(a, b, tol: float = 1e-6) -> bool:
 
 # (seed of the server's drift, batch slice, lr): two configurations, a non-round lr in the second
 ASYNC_CONFIGS = [(1, slice(0, 32), 0.1), (2, slice(100, 123), 0.037)]
+# staleness 0 (one worker: the copy it read IS the server's parameters, equal values in another
+# tensor) with a batch of one sample
+FRESH_CONFIG = (3, slice(7, 8), 0.25, 0.0)
 
 
 def _async_config(rng: random.Random):
@@ -57,8 +72,15 @@ def _async_config(rng: random.Random):
 
 def async_configs() -> list:
     """The two hand-written configurations, then four drawn by a seeded generator (batch sizes from
-    1 to 50, anywhere in the data; learning rates that are not round)."""
-    return seeded_cases(_async_config, n=4, seed=SEED, fixed=ASYNC_CONFIGS)
+    1 to 50, anywhere in the data; learning rates that are not round), then staleness 0 with one
+    sample, then two of them again (another order: an answer that counts its calls fails)."""
+    drawn = [(*c, 1.0) for c in seeded_cases(_async_config, n=4, seed=SEED, fixed=ASYNC_CONFIGS)]
+    return _again(drawn + [FRESH_CONFIG], picks=(3, 0))
+
+
+def _async_forbidden() -> list:
+    """The course's own rule (the simulator's default) and the check's reference use of it."""
+    return [async_sgd.async_update]
 
 
 class _GradSpy:
@@ -84,15 +106,17 @@ def _as_params(result, like):
         return None
 
 
-def _judge_update(update, problem, seed, rows, lr) -> CheckResult | None:
+def _judge_update(update, problem, seed, rows, lr, drift=1.0) -> CheckResult | None:
     start = problem.initial_theta()
     g = torch.Generator().manual_seed(seed)
     theta = start + 0.3 * torch.randn(start.shape, generator=g)  # the server moved on...
     theta_read = start + 0.05 * torch.randn(start.shape, generator=g)  # ...since this worker read its copy
+    if not drift:  # staleness 0: nobody updated in between; the copy is equal, but another tensor
+        theta_read = theta.clone()
     batch = (problem.x[rows], problem.y[rows])
     saved = snapshot((theta, theta_read, batch))
     spy = _GradSpy(problem.grad)
-    result, error = call_student(update, theta, theta_read, batch, spy, lr)
+    result, error = call_student(update, theta, theta_read, batch, spy, lr, forbid=_async_forbidden())
     if error is not None:
         return error
     if not unchanged((theta, theta_read, batch), saved):
@@ -104,7 +128,7 @@ def _judge_update(update, problem, seed, rows, lr) -> CheckResult | None:
     # observed: where the answer took its gradient (the stale copy, as the worker did)
     at_read = any(isinstance(p, torch.Tensor) and p.shape == theta.shape and torch.equal(p.to(theta.dtype), theta_read)
                   for p in spy.points)
-    if spy.points and not at_read and all(isinstance(p, torch.Tensor) and torch.equal(p.to(theta.dtype), theta)
+    if drift and spy.points and not at_read and all(isinstance(p, torch.Tensor) and torch.equal(p.to(theta.dtype), theta)
                                           for p in spy.points):
         return failed("no_staleness", "lesson06.check.update_no_staleness")
     if not spy.points:
@@ -127,8 +151,8 @@ def check_async_update(update) -> CheckResult:
     """`update(theta, theta_read, batch, grad_fn, lr)` must return theta - lr * grad_fn(theta_read, batch),
     in two configurations, without changing theta, theta_read or the batch; then inside the simulator."""
     problem = _problem()
-    for seed, rows, lr in async_configs():
-        result = _judge_update(update, problem, seed, rows, lr)
+    for seed, rows, lr, drift in async_configs():
+        result = _judge_update(update, problem, seed, rows, lr, drift)
         if result is not None:
             return result
     # the same rule inside the simulator, on a seed, must give the reference run exactly
@@ -138,10 +162,12 @@ def check_async_update(update) -> CheckResult:
         params = _as_params(out, theta)
         return out if params is None else params
 
-    mine = async_sgd.simulate(problem, cfg, update=adapted)
+    for sim in (cfg, async_sgd.SimConfig(mode="async", workers=1, gradients=12, lr=0.1, seed=4)):  # 3, then 1
+        mine = async_sgd.simulate(problem, sim, update=adapted)
+        reference = async_sgd.simulate(problem, sim)
+        if not _same(mine.theta, reference.theta, 1e-5):
+            return failed("sim_mismatch", "lesson06.check.update_sim")
     reference = async_sgd.simulate(problem, cfg)
-    if not _same(mine.theta, reference.theta, 1e-5):
-        return failed("sim_mismatch", "lesson06.check.update_sim")
     return passed("lesson06.check.update_ok", staleness=max(reference.staleness))
 
 
@@ -163,6 +189,9 @@ CASES = [
     (12, [12, 10, 11], 1, False),
     (5, [4, 5, 1], 2, False),  # the worker is not listed first, and the first is not the slowest
     (9, [3, 9, 2], 4, False),
+    (0, [0], 0, True),  # one worker alone: always the slowest, whatever the bound
+    (6, [6], 0, True),
+    (3, [3, 3, 3, 3, 3, 3, 3], 0, True),  # seven workers level, s = 0
 ]
 
 
@@ -182,8 +211,9 @@ def _ssp_case(rng: random.Random):
 
 
 def ssp_cases() -> list:
-    """The hand-written cases, then 24 drawn by a seeded generator (exact boundaries included)."""
-    return seeded_cases(_ssp_case, n=24, seed=SEED, fixed=CASES)
+    """The hand-written cases, then 24 drawn by a seeded generator (exact boundaries included), then
+    three of them again, later and in another order."""
+    return _again(seeded_cases(_ssp_case, n=24, seed=SEED, fixed=CASES), picks=(-1, 3, 1))
 
 
 def _as_bool(answer) -> bool | None:
@@ -209,7 +239,7 @@ def check_may_start(rule) -> CheckResult:
     cases = ssp_cases()
     for clock, clocks, bound, _ in cases:
         given = list(clocks)
-        answer, error = call_student(rule, clock, given, bound)
+        answer, error = call_student(rule, clock, given, bound, forbid=[async_sgd.may_start])
         if error is not None:
             return error
         if given != clocks:
@@ -244,7 +274,8 @@ def check_may_start(rule) -> CheckResult:
 # ---------------------------------------------------------------------------------------- 3
 
 # n_batches that do not divide by the number of workers (the last sync step is not full)
-EPOCH_CASES = [((3.0, 0.5, 1.0), 31), ((1.0, 4.0, 2.0, 1.0), 44), ((2.5, 0.5), 13), ((1.0, 2.0), 30)]  # unsorted
+EPOCH_CASES = [((3.0, 0.5, 1.0), 31), ((1.0, 4.0, 2.0, 1.0), 44), ((2.5, 0.5), 13), ((1.0, 2.0), 30),  # unsorted
+               ((2.0,), 7), ((1.5, 0.5, 3.0), 2), ((0.7,), 1)]  # one worker; fewer batches than workers; one batch
 
 
 def _epoch_case(rng: random.Random):
@@ -256,7 +287,13 @@ def _epoch_case(rng: random.Random):
 
 
 def epoch_cases() -> list:
-    return seeded_cases(_epoch_case, n=4, seed=SEED, fixed=EPOCH_CASES)
+    """The hand-written cases, four drawn ones, then two again (later, another order)."""
+    return _again(seeded_cases(_epoch_case, n=4, seed=SEED, fixed=EPOCH_CASES), picks=(-1, 1))
+
+
+def _epoch_forbidden() -> list:
+    """The simulator is the check's reference: the answer is the time worked out by hand."""
+    return [async_sgd.simulate, async_sgd.SimResult.time_for, simulated_epoch_times]
 
 
 def _pair(answer) -> tuple[float, float] | None:
@@ -289,7 +326,7 @@ def check_epoch_times(epoch_times) -> CheckResult:
     """`epoch_times(step_times, n_batches)` -> (sync time, async time) of one epoch."""
     for step_times, n in epoch_cases():
         given = list(step_times)
-        answer, error = call_student(epoch_times, given, n)
+        answer, error = call_student(epoch_times, given, n, forbid=_epoch_forbidden())
         if error is not None:
             return error
         if given != list(step_times):
@@ -331,7 +368,7 @@ def check_epoch_times(epoch_times) -> CheckResult:
 # ---------------------------------------------------------------------------------------- 4
 
 # (steps, H): multiples of H and not (the last, short period is averaged too), H = 1, H > steps
-COMM_CASES = [(30, 4), (100, 10), (30, 7), (10, 1), (7, 8), (12, 5), (1000, 64)]
+COMM_CASES = [(30, 4), (100, 10), (30, 7), (10, 1), (7, 8), (12, 5), (1000, 64), (1, 1), (1, 5)]  # one step too
 
 
 def _comm_case(rng: random.Random):
@@ -344,7 +381,15 @@ def _comm_case(rng: random.Random):
 
 
 def comm_cases() -> list:
-    return seeded_cases(_comm_case, n=8, seed=SEED, fixed=COMM_CASES)
+    """The hand-written cases, eight drawn ones, then three again (later, another order)."""
+    return _again(seeded_cases(_comm_case, n=8, seed=SEED, fixed=COMM_CASES), picks=(-1, 2, 0))
+
+
+def _comm_forbidden() -> list:
+    """The real worker's rule (the answer, in the library) and the check's count of it."""
+    from fastrain_lib.async_sgd import local_sgd
+
+    return [local_sgd.rounds, local_sgd.averages_after, counted_rounds]
 
 
 def _first(answer):
@@ -367,7 +412,7 @@ def check_local_sgd_comm(comm) -> CheckResult:
     """`comm(steps, H)` -> (rounds, saved): the all-reduces of local SGD with averaging every H
     steps (and once at the end), and the share of communication saved against H = 1."""
     for steps, period in comm_cases():
-        answer, error = call_student(comm, steps, period)
+        answer, error = call_student(comm, steps, period, forbid=_comm_forbidden())
         if error is not None:
             return error
         pair = _pair(answer)

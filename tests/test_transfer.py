@@ -582,7 +582,7 @@ def test_the_launch_and_training_verdicts(capsys, monkeypatch):
     results = {"cpu": ([], [3.0, 2.0, 2.0], 0.5), "cuda": ([], [5.0, 1.0, 1.0], 0.5)}
     lines = _said(capsys, lesson_verdicts.training, results, {"cpu": _info(False), "cuda": _info(False)}, 3)
     assert "accuracy after 3 epochs 50.0%" in lines[0] and "later epochs average 2.00 s" in lines[1]
-    assert lines[-1].endswith("cuda is 2.00× faster.")
+    assert lines[-1].endswith("cuda against the CPU: 2.00× faster.")
     lines = _said(capsys, lesson_verdicts.training, results, {"cpu": _info(True), "cuda": _info(False)}, 3)
     assert not any(line.startswith("➤ cpu:") or "faster" in line for line in lines)
 
@@ -602,7 +602,7 @@ def test_the_loader_and_pipeline_verdicts_give_no_cause_from_noisy_rows(capsys, 
     for r in records:
         r.metrics["startup_s"] = 0.5
     lines = _said(capsys, lesson_verdicts.loaders, records, cuda=False, cores=2)
-    assert "1000 samples/s" in lines[0] and "2 cores" in lines[0] and "helped" in lines[1] and "pin_memory on vs off" in lines[2]
+    assert "1000 samples/s" in lines[0] and "2 cores" in lines[0] and "helped" in lines[1] and "pin_memory on, against off" in lines[2]
     records[2].noise = _info(True)
     lines = _said(capsys, lesson_verdicts.loaders, records, cuda=False, cores=2)
     assert not any("helped" in line for line in lines) and any("noisy" in line for line in lines)

@@ -7,7 +7,9 @@ values. Batches are the hand-written ones (nested dicts/tuples/lists, Bengali te
 seeded generated ones (depths, dtypes from bool to bfloat16, 0-d tensors, NumPy scalars and
 fractions as values that are not tensors). Every argument is compared before and after
 (snapshot, then a walk that reads NumPy scalars by value): an answer that moves its caller's
-batch in place fails.
+batch in place fails. Issue 39: batches of one sample, transposed and sliced (non-contiguous)
+tensors, and one batch asked again in another context (a fresh clone with other numbers and the
+same shapes, to the CPU): an answer that remembers its result by what it was given fails there.
 """
 
 from __future__ import annotations
@@ -96,6 +98,9 @@ def _batches() -> list:
         (torch.rand(3, 5, generator=g, dtype=torch.float64), torch.tensor([1, 2, 0])),
         [torch.rand(2, generator=g).half(), "টেক্সট ১২", 3, None, 2.5],
         {"ids": [torch.arange(7), (torch.zeros(2, 3, dtype=torch.bfloat16),)], "n": 7, "তথ্য": "কাং"},
+        # one sample (batch size 1), and tensors that are views: transposed and sliced (non-contiguous)
+        (torch.rand(1, 1, 4, 4, generator=g), torch.tensor([3]), torch.rand(4, 3, generator=g).t(),
+         {"every_other": torch.arange(10)[::2], "column": torch.rand(3, 4, generator=g)[:, 1]}),
     ]
 
 
@@ -192,4 +197,24 @@ def check_to_device(to_device) -> CheckResult:
             code = _compare(got, before, target, 0)
             if code:
                 return failed(code, COMPARE_KEYS[code])
+    # one batch again in another context: a fresh clone with other numbers (the same shapes), to the CPU
+    again = _renumbered(example_batch())
+    before = snapshot(again)
+    got, problem = call_student(to_device, again, torch.device("cpu"))
+    if problem is not None:
+        return problem
+    code = "mutated_input" if not _same(again, before) else _compare(got, before, torch.device("cpu"), 0)
+    if code:
+        return failed(code, COMPARE_KEYS.get(code, "lesson02.check.mutated_input"))
     return passed()
+
+
+def _renumbered(batch):
+    """The batch with every tensor's numbers changed (the same shapes, dtypes and containers)."""
+    if isinstance(batch, torch.Tensor):
+        return (~batch) if batch.dtype == torch.bool else batch + 1
+    if isinstance(batch, dict):
+        return {k: _renumbered(v) for k, v in batch.items()}
+    if isinstance(batch, (list, tuple)):
+        return type(batch)(_renumbered(v) for v in batch)
+    return batch

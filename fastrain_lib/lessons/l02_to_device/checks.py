@@ -10,9 +10,16 @@ How each check observes its technique (issue 28):
   inputs and targets at each use and count zero_grad/step; the weights afterwards are compared with
   a reference loop; every step's loss tensor is watched through a weak reference, so a loop that
   keeps `loss` itself (its graph, grad_fn and all) alive after it returns is seen, not guessed;
-- check_throughput: the formula on seeded generated cases (sizes, non-round seconds, NumPy ints and
-  Fractions as inputs), valid number types accepted alike (as_number);
+- check_throughput: the formula on seeded generated cases (the types the task gives: whole batch sizes and
+  steps, seconds as a float, batch size 1 included), every number type an answer may return accepted alike
+  (as_number: a float, a NumPy float, a 0-d tensor, a Fraction); each case is asked again in another
+  context (twice the batches in twice the time: the same rate), so a table of the cases' answers fails;
 - check_batch_answer: a multiple-choice letter, each wrong letter told why it is wrong.
+
+Issue 39: every generated input the task allows (batch size 1, sizes that do not divide, frozen
+parameters whose .grad stays None), one input repeated in another context (the same batches in another
+order, a fresh clone), and the course's own loop (input_pipeline.train_epoch, saved.train_epoch) is
+forbidden in task 2, whose answer it is (the task text says so).
 """
 
 from __future__ import annotations
@@ -20,14 +27,12 @@ from __future__ import annotations
 import copy
 import random
 import weakref
-from fractions import Fraction
-
-import numpy as np
 import torch
 from torch import nn
 
 from fastrain_lib.core import errors
 from fastrain_lib.lessons.l02_to_device.saved import train_epoch as lesson_train_epoch  # the lesson's loop, the reference
+from fastrain_lib.lessons import checking
 from fastrain_lib.lessons.checking import (
     CheckResult,
     as_number,
@@ -57,17 +62,22 @@ from fastrain_lib.lessons.l02_to_device.check_to_device import (  # noqa: E402,F
 # ---------------------------------------------------------------- task 2: fix the training loop
 
 class _SpyModel(nn.Module):
-    """A tiny classifier that notes the device of its inputs and of its own weights."""
+    """A tiny classifier that notes the device of its inputs and of its own weights. frozen=True puts a
+    frozen layer in front (requires_grad=False: its .grad stays None, as in fine-tuning)."""
 
-    def __init__(self):
+    def __init__(self, frozen: bool = False):
         super().__init__()
         torch.manual_seed(0)
+        self.pre = nn.Linear(16, 16) if frozen else None
         self.fc = nn.Linear(16, 3)
+        if frozen:
+            self.pre.requires_grad_(False)
         self.seen: list[tuple[torch.device, torch.device]] = []
 
     def forward(self, x):
         self.seen.append((x.device, self.fc.weight.device))
-        return self.fc(x.reshape(x.shape[0], -1))
+        x = x.reshape(x.shape[0], -1)
+        return self.fc(torch.relu(self.pre(x)) if self.pre is not None else x)
 
 
 class _SpyLoss(nn.Module):
@@ -127,19 +137,28 @@ def _sgd(lr: float, momentum: float = 0.0, weight_decay: float = 0.0):
 
 
 def _random_config(rng: random.Random):
-    """Batch sizes (the last one often shorter), loss and SGD settings drawn by a seeded generator."""
+    """Batch sizes (the last one often shorter), loss and SGD settings, a frozen layer or not, drawn by a
+    seeded generator."""
     full, n = rng.randint(1, 6), rng.randint(1, 4)
     sizes = (full,) * n + ((rng.randint(1, full),) if rng.random() < 0.7 else ())
     loss = rng.choice([_SpyLoss, _SmoothedLoss])
     make_opt = _sgd(rng.choice([0.01, 0.05, 0.1, 0.3]), rng.choice([0.0, 0.5, 0.9]), rng.choice([0.0, 0.01]))
-    return sizes, loss, make_opt, rng.choice([torch.device("cpu"), "cpu"])
+    return sizes, loss, make_opt, rng.choice([torch.device("cpu"), "cpu"]), rng.random() < 0.3, False
 
 
-# (batch sizes, loss, optimizer, device as given): non-default hyperparameters in the second; then generated ones
+# (batch sizes, loss, optimizer, device as given, frozen layer, batches in reverse order): non-default
+# hyperparameters in the second; batch size 1 (every batch, and a last one of 1) with a frozen layer; the
+# first configuration again with its batches in reverse order (one input in another context: an answer that
+# remembers its result by what it was given fails there); then generated ones
 EPOCH_CONFIGS = seeded_cases(_random_config, n=3, seed=5, fixed=[
-    ((4, 4, 3), _SpyLoss, _sgd(0.1), torch.device("cpu")),
-    ((5, 5, 5, 2), _SmoothedLoss, _sgd(0.05, 0.9, 0.01), "cpu"),
+    ((4, 4, 3), _SpyLoss, _sgd(0.1), torch.device("cpu"), False, False),
+    ((5, 5, 5, 2), _SmoothedLoss, _sgd(0.05, 0.9, 0.01), "cpu", False, False),
+    ((1, 1, 1), _SpyLoss, _sgd(0.1, 0.9), "cpu", True, False),
+    ((3, 3, 1), _SmoothedLoss, _sgd(0.05, 0.5, 0.01), torch.device("cpu"), True, False),
+    ((4, 4, 3), _SpyLoss, _sgd(0.1), torch.device("cpu"), False, True),
 ])
+# the course's own loop is the answer of task 2: calling it is not writing the loop (the task text says so)
+FORBIDDEN_EPOCH = (lesson_train_epoch,)
 
 
 def _no_zero_grad(model, loader, optimizer, criterion, device):
@@ -157,10 +176,14 @@ def _meta_run(train_epoch) -> CheckResult | None:
     model, criterion = _SpyModel(), _SpyLoss()
     optimizer = _SpyOptimizer(torch.optim.SGD(model.parameters(), lr=0.1))
     try:
-        train_epoch(model, _tiny_loader(), optimizer, criterion, TARGET)
+        with checking.forbid(*FORBIDDEN_EPOCH) as watch:
+            train_epoch(model, _tiny_loader(), optimizer, criterion, TARGET)
         error = None
     except (Exception, SystemExit) as exc:  # noqa: BLE001 - a device bug raises here; the spies say which tensor stayed
         error = exc
+        watch = None
+    if watch is not None and watch.calls:
+        return watch.failure()
     if any(weights != TARGET for _, weights in model.seen):
         return failed("model_not_moved", "lesson02.check.model_not_moved")
     if any(inputs != TARGET for inputs, _ in model.seen):
@@ -220,15 +243,18 @@ def check_train_epoch(train_epoch) -> CheckResult:
     problem = _meta_run(train_epoch)
     if problem is not None:
         return problem
-    for sizes, criterion_cls, make_opt, device in EPOCH_CONFIGS:
+    for sizes, criterion_cls, make_opt, device, frozen, reverse in EPOCH_CONFIGS:
         loader = _tiny_loader(sizes, seed=len(sizes) + sum(sizes))
+        if reverse:
+            loader = loader[::-1]
         saved = copy.deepcopy(loader)
-        model = _SpyModel()
+        model = _SpyModel(frozen)
         start, twin = copy.deepcopy(model), copy.deepcopy(model)
         optimizer = _SpyOptimizer(make_opt(model.parameters()))
         criterion = criterion_cls()
         # the loader (argument 1) must come back as it was; the model and optimizer are meant to change
-        losses, problem = call_student(train_epoch, model, loader, optimizer, criterion, device, guard_inputs=(1,))
+        losses, problem = call_student(train_epoch, model, loader, optimizer, criterion, device, guard_inputs=(1,),
+                                       forbid=FORBIDDEN_EPOCH)
         if problem is not None:
             if problem.code == "mutated_input":
                 return failed("mutated_input", "checking.l02.loader_changed")
@@ -259,26 +285,24 @@ def _holds_graph(value) -> bool:
 # ---------------------------------------------------------------- task 3: throughput and batch size
 
 def _random_throughput_case(rng: random.Random):
-    """A seeded case: any batch size and step count, seconds that are not round; sometimes NumPy
-    integers or an exact Fraction as the inputs (valid numbers a notebook hands around)."""
+    """A seeded case of the types the task gives (issue 39: never a type it excludes): a whole batch size
+    (1 included) and step count, seconds as a float that is not round (a measured time)."""
     batch_size, steps = rng.choice([1, 2, 3, 7, 16, 48, 100, 333, 1024, 4096]), rng.randint(1, 500)
     seconds = round(rng.uniform(0.05, 40.0), rng.randint(1, 4))
-    kind = rng.random()
-    if kind < 0.25:
-        return np.int64(batch_size), np.int32(steps), seconds
-    if kind < 0.4:
-        return batch_size, steps, Fraction(seconds).limit_denominator(1000)
-    return batch_size, steps, seconds
+    return batch_size, steps, float(seconds)
 
 
 THROUGHPUT_CASES = seeded_cases(_random_throughput_case, n=10, seed=3,
                                 fixed=[(48, 7, 3.3), (64, 10, 2.0), (256, 5, 0.5), (1, 100, 4.0), (13, 3, 0.7)])
+# each case again in another context: twice the steps in twice the time is the same rate (a table of answers fails)
+THROUGHPUT_CASES = THROUGHPUT_CASES + [(b, 2 * s, 2 * t) for b, s, t in THROUGHPUT_CASES[:3]]
 
 
 @check
 def check_throughput(throughput) -> CheckResult:
-    """throughput(batch_size, steps, seconds) -> samples per second (a float, a NumPy float, a
-    0-d tensor or a Fraction: any valid number)."""
+    """throughput(batch_size, steps, seconds) -> samples per second, for whole batch sizes and steps and
+    seconds as a float (what the task gives); the answer may be a float, a NumPy float, a 0-d tensor or a
+    Fraction: any valid number."""
     for batch_size, steps, seconds in THROUGHPUT_CASES:
         got, problem = call_student(throughput, batch_size, steps, seconds)  # numbers: nothing to write into
         if problem is not None:

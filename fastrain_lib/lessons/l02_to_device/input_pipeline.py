@@ -45,10 +45,26 @@ class Augmented(Dataset):
         return image, label
 
 
-def cores_needed(num_workers: int) -> int:
-    """Cores a loop with `num_workers` DataLoader workers keeps busy: torch's threads in the training
-    process plus one per worker, at most the machine's (what the noise verdict counts as ours)."""
-    return max(1, min(noise.cores(), torch.get_num_threads() + int(num_workers)))
+def cores_needed(num_workers: int, threads: int | None = None) -> int:
+    """Cores a loop with `num_workers` DataLoader workers keeps busy: the training process's threads
+    (torch's own count unless given) plus one per worker, at most the machine's (what the noise verdict
+    counts as ours)."""
+    return max(1, min(noise.cores(), (threads or torch.get_num_threads()) + int(num_workers)))
+
+
+def fitting_threads() -> tuple[int, int]:
+    """(threads, wanted): the training process's CPU threads that fit the free cores now, and torch's own
+    count (lesson 01 §7: a thread team larger than the free cores waits at every step). A timing taken with
+    fewer than torch's own says so on its verdict line (noise info "threads_wanted")."""
+    wanted = torch.get_num_threads()
+    return noise.free_threads(wanted), wanted
+
+
+def _assess(window, threads: int, wanted: int, num_workers: int, **kwargs) -> dict:
+    """The noise information of a timing that ran with `threads` training threads and `num_workers` workers."""
+    # the line "measured with 1 thread, not 2" counts training threads: said for a loop without workers
+    return window.assess(threads=cores_needed(num_workers, threads),
+                         threads_wanted=wanted if threads < wanted and not num_workers else None, **kwargs)
 
 
 def loader_throughput(dataset: Dataset, batch_size: int = 64, num_workers: int = 0, pin_memory: bool = False,
@@ -61,6 +77,9 @@ def loader_throughput(dataset: Dataset, batch_size: int = 64, num_workers: int =
     loader = make_loader(dataset, batch_size, num_workers, pin_memory)
     max_batches = max_batches or len(loader)
     samples, count = 0, 0
+    threads, wanted = fitting_threads()
+    fit = bench.torch_threads(threads)
+    fit.__enter__()  # the training process's threads that fit the free cores (restored below)
     window = noise.Window().__enter__()
     start = time.perf_counter()
     first = None
@@ -76,16 +95,31 @@ def loader_throughput(dataset: Dataset, batch_size: int = 64, num_workers: int =
                 break
     end = time.perf_counter()
     window.__exit__(None, None, None)
+    fit.__exit__(None, None, None)
     del loader  # ends the worker processes now, not at garbage collection
     steady = max(end - first, 1e-9) if first is not None else float("nan")
     record = bench.Record(
         name=f"loader w{num_workers} pin{int(pin_memory)}", median_s=steady,
         params={"batch_size": batch_size, "num_workers": num_workers, "pin_memory": pin_memory,
                 "pin_effective": pin_memory and hardware.cuda_available(), "batches": count},
-        meta=bench.meta(), noise=window.assess(threads=cores_needed(num_workers), repeats=count))
+        meta=bench.meta(), noise=_assess(window, threads, wanted, num_workers, repeats=count))
     record.metrics["startup_s"] = (first - start) if first is not None else float("nan")
     record.metrics["samples_per_s"] = samples / steady if samples else float("nan")
     return record
+
+
+def remeasure_noisy(records: list[bench.Record], dataset: Dataset) -> list[bench.Record]:
+    """The records with every noisy one measured once more, the same setting (one rerun before the verdict
+    gives up; a quiet rerun replaces its row, a still noisy one stays noisy). Each rerun again takes the
+    training threads that fit the free cores."""
+    again = []
+    for r in records:
+        if noise.is_noisy(r.noise):
+            p = r.params
+            r = loader_throughput(dataset, batch_size=p["batch_size"], num_workers=p["num_workers"],
+                                  pin_memory=p["pin_memory"], max_batches=p["batches"])
+        again.append(r)
+    return again
 
 
 @torch.no_grad()
@@ -136,6 +170,9 @@ def wait_vs_compute(loader, model: nn.Module, optimizer, device: str | torch.dev
     device = hardware.check_device(device)
     criterion = nn.CrossEntropyLoss()
     waits, steps = [], []
+    threads, wanted = fitting_threads()
+    fit = bench.torch_threads(threads)
+    fit.__enter__()  # the training process's threads that fit the free cores (restored below)
     window = noise.Window().__enter__()
     iterator = iter(loader)
     start = time.perf_counter()
@@ -159,8 +196,9 @@ def wait_vs_compute(loader, model: nn.Module, optimizer, device: str | torch.dev
         steps.append(t2 - t1)
     del iterator  # the worker processes end here
     window.__exit__(None, None, None)
+    fit.__exit__(None, None, None)
     total = sum(waits) + sum(steps)
-    info = window.assess(threads=cores_needed(getattr(loader, "num_workers", 0)), repeats=len(steps))
+    info = _assess(window, threads, wanted, getattr(loader, "num_workers", 0), repeats=len(steps))
     return {"wait_s": waits, "step_s": steps, "startup_s": startup or float("nan"),
             "wait_share": sum(waits) / total if total else float("nan"),
             "steps_per_s": len(steps) / total if total else float("nan"), "noise": info}

@@ -192,19 +192,19 @@ MESSAGES = {
               "DataLoader num_workers=1 or 2, so worker processes make the next batch while training goes on.",
     },
     "lesson02.check.diag.expected": {
-        "bn": "কত গুণ আশা করা হলো আর কেন: এই মেশিনে {cores}টি কোর; প্রশিক্ষণের প্রসেস একটি নেয়, কর্মীদের জন্য থাকে {free}টি। "
-              "মাপা গেল, ধীর লুপ তার সময়ের {share:.0%} নমুনা বানাতে খরচ করে; সেই কাজ {free}টি ফাঁকা কোরে সরালে লুপ বড়জোর "
-              "{ideal:.2f} গুণ দ্রুত হতে পারে। যাচাই চায় সেই লাভের {gain:.0%}: অন্তত {need:.2f} গুণ।",
-        "en": "What was expected, and why: this machine has {cores} cores; the training process takes one, leaving {free} for "
-              "workers. Measured: the slow loop spends {share:.0%} of its time making samples; moving that work onto {free} idle "
-              "cores can make the loop at most {ideal:.2f}× faster. The check asks for {gain:.0%} of that gain: at least {need:.2f}×.",
+        "bn": "কত গুণ আশা করা হলো আর কেন: একই রাউন্ডগুলোতে, ধীর লুপ আর তোমার লুপের পাশাপাশি, কোর্সের নিজের সমাধান "
+              "(diagnose.fast_train_steps) এই মেশিনে এখন ধীর লুপের {reference:.2f} গুণ গতি পেয়েছে। যাচাই চায় সেই লাভের "
+              "{gain:.0%}: অন্তত {need:.2f} গুণ।",
+        "en": "What was expected, and why: in the same rounds, beside the slow loop and yours, the course's own fix "
+              "(diagnose.fast_train_steps) reached {reference:.2f}× the slow loop's speed on this machine, now. The check "
+              "asks for {gain:.0%} of that gain: at least {need:.2f}×.",
     },
     "lesson02.check.diag.not_faster": {
         "bn": "প্রোফাইলে তিনটি সমস্যাই আর নেই, কিন্তু মাপা steps/s বাড়েনি যথেষ্ট: ধীর লুপের {speedup:.2f} গুণ (প্রতি রাউন্ডে: {rounds})। "
-              "{why} মেশিন শান্ত ছিল আর রাউন্ডগুলো একমত, তাই মাপটি বিশ্বাসযোগ্য: num_workers কত দিয়েছ, আর লুপে নতুন কোনো ধীর কাজ ঢুকেছে কিনা দেখো।",
+              "{why} কোর্সের সমাধান একই রাউন্ডে, একই মেশিনে মাপা — তাই তুলনাটি টেকে: num_workers কত দিয়েছ, আর লুপে নতুন কোনো ধীর কাজ ঢুকেছে কিনা দেখো।",
         "en": "None of the three problems is left in the profile, but the measured steps/s did not grow enough: {speedup:.2f}× "
-              "the slow loop (per round: {rounds}). {why} The machine was quiet and the rounds agree, so the timing "
-              "stands: check your num_workers, and whether some new slow work entered the loop.",
+              "the slow loop (per round: {rounds}). {why} The course's fix ran in the same rounds on the same machine, so the "
+              "comparison stands: check your num_workers, and whether some new slow work entered the loop.",
     },
     "lesson02.check.diag.noisy": {
         "bn": "প্রোফাইলে তিনটি সমস্যাই আর নেই ✔, কিন্তু গতি মাপার সময় মেশিন ব্যস্ত ছিল (বা রাউন্ডগুলো একে অন্যের সাথে মেলেনি), তাই মাপা {speedup:.2f} গুণ "
@@ -220,9 +220,10 @@ MESSAGES = {
     },
     "lesson02.check.diag.correct_no_speed": {
         "bn": "ঠিক আছে: একই ওজন আর একই সংখ্যা, প্রোফাইলে তিনটি সমস্যার কোনোটি নেই। গতি চাওয়া হয়নি ({speedup:.2f} গুণ মাপা গেছে): {why} "
-              "এই মেশিনে কর্মীদের জন্য ফাঁকা কোর বা সরানোর মতো অপেক্ষা প্রায় নেই, তাই এখানে গতি লাভ হওয়ার কথাও নয়।",
+              "কোর্সের নিজের সমাধানও এখানে এখন {gain_min:.0%}-এর কম লাভ পেয়েছে (কর্মীদের জন্য ফাঁকা কোর নেই, বা সরানোর মতো অপেক্ষা নেই), তাই গতি দিয়ে এখানে কিছু প্রমাণ হয় না।",
         "en": "Correct: the same weights and numbers, none of the three problems in the profile. No speed-up was required "
-              "({speedup:.2f}× measured): {why} This machine has almost no idle cores for workers, or almost no waiting to move, so no gain is to be had here.",
+              "({speedup:.2f}× measured): {why} The course's own fix gained less than {gain_min:.0%} here, now (no idle core for "
+              "workers, or no waiting to move), so speed proves nothing here.",
     },
     "lesson02.check.graph_kept": {
         "bn": "ওজন আর loss-এর মান ঠিক, কিন্তু লুপ শেষ হওয়ার পরেও {alive}টি ধাপের loss তার পুরো গণনা-গ্রাফ (grad_fn) নিয়ে বেঁচে আছে: "
@@ -258,8 +259,8 @@ MESSAGES = {
               "batch itself takes {pinned:.2f} ms, so moving the pinning off the loop's path gains more.",
     },
     "transfer.verdict_pin_noisy": {
-        "bn": "{mb:.1f} MB-এর batch পিন করার খরচ মাপার সময় মেশিন ব্যস্ত ছিল ({ms:.2f} ms), তাই পিন করা লাভ না ক্ষতি — তা এই মাপ থেকে বলা যায় না। আবার চালাও।",
-        "en": "The machine was busy while the cost of pinning a {mb:.1f} MB batch was measured ({ms:.2f} ms), so whether pinning pays cannot be said from it. Run again.",
+        "bn": "{mb:.1f} MB-এর batch পিন করার খরচ মাপার সময় মেশিন ব্যস্ত ছিল ({ms:.2f} ms, গোলমেলে মাপ), তাই পিন করা লাভ না ক্ষতি — তা এই মাপ থেকে বলা যায় না। আবার চালাও।",
+        "en": "The machine was busy while the cost of pinning a {mb:.1f} MB batch was measured ({ms:.2f} ms, a noisy measurement), so whether pinning pays cannot be said from it. Run again.",
     },
     "transfer.step_host_copy": {"bn": "হোস্ট→হোস্ট কপি (pin_memory()-র ন্যূনতম কাজ)", "en": "host→host copy (the least pin_memory() does)"},
     "transfer.step_pageable": {"bn": "পেজেবল মেমরি থেকে .to()", "en": "pageable .to()"},
@@ -282,57 +283,57 @@ MESSAGES = {
     "lesson02.same_speed": {"bn": "প্রায় একই গতি ({ratio:.2f}×)", "en": "about the same speed ({ratio:.2f}×)"},
     "lesson02.bottleneck_data": {
         "bn": "num_workers=0-তে প্রশিক্ষণের {share0:.0%} সময় ডেটার অপেক্ষায়: ইনপুট পাইপলাইনই বোতলের গলা (bottleneck)। "
-              "কর্মী দিয়ে সবচেয়ে ভালো হলো num_workers={best} — ডেটার অপেক্ষা {share:.0%}-এ নামল, গতি: {speed}।",
+              "কর্মী দিয়ে সবচেয়ে ভালো হলো num_workers={best} — ডেটার অপেক্ষা {share:.0%}-এ নামল, গতি num_workers=0-এর তুলনায়: {speed}।",
         "en": "With num_workers=0 training spends {share0:.0%} of its time waiting for data: the input pipeline is the bottleneck. "
-              "The best with workers was num_workers={best} — waiting fell to {share:.0%}, speed: {speed}.",
+              "The best with workers was num_workers={best} — waiting fell to {share:.0%}, speed against num_workers=0: {speed}.",
     },
     "lesson02.workers_took_cores": {
-        "bn": "তবু কর্মী দিয়ে প্রশিক্ষণ {speed}: ধাপ নিজেই {step0_ms:.2f} ms থেকে বেড়ে {step_ms:.2f} ms হলো — "
+        "bn": "তবু কর্মী দিয়ে প্রশিক্ষণ num_workers=0-এর তুলনায় {speed}: ধাপ নিজেই {step0_ms:.2f} ms থেকে বেড়ে {step_ms:.2f} ms হলো — "
               "{best}টি কর্মী প্রসেস প্রশিক্ষণের ধাপের সাথে একই {cores}টি কোরে চলেছে, তাই অপেক্ষা কমার দাম দিতে হলো ধীর ধাপ দিয়ে। "
               "খালি কোর থাকলে (বা GPU-তে প্রশিক্ষণ হলে) কর্মীরা সত্যিই অপেক্ষা লুকায়।",
-        "en": "Yet with workers training ran {speed}: the step itself grew from {step0_ms:.2f} ms to {step_ms:.2f} ms — "
+        "en": "Yet training with workers, against num_workers=0, ran {speed}: the step itself grew from {step0_ms:.2f} ms to {step_ms:.2f} ms — "
               "the {best} worker processes ran on the same {cores} cores as the training step, so less waiting was paid for with a slower step. "
               "With idle cores (or training on a GPU) workers really do hide the waiting.",
     },
     "lesson02.workers_cost_more": {
-        "bn": "তবু কর্মী দিয়ে প্রশিক্ষণ {speed}, যদিও ধাপ নিজে প্রায় একই রইল ({step0_ms:.2f} → {step_ms:.2f} ms): "
+        "bn": "তবু কর্মী দিয়ে প্রশিক্ষণ num_workers=0-এর তুলনায় {speed}, যদিও ধাপ নিজে প্রায় একই রইল ({step0_ms:.2f} → {step_ms:.2f} ms): "
               "প্রসেসের মধ্যে batch পাঠানোর খরচ কর্মীদের বাঁচানো সময়ের চেয়ে বেশি।",
-        "en": "Yet with workers training ran {speed}, though the step itself stayed about the same ({step0_ms:.2f} → {step_ms:.2f} ms): "
+        "en": "Yet training with workers, against num_workers=0, ran {speed}, though the step itself stayed about the same ({step0_ms:.2f} → {step_ms:.2f} ms): "
               "sending batches between processes cost more than the workers saved.",
     },
     "lesson02.bottleneck_step": {
         "bn": "num_workers=0-তেও ডেটার অপেক্ষা সময়ের {share0:.0%}, অর্ধেকের কম: এখানে ধাপ নিজেই বেশি সময় নেয়, ইনপুট পাইপলাইন বোতলের গলা নয়। "
-              "কর্মী দিয়ে সবচেয়ে ভালো num_workers={best}: {speed}।",
+              "কর্মী দিয়ে সবচেয়ে ভালো num_workers={best}, num_workers=0-এর তুলনায়: {speed}।",
         "en": "Even with num_workers=0 waiting for data is {share0:.0%} of the time, under half: the step itself takes longer here, the input "
-              "pipeline is not the bottleneck. Best with workers: num_workers={best}, {speed}.",
+              "pipeline is not the bottleneck. Best with workers: num_workers={best}, against num_workers=0: {speed}.",
     },
     "lesson02.pipeline_noisy": {
-        "bn": "num_workers=0 বা num_workers={best}-এর মাপের সময় মেশিন ব্যস্ত ছিল, তাই কোনটা বোতলের গলা আর কর্মী কেন সাহায্য করল বা করল না — তা এই মাপ থেকে বলা যায় না। অন্য ভারী কাজ থামিয়ে সেলটি আবার চালাও।",
-        "en": "The machine was busy while num_workers=0 or num_workers={best} was measured, so these timings cannot say what the bottleneck is or why workers helped or not. Stop other heavy work and run the cell again.",
+        "bn": "num_workers=0 বা num_workers={best}-এর মাপের সময় মেশিন ব্যস্ত ছিল (গোলমেলে মাপ), তাই কোনটা বোতলের গলা আর কর্মী কেন সাহায্য করল বা করল না — তা এই মাপ থেকে বলা যায় না। অন্য ভারী কাজ থামিয়ে সেলটি আবার চালাও।",
+        "en": "The machine was busy while num_workers=0 or num_workers={best} was measured (noisy measurements), so these timings cannot say what the bottleneck is or why workers helped or not. Stop other heavy work and run the cell again.",
     },
     "lesson02.workers_noisy": {
-        "bn": "num_workers=0 বা {workers}টি কর্মীর মাপ গোলমেলে (মেশিন ব্যস্ত ছিল): {speed} — এর কারণ এখান থেকে বলা যায় না। সেলটি আবার চালিয়ে মিলিয়ে দেখো।",
-        "en": "The num_workers=0 or {workers}-worker measurement was noisy (the machine was busy): {speed} — no cause can be given from it. Run the cell again and compare.",
+        "bn": "num_workers=0 বা {workers}টি কর্মীর মাপ গোলমেলে (মেশিন ব্যস্ত ছিল): {workers}টি কর্মী, num_workers=0-এর তুলনায় {speed} — এর কারণ এখান থেকে বলা যায় না। গোলমেলে সারিগুলো ঠিক ওপরের সেল একবার আবার মেপেছে; তবু গোলমেলে থাকলে অন্য ভারী প্রোগ্রাম বন্ধ করে দুটি সেলই আবার চালাও।",
+        "en": "The num_workers=0 or {workers}-worker measurement was noisy (the machine was busy): {workers} workers against num_workers=0, {speed} — no cause can be given from it. The cell just above measured the noisy rows once more; if they are still noisy, stop other heavy programs and run both cells again.",
     },
     "lesson02.workers_helped": {
-        "bn": "কর্মী প্রসেস এখানে লাভ দিয়েছে ({speed}): ছবি বদলানোর কাজ প্রশিক্ষণের প্রসেস থেকে সরে গেছে আর ফাঁকা কোর কাজে লেগেছে।",
-        "en": "Worker processes helped here ({speed}): the augmentation moved out of the training process onto otherwise idle cores.",
+        "bn": "কর্মী প্রসেস এখানে লাভ দিয়েছে (num_workers=0-এর তুলনায় {speed}, শান্ত মাপ): ছবি বদলানোর কাজ প্রশিক্ষণের প্রসেস থেকে সরে গেছে আর ফাঁকা কোর কাজে লেগেছে।",
+        "en": "Worker processes helped here (against num_workers=0: {speed}, quiet measurements): the augmentation moved out of the training process onto otherwise idle cores.",
     },
     "lesson02.workers_hurt": {
-        "bn": "কর্মী প্রসেস এখানে ধীর করেছে ({speed}): প্রতি batch-এর কাজ কম, কর্মী থেকে batch পাঠানোর খরচ আছে, আর ফাঁকা কোর কম।",
-        "en": "Worker processes made it slower here ({speed}): there is little work per batch, sending batches from workers costs time, and there are few idle cores.",
+        "bn": "কর্মী প্রসেস এখানে ধীর করেছে (num_workers=0-এর তুলনায় {speed}, শান্ত মাপ): প্রতি batch-এর কাজ কম, কর্মী থেকে batch পাঠানোর খরচ আছে, আর ফাঁকা কোর কম।",
+        "en": "Worker processes made it slower here (against num_workers=0: {speed}, quiet measurements): there is little work per batch, sending batches from workers costs time, and there are few idle cores.",
     },
     "lesson02.workers_same": {
-        "bn": "কর্মী দিয়ে গতি প্রায় একই ({speed}): প্রতি batch-এর কাজ এত কম যে সরিয়ে নিয়ে যা বাঁচে, batch পাঠাতে প্রায় ততটাই খরচ হয়।",
-        "en": "Workers left the speed about the same ({speed}): there is so little work per batch that moving it saves about what sending the batch costs.",
+        "bn": "কর্মী দিয়ে গতি num_workers=0-এর প্রায় সমান ({speed}, শান্ত মাপ): প্রতি batch-এর কাজ এত কম যে সরিয়ে নিয়ে যা বাঁচে, batch পাঠাতে প্রায় ততটাই খরচ হয়।",
+        "en": "Workers left the speed about that of num_workers=0 ({speed}, quiet measurements): there is so little work per batch that moving it saves about what sending the batch costs.",
     },
     "lesson02.pin_gap_noisy": {
-        "bn": "num_workers={workers}: pin_memory চালু বনাম বন্ধ — {speed}, কিন্তু দুটির অন্তত একটির মাপ গোলমেলে (মেশিন ব্যস্ত ছিল), তাই এই পার্থক্যের কোনো মানে নেই। আবার চালিয়ে দেখো।",
-        "en": "num_workers={workers}: pin_memory on vs off — {speed}, but at least one of the two was measured on a busy machine, so the gap means nothing. Run again and compare.",
+        "bn": "num_workers={workers}: pin_memory চালু, বন্ধের তুলনায় {speed}, কিন্তু দুটির অন্তত একটির মাপ গোলমেলে (মেশিন ব্যস্ত ছিল), তাই এই পার্থক্যের কোনো মানে নেই। আবার চালিয়ে দেখো।",
+        "en": "num_workers={workers}: pin_memory on, against off: {speed}, but at least one of the two was measured on a busy machine, so the gap means nothing. Run again and compare.",
     },
     "lesson02.pin_gap_cpu_noise": {
-        "bn": "num_workers={workers}: pin_memory চালু বনাম বন্ধ — {speed}, পার্থক্য {gap:.0%}। GPU ছাড়া pin_memory কিছুই করে না (PyTorch এটি উপেক্ষা করে), তাই এই পার্থক্য একবার চালানোর ওঠানামা (noise), pin_memory-র প্রভাব নয়।",
-        "en": "num_workers={workers}: pin_memory on vs off — {speed}, a {gap:.0%} gap. Without a GPU pin_memory does nothing (PyTorch ignores it), so this gap is the noise of a single pass, not pin_memory's effect.",
+        "bn": "num_workers={workers}: pin_memory চালু, বন্ধের তুলনায় {speed}, পার্থক্য {gap:.0%} (দুটিই শান্ত মাপ)। GPU ছাড়া pin_memory কিছুই করে না (PyTorch এটি উপেক্ষা করে), তাই এই পার্থক্য একবার চালানোর ওঠানামা (noise), pin_memory-র প্রভাব নয়।",
+        "en": "num_workers={workers}: pin_memory on, against off: {speed}, a {gap:.0%} gap (both quiet measurements). Without a GPU pin_memory does nothing (PyTorch ignores it), so this gap is the noise of a single pass, not pin_memory's effect.",
     },
     "lesson02.pin_gap_cpu_large": {
         "bn": "num_workers={workers}: pin_memory চালু বনাম বন্ধ — {speed}, পার্থক্য {gap:.0%}, মেশিন শান্ত থাকা সত্ত্বেও {limit:.0%}-এর বেশি। তবু এটা pin_memory নয়: GPU ছাড়া PyTorch pin_memory উপেক্ষা করে, দুটি চালানো আসলে একই কাজ। একবার চালানো (কর্মী চালু হওয়া, ক্যাশ, কোনটা আগে চলল) এতটা নড়তে পারে — আবার চালাও; সত্যিকারের প্রভাব হলে পার্থক্যটা থেকে যেত।",
@@ -351,8 +352,8 @@ MESSAGES = {
         "en": "The timed run and the profiler disagree: num_workers={workers} vs 0 — {before} without the profiler, {profiled} under it; both on a quiet machine. The cause is the profiler itself: it records every op of the training process, which changes the loop (num_workers=0: {overhead0}, num_workers={workers}: {overhead_w}), and the workers run on the same cores. So for speed trust the run without the profiler; the profiler tells what ran and how often (which process loaded the samples, how many ops).",
     },
     "lesson02.reconcile_noisy": {
-        "bn": "আগের মাপ (প্রোফাইলার ছাড়া: num_workers={workers} {before}) আর প্রোফাইলারসহ মাপ ({profiled}) — অন্তত একটি ব্যস্ত মেশিনে নেওয়া, তাই দুটি মেলে কি না, বা না মিললে কেন, তা বলা যায় না। প্রোফাইলের গোনা সংখ্যাগুলো (কতবার, কোন প্রসেসে) তবু ঠিক; সময়ের জন্য শান্ত মেশিনে আবার চালাও।",
-        "en": "The timed run (without the profiler: num_workers={workers} {before}) and the profiled run ({profiled}) — at least one was taken on a busy machine, so whether they agree, or why not, cannot be said. The profile's counts (how often, in which process) still hold; for times run again on a quiet machine.",
+        "bn": "আগের মাপ (প্রোফাইলার ছাড়া: num_workers={workers} {before}) আর প্রোফাইলারসহ মাপ ({profiled}) — অন্তত একটি ব্যস্ত মেশিনে নেওয়া (গোলমেলে), তাই দুটি মেলে কি না, বা না মিললে কেন, তা বলা যায় না। প্রোফাইলের গোনা সংখ্যাগুলো (কতবার, কোন প্রসেসে) তবু ঠিক; সময়ের জন্য শান্ত মেশিনে আবার চালাও।",
+        "en": "The timed run (without the profiler: num_workers={workers} {before}) and the profiled run ({profiled}) — at least one was taken on a busy machine (noisy), so whether they agree, or why not, cannot be said. The profile's counts (how often, in which process) still hold; for times run again on a quiet machine.",
     },
     # lesson 02 notebook: the sentences its # VERDICT cells print (verdicts.py)
     "lesson02.v_launch": {"bn": "এখানে মাপা ({device}): কল ফিরেছে {launch_ms:.3f} ms-এ, ফল তৈরি হয়েছে {total_ms:.3f} ms-এ।",
@@ -362,8 +363,8 @@ MESSAGES = {
     "lesson02.v_launch_sync": {"bn": "কল আর ফল প্রায় একসাথে: এই ডিভাইস কলের ভেতরেই কাজটা শেষ করে (CPU-তে এমনই হয়)।",
                                "en": "The call and the result came almost together: this device finishes the work inside the call (as a CPU does)."},
     "lesson02.v_item": {
-        "bn": "এখানে মাপা ({device}): প্রতি ধাপে .item() ডাকলে {every:.3f} ms/ধাপ, শেষে একবার ডাকলে {once:.3f} ms/ধাপ — প্রতি ধাপে .item() {speed}।",
-        "en": "Measured here ({device}): .item() every step {every:.3f} ms/step, once at the end {once:.3f} ms/step — .item() every step is {speed}.",
+        "bn": "এখানে মাপা ({device}): প্রতি ধাপে .item() ডাকলে {every:.3f} ms/ধাপ, শেষে একবার ডাকলে {once:.3f} ms/ধাপ — প্রতি ধাপে .item(), শেষে একবারের তুলনায় {speed}।",
+        "en": "Measured here ({device}): .item() every step {every:.3f} ms/step, once at the end {once:.3f} ms/step — .item() every step, against once at the end: {speed}.",
     },
     "lesson02.v_item_cpu": {
         "bn": "CPU-তে .item()-এর জন্য অপেক্ষার কিছু নেই (কাজ কলের ভেতরেই শেষ হয়), তাই এই পার্থক্য .item()-এর খরচ নয়: একই ধাপ দুবার মাপলেও এতটা নড়তে পারে — আবার চালিয়ে মিলিয়ে দেখো।",
@@ -392,8 +393,8 @@ MESSAGES = {
         "en": "Model (not measured): copy {copy_ms:.1f} ms, compute {compute_ms:.1f} ms, {batches} batches → one stream {serial_ms:.1f} ms, overlapped {overlapped_ms:.1f} ms, at most {speedup:.2f}×. The gain is largest when copy and compute take about as long.",
     },
     "lesson02.v_overlap_gpu": {
-        "bn": "{gpu}-এ {batches}টি batch: এক স্ট্রিমে {serial_ms:.1f} ms, দ্বিতীয় স্ট্রিমে কপিসহ {overlapped_ms:.1f} ms — দ্বিতীয় স্ট্রিম {speed}।",
-        "en": "On {gpu}, {batches} batches: one stream {serial_ms:.1f} ms, copies on a second stream {overlapped_ms:.1f} ms — the second stream is {speed}.",
+        "bn": "{gpu}-এ {batches}টি batch: এক স্ট্রিমে {serial_ms:.1f} ms, দ্বিতীয় স্ট্রিমে কপিসহ {overlapped_ms:.1f} ms — দ্বিতীয় স্ট্রিম, এক স্ট্রিমের তুলনায় {speed}।",
+        "en": "On {gpu}, {batches} batches: one stream {serial_ms:.1f} ms, copies on a second stream {overlapped_ms:.1f} ms — the second stream, against one stream: {speed}.",
     },
     "lesson02.v_loader": {
         "bn": "এখানে মাপা: num_workers=0-তে {base:.0f} নমুনা/সেকেন্ড; কর্মী দিয়ে সবচেয়ে ভালো {workers}টি কর্মীতে: {fastest:.0f} নমুনা/সেকেন্ড, কর্মী চালু হতে লেগেছে {startup:.2f} সেকেন্ড। এই মেশিনে {cores}টি কোর।",
@@ -412,8 +413,8 @@ MESSAGES = {
         "en": "{device}: first epoch (warm-up) {first:.2f} s; the later epochs average {mean:.2f} s — the warm-up is left out of the mean.",
     },
     "lesson02.v_devices": {
-        "bn": "এখানে মাপা: একই লুপে প্রতি ইপক (ওয়ার্ম-আপ বাদে) {cpu:.2f} সেকেন্ড CPU-তে, {other:.2f} সেকেন্ড {device}-এ — {device} {speed}।",
-        "en": "Measured here: the same loop takes {cpu:.2f} s per epoch (warm-up left out) on the CPU and {other:.2f} s on {device} — {device} is {speed}.",
+        "bn": "এখানে মাপা: একই লুপে প্রতি ইপক (ওয়ার্ম-আপ বাদে) {cpu:.2f} সেকেন্ড CPU-তে, {other:.2f} সেকেন্ড {device}-এ — {device}, CPU-র তুলনায় {speed}।",
+        "en": "Measured here: the same loop takes {cpu:.2f} s per epoch (warm-up left out) on the CPU and {other:.2f} s on {device} — {device} against the CPU: {speed}.",
     },
     # exercise 02, task 4
 }

@@ -66,9 +66,10 @@ def training_run(device: str, batch_size: int, num_workers: int, pin_memory: boo
 
 def speed_experiment(device: str, batch_size: int, num_workers: int, pin_memory: bool) -> Outcome:
     """One training run for the chosen setting: loss curve, and samples/s beside earlier runs."""
-    with noise.Window() as window:  # was the machine quiet while this run trained?
+    threads, wanted = input_pipeline.fitting_threads()  # the training threads that fit the free cores (lesson 01 §7)
+    with bench.torch_threads(threads), noise.Window() as window:  # was the machine quiet while this run trained?
         result = training_run(device, batch_size, num_workers, pin_memory)
-    info = window.assess(threads=input_pipeline.cores_needed(num_workers), repeats=len(result["losses"]))
+    info = window.assess(threads=input_pipeline.cores_needed(num_workers, threads), repeats=len(result["losses"]))
     rate = result["samples_per_s"]
     pin = t("core.yes") if pin_memory else t("core.no")
     setting = f"{device}\nb{batch_size} w{num_workers} p{int(pin_memory)}"
@@ -96,7 +97,9 @@ def speed_experiment(device: str, batch_size: int, num_workers: int, pin_memory:
     rows = [(device, batch_size, num_workers, pin, rate, result["startup_s"], result["losses"][-1],
              t("noise.noisy_word") if noise.is_noisy(info) else t("noise.quiet_word"))]
     note = t("lesson02.panel_note", startup=result["startup_s"])
-    if noise.is_noisy(info):  # a noisy run: say so and what to do; nothing here explains its speed
+    if threads < wanted:  # said on the panel: the run used fewer threads than torch's own
+        note += " " + t("core.verdict_fewer_threads", threads=threads, wanted=wanted)
+    if noise.is_noisy(info):  # a noisy run: say so and what to do (the «চালাও» button reruns it); no cause
         note += " " + noise.sentence(info)
     if pin_memory and not hardware.cuda_available():
         note += " " + t("transfer.pin_ignored")

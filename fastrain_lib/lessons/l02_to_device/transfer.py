@@ -115,22 +115,23 @@ def launch_vs_sync(device: str | torch.device, size: int = 2048, repeats: int = 
     device = hardware.check_device(device)
     a = bench.fresh_random(size, size, device=device)
     launch, total = [], []
-    window = noise.Window().__enter__()
-    for _ in range(repeats + 1):  # the first round is a warm-up
-        hardware.synchronize(device)
-        start = time.perf_counter()
-        a @ a
-        returned = time.perf_counter()
-        hardware.synchronize(device)
-        done = time.perf_counter()
-        launch.append(returned - start)
-        total.append(done - start)
-    window.__exit__(None, None, None)
+    wanted = torch.get_num_threads()
+    threads = noise.free_threads(wanted) if device.type == "cpu" else wanted  # CPU work: the threads that fit the free cores
+    with bench.torch_threads(threads), noise.Window() as window:
+        for _ in range(repeats + 1):  # the first round is a warm-up
+            hardware.synchronize(device)
+            start = time.perf_counter()
+            a @ a
+            returned = time.perf_counter()
+            hardware.synchronize(device)
+            done = time.perf_counter()
+            launch.append(returned - start)
+            total.append(done - start)
     launch, total = sorted(launch[1:]), sorted(total[1:])
     spread, count = noise.from_times(total)
     return {"device": str(device), "size": size, "launch_s": launch[len(launch) // 2],
             "total_s": total[len(total) // 2],
-            "noise": window.assess(threads=torch.get_num_threads(), spread=spread, repeats=count)}
+            "noise": window.assess(threads=threads, spread=spread, repeats=count, threads_wanted=wanted)}
 
 
 def random_batches(steps: int, batch_size: int, device: torch.device, seed: int = 0):

@@ -111,6 +111,15 @@ def test_ssp_bound_is_respected(problem):
         d = run(problem, mode="ssp", workers=4, speeds=(1, 1, 0.5, 0.3), straggler_prob=0.3, straggler_delay=2,
                 staleness_bound=bound, gradients=80, seed=bound)
         assert any(e.kind == "straggle" for e in d.events) and _ssp_violations(d, bound) == []
+        # the replay can fail at this bound: a start rule that overshoots it by 2 is caught (with and
+        # without straggler delays), so "no violations" above is a finding, not 0 - 0 <= bound
+        for extra in ({}, {"speeds": (1, 1, 0.5, 0.3), "workers": 4, "straggler_prob": 0.3, "straggler_delay": 2,
+                           "seed": bound}):
+            cfg = {"mode": "ssp", "workers": 3, "speeds": (1, 1, 0.3), "staleness_bound": bound, "gradients": 60,
+                   **extra}
+            over = A.simulate(problem, A.SimConfig(**cfg), start_rule=lambda c, cs, s: c - min(cs) <= s + 2)
+            bad = _ssp_violations(over, bound)
+            assert bad and max(k - min(done) for _, k, _, done in bad) > bound
     # the replay can fail: a rule that lets workers run 2 steps past the bound is caught
     loose = A.simulate(problem, A.SimConfig(mode="ssp", workers=3, speeds=(1, 1, 0.3), staleness_bound=1,
                                             gradients=60), start_rule=lambda c, cs, s: c - min(cs) <= s + 2)

@@ -149,14 +149,20 @@ def sweep_verdicts(rows: list[dict]) -> list[tuple[str, dict, list]]:
 SAME_IDLE = 0.05
 
 
+def _listed(values) -> str:
+    """[8, 8] -> '8, 8' (one number per stage, as the table writes them: never a list's repr)."""
+    return ", ".join(str(v) for v in values)
+
+
 def schedule_verdicts_noise(rows: list[dict]) -> list[tuple[str, dict, list]]:
     """Live micro-batches are counts (noise=()); the idle shares are timings (their rows' noise)."""
     out = []
     for r in rows:
         ok = r["alive"] == r["alive_rule"]
         out.append(("lesson05c.v_sched_alive" if ok else "lesson05c.v_sched_alive_off",
-                    {"name": strategy_label(r["schedule"]), "m": r["micro_batches"], "alive": r["alive"],
-                     "rule": r["alive_rule"], "kb": [round(b / 1024) for b in r["activation_bytes"]]}, []))
+                    {"name": strategy_label(r["schedule"]), "m": r["micro_batches"], "alive": _listed(r["alive"]),
+                     "rule": _listed(r["alive_rule"]), "kb": _listed(round(b / 1024) for b in r["activation_bytes"])},
+                    []))
     for m in sorted({r["micro_batches"] for r in rows}):
         pair = {r["schedule"]: r for r in rows if r["micro_batches"] == m}
         if len(pair) == 2:

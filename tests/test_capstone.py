@@ -895,3 +895,72 @@ def test_val_loss_is_fixed_windows_in_the_runs_autocast():
     first = model_data.val_loss(net, data, cfg, "cpu")
     assert math.isfinite(first) and first == model_data.val_loss(net, data, cfg, "cpu") and net.training
     assert model_data.val_loss(net, data, cfg, "cpu", "bf16") == pytest.approx(first, rel=0.05)
+
+
+# ---- issue 38: each lesson-07 verdict function fed noisy and quiet rows, its printed sentences read
+
+
+def _sentence_tools():
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).parent))
+    from _sentences import is_finding, says_its_noise
+
+    return is_finding, says_its_noise
+
+
+def _measured(tokens, mfu, peak_gflops, info, peak_info=None):
+    r = _result([10, 10, 10, 10])
+    r.tokens_per_s, r.mfu, r.measured_steps = tokens, mfu, 4
+    r.peak = hardware.Peak(peak_gflops * 1e9, None, "measured", "matmul", "matmul float32 (cpu)")
+    r.noise, r.peak_noise = dict(info), dict(peak_info if peak_info is not None else info)
+    r.settings = {"threads": 1}
+    return r
+
+
+@pytest.mark.parametrize("train_info, peak_info, mark", [(QUIET, QUIET, "quiet ✓"), (BUSY, QUIET, "⚠️ noisy (training)"),
+                                                        (QUIET, BUSY, "⚠️ noisy (peak)"),
+                                                        (BUSY, BUSY, "⚠️ noisy (training, peak)")])
+def test_the_mfu_line_says_its_own_noise_status(monkeypatch, train_info, peak_info, mark):
+    """Issue 38: 'MFU 68.9%' stood with no noise status; the line now says it, naming which measurement was noisy."""
+    monkeypatch.setenv("FASTRAIN_LANG", "en")
+    result = _measured(4100.0, 0.41, 37.4, {**train_info, "threads": 1}, {**peak_info, "threads": 1})
+    speed = next(line for line in cverdicts.report_lines(result) if line.startswith("measured now"))
+    assert mark in speed
+    assert ("1 thread(s)" in speed) == (mark == "quiet ✓")
+    assert ("do not trust" in speed) == (mark != "quiet ✓")
+
+
+@pytest.mark.parametrize("noisy", [False, True])
+def test_the_mfu_comparison_with_an_earlier_run_stands_on_both_runs(capsys, monkeypatch, noisy):
+    """The MFU change compares two runs' timings: beside a noisy run every finding line carries the noisy
+    mark and gives no cause; on quiet runs the finding (the ratio, and what moved) is stated."""
+    monkeypatch.setenv("FASTRAIN_LANG", "en")
+    is_finding, says_its_noise = _sentence_tools()
+    earlier = {"tokens_per_s": 5200.0, "mfu": 0.0334, "peak_flops": 97.8e9, "noise": dict(QUIET), "peak_noise": dict(QUIET)}
+    now = _measured(4100.0, 0.041, 37.4, BUSY if noisy else QUIET, QUIET)
+    cverdicts.say_mfu_change(earlier, now)
+    lines = [line for line in capsys.readouterr().out.splitlines() if line.strip()]
+    assert lines
+    if noisy:
+        assert all(verdicts.NOISY_MARK.strip() in line for line in lines if is_finding(line) or "⚠️" in line)
+        assert not any("because" in line or "the peak" in line.lower() for line in lines)
+    else:
+        assert any("5,200" in line and "4,100" in line for line in lines) and not any("⚠️" in line for line in lines)
+
+
+def test_the_recipe_on_noisy_and_quiet_rows_reads_right(capsys, monkeypatch):
+    """say_recipe: busy rows give no verdict and no cause on any finding line; quiet rows state the finding."""
+    monkeypatch.setenv("FASTRAIN_LANG", "en")
+    is_finding, says_its_noise = _sentence_tools()
+    quiet = {"fp32": _with_noise(_result([12, 10, 10, 10, 10, 10]), QUIET),
+             "fused": _with_noise(_result([9, 5, 5, 5.1, 5, 5]), QUIET)}
+    cverdicts.say_recipe(quiet, CPU_AMX)
+    said = capsys.readouterr().out
+    assert "fused AdamW" in said and "⚠️" not in said and any(is_finding(line) for line in said.splitlines())
+    busy = {"fp32": _with_noise(_result([12, 10, 10, 10, 10, 10]), BUSY),
+            "fused": _with_noise(_result([9, 5, 5, 5.1, 5, 5]), BUSY)}
+    cverdicts.say_recipe(busy, CPU_AMX)
+    said = capsys.readouterr().out
+    for line in said.splitlines():
+        assert "helped" not in line and "because" not in line

@@ -242,3 +242,22 @@ def test_group_spread_uses_runs_and_their_own_iqr():
     assert class_results.group_spread([one]) == pytest.approx(0.3)
     two = [bench.Record("m", 0.010, params={}, meta=CPU), bench.Record("m", 0.012, params={}, meta=CPU)]
     assert class_results.group_spread(two) == pytest.approx(0.002 / 0.011)
+
+
+def test_noisy_records_are_named_with_their_settings_and_each_warning_is_said_once():
+    """Issue 38 (lesson 98): '12 noisy' named 9 (a student's fp32 and bf16 runs had one name), and the same
+    warning stood 2-5 times in a cell. Every noisy record is named with its settings; a sentence shared
+    by several records is printed once, under all their names."""
+    from fastrain_lib.measure import bench, noise
+
+    busy = {"verdict": "noisy", "reasons": ["load"], "cores": 2, "other_cores": 1.5, "steal_cores": 0.0,
+            "threads": 1, "cores_free": 0.5}
+    records = [bench.Record(f"matmul {n}", 1e-3, params={"size": n, "device": "cpu", "dtype": dtype, "student": "mitu"},
+                            noise=dict(busy)) for n in (64, 128) for dtype in ("float32", "bfloat16")]
+    result = class_results.ClassResults(records=records)
+    summary = result.summary().splitlines()[-1]
+    assert "matmul 64 (cpu, bfloat16)" in summary and "matmul 64 (cpu, float32)" in summary
+    assert summary.count("mitu: matmul") == 4
+    lines = class_results.noisy_lines(records)
+    assert len(lines) == len(set(lines)) == 2  # one sentence, once, under the four names
+    assert lines[1].strip() == noise.sentence(busy) and lines[0].count("mitu: ") == 4

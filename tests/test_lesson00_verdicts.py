@@ -33,3 +33,22 @@ def test_shaping_says_which(capsys):
     lesson00.shaping("3.10.0", 80.0, 80.0)
     out = capsys.readouterr().out
     assert verdicts.line("lesson00.v_shaping_ok") in out and verdicts.line("lesson00.v_shaping_broken") in out
+
+
+def test_doubling_finding_lines_carry_their_noise_status(capsys):
+    """Issue 38's sentence rule on this lesson's verdict: noisy rows — every finding line carries the noisy
+    mark and no cause is given; quiet rows — the ratio and its cause are stated."""
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).parent))
+    from _sentences import is_finding
+
+    lesson00.doubling(rec(64, 1e-3, "noisy"), rec(128, 9e-3))
+    noisy = [line for line in capsys.readouterr().out.splitlines() if line.strip()]
+    assert noisy and all(verdicts.NOISY_MARK.strip() in line for line in noisy if is_finding(line))
+    assert not any(t(k) in "\n".join(noisy) for k in ("lesson00.v_doubling_less", "lesson00.v_doubling_about",
+                                                       "lesson00.v_doubling_more"))
+    lesson00.doubling(rec(64, 1e-3), rec(128, 9e-3))
+    quiet = capsys.readouterr().out
+    assert "9.0" in quiet and verdicts.line("lesson00.v_doubling_about") in quiet and "⚠️" not in quiet

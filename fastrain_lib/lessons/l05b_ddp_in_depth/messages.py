@@ -63,6 +63,19 @@ MESSAGES = {
         "bn": "⚠️ {what}: এই মাপ গোলমেলে ছিল (মেশিনে অন্য কাজ চলছিল, কোরের চেয়ে বেশি প্রসেস, বা পুনরাবৃত্তিগুলো মেলেনি) — তাই এখান থেকে কোনো কারণ বলা হলো না। অন্য কাজ বন্ধ করে সেলটি আবার চালাও।",
         "en": "⚠️ {what}: this measurement was noisy (other work was running, more processes than cores, or the repeats disagree) — so no cause is drawn from it. Stop other work and run the cell again.",
     },
+    "lesson05b.v_rerun": {
+        "bn": "একবার আবার মাপো, শান্ত অবস্থায়: অন্য প্রোগ্রাম (ব্রাউজারের ভিডিও, আরেকটি নোটবুক) বন্ধ করে উপরের মাপার সেলটি আবার চালাও — দ্বিতীয়বার সে আগের ফল না নিয়ে নতুন করে মাপে, প্রতিটি র‍্যাঙ্ক 1টি থ্রেডে, আর শুরুর আগে কোর খালি হওয়ার জন্য কয়েক সেকেন্ড অপেক্ষা করে।",
+        "en": "Measure once more, quietly: close other programs (a browser video, another notebook) and run the measuring cell above again — the second time it measures anew instead of reusing the result, one thread per process, and waits a few seconds for free cores before it starts.",
+    },
+    "lesson05b.quiet_mark": {"bn": "(শান্ত মাপ থেকে)", "en": "(from a quiet run)"},
+    "lesson05b.v_no_sync_busy": {
+        "bn": "✓ ব্যস্ত মেশিনে পালা করে মাপা (অন্য কাজ গড়ে {busy_cores:.1f}টি কোর নিয়েছিল; {rounds}টি রাউন্ডের প্রতিটিতে দুইভাবেই এক ধাপ, রাউন্ডের অনুপাতগুলোর ফারাক {round_spread:.0%}): "
+              "{k}টি মাইক্রো-ব্যাচ জমিয়ে no_sync() অল-রিডিউস {every_allreduces:.0f}টি থেকে {no_sync_allreduces:.0f}টিতে নামিয়েছে, আর একই রাউন্ডে no_sync()-এর ধাপ ÷ প্রতিবার অল-রিডিউসের ধাপ = {ratio:.2f} (মধ্যমা)। "
+              "শুধু এই অনুপাতটি পড়ো: মিলিসেকেন্ডগুলো ({every_ms:.1f} বনাম {no_sync_ms:.1f}) অন্য কাজের ভারে বদলেছে।",
+        "en": "✓ Measured in interleaved rounds on a busy machine (other work took {busy_cores:.1f} cores on average; each of {rounds} rounds timed one step both ways, the rounds' ratios {round_spread:.0%} apart): "
+              "accumulating {k} micro-batches, no_sync() cut the all-reduces from {every_allreduces:.0f} to {no_sync_allreduces:.0f}, and within a round no_sync()'s step ÷ the every-backward step = {ratio:.2f} (median). "
+              "Read only this ratio: the milliseconds ({every_ms:.1f} vs {no_sync_ms:.1f}) moved with the other load.",
+    },
     "lesson05b.what_compare": {"bn": "DataParallel বনাম DDP", "en": "DataParallel vs DDP"},
     "lesson05b.what_sweep": {"bn": "বাকেটের আকার বনাম ধাপের সময়", "en": "bucket size vs step time"},
     "lesson05b.what_accumulation": {"bn": "no_sync() সহ আর ছাড়া ধাপের সময়", "en": "step time with and without no_sync()"},
@@ -263,11 +276,11 @@ MESSAGES = {
     "lesson05b.strategy_ps": {"bn": "প্যারামিটার সার্ভার", "en": "parameter server"},
     "lesson05b.prediction_only": {"bn": "(শুধু অনুমান)", "en": "(prediction only)"},
     # --- the panel
-    "lesson05b.panel_title": {"bn": "DataParallel বনাম DDP: সময়, প্রতি র‍্যাঙ্কে মেমরি, যোগাযোগ", "en": "DataParallel vs DDP: time, memory per rank, communication"},
+    "lesson05b.panel_title": {"bn": "DataParallel বনাম DDP: সময়, প্রতি র‍্যাঙ্কে মেমরি, যোগাযোগ", "en": "DataParallel vs DDP: time, memory per process, communication"},
     "lesson05b.processes": {"bn": "ডিভাইস/প্রসেস", "en": "devices/processes"},
     "lesson05b.bucket_mb_control": {"bn": "বাকেট (MB)", "en": "bucket (MB)"},
     "lesson05b.mem_y": {"bn": "প্যারামিটার + গ্রেডিয়েন্ট + অপটিমাইজার (MB)", "en": "parameters + gradients + optimizer (MB)"},
-    "lesson05b.mem_title": {"bn": "প্রতি র‍্যাঙ্কে মেমরি (টেনসর থেকে গোনা)", "en": "memory per rank (counted from the tensors)"},
+    "lesson05b.mem_title": {"bn": "প্রতি র‍্যাঙ্কে মেমরি (টেনসর থেকে গোনা)", "en": "memory per process (counted from the tensors)"},
     "lesson05b.col_predicted_ms": {"bn": "মডেলের অনুমান (ms)", "en": "predicted (ms)"},
     "lesson05b.col_mem_mb": {"bn": "সর্বোচ্চ মেমরি/র‍্যাঙ্ক (MB)", "en": "max memory/rank (MB)"},
     "lesson05b.col_moved_mb": {"bn": "প্রতি ধাপে পাঠানো (MB)", "en": "sent per step (MB)"},

@@ -166,7 +166,23 @@ def accumulation_summary(results: list[dict]) -> dict:
             "every_allreduces": results[0]["every"]["allreduces_per_step"],
             "no_sync_allreduces": results[0]["no_sync"]["allreduces_per_step"],
             "every_mb": results[0]["every"]["bytes_per_step"] / 1e6,
-            "no_sync_mb": results[0]["no_sync"]["bytes_per_step"] / 1e6}
+            "no_sync_mb": results[0]["no_sync"]["bytes_per_step"] / 1e6,
+            "ratios": round_ratios(results)}
+
+
+def round_ratios(results: list[dict]) -> list[float]:
+    """Where the worker timed both ways in interleaved rounds ("interleaved"): per round, the slowest
+    rank's no_sync() step ÷ its every-backward step (a busy machine slows both alike); else []."""
+    if not results or not all(r.get("interleaved") for r in results):
+        return []
+    rounds = min(min(len(r["every"]["times"]), len(r["no_sync"]["times"])) for r in results)
+    out = []
+    for i in range(rounds):
+        every = max(r["every"]["times"][i] for r in results)
+        quiet = max(r["no_sync"]["times"][i] for r in results)
+        if every > 0:
+            out.append(quiet / every)
+    return out
 
 
 # ---------------------------------------------------------------- the cost model

@@ -41,11 +41,55 @@ def held_out_size() -> int:
 # ---------------------------------------------------------------- cached runs
 
 _CACHE: dict[tuple, object] = {}
+_MADE_IN: dict[tuple, tuple | None] = {}  # (cell source, execution count) of the cell that measured each run
+_RERUN: set[tuple] = set()               # runs measured a second time (one rerun each, then the result stays)
+RERUN_WAIT_S = 10.0                      # how long a rerun waits for the cores it needs to be free
 
 
-def _cached(key: tuple, make):
-    if key not in _CACHE:
+def _cell_now() -> tuple | None:
+    """(source, execution count) of the notebook cell running now (None outside IPython)."""
+    try:
+        from IPython import get_ipython
+    except ImportError:
+        return None
+    shell = get_ipython()
+    inputs = getattr(shell, "user_ns", {}).get("In") if shell is not None else None
+    return (inputs[-1], getattr(shell, "execution_count", None)) if inputs else None
+
+
+def has_noisy(value) -> bool:
+    """Whether a cached run (a result dict, rank dicts, or a tuple with noise information) was noisy."""
+    if isinstance(value, dict):
+        return noise.is_noisy(value) or noise.is_noisy(value.get("noise"))
+    if isinstance(value, (list, tuple)):
+        return any(has_noisy(v) for v in value if isinstance(v, (dict, list, tuple)))
+    return False
+
+
+def wait_for_cores(needed: int, max_s: float = RERUN_WAIT_S) -> int:
+    """Wait (up to max_s) until `needed` cores are free beside other programs; the cores free at the end."""
+    import time
+
+    deadline = time.monotonic() + max_s
+    free = noise.threads_that_fit(needed)
+    while free < needed and time.monotonic() < deadline:
+        free = noise.threads_that_fit(needed, seconds=0.5)
+    return free
+
+
+def _cached(key: tuple, make, cores_needed: int = 1):
+    """The run for `key`, measured once and shared (the panel and the notebook's cells). A noisy run
+    asked for again by the cell that measured it (the student ran the cell once more, as its verdict
+    offered) is measured once more, after waiting for `cores_needed` free cores."""
+    cell, made = _cell_now(), _MADE_IN.get(key)
+    again = (key in _CACHE and key not in _RERUN and cell is not None and made is not None
+             and made[0] == cell[0] and made[1] != cell[1] and has_noisy(_CACHE[key]))  # the same cell, run again
+    if again:
+        _RERUN.add(key)
+        wait_for_cores(cores_needed)
+    if key not in _CACHE or again:
         _CACHE[key] = make()
+        _MADE_IN[key] = cell
     return _CACHE[key]
 
 
@@ -74,14 +118,14 @@ def dp_run(cfg: dict) -> dict:
     key = _key({k: v for k, v in cfg.items() if k != "bucket_cap_mb"})  # DataParallel has no buckets
     return _cached(("dp",) + key, lambda: _launch(dataparallel.dp_worker, 1, args=(cfg,), threads=1,
                                                  cores_used=cfg["replicas"],
-                                                 timeout_s=300)[0])
+                                                 timeout_s=300)[0], cfg["replicas"])
 
 
 def ddp_run(cfg: dict) -> list[dict]:
     """DDP with cfg['replicas'] processes on the same model and global batch (one thread each)."""
     on_gpu = dataparallel.plan(cfg["replicas"], dataparallel.facts_here()).kind == "torch"
     return _cached(("ddp",) + _key(cfg), lambda: _launch(saved.ddp_worker, cfg["replicas"], args=(cfg,),
-                                                        threads=1, timeout_s=300, tensors_on_cuda=on_gpu))
+                                                        threads=1, timeout_s=300, tensors_on_cuda=on_gpu), cfg["replicas"])
 
 
 def _allreduce_run(processes: int) -> tuple[list[tuple[int, float]], dict]:
@@ -93,7 +137,7 @@ def _allreduce_run(processes: int) -> tuple[list[tuple[int, float]], dict]:
         with noise.Window() as window:
             points = cost_model.measure_allreduce(processes, sizes, repeats=config.by_mode(ci=5, lab=9))
         return points, window.assess(threads=processes)
-    return _cached(("allreduce", processes, tuple(sizes)), run)
+    return _cached(("allreduce", processes, tuple(sizes)), run, processes)
 
 
 def allreduce_points(processes: int) -> list[tuple[int, float]]:
@@ -133,7 +177,7 @@ def zero_rows(cfg: dict) -> tuple[list[dict], str | None]:
     try:  # every rank returns a list (one dict per strategy), so the noise stays beside the results
         results, _ = _cached(key, lambda: measured.launch(zero.zero_worker, cfg["replicas"], threads=1,
                                                           args=(("ddp", "zero1", "zero2", "zero3"), zcfg),
-                                                          timeout_s=300, tensors_on_cuda=on_cuda))
+                                                          timeout_s=300, tensors_on_cuda=on_cuda), cfg["replicas"])
         return zero.table(results), None
     except WorkerError as exc:  # the rank's own exception (its traceback's last line), else the launcher's sentence
         lines = (exc.tracebacks.get(exc.rank) or str(exc)).strip().splitlines()
@@ -153,4 +197,4 @@ def comm_run(processes: int, nbytes: int) -> list[dict]:
     numel = max(1, int(nbytes) // cost_model.FLOAT_BYTES)
     return _cached(("ring", processes, numel),
                    lambda: _launch(ring.compare_worker, processes, args=([numel], config.by_mode(ci=5, lab=9)),
-                                   threads=1, timeout_s=300))
+                                   threads=1, timeout_s=300), processes)

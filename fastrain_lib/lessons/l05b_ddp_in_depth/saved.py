@@ -125,21 +125,27 @@ def accumulate(ddp, optimizer, micro_batches, no_sync=True):
 
 
 def accumulation_worker(rank, world_size, cfg):
-    """দুইভাবে জমানো (প্রতিবার অল-রিডিউস / no_sync()): মাপা ধাপ, গোনা অল-রিডিউস, প্রথম ধাপের গ্রেডিয়েন্ট।"""
-    k, out = cfg["micro_batches"], {"rank": rank, "world_size": world_size, "micro_batches": cfg["micro_batches"]}
+    """দুইভাবে জমানো (প্রতিবার অল-রিডিউস / no_sync()), পালা করে মাপা: প্রতিটি রাউন্ডে দুটোরই এক ধাপ,
+    তাই মেশিনে অন্য কাজের ভার দুই দিকে সমান পড়ে। ফেরত: মাপা ধাপ, গোনা অল-রিডিউস, প্রথম ধাপের গ্রেডিয়েন্ট।"""
+    k, out = cfg["micro_batches"], {"rank": rank, "world_size": world_size, "micro_batches": cfg["micro_batches"],
+                                    "interleaved": True}
     steps = cfg["warmup"] + cfg["steps"]
+    runs = {}
     for way in ("every", "no_sync"):
         ddp = DistributedDataParallel(overlap.model_for(cfg))
-        counter = overlap.count_allreduces(ddp)              # যোগাযোগ হুক: প্রতিটি বাকেটের অল-রিডিউস গোনে
-        optimizer = torch.optim.SGD(ddp.parameters(), lr=0.01)
-        times, first_grad = [], None
-        for step in range(steps):
-            batches = [overlap.batch_for(cfg, rank, step * k + i) for i in range(k)]
+        runs[way] = {"ddp": ddp, "counter": overlap.count_allreduces(ddp),   # যোগাযোগ হুক: প্রতিটি বাকেটের অল-রিডিউস গোনে
+                     "optimizer": torch.optim.SGD(ddp.parameters(), lr=0.01), "times": [], "first_grad": None}
+    for step in range(steps):
+        batches = [overlap.batch_for(cfg, rank, step * k + i) for i in range(k)]
+        order = ("every", "no_sync") if step % 2 == 0 else ("no_sync", "every")   # রাউন্ডে রাউন্ডে ক্রম উল্টাই
+        for way in order:
+            run = runs[way]
             start = time.perf_counter()
-            accumulate(ddp, optimizer, batches, no_sync=(way == "no_sync"))
-            times.append(time.perf_counter() - start)
-            first_grad = first_grad or overlap.gradient_vector(ddp.module).tolist()   # প্রথম ধাপের জমানো গ্রেডিয়েন্ট
-        timed = times[cfg["warmup"]:]
-        out[way] = {"step_s": statistics.median(timed), "times": timed, "allreduces_per_step": len(counter) / steps,
-                    "bytes_per_step": sum(e["bytes"] for e in counter) / steps, "first_grad": first_grad}
+            accumulate(run["ddp"], run["optimizer"], batches, no_sync=(way == "no_sync"))
+            run["times"].append(time.perf_counter() - start)
+            run["first_grad"] = run["first_grad"] or overlap.gradient_vector(run["ddp"].module).tolist()   # প্রথম ধাপের জমানো গ্রেডিয়েন্ট
+    for way, run in runs.items():
+        timed = run["times"][cfg["warmup"]:]
+        out[way] = {"step_s": statistics.median(timed), "times": timed, "allreduces_per_step": len(run["counter"]) / steps,
+                    "bytes_per_step": sum(e["bytes"] for e in run["counter"]) / steps, "first_grad": run["first_grad"]}
     return out

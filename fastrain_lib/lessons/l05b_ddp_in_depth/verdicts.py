@@ -6,7 +6,7 @@ from __future__ import annotations
 from fastrain_lib.core.i18n import t
 from fastrain_lib.core.verdicts import say
 from fastrain_lib.distributed import cost_model, dataparallel
-from fastrain_lib.measure import hardware
+from fastrain_lib.measure import hardware, noise
 
 cores = hardware.usable_cores
 
@@ -23,8 +23,10 @@ COMM_KEYS = {"gloo": "lesson05b.comm_gloo", "ring": "lesson05b.comm_ring", "ps":
 
 # sentences that stand on no timing: a count (devices vs cores, buckets × micro-batches) or the
 # statement that a measurement was noisy
-NO_TIMING_KEYS = {"lesson05b.v_oversubscribed", "lesson05b.v_noisy", "lesson05b.v_bucket_count",
-                  "lesson05b.v_bucket_count_other", "lesson05b.v_alpha_one_side"}
+# (a noisy sentence, lesson05b.v_noisy, stands on its measurements: say() then prints the one warning
+# that names the noisy rows; the offer to measure once more, lesson05b.v_rerun, stands on nothing)
+NO_TIMING_KEYS = {"lesson05b.v_oversubscribed", "lesson05b.v_bucket_count", "lesson05b.v_bucket_count_other",
+                  "lesson05b.v_alpha_one_side", "lesson05b.v_rerun"}
 
 
 def noise_for(key: str, infos) -> list:
@@ -37,8 +39,48 @@ def _any_noisy(infos) -> bool:
 
 
 def _say_all(said, infos) -> None:
+    """Say each (key, values); where `infos` hold a noisy run, the sentences on timings become ONE
+    warning (say() prints it naming the noisy rows), the counts are still said."""
+    warned = False
     for key, values in said:
-        say(key, noise=noise_for(key, infos), **values)
+        stands_on = noise_for(key, infos)
+        if _any_noisy(stands_on):
+            if warned:
+                continue
+            warned = True
+        say(key, noise=stands_on, **values)
+
+
+def named(info: dict | None, row: str) -> dict:
+    """A run's noise information with the row it stands for, so the noisy line names it ({} stays {})."""
+    return {**info, "row": row} if info else {}
+
+
+def offer_rerun(infos) -> None:
+    """After a noisy verdict: one more measurement at the quieter setting, before giving up (a line
+    that stands on no timing). The measuring cell, run again, measures anew (runs._cached)."""
+    if _any_noisy(infos):
+        say("lesson05b.v_rerun", noise=())
+
+
+def interleaved_info(info: dict | None, ratios: list[float], row: str) -> dict:
+    """The noise information of a ratio measured in interleaved rounds (A B, B A, ... in the same
+    processes): a busy machine slows both sides of a round alike, so when the run was noisy only
+    because of other load or shared cores, and the per-round ratios agree (their spread within
+    noise.SPREAD_LIMIT over at least noise.MIN_REPEATS rounds), the RATIO is quiet ("busy_interleaved");
+    the milliseconds stay as noisy as they were."""
+    out = named(info, row)
+    if not out:
+        return out
+    spread, rounds = noise.from_times([r for r in ratios if r > 0])
+    out.update(rounds=rounds, round_spread=None if spread is None else round(spread, 4))
+    usable = (noise.is_noisy(info) and set(info.get("reasons") or []) <= {"load", "threads"}
+              and rounds >= noise.MIN_REPEATS and spread is not None and spread <= noise.SPREAD_LIMIT)
+    if usable:
+        out.update(verdict=noise.QUIET, reasons=[], busy_interleaved=True)
+    elif spread is not None and rounds >= noise.MIN_REPEATS and spread > noise.SPREAD_LIMIT:
+        out.update(verdict=noise.NOISY, reasons=sorted(set(out.get("reasons") or []) | {"rounds"}))
+    return out
 
 
 def _noisy(what_key: str, **values) -> tuple[str, dict]:
@@ -227,46 +269,96 @@ def ps_gap_verdict(values: dict, fit: cost_model.Fit, *, noisy: bool = False, cl
 
 
 def compare(dp: dict, ddp: list[dict], infos: list) -> None:
-    """Say who was faster, device 0's share and how far the threads overlapped (noisy: only that)."""
-    _say_all(compare_verdicts(dp, ddp, noisy=_any_noisy(infos)), infos)
+    """Say who was faster, device 0's share and how far the threads overlapped (noisy: the one warning
+    naming the DataParallel and DDP runs, then the offer to measure once more)."""
+    n = dp.get("replicas", len(ddp))
+    rows = [named(infos[0] if infos else {}, f"DataParallel ×{n}"), named(infos[1] if len(infos) > 1 else {}, f"DDP ×{len(ddp)}")]
+    _say_all(compare_verdicts(dp, ddp, noisy=_any_noisy(rows)), rows)
+    offer_rerun(rows)
 
 
 def sweep(rows: list[dict]) -> None:
     """Say small vs large buckets, the hidden share, and our bucketed all-reduce beside DDP's."""
-    infos = [r["noise"] for r in rows]
+    infos = [named(r["noise"], f"bucket_cap_mb={r['bucket_cap_mb']:g}") for r in rows]
     said = sweep_verdicts(rows, noisy=_any_noisy(infos))
     if not _any_noisy(infos):
         many = most_buckets(rows)
         said.append(("lesson05b.v_ours_vs_ddp", {"cap": many["bucket_cap_mb"], "n": many["buckets"],
                                                  "ours_ms": many["ours_s"] * 1e3, "ddp_ms": many["step_s"] * 1e3}))
     _say_all(said, infos)
+    offer_rerun(infos)
+
+
+def accumulation_info(summary: dict, info: dict | None) -> dict:
+    """The noise of the no_sync() timing sentence: the run's, or, where both ways were timed in
+    interleaved rounds (summary["ratios"]), that of their per-round ratio (interleaved_info)."""
+    row = f"no_sync() / every backward (k={summary.get('k')})"
+    if summary.get("ratios"):
+        return interleaved_info(info, summary["ratios"], row)
+    return named(info, row)
 
 
 def accumulation(summary: dict, info: dict) -> None:
-    """Say why k micro-batches made that many all-reduces (a count), then what no_sync() saved."""
-    _say_all([bucket_count_verdict(summary), accumulation_verdict(summary, noisy=_any_noisy([info]))], [info])
+    """Say why k micro-batches made that many all-reduces (a count), then what no_sync() saved: from
+    a quiet run; from the per-round ratio of a busy run whose interleaved rounds agree (said so on the
+    line); else the warning naming the row, and the offer to measure once more."""
+    timing = accumulation_info(summary, info)
+    count_key, count_values = bucket_count_verdict(summary)
+    say(count_key, noise=(), **count_values)
+    if timing.get("busy_interleaved"):
+        say("lesson05b.v_no_sync_busy", noise=[timing], **busy_values(summary, timing))
+        return
+    key, values = accumulation_verdict(summary, noisy=_any_noisy([timing]))
+    say(key, noise=[timing], **values)
+    offer_rerun([timing])
+
+
+def busy_values(summary: dict, timing: dict) -> dict:
+    """The values of lesson05b.v_no_sync_busy: the counts, and the median per-round time ratio."""
+    import statistics
+
+    ratio = statistics.median(summary["ratios"])
+    return {**summary, "rounds": timing["rounds"], "round_spread": timing["round_spread"] or 0.0, "ratio": ratio,
+            "busy_cores": (timing.get("other_cores") or 0.0) + (timing.get("steal_cores") or 0.0)}
 
 
 def fits(fitted: dict, held: dict, infos: dict) -> None:
-    """Say how α moved across process counts, then each fit's prediction for its held-out size."""
-    _say_all([alpha_verdict(fitted, cores(), noisy=_any_noisy(infos.values()))], list(infos.values()))
+    """Say how α moved across process counts, then each fit's prediction for its held-out size
+    (a quiet one beside noisy ones carries the quiet mark on its line)."""
+    rows = {p: named(infos.get(p), f"all-reduce p={p}") for p in fitted}
+    _say_all([alpha_verdict(fitted, cores(), noisy=_any_noisy(rows.values()))], list(rows.values()))
+    mixed = _any_noisy(rows.values())
     for p, fit in fitted.items():
-        _say_all([held_out_verdict(fit, *held[p], noisy=_any_noisy([infos[p]]))], [infos[p]])
+        key, values = held_out_verdict(fit, *held[p], noisy=_any_noisy([rows[p]]))
+        if mixed and not _any_noisy([rows[p]]):  # its α from a quiet run, beside noisy ones: said on its line
+            say(t(key, **values) + " " + t("lesson05b.quiet_mark"), noise=[rows[p]])
+        else:
+            _say_all([(key, values)], [rows[p]])
+    offer_rerun(rows.values())
 
 
 def predictions(compute_s: float, measured_s: dict, fit: cost_model.Fit, param_bytes: int, counts: dict,
                 infos: dict) -> None:
     """DDP's step, the model (compute + one all-reduce) vs measured; then the ZeRO stage furthest from it.
     infos: the noise of 'compute', 'fit' and every measured strategy."""
+    names = {"compute": "DataParallel ×1 (compute)", "fit": "all-reduce p=2 (α, β)", "ddp": "DDP ×2"}
+    rows = {k: named(v, names.get(k, t(STRATEGY_KEYS[k]) if k in STRATEGY_KEYS else k)) for k, v in infos.items()}
     comm = cost_model.comm_s("ddp", param_bytes, fit)
-    step = [infos["compute"], infos.get("ddp"), infos["fit"]]
+    step = [rows["compute"], rows.get("ddp", {}), rows["fit"]]
     _say_all([prediction_verdict(compute_s + comm, measured_s["ddp"], compute_s, comm, noisy=_any_noisy(step))], step)
     zero = zero_verdict(measured_s, {s: compute_s + cost_model.collectives_s(c, fit) for s, c in counts.items()})
+    stood = step
     if zero:
-        say(zero[0], noise=[infos["compute"], infos["fit"]] + [infos.get(s, {}) for s in counts], **zero[1])
+        stood = [rows["compute"], rows["fit"]] + [rows.get(s, {}) for s in counts]
+        say(zero[0], noise=stood, **zero[1])
+    offer_rerun(step + stood)
 
 
 def comm(values: dict, fit: cost_model.Fit, infos: list) -> None:
     """gloo, our Python ring and one server: model vs measured; then which term of the server's model is off."""
-    noisy = _any_noisy(infos)
-    _say_all([comm_verdict(values, noisy=noisy), ps_gap_verdict(values, fit, noisy=noisy)], infos)
+    p = values.get("p", 2)
+    rows = [named(infos[0] if infos else {}, f"gloo / ring / server p={p}"),
+            named(infos[1] if len(infos) > 1 else {}, f"all-reduce p={p} (α, β)")]
+    noisy = _any_noisy(rows)
+    _say_all([comm_verdict(values, noisy=noisy), ps_gap_verdict(values, fit, noisy=noisy)], rows)
+    offer_rerun(rows)

@@ -23,7 +23,7 @@ MESSAGES = {
     "lesson05c.progress_schedules": {"bn": "সূচিগুলো একে একে চলছে", "en": "running the schedules one by one"},
     # --- panel
     "lesson05c.panel_title": {"bn": "ভাগ করে প্রশিক্ষণ: প্রতি র‍্যাঙ্কে মেমরি, যোগাযোগ আর সময়",
-                              "en": "Sharded training: memory per rank, communication and time"},
+                              "en": "Sharded training: memory per process, communication and time"},
     "lesson05c.processes": {"bn": "প্রসেস", "en": "processes"},
     "lesson05c.unknown_strategy": {"bn": "অজানা কৌশল: {name}", "en": "unknown strategy: {name}"},
     "lesson05c.m_raised": {"bn": "1F1B-তে M ≥ K লাগে, তাই M = {m} নেওয়া হলো।",
@@ -64,7 +64,7 @@ MESSAGES = {
     # --- verdicts
     "lesson05c.v_zero_bytes": {
         "bn": "{name}: প্রতি র‍্যাঙ্কে মাপা {measured_mb:.3f} MB, সূত্র বলে {formula_mb:.3f} MB (পার্থক্য {diff:.1%})।",
-        "en": "{name}: measured {measured_mb:.3f} MB per rank, the formula says {formula_mb:.3f} MB (difference {diff:.1%})."},
+        "en": "{name}: measured {measured_mb:.3f} MB in each process, the formula says {formula_mb:.3f} MB (difference {diff:.1%})."},
     "lesson05c.v_zero_comm": {
         "bn": "যোগাযোগের দাম: এক ধাপে DDP পাঠায় {ddp_mb:.2f} MB payload, ZeRO-3 (FSDP2) {z3_mb:.2f} MB — {ratio:.2f} গুণ, "
               "কারণ ব্যাকওয়ার্ডের জন্য ওজন আবার জড়ো (all-gather) করতে হয়। এই মেশিনে এক ধাপ: DDP {ddp_ms:.1f} ms, "

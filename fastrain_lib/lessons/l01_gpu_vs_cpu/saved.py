@@ -82,7 +82,7 @@ def training_step(model, optimizer, inputs, targets):
     optimizer.step()                                                   # ওজন হালনাগাদ
 
 
-def batch_throughput(batch_size, device="cpu"):
+def batch_throughput(batch_size, device="cpu", threads=None):
     """একটি batch আকারে training_step মাপা: থ্রুপুট = batch আকার ÷ এক ধাপের মধ্যমা সময়।"""
     torch.manual_seed(0)
     model = SimpleNN().to(device)
@@ -90,6 +90,6 @@ def batch_throughput(batch_size, device="cpu"):
     inputs = torch.randn(batch_size, 1, 28, 28, device=device)          # এলোমেলো ছবি, শূন্য নয়
     targets = torch.randint(0, 10, (batch_size,), device=device)
     record = timed(lambda: training_step(model, optimizer, inputs, targets), f"SimpleNN step b={batch_size}",
-                   device, params={"batch_size": batch_size})         # warm-up বাদ দিয়ে ধাপের মধ্যমা
+                   device, threads, params={"batch_size": batch_size})         # warm-up বাদ দিয়ে ধাপের মধ্যমা
     record.metrics["samples_per_s"] = batch_size / record.median_s
     return record

@@ -15,7 +15,7 @@ from fastrain_lib.lessons.l04_fused_kernels import verdicts as lesson04
 from fastrain_lib.measure import bench, hardware
 
 sys.path.insert(0, str(Path(__file__).parent))
-import _sentences  # noqa: E402
+import _sentences
 
 T4 = hardware.Facts("cuda", "Tesla T4", (7, 5), 1)
 A100 = hardware.Facts("cuda", "NVIDIA A100-SXM4-80GB", (8, 0), 1)
@@ -417,7 +417,7 @@ def test_a_verdict_cell_s_one_call_prints_what_its_rules_say(capsys):
 
 def _printed_by_every_verdict_cell(noisy: bool, capsys) -> dict[str, list[str]]:
     """What each # VERDICT function prints for one table of rows, every row noisy or every row quiet."""
-    r = lambda s, **p: _rec(s, noisy=noisy, **p)  # noqa: E731
+    r = lambda s, **p: _rec(s, noisy=noisy, **p)
     roof = type("Roof", (), {"peak_gflops": 100.0, "bandwidth_gbs": 10.0, "records": [r(0.1, kernel="copy")]})()
     attn = [bench.Record(f"attention:{v}", s, params={"variant": v, "seq": seq},
                          metrics={"saved_bytes": b * seq, "max_diff": 0.0}, noise=dict(NOISY if noisy else QUIET))

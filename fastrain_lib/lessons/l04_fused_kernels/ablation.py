@@ -153,7 +153,11 @@ def _run_stage(model, optimizer, batches, device, precision: str, compile: bool,
 
     # fp32 is the strict baseline (TF32 off), tf32 switches it on; both restored afterwards
     setting = prec.tf32(precision == "tf32") if precision in ("fp32", "tf32") else contextlib.nullcontext()
-    with setting:
+    # on a CPU, train with the threads that fit beside the other work now (as bench.measure times): a thread
+    # more than the free cores makes every step wait for a busy core (issue 38); the record keeps both counts
+    wanted = torch.get_num_threads()
+    threads = noise.free_threads(wanted) if torch.device(device).type == "cpu" else wanted
+    with setting, bench.torch_threads(threads):
         if compile:
             warm = bench.warm_until_compiled(step, device=device)
             first_step_s = warm["compile_s"]
@@ -168,8 +172,8 @@ def _run_stage(model, optimizer, batches, device, precision: str, compile: bool,
         recompiles_timed = bench.graphs_compiled() - before
     median = sorted(times)[len(times) // 2]
     quartiles = torch.tensor(times).quantile(torch.tensor([0.25, 0.75])) if len(times) > 1 else torch.zeros(2)
-    info = window.assess(threads=torch.get_num_threads(), spread=float(quartiles[1] - quartiles[0]) / median
-                         if median > 0 else None, repeats=len(times))
+    info = window.assess(threads=threads, spread=float(quartiles[1] - quartiles[0]) / median
+                         if median > 0 else None, repeats=len(times), threads_wanted=wanted)
     if recompiles_timed:  # a compile inside the timed steps: the record says so (noise reason "recompile")
         info["recompiles"] = recompiles_timed
         info["verdict"], info["reasons"] = noise.verdict(info)

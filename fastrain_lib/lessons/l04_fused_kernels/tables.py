@@ -46,10 +46,12 @@ def stage_label(record: bench.Record) -> str:
     return plots.label(STAGE_KEYS[stage], precision=record.params.get("precision", ""))
 
 
-def plot_ablation(ax, records: list[bench.Record], title: str = "", claimed: float = ablation.CLAIMED_SPEEDUP):
+def plot_ablation(ax, records: list[bench.Record], title: str = "", claimed: float = ablation.CLAIMED_SPEEDUP,
+                  show_mfu: bool = True):
     """Waterfall of the speed-up: each bar starts where the previous stage ended (relative to the
     first stage), green when the feature helped, red when it slowed training; the last bar is
-    the total; a dashed line marks the claimed speed-up."""
+    the total; a dashed line marks the claimed speed-up. show_mfu=False: speed-ups only (a reference
+    machine's MFU divides by its own peak, so beside this run's it would compare two different things)."""
     records = stacked(records)
     speed = [records[0].median_s / r.median_s for r in records]
     names = [stage_label(r) for r in records] + [plots.label("fused.stage.total")]
@@ -68,7 +70,7 @@ def plot_ablation(ax, records: list[bench.Record], title: str = "", claimed: flo
             bar.set_hatch(plots.NOISY_HATCH)
             bar.set_edgecolor(plots.NOISY_COLOR)
     def text(value, record):
-        mfu = record.metrics.get("mfu")
+        mfu = record.metrics.get("mfu") if show_mfu else None
         return f"{value:.2f}×" + ("" if mfu is None else f"\nMFU {100 * mfu:.2g}%")
 
     ax.annotate(text(speed[0], records[0]), (0, speed[0]), ha="center", va="bottom", fontsize=9)
@@ -84,7 +86,7 @@ def plot_ablation(ax, records: list[bench.Record], title: str = "", claimed: flo
     ax.set_xticks(positions, names, rotation=20, ha="right")
     ax.set_ylabel(plots.label("lesson04.speedup_axis"))
     ax.set_ylim(0, max(claimed, max(speed)) * 1.15)
-    ax.set_title(title)
+    ax.set_title(title, fontsize=10 if show_mfu else 9)
 
 
 def ablation_rows(records: list[bench.Record]) -> list[tuple]:
@@ -115,12 +117,17 @@ def ablation_headers(records: list | None = None) -> list[str]:
 def ablation_figure(records: list[bench.Record], references: dict | None = None):
     """This machine's ablation beside any reference/ results (one panel per machine, labelled)."""
     references = references or {}
+    import textwrap
+
     fig, axes = plots.new_figure(ncols=1 + len(references))
     axes = list(axes) if references else [axes]
     here = ablation.hardware_label(records[0])
-    plot_ablation(axes[0], records, plots.label("lesson04.ablation_here", hardware=here) + _peak_note(records))
-    for ax, (label, refs) in zip(axes[1:], references.items()):
-        plot_ablation(ax, refs, plots.label("lesson04.ablation_reference", hardware=label) + _peak_note(refs))
+    width = max(24, 110 // (1 + len(references)))  # titles wrapped to their panel's width: none runs into the next
+    wrap = lambda text: "\n".join(textwrap.fill(part, width) for part in text.split("\n"))
+    plot_ablation(axes[0], records, wrap(plots.label("lesson04.ablation_here", hardware=here) + _peak_note(records)))
+    for ax, (label, refs) in zip(axes[1:], references.items()):  # speed-ups only: MFU is this run's alone
+        plot_ablation(ax, refs, wrap(plots.label("lesson04.ablation_reference", hardware=label)), show_mfu=False)
+    fig.tight_layout()
     plots.mark_noisy_figure(fig, stacked(records))
     return fig
 
@@ -132,8 +139,12 @@ def _peak_note(records: list) -> str:
 
 
 def variant_label(record) -> str:
-    """'sdpa (flash)' for SDPA's own choice (the backend it picked is not listed again), else the variant."""
-    backend, variant = record.params.get("backend"), shown_name(record.params["variant"])
+    """'sdpa (flash)' for SDPA's own choice (the backend it picked is not listed again), 'sdpa (math)' for
+    SDPA forced to a backend (variant 'sdpa:math'): one way to write an SDPA backend (issue 38), else the variant."""
+    backend, variant = record.params.get("backend"), record.params["variant"]
+    if ":" in variant and not backend:
+        variant, backend = variant.split(":", 1)
+    variant = shown_name(variant)
     return f"{variant} ({shown_name(backend)})" if backend else variant
 
 

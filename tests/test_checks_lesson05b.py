@@ -94,8 +94,8 @@ def _fitted_compare(dp, ddp):
     """Looks up the answer for the three fixed tables, guesses rank 0 otherwise."""
     for fixed_dp, fixed_ddp in C.CASES:
         if dp == fixed_dp and [dict(r) for r in ddp] == fixed_ddp:
-            return C.reference_compare(dp, ddp)
-    return {**C.reference_compare(dp, ddp), "ddp_step_s": sum(ddp[0].values()) * 1.01}
+            return _right_compare(dp, ddp)  # the course's reference is forbidden inside an answer
+    return {**_right_compare(dp, ddp), "ddp_step_s": sum(ddp[0].values()) * 1.01}
 
 
 def _fraction_share(dp):
@@ -228,3 +228,78 @@ def test_a_check_never_raises(check):
     never_raises()
     # hostile measured tables too
     assert isinstance(C.check_compare(solution, {"scatter": "x"}, [None]), CheckResult)
+
+
+# ---------------------------------------------------------------- issue 39: one policy, whole input space, repeats
+
+
+def _right_compare(dp, ddp):
+    step = sum(dp.values())
+    slowest = max(sum(r.values()) for r in ddp)
+    return {"dp_step_s": step, "ddp_step_s": slowest, "faster": "ddp" if slowest < step else "dp",
+            "serial_share": sum(dp[k] for k in SERIAL) / step}
+
+
+def _right_ring(alpha, beta, p, n):
+    return 2 * (p - 1) * alpha + 2 * (p - 1) / p * n * beta
+
+
+def test_the_course_s_own_answers_are_forbidden():
+    from fastrain_lib.distributed import cost_model, dataparallel
+
+    assert C.check_compare(lambda dp, ddp: C.reference_compare(dp, ddp)).code == "forbidden_call"
+    ring = C.check_allreduce_time(lambda a, b, p, n: cost_model.Fit(a, b, p).allreduce_s(n) if p > 1 else 0.0)
+    assert ring.code == "forbidden_call"
+
+    def via_helpers(dp, ddp):  # the library's share and step, called from inside the answer
+        out = _right_compare(dp, ddp)
+        out["serial_share"] = dataparallel.serial_share(dp)
+        return out
+    assert C.check_compare(via_helpers).code == "forbidden_call"
+
+
+def test_generated_cases_cover_world_sizes_1_and_3_and_one_byte():
+    assert any(len(ddp) == 1 for _, ddp in C.compare_cases()) and any(len(ddp) == 3 for _, ddp in C.compare_cases())
+    cases = C.ring_cases()
+    assert {1, 3} <= {p for _, _, p, _ in cases} and any(n == 1 and p == 3 for _, _, p, n in cases)
+    assert any(n % p for _, _, p, n in cases if p > 1)
+
+    def assumes_two_ranks(dp, ddp):  # right on every table with 2+ ranks, crashes on one rank
+        out = _right_compare(dp, ddp)
+        out["ddp_step_s"] = max(sum(ddp[0].values()), sum(ddp[1].values()), *(sum(r.values()) for r in ddp))
+        return out
+    assert not C.check_compare(assumes_two_ranks)
+
+
+def test_an_answer_remembered_by_call_count_fails_the_repeated_input():
+    seen = []
+
+    def remembers(dp, ddp):  # right for every new table, then replays an old answer
+        seen.append(1)
+        return _right_compare(dp, ddp) if len(seen) <= len(C.compare_cases()) else _right_compare(*C.CASES[1])
+    assert C.check_compare(remembers).code != "ok" and not C.check_compare(remembers)
+
+    calls = []
+
+    def ring_counter(alpha, beta, p, n):
+        calls.append(1)
+        return _right_ring(alpha, beta, p, n) if len(calls) <= len(C.ring_cases()) else 0.0
+    assert not C.check_allreduce_time(ring_counter)
+
+
+def test_correct_unusual_code_passes():
+    from fractions import Fraction
+    import functools
+
+    def with_reduce(dp, ddp):
+        totals = sorted((functools.reduce(lambda a, b: a + b, r.values()) for r in ddp), reverse=True)
+        step = functools.reduce(lambda a, b: a + b, dp.values())
+        serial = sum(v for k, v in dp.items() if k in set(SERIAL))
+        return {"dp_step_s": step, "ddp_step_s": totals[0], "faster": "DDP" if totals[0] < step else "DataParallel",
+                "serial_share": serial / step}
+    assert C.check_compare(with_reduce)
+
+    def exact(alpha, beta, p, n):
+        return float(Fraction(2 * (p - 1)) * Fraction(alpha) + Fraction(2 * (p - 1), p) * n * Fraction(beta))
+    assert C.check_allreduce_time(exact)
+    assert C.check_allreduce_time(functools.lru_cache(maxsize=None)(_right_ring))  # cached by value: still right

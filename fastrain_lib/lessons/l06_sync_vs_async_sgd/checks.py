@@ -27,8 +27,6 @@ from fastrain_lib.async_sgd import problems
 from fastrain_lib.async_sgd import simulator as async_sgd
 from fastrain_lib.lessons.checking import (
     CheckResult,
-    as_integer,
-    as_number,
     call_student,
     check,
     describe,
@@ -38,18 +36,19 @@ from fastrain_lib.lessons.checking import (
     snapshot,
     unchanged,
 )
-
-SEED = 2806
+from fastrain_lib.lessons.l06_sync_vs_async_sgd.check_common import SEED, _again, _pair
+from fastrain_lib.lessons.l06_sync_vs_async_sgd.check_local_sgd import (  # noqa: F401 - re-exported
+    COMM_CASES,
+    _comm_forbidden,
+    check_local_sgd_comm,
+    comm_cases,
+    counted_rounds,
+)
 
 
 @functools.lru_cache(maxsize=1)
 def _problem():
     return problems.make_problem("blobs", 400, n_eval=100, seed=0)
-
-
-def _again(cases: list, picks=(-1, 2, 0)) -> list:
-    """The cases, then a few of them asked again later and in another order (fresh copies)."""
-    return list(cases) + [cases[i] for i in picks]
 
 
 def _same(a, b, tol: float = 1e-6) -> bool:
@@ -296,21 +295,6 @@ def _epoch_forbidden() -> list:
     return [async_sgd.simulate, async_sgd.SimResult.time_for, simulated_epoch_times]
 
 
-def _pair(answer) -> tuple[float, float] | None:
-    """Two numbers from a tuple/list (or a two-element tensor/array), or None."""
-    try:
-        if not isinstance(answer, (list, tuple)):
-            if getattr(answer, "dtype", None) is None or getattr(answer, "shape", None) is None:
-                return None
-            answer = answer.reshape(-1).tolist()
-        if len(answer) != 2:
-            return None
-        first, second = as_number(answer[0]), as_number(answer[1])
-    except Exception:  # noqa: BLE001
-        return None
-    return None if first is None or second is None else (first, second)
-
-
 def simulated_epoch_times(step_times, n_batches: int) -> tuple[float, float]:
     """What the simulator says: (sync time, async time) for n_batches gradients, no stragglers."""
     times = []
@@ -366,80 +350,4 @@ def check_epoch_times(epoch_times) -> CheckResult:
 
 
 # ---------------------------------------------------------------------------------------- 4
-
-# (steps, H): multiples of H and not (the last, short period is averaged too), H = 1, H > steps
-COMM_CASES = [(30, 4), (100, 10), (30, 7), (10, 1), (7, 8), (12, 5), (1000, 64), (1, 1), (1, 5)]  # one step too
-
-
-def _comm_case(rng: random.Random):
-    """steps 1-500 and H from 1 to past steps: multiples, non-multiples, H == steps, H > steps."""
-    steps = rng.randint(1, 500)
-    kind = rng.randrange(4)
-    period = {0: rng.randint(1, max(1, steps)), 1: steps, 2: steps + rng.randint(1, 9),
-              3: rng.choice([d for d in range(1, steps + 1) if steps % d == 0])}[kind]
-    return steps, period
-
-
-def comm_cases() -> list:
-    """The hand-written cases, eight drawn ones, then three again (later, another order)."""
-    return _again(seeded_cases(_comm_case, n=8, seed=SEED, fixed=COMM_CASES), picks=(-1, 2, 0))
-
-
-def _comm_forbidden() -> list:
-    """The real worker's rule (the answer, in the library) and the check's count of it."""
-    from fastrain_lib.async_sgd import local_sgd
-
-    return [local_sgd.rounds, local_sgd.averages_after, counted_rounds]
-
-
-def _first(answer):
-    """The first of the two values as the answer gave it (its own type)."""
-    try:
-        return answer[0] if isinstance(answer, (list, tuple)) else answer.reshape(-1)[0]
-    except Exception:  # noqa: BLE001
-        return None
-
-
-def counted_rounds(steps: int, period: int) -> int:
-    """What the real worker counts: one all-reduce after every step where averages_after says so."""
-    from fastrain_lib.async_sgd import local_sgd
-
-    return sum(local_sgd.averages_after(step, steps, period) for step in range(steps))
-
-
-@check
-def check_local_sgd_comm(comm) -> CheckResult:
-    """`comm(steps, H)` -> (rounds, saved): the all-reduces of local SGD with averaging every H
-    steps (and once at the end), and the share of communication saved against H = 1."""
-    for steps, period in comm_cases():
-        answer, error = call_student(comm, steps, period, forbid=_comm_forbidden())
-        if error is not None:
-            return error
-        pair = _pair(answer)
-        if pair is None:
-            return failed("wrong_type", "lesson06.real_check.type", got=describe(answer))
-        rounds, saved = pair
-        expected = counted_rounds(steps, period)
-        # a whole number is asked: 8 (int, NumPy int, Fraction(8, 1), an int tensor) yes, 8.0 no
-        if math.isclose(rounds, expected, abs_tol=1e-9) and as_integer(_first(answer)) is None:
-            return failed("rounds_not_whole", "lesson06.real_check.rounds_float", got=describe(_first(answer)))
-        if not math.isclose(rounds, expected, abs_tol=1e-9):
-            if math.isclose(rounds, steps // period, abs_tol=1e-9):
-                return failed("floor", "lesson06.real_check.floor", steps=steps, h=period)
-            if math.isclose(rounds, steps / period, abs_tol=1e-9):
-                return failed("not_int", "lesson06.real_check.not_int")
-            if math.isclose(rounds, steps * period, abs_tol=1e-9):
-                return failed("times", "lesson06.real_check.times")
-            return failed("rounds_wrong", "lesson06.real_check.rounds_wrong", steps=steps, h=period, expected=expected,
-                          got=describe(rounds))
-        true_saved = 1 - expected / steps
-        if not math.isclose(saved, true_saved, abs_tol=1e-6):
-            if math.isclose(saved, expected / steps, abs_tol=1e-6):
-                return failed("saved_inverted", "lesson06.real_check.saved_inverted")
-            if math.isclose(saved, 1 - 1 / period, abs_tol=1e-6):
-                return failed("saved_1_over_h", "lesson06.real_check.saved_1_over_h")
-            return failed("saved_wrong", "lesson06.real_check.saved_wrong", steps=steps, h=period, rounds=expected,
-                          expected=true_saved)
-    steps, period = COMM_CASES[2]
-    rounds = counted_rounds(steps, period)
-    return passed("lesson06.real_check.ok", steps=steps, h=period, rounds=rounds, saved=1 - rounds / steps)
+# check_local_sgd_comm lives in check_local_sgd.py (this file's size), re-exported here

@@ -99,7 +99,7 @@ def loader_throughput(dataset: Dataset, batch_size: int = 64, num_workers: int =
     del loader  # ends the worker processes now, not at garbage collection
     steady = max(end - first, 1e-9) if first is not None else float("nan")
     record = bench.Record(
-        name=f"loader w{num_workers} pin{int(pin_memory)}", median_s=steady,
+        name="DataLoader", median_s=steady,
         params={"batch_size": batch_size, "num_workers": num_workers, "pin_memory": pin_memory,
                 "pin_effective": pin_memory and hardware.cuda_available(), "batches": count},
         meta=bench.meta(), noise=_assess(window, threads, wanted, num_workers, repeats=count))

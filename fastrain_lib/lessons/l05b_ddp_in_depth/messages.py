@@ -363,8 +363,8 @@ MESSAGES = {
         "en": "Correct! In your measurement DataParallel's step is {dp_ms:.2f} ms, DDP's {ddp_ms:.2f} ms — faster: {faster}. For {share:.0%} of DataParallel's time only device 0 worked; adding devices does not shrink that part (replicate and reducing gradients even grow).",
     },
     "lesson05b.check.compare_ok_tables": {
-        "bn": "ঠিক! তিনটি নির্দিষ্ট টেবিলেই মিলেছে। (মাপা সংখ্যাগুলো দাওনি, তাই তোমার মেশিনের সিদ্ধান্ত দেখানো গেল না: check_compare(compare, dp_phases, ddp_phases) লেখো।)",
-        "en": "Correct on all three fixed tables. (You did not pass the measured numbers, so there is no verdict for your machine: write check_compare(compare, dp_phases, ddp_phases).)",
+        "bn": "ঠিক! সব নির্দিষ্ট আর তৈরি-করা টেবিলেই মিলেছে (1 থেকে 6টি র‍্যাঙ্ক)। (মাপা সংখ্যাগুলো দাওনি, তাই তোমার মেশিনের সিদ্ধান্ত দেখানো গেল না: check_compare(compare, dp_phases, ddp_phases) লেখো।)",
+        "en": "Correct on every fixed and generated table (1 to 6 ranks). (You did not pass the measured numbers, so there is no verdict for your machine: write check_compare(compare, dp_phases, ddp_phases).)",
     },
     "lesson05b.check.ring_not_number": {
         "bn": "allreduce_time একটি সংখ্যা (সেকেন্ড) ফেরত দেবে, পাওয়া গেল {got}।",
@@ -391,7 +391,7 @@ MESSAGES = {
         "en": "p={p}, n={n}: you gave {got:.4f} ms, it should be {want:.4f} ms. The formula: 2(p−1)·α + 2(p−1)/p · n·β.",
     },
     "lesson05b.check.ring_ok": {
-        "bn": "ঠিক! 2 থেকে 8টি প্রসেসে, ছোট আর বড় বার্তায় তোমার সূত্র রিং-এর সাথে মিলেছে।",
-        "en": "Correct! Your formula matches the ring's for 2 to 8 processes, small and large messages.",
+        "bn": "ঠিক! 1 থেকে 16টি প্রসেসে, 1 বাইট থেকে বড় বার্তায় (p দিয়ে ভাগ না-যাওয়া আকারেও) তোমার সূত্র রিং-এর সাথে মিলেছে।",
+        "en": "Correct! Your formula matches the ring's for 1 to 16 processes, from 1 byte to large messages (sizes p does not divide too).",
     },
 }

@@ -112,7 +112,8 @@ def ln_solution(x, weight, bias, eps):
 
 
 def F_layer_norm_plain(x, eps):
-    return torch.nn.functional.layer_norm(x, (x.shape[-1],), eps=eps)
+    mean = x.mean(-1, keepdim=True)
+    return (x - mean) / torch.sqrt(x.var(-1, unbiased=False, keepdim=True) + eps)
 
 
 def adam_fixed_betas(params, grads, exp_avgs, exp_avg_sqs, step, lr, betas, eps):
@@ -215,6 +216,17 @@ def adam_hybrid(params, grads, exp_avgs, exp_avg_sqs, step, lr, betas, eps):
     return params
 
 
+def adam_library(params, grads, exp_avgs, exp_avg_sqs, step, lr, betas, eps):
+    """The course's own AdamW (the library answer), fed the lists: forbidden."""
+    from fastrain_lib.fused.adamw import adamw
+
+    ps = [torch.nn.Parameter(p) for p in params]
+    for p, g in zip(ps, grads):
+        p.grad = g
+    adamw(ps, "foreach", lr=lr).step()
+    return params
+
+
 def adam_torch_adam(params, grads, exp_avgs, exp_avg_sqs, step, lr, betas, eps):
     """The right numbers without torch._foreach_*: torch.optim's functional for-loop Adam."""
     from torch.optim.adam import adam as functional_adam
@@ -273,9 +285,10 @@ def measure_from_formula_only(impl, n_tensors):
 
 CASES = [
     right(C.check_foreach_adam, adam_solution, "solution"),
+    wrong(C.check_foreach_adam, adam_library, "forbidden_call", "the course's own fused.adamw"),
     right(C.check_foreach_adam, adam_lerp, "lerp and a list of scalars"),
     wrong(C.check_foreach_adam, adam_for_loop, "no_foreach", "a plain for-loop (right numbers, no foreach)"),
-    wrong(C.check_foreach_adam, adam_torch_adam, "no_foreach", "torch's own for-loop Adam"),
+    wrong(C.check_foreach_adam, adam_torch_adam, "forbidden_call", "torch's own functional Adam: the library answer"),
     wrong(C.check_foreach_adam, adam_hybrid, "per_tensor_loop", "foreach moments, per-tensor update"),
     wrong(C.check_foreach_adam, adam_replaces_tensors, "not_in_place", "new tensors in the lists"),
     wrong(C.check_foreach_adam, adam_fitted, "fixed_eps", "eps fitted to the fixed cases"),
@@ -304,7 +317,8 @@ CASES = [
     wrong(C.check_launch_counts, lambda impl, n: None, "not_done", "stub"),
     right(C.check_layer_norm, ln_solution, "solution"),
     right(C.check_layer_norm, ln_var_mean, "var_mean + rsqrt"),
-    right(C.check_layer_norm, lambda x, w, b, eps: torch.nn.functional.layer_norm(x, x.shape[-1:], w, b, eps), "F"),
+    wrong(C.check_layer_norm, lambda x, w, b, eps: torch.nn.functional.layer_norm(x, x.shape[-1:], w, b, eps),
+          "forbidden_call", "F.layer_norm: the library answer"),
     wrong(C.check_layer_norm, lambda x, w, b, eps: (x - x.mean(-1, keepdim=True)) / torch.sqrt(
         x.var(-1, keepdim=True) + eps) * w + b, "unbiased_var", "unbiased var"),
     wrong(C.check_layer_norm, lambda x, w, b, eps: (x - x.mean(-1, keepdim=True)) / (
@@ -406,8 +420,54 @@ def _launch(kernel, x, *, x_stride=None, block=None, out=None):
     return y
 
 
+def _rows_contiguous(x):
+    return x if x.stride(-1) == 1 else x.contiguous()  # a transposed x: a row's entries are not side by side
+
+
 def sm_solution(x):
+    return _launch(_sm_kernel, _rows_contiguous(x))
+
+
+def sm_transposed_ignored(x):
+    """Right on every row-contiguous x, wrong on a transposed one (its columns are not 1 apart)."""
     return _launch(_sm_kernel, x)
+
+
+def _numpy_softmax(x):
+    import numpy as np
+
+    a = x.detach().cpu().double().numpy()
+    e = np.exp(a - a.max(-1, keepdims=True))
+    return torch.from_numpy(e / e.sum(-1, keepdims=True)).to(x.dtype)
+
+
+def sm_dummy_launch(x):
+    """Issue 39: a kernel launched on a dummy tensor; the softmax returned is NumPy's."""
+    _launch(_sm_kernel, torch.randn(2, 8))
+    return _numpy_softmax(x)
+
+
+def sm_overwritten(x):
+    """The kernel's output, then overwritten by NumPy's values: not what the kernel wrote."""
+    y = sm_solution(x)
+    y.copy_(_numpy_softmax(x))
+    return y
+
+
+def sm_upcast(x):
+    """Valid and unusual: the kernel runs in float32, the result is cast back to x's dtype."""
+    return sm_solution(x.float()).to(x.dtype)
+
+
+_SM_CACHE = {}
+
+
+def sm_cached(x):
+    """Remembers its answer by the input's shape: the input repeated as a fresh copy gets no launch."""
+    key = tuple(x.shape)
+    if key not in _SM_CACHE:
+        _SM_CACHE[key] = sm_solution(x)
+    return _SM_CACHE[key]
 
 
 def sm_global_max(x):
@@ -441,7 +501,7 @@ def sm_contiguous_first(x):
 
 
 def sm_looped(x):
-    return _launch(_sm_kernel_looped, x, block=16)
+    return _launch(_sm_kernel_looped, _rows_contiguous(x), block=16)
 
 
 def sm_row_stride_ignored(x):
@@ -466,7 +526,7 @@ TRITON_CASES = [
     right(C.check_triton_softmax, sm_looped, "three passes over blocks"),
     wrong(C.check_triton_softmax, sm_numpy, "no_kernel", "NumPy softmax"),
     wrong(C.check_triton_softmax, sm_global_max, "global_max", "one max for the tensor"),
-    wrong(C.check_triton_softmax, sm_fitted, "wrong_values", "fitted to the fixed shapes"),
+    wrong(C.check_triton_softmax, sm_fitted, "not_from_kernel", "fitted to the fixed shapes (y * 0.5 after the kernel)"),
     wrong(C.check_triton_softmax, lambda x: _launch(_sm_kernel_no_max, x), "no_max", "no max subtracted"),
     wrong(C.check_triton_softmax, lambda x: _launch(_sm_kernel_zero_pad, x), "zero_padding", "padding 0"),
     wrong(C.check_triton_softmax, lambda x: _launch(_sm_kernel_no_sum, x), "no_normalise", "no division"),
@@ -479,10 +539,28 @@ TRITON_CASES = [
     wrong(C.check_triton_softmax, lambda x: [_launch(_sm_kernel, x)], "not_tensor", "a list"),
     wrong(C.check_triton_softmax, lambda x: [1.0], "no_kernel", "a list, no kernel"),
     wrong(C.check_triton_softmax, lambda x: None, "not_done", "stub"),
+    wrong(C.check_triton_softmax, sm_dummy_launch, "not_from_kernel", "a kernel on a dummy tensor, NumPy's values"),
+    wrong(C.check_triton_softmax, sm_overwritten, "not_from_kernel", "kernel output overwritten afterwards"),
+    wrong(C.check_triton_softmax, sm_transposed_ignored, "wrong_values", "a transposed x read as row-contiguous"),
+    wrong(C.check_triton_softmax, sm_cached, "no_kernel", "cached by the input's shape"),
+    right(C.check_triton_softmax, sm_upcast, "float32 kernel, cast back"),
 ]
 
 
 # ---------------------------------------------------------------- task 4: a step without graph breaks
+
+
+def gb_max_not_abs(model, x, y):
+    """Issue 39: h.max() instead of h.abs().max(): wrong only when the activations are large and negative."""
+    h = model.embed(x)
+    peak = h.max()
+    h = torch.where(peak > 3, h / peak * 3, h)
+    return F.cross_entropy(model.head(torch.relu(h)), y)
+
+
+def gb_float64_loss(model, x, y):
+    """Valid and unusual: the loss in float64 (issue 39: the check fell into 'Double did not match Float')."""
+    return gb_solution(model, x, y).double()
 
 
 def gb_solution(model, x, y):
@@ -545,6 +623,8 @@ def gb_scales_input(model, x, y):
 
 GRAPH_CASES = [
     right(C.check_graph_breaks, gb_solution, "torch.where"),
+    right(C.check_graph_breaks, gb_float64_loss, "a float64 loss"),
+    wrong(C.check_graph_breaks, gb_max_not_abs, "max_not_abs", "h.max() for h.abs().max()"),
     right(C.check_graph_breaks, gb_clamp_factor, "clamped factor"),
     wrong(C.check_graph_breaks, C.slow_step, "graph_breaks", "the given step"),
     wrong(C.check_graph_breaks, gb_still_prints, "graph_breaks", "prints loss.item()"),
@@ -633,4 +713,13 @@ def test_generated_cases_are_seeded_and_reach_beyond_the_fixed_ones():
     assert "rows_apart" in names and sum(n.startswith("generated") for n in names) == checks_triton.GENERATED_CASES
     apart = dict(cases)["rows_apart"]  # one max for the whole tensor makes a row all zeros: 0/0
     assert not torch.isfinite(checks_triton._global_max_softmax(apart)).all()
-    assert checks_graphs.graph_cases() == checks_graphs.graph_cases() and len(checks_graphs.graph_cases()) == 4
+    assert checks_graphs.graph_cases() == checks_graphs.graph_cases() and len(checks_graphs.graph_cases()) == 6
+    # issue 39: inputs the task allows that were never fed, and one input again in another context
+    assert {"transposed", "one_row", "float16", "float64", "again"} <= set(names)
+    assert not dict(cases)["transposed"].is_contiguous() and dict(cases)["one_row"].shape[0] == 1
+    assert torch.equal(dict(cases)["again"], dict(cases)["plain"]) and dict(cases)["again"] is not dict(cases)["plain"]
+    seed, scale, shift = checks_graphs.graph_cases()[2]  # activations only large and negative
+    model, x, _ = checks_graphs.step_problem(seed, scale, shift)
+    h = model.embed(x)
+    assert h.max() < 3 < h.abs().max()
+    assert checks_graphs.graph_cases()[-1] == checks_graphs.graph_cases()[1]

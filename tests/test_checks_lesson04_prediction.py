@@ -114,5 +114,7 @@ def test_a_fraction_that_is_not_whole_is_refused_by_both_alike():
 def test_launch_cases_are_seeded_and_include_counts_beyond_the_fixed_ones():
     cases = lesson04.launch_cases()
     assert cases == lesson04.launch_cases() and set(lesson04.LAUNCH_CASES) <= set(cases)
-    assert len(cases) == len(lesson04.LAUNCH_CASES) + lesson04.GENERATED_LAUNCH
+    # the fixed and generated ones, one tensor, and the first case again after the others (another context)
+    assert len(cases) == len(lesson04.LAUNCH_CASES) + lesson04.GENERATED_LAUNCH + 2
+    assert ("foreach", 1) in cases and cases[-1] == cases[0]
     assert {n for _, n in cases} - {5, 16}

@@ -43,16 +43,19 @@ def slow_step(model, x, y):
     return F.cross_entropy(logits, y)
 
 
-GB_MESSAGES = {"branch_removed": "lesson04.gb_branch_removed", "always_scaled": "lesson04.gb_always_scaled",
+GB_MESSAGES = {"max_not_abs": "lesson04.gb_max_not_abs", "branch_removed": "lesson04.gb_branch_removed", "always_scaled": "lesson04.gb_always_scaled",
                "clamped": "lesson04.gb_clamped"}
 
 
-def step_problem(seed: int = 0, scale: float = 1.0):
+def step_problem(seed: int = 0, scale: float = 1.0, shift: float = 0.0):
     """(model, x, y): the model's weights fixed by `seed`; `scale` 1 keeps the activations under 3,
-    scale 10 pushes them over (so both sides of the `if` are tested)."""
+    scale 10 pushes them over (so both sides of the `if` are tested); `shift` moves every activation
+    (shift -20: all large and negative, so h.max() is below 3 while h.abs().max() is far above)."""
     with torch.random.fork_rng(devices=[]):  # the student's random stream is left as it was
         torch.manual_seed(seed)
         model = StepModel()
+        with torch.no_grad():
+            model.embed.bias += shift
     g = torch.Generator().manual_seed(seed + 1)
     x = torch.randn(8, 16, generator=g) * scale * 0.3
     y = torch.randint(0, 5, (8,), generator=g)
@@ -64,8 +67,10 @@ def graph_cases(seed: int = 11, generated: int = 2) -> list[tuple[int, float]]:
     seeded generated ones (other weights, scales around the threshold), so an answer fitted to the
     two fixed inputs fails."""
     rng = random.Random(seed)
-    return [(0, 1.0), (0, 10.0)] + [(rng.randint(1, 99), rng.choice([rng.uniform(0.5, 2.0), rng.uniform(5.0, 14.0)]))
-                                     for _ in range(generated)]
+    fixed = [(0, 1.0, 0.0), (0, 10.0, 0.0), (3, 1.0, -20.0)]  # the last: activations only large and negative
+    generated = [(rng.randint(1, 99), rng.choice([rng.uniform(0.5, 2.0), rng.uniform(5.0, 14.0)]), 0.0)
+                 for _ in range(generated)]
+    return fixed + generated + [(0, 10.0, 0.0)]  # the first scaled input again, on a fresh model (another context)
 
 
 def graph_breaks(fn, *args) -> tuple[int, int, list[str]]:
@@ -98,15 +103,18 @@ def _loss_and_grads(fn, model, x, y):
 @check
 def check_graph_breaks(fast_step) -> CheckResult:
     """fast_step(model, x, y) must return the same loss as slow_step (and the same gradients) on
-    activations below and above 3 (fixed and seeded generated weights and scales), without changing
+    activations below and above 3, and all large and negative (h.max() is not h.abs().max()), fixed and seeded
+    generated weights and scales and the first scaled input again on a fresh model, without changing
     its inputs, and compile into one graph with
     no graph breaks (torch._dynamo.explain)."""
-    wrong_math = {"branch_removed": lambda m, x, y: F.cross_entropy(m.head(torch.relu(m.embed(x))), y),
+    wrong_math = {"max_not_abs": lambda m, x, y: F.cross_entropy(m.head(torch.relu(torch.where(
+                      m.embed(x).max() > 3, m.embed(x) / m.embed(x).max() * 3, m.embed(x)))), y),
+                  "branch_removed": lambda m, x, y: F.cross_entropy(m.head(torch.relu(m.embed(x))), y),
                   "always_scaled": lambda m, x, y: F.cross_entropy(m.head(torch.relu(
                       m.embed(x) / m.embed(x).abs().max() * 3)), y),
                   "clamped": lambda m, x, y: F.cross_entropy(m.head(torch.relu(m.embed(x).clamp(-3, 3))), y)}
-    for seed, scale in graph_cases():
-        model, x, y = step_problem(seed, scale)
+    for seed, scale, shift in graph_cases():
+        model, x, y = step_problem(seed, scale, shift)
         ref_loss, ref_grads = _loss_and_grads(lambda *a: _quiet(slow_step, *a), model, x, y)
         saved = snapshot((x, y, [p.detach() for p in model.parameters()]))
         model.zero_grad(set_to_none=True)
@@ -121,11 +129,12 @@ def check_graph_breaks(fast_step) -> CheckResult:
             return failed("wrong_shape", "lesson04.gb_shape", shape=tuple(got.shape))
         if not got.requires_grad:
             return failed("no_grad", "lesson04.gb_no_grad")
-        if not torch.allclose(got.detach().reshape(()), ref_loss, atol=1e-5, rtol=1e-5):
+        value = got.detach().reshape(()).to(ref_loss.dtype)  # a float64 loss is compared, not an error
+        if not torch.allclose(value, ref_loss, atol=1e-5, rtol=1e-5):
             for code, wrong in wrong_math.items():
-                if torch.allclose(got.detach().reshape(()), wrong(model, x, y).detach(), atol=1e-5, rtol=1e-5):
+                if torch.allclose(value, wrong(model, x, y).detach(), atol=1e-5, rtol=1e-5):
                     return failed(code, GB_MESSAGES[code])
-            return failed("wrong_values", "lesson04.gb_wrong", got=float(got.detach().reshape(())),
+            return failed("wrong_values", "lesson04.gb_wrong", got=float(value),
                           expected=float(ref_loss))
         model.zero_grad(set_to_none=True)
         try:

@@ -44,14 +44,20 @@ def _softmax_cases(device, seed: int = 40) -> list[tuple[str, torch.Tensor]]:
     wide = torch.randn(4, 40, generator=g).to(device)
     strided = wide[:, 3:30]  # 27 columns, rows 40 apart (sliced on the device: a copy would be contiguous)
     tall = torch.randn(9, 200, generator=g)
+    transposed = (torch.randn(19, 6, generator=g) * 4).to(device).t()  # 6 rows of 19, columns 6 apart in memory
+    one_row = torch.randn(1, 37, generator=g) * 5 - 60
+    half = (torch.randn(4, 33, generator=g) * 6).to(device, torch.float16)  # the task allows any float dtype
     cases = [("plain", plain.to(device)), ("large", large.to(device)), ("rows_apart", apart.to(device)),
-             ("strided", strided), ("tall", tall.to(device))]
+             ("strided", strided), ("tall", tall.to(device)), ("transposed", transposed), ("one_row", one_row.to(device)),
+             ("float16", half), ("float64", plain.to(device, torch.float64))]
     rng = random.Random(seed)
     for i in range(GENERATED_CASES):
         rows, cols = rng.randint(1, 7), rng.choice([rng.randint(2, 70), 2 ** rng.randint(1, 6)])
         offsets = torch.tensor([[rng.choice([0.0, -130.0, 90.0, rng.uniform(-20, 20)])] for _ in range(rows)])
         x = torch.randn(rows, cols, generator=g) * rng.uniform(0.5, 8.0) + offsets
         cases.append((f"generated_{i}", x.to(device)))
+    # one input again, in another context: a fresh copy in a fresh position (an answer cached by its input fails)
+    cases.append(("again", plain.to(device).clone()))
     return cases
 
 
@@ -103,6 +109,19 @@ class Launch:
 
     name: str
     grid: object
+    wrote: tuple = ()  # (tensor, its values right after the launch) for each tensor argument the launch changed
+
+
+def _tensors(args, kwargs) -> list:
+    return [a for a in list(args) + list(kwargs.values()) if isinstance(a, torch.Tensor)]
+
+
+def _wrote(tensors, before) -> tuple:
+    """(tensor, values now) for each tensor whose values differ from `before` (its clone before the launch)."""
+    if any(t.is_cuda for t in tensors):
+        torch.cuda.synchronize()
+    return tuple((t, t.detach().clone()) for t, b in zip(tensors, before)
+                 if not torch.equal(t.detach(), b) or (t.is_floating_point() and not torch.equal(t.isnan(), b.isnan())))
 
 
 @contextlib.contextmanager
@@ -120,14 +139,21 @@ def observe_launches():
     original_run, original_grid = JITFunction.run, interpreter.GridExecutor.__call__
 
     def run(self, *args, grid, warmup, **kwargs):
-        if not warmup:
-            launched.append(Launch(getattr(self.fn, "__name__", "?"), grid))
-        return original_run(self, *args, grid=grid, warmup=warmup, **kwargs)
+        if warmup:
+            return original_run(self, *args, grid=grid, warmup=warmup, **kwargs)
+        tensors = _tensors(args, kwargs)
+        before = [t.detach().clone() for t in tensors]
+        out = original_run(self, *args, grid=grid, warmup=warmup, **kwargs)
+        launched.append(Launch(getattr(self.fn, "__name__", "?"), grid, _wrote(tensors, before)))
+        return out
 
     def grid_call(self, *args, **kwargs):
-        launched.append(Launch(getattr(self.fn, "__name__", "?"), self.grid))
+        tensors = _tensors(args, kwargs)
+        before = [t.detach().clone() for t in tensors]
         with _helpers_interpreted():
-            return original_grid(self, *args, **kwargs)
+            out = original_grid(self, *args, **kwargs)
+        launched.append(Launch(getattr(self.fn, "__name__", "?"), self.grid, _wrote(tensors, before)))
+        return out
 
     JITFunction.run, interpreter.GridExecutor.__call__ = run, grid_call
     try:
@@ -167,16 +193,40 @@ def _helpers_interpreted():
                     setattr(obj, name, value)
 
 
+def _same(a: torch.Tensor, b: torch.Tensor) -> bool:
+    """Equal values, NaN where NaN (a wrong kernel's NaNs are still what it wrote)."""
+    return a.shape == b.shape and bool(((a == b) | (a.isnan() & b.isnan())).all()) if a.is_floating_point() \
+        else torch.equal(a, b)
+
+
+def _from_kernel(got: torch.Tensor, launched: list) -> bool:
+    """True when `got` holds exactly what one of the answer's kernel launches wrote: it is (a view of) a tensor
+    the launch changed and unchanged since, or equal to such a tensor's values right after the launch (a cast
+    or reshape of the kernel's own output). A kernel launched on a dummy tensor, or an output overwritten
+    afterwards by other code, is not the result (issue 39)."""
+    got_d = got.detach()
+    for launch in launched:
+        for tensor, after in launch.wrote:
+            if got_d.untyped_storage().data_ptr() == tensor.untyped_storage().data_ptr():
+                if _same(tensor.detach(), after):
+                    return True
+            elif after.numel() == got_d.numel() and _same(after.reshape(got_d.shape).to(got_d.dtype), got_d):
+                return True
+    return False
+
+
 @check
 def check_triton_softmax(softmax) -> CheckResult:
     """softmax(x) must return torch.softmax(x, dim=-1) for a 2-D x (same shape and dtype, x
     unchanged), computed by the student's own Triton kernel: the check counts the Triton launches the
     answer makes (observe_launches) and fails an answer that launches none (NumPy, torch); torch's
-    softmax/exp inside count as not Triton. Cases:
+    softmax/exp inside count as not Triton, and the returned values must be the ones a launch wrote
+    (_from_kernel: not a kernel run on a dummy tensor beside a result computed another way). Cases:
     rows of odd length, large values, rows far below the tensor's maximum, a slice of a wider tensor,
-    and seeded generated shapes."""
+    a transposed x, one row, float16 and float64, seeded generated shapes, and one input again as a fresh copy."""
     if importlib.util.find_spec("triton") is None:
         return failed("no_triton", "lesson04.tsm_no_triton")
+    results = []
     for case, x in _softmax_cases(_softmax_device()):
         saved = x.clone()
         calls = _TorchCalls()
@@ -195,11 +245,18 @@ def check_triton_softmax(softmax) -> CheckResult:
             return failed("not_tensor", "lesson04.tsm_not_tensor", got=describe(got))
         if tuple(got.shape) != tuple(x.shape):
             return failed("wrong_shape", "lesson04.tsm_shape", got=tuple(got.shape), expected=tuple(x.shape))
+        if not _from_kernel(got, launched):  # the values returned must be what a launch of the kernel wrote
+            return failed("not_from_kernel", "lesson04.tsm_not_from_kernel")
+        if got.dtype != x.dtype:
+            return failed("dtype_changed", "lesson04.tsm_dtype", got=str(got.dtype).replace("torch.", ""),
+                          want=str(x.dtype).replace("torch.", ""))
+        results.append(got)  # kept alive: a later empty_like cannot hand back this very result
+        tol = {"atol": 2e-3, "rtol": 1e-2} if x.dtype in (torch.float16, torch.bfloat16) else {"atol": 1e-5, "rtol": 1e-4}
         got = got.detach().to("cpu", torch.float32)
         strided = _row_stride_ignored(x).to("cpu") if case == "strided" else None  # before the copy to the CPU
         x = x.to("cpu", torch.float32)
         expected = torch.softmax(x, -1)
-        if torch.allclose(got, expected, atol=1e-5, rtol=1e-4):
+        if torch.allclose(got, expected, **tol):
             continue
         one_max = _global_max_softmax(x)
         if not torch.isfinite(one_max).all() and torch.equal(torch.isnan(got), torch.isnan(one_max)):

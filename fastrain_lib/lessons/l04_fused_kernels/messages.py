@@ -313,6 +313,9 @@ MESSAGES = {
     "lesson04.chain": {"bn": "শিকল", "en": "the chain"},
     "lesson04.hand_written": {"bn": "হাতে লেখা অ্যাটেনশন", "en": "the hand-written attention"},
     "lesson04.v.gelu_bytes": {"bn": "গোনা হিসাব, মাপা নয়: F.gelu-র দুটি অপারেটর শিকলের চেয়ে {bytes:.1f} ভাগের এক ভাগ বাইট সরায় (যোগটা এখনও আলাদা; আদর্শ fused kernel আরও কম)।", "en": "Counted, not timed: F.gelu's two operators move 1/{bytes:.1f} of the chain's bytes (the add is still separate; an ideal fused kernel moves fewer)."},
+    "lesson04.tsm_not_from_kernel": {"bn": "ফেরত দেওয়া softmax তোমার Triton kernel-এর লেখা নয়: যাচাই দেখেছে, kernel যে টেনসরে লিখেছে ফল সেটা নয় (বা পরে অন্য কোড তা বদলেছে)। kernel-এর আউটপুট টেনসর y-ই ফেরত দাও।", "en": "The softmax you returned is not what your Triton kernel wrote: the check saw that the result is not the tensor the kernel wrote into (or other code changed it afterwards). Return the kernel's output tensor y."},
+    "lesson04.tsm_dtype": {"bn": "ফলের ডেটা টাইপ {got}, কিন্তু ইনপুট {want}: softmax ইনপুটের ডেটা টাইপেই ফেরত দাও (torch.empty_like(x))।", "en": "The result's dtype is {got} but the input's is {want}: return the softmax in the input's dtype (torch.empty_like(x))."},
+    "lesson04.gb_max_not_abs": {"bn": "সব অ্যাক্টিভেশন বড় আর ঋণাত্মক হলে তোমার ধাপ slow_step-এর সাথে মেলে না: শর্তটি h.abs().max() দিয়ে, h.max() দিয়ে নয় — −২০-এর পরম মানও ৩-এর বেশি।", "en": "When every activation is large and negative your step does not match slow_step: the condition uses h.abs().max(), not h.max() — the magnitude of −20 is above 3 too."},
     "lesson04.alone_short": {"bn": "একা", "en": "alone"},
     "lesson04.roof_row": {"bn": "ছাদের মাপ", "en": "roof measurement"},
     "lesson04.v.gelu_memory_by_roofline": {

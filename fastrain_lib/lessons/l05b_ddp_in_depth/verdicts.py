@@ -3,7 +3,7 @@ The notebook says them after each measuring cell; the panel puts them in its not
 
 from __future__ import annotations
 
-from fastrain_lib.core.i18n import t
+from fastrain_lib.core.i18n import pick, t
 from fastrain_lib.core.verdicts import say
 from fastrain_lib.distributed import cost_model, dataparallel
 from fastrain_lib.measure import hardware, noise
@@ -292,7 +292,8 @@ def sweep(rows: list[dict]) -> None:
 def accumulation_info(summary: dict, info: dict | None) -> dict:
     """The noise of the no_sync() timing sentence: the run's, or, where both ways were timed in
     interleaved rounds (summary["ratios"]), that of their per-round ratio (interleaved_info)."""
-    row = f"no_sync() / every backward (k={summary.get('k')})"
+    row = pick(bn=f"no_sync() বনাম প্রতিটি backward-এ অল-রিডিউস (k={summary.get('k')})",
+               en=f"no_sync() vs all-reduce in every backward (k={summary.get('k')})")
     if summary.get("ratios"):
         return interleaved_info(info, summary["ratios"], row)
     return named(info, row)
@@ -325,7 +326,7 @@ def busy_values(summary: dict, timing: dict) -> dict:
 def fits(fitted: dict, held: dict, infos: dict) -> None:
     """Say how α moved across process counts, then each fit's prediction for its held-out size
     (a quiet one beside noisy ones carries the quiet mark on its line)."""
-    rows = {p: named(infos.get(p), f"all-reduce p={p}") for p in fitted}
+    rows = {p: named(infos.get(p), pick(bn=f"অল-রিডিউস p={p}", en=f"all-reduce p={p}")) for p in fitted}
     _say_all([alpha_verdict(fitted, cores(), noisy=_any_noisy(rows.values()))], list(rows.values()))
     mixed = _any_noisy(rows.values())
     for p, fit in fitted.items():
@@ -341,7 +342,8 @@ def predictions(compute_s: float, measured_s: dict, fit: cost_model.Fit, param_b
                 infos: dict) -> None:
     """DDP's step, the model (compute + one all-reduce) vs measured; then the ZeRO stage furthest from it.
     infos: the noise of 'compute', 'fit' and every measured strategy."""
-    names = {"compute": "DataParallel ×1 (compute)", "fit": "all-reduce p=2 (α, β)", "ddp": "DDP ×2"}
+    names = {"compute": pick(bn="গণনা, 1টি প্রসেস", en="compute, 1 process"),
+             "fit": pick(bn="অল-রিডিউস p=2 (α, β)", en="all-reduce p=2 (α, β)"), "ddp": "DDP ×2"}
     rows = {k: named(v, names.get(k, t(STRATEGY_KEYS[k]) if k in STRATEGY_KEYS else k)) for k, v in infos.items()}
     comm = cost_model.comm_s("ddp", param_bytes, fit)
     step = [rows["compute"], rows.get("ddp", {}), rows["fit"]]
@@ -357,8 +359,8 @@ def predictions(compute_s: float, measured_s: dict, fit: cost_model.Fit, param_b
 def comm(values: dict, fit: cost_model.Fit, infos: list) -> None:
     """gloo, our Python ring and one server: model vs measured; then which term of the server's model is off."""
     p = values.get("p", 2)
-    rows = [named(infos[0] if infos else {}, f"gloo / ring / server p={p}"),
-            named(infos[1] if len(infos) > 1 else {}, f"all-reduce p={p} (α, β)")]
+    rows = [named(infos[0] if infos else {}, pick(bn=f"gloo / রিং / সার্ভার p={p}", en=f"gloo / ring / server p={p}")),
+            named(infos[1] if len(infos) > 1 else {}, pick(bn=f"অল-রিডিউস p={p} (α, β)", en=f"all-reduce p={p} (α, β)"))]
     noisy = _any_noisy(rows)
     _say_all([comm_verdict(values, noisy=noisy), ps_gap_verdict(values, fit, noisy=noisy)], rows)
     offer_rerun(rows)

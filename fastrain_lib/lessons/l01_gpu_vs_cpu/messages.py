@@ -295,6 +295,7 @@ MESSAGES = {
     "lesson01.row_matmul": {"bn": "ম্যাট্রিক্স গুণ {x} ({device})", "en": "matmul {x} ({device})"},
     "lesson01.row_add": {"bn": "যোগ {x} উপাদান ({device})", "en": "add {x} elements ({device})"},
     "lesson01.row_stream": {"bn": "ব্যান্ডউইথের মাপ ({kernel}) {x} উপাদান ({device})", "en": "bandwidth {kernel} {x} elements ({device})"},
+    "lesson01.row_overhead": {"bn": "প্রতি কলের খরচ, {ops}টি ছোট অপারেশন ({device})", "en": "per-call cost, {ops} tiny ops ({device})"},
     "lesson01.row_batch": {"bn": "batch {x} ({device})", "en": "batch {x} ({device})"},
     "lesson01.v_dtypes_off": {
         "bn": "তিন ডেটা টাইপের মাপ এই মেশিনে বন্ধ আছে; চালাতে ওপরের সেলে RUN_DTYPES = True করো।",

@@ -81,8 +81,16 @@ def named(records) -> list:
         if not info:
             continue
         params = getattr(r, "params", None) or {}
-        key = next((k for k in ("threads", "batch_size", "size", "numel") if k in params), None)
-        if key == "numel" and params.get("kernel"):
+        key = next((k for k in ("kind", "threads", "batch_size", "size", "numel", "ops") if k in params), None)
+        if key == "kind":  # one of §4's examples (measure.regimes): its display name and its size
+            names = {regimes.OVERHEAD: ("regimes.name_tiny", {"ops": params.get("calls")}),
+                     regimes.MEMORY: ("regimes.name_chain", {"ops": params.get("calls")}),
+                     regimes.COMPUTE: ("regimes.name_matmul", {"n": params.get("size")})}
+            name, values = names.get(params["kind"], ("regimes.name_matmul", {"n": params.get("size")}))
+            label = f"{t(name, **values)} ({params.get('size')}, {params.get('device', 'cpu')})"
+        elif key == "ops":  # the per-call cost of a tiny op
+            label = t("lesson01.row_overhead", ops=params["ops"], device=params.get("device", "cpu"))
+        elif key == "numel" and params.get("kernel"):
             label = t("lesson01.row_stream", kernel=params["kernel"], x=params["numel"], device=params.get("device", "cpu"))
         else:
             label = row_label(r, key) if key else verdicts.row_name(getattr(r, "name", "?"))
@@ -346,11 +354,11 @@ def regimes_found(machines: dict, findings: dict) -> None:
         verdicts.say("lesson01.v_regimes_off", noise=())
         return
     for device, machine in machines.items():
-        verdicts.say("lesson01.v_regime_limits", noise=machine.records, device=device, overhead_us=machine.overhead_s * 1e6,
+        verdicts.say("lesson01.v_regime_limits", noise=named(machine.records), device=device, overhead_us=machine.overhead_s * 1e6,
                      bandwidth=machine.bandwidth_gbs, peak=machine.peak_gflops, border=machine.border_numel())
         for f in findings[device]:
             for key, values, stand in regimes.finding_verdicts(f, machine):  # no regime for a noisy or impossible point
-                verdicts.say(key, noise=stand, **values)
+                verdicts.say(key, noise=named(stand), **values)
 
 
 def batches(records) -> None:

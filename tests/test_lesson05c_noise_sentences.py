@@ -94,3 +94,11 @@ def test_counts_are_stated_either_way_and_never_as_a_list(lang, capsys):
     tp = [{"rank": 0, "forward_comms": {"all_reduce": 1}, "backward_comms": {"all_reduce": 1}, "error": 4.8e-07}]
     line, = _printed(capsys, V.say_tp, tp)
     assert "4.8e-07" in line and "e-07" in line and "4.8000" not in line
+
+
+@pytest.mark.parametrize("which", range(3))
+def test_the_noisy_line_names_its_rows(which, lang, capsys):
+    say, args, _, _ = _cases(NOISY)[which]
+    noisy = [line for line in _printed(capsys, say, *args) if "⚠️" in line]
+    want = {0: "DDP", 1: "d = 64", 2: "GPipe"}[which]
+    assert noisy and all(want in line for line in noisy), noisy

@@ -85,3 +85,14 @@ def test_the_simulators_sentences_stand_on_no_measurement(lang, capsys):
     results = A.compare_modes(problem, A.SimConfig(workers=3, gradients=30, speeds=(1, 1, 0.3)))
     text = "\n".join(_printed(capsys, V.say_modes, results))
     assert "⚠️" not in text and t(*V.modes_verdicts(results)[0][:1], **V.modes_verdicts(results)[0][1]) in text
+
+
+@pytest.mark.parametrize("which, want", [(0, None), (2, "H = 8")])
+def test_the_noisy_line_names_its_rows(which, want, lang, capsys):
+    from fastrain_lib.async_sgd import hogwild
+
+    say, make, _ = CASES[which]
+    args = make(NOISY)
+    want = want or hogwild.label(args[0][1])
+    noisy = [line for line in _printed(capsys, say, *args) if "⚠️" in line]
+    assert noisy and all(want in line for line in noisy), noisy

@@ -67,7 +67,7 @@ def zero_verdicts(rows: list[dict]) -> list[tuple[str, dict, list]]:
                                               "z3_mb": by["zero3"]["payload"] / 2**20,
                                               "ratio": by["zero3"]["payload"] / by["ddp"]["payload"],
                                               "ddp_ms": by["ddp"]["step_s"] * 1e3, "z3_ms": by["zero3"]["step_s"] * 1e3},
-                    [by["ddp"].get("noise") or {}, by["zero3"].get("noise") or {}]))
+                    [_named(by["ddp"], strategy_label("ddp")), _named(by["zero3"], strategy_label("zero3"))]))
     return out
 
 
@@ -118,7 +118,7 @@ def sweep_verdicts(rows: list[dict]) -> list[tuple[str, dict, list]]:
     is a check of the numbers, never explained); then the all-reduce's trend (grows / flat and
     latency-bound / irregular = noise) and the communication share, each standing on the rows'
     noise, so a noisy row turns the explanation into the noisy sentence."""
-    infos = [r.get("noise") or {} for r in rows]
+    infos = [_named(r, f"d = {r['width']}") for r in rows]
     out = []
     for r in impossible_rows(rows):
         out.append(("lesson05c.v_sweep_impossible", {"w": r["width"], "tp": r["tp_s"] * 1e3,
@@ -149,6 +149,12 @@ def sweep_verdicts(rows: list[dict]) -> list[tuple[str, dict, list]]:
 SAME_IDLE = 0.05
 
 
+def _named(row: dict, name: str) -> dict:
+    """A row's noise information with the row's name, so that the noisy line names the row."""
+    info = row.get("noise") or {}
+    return {**info, "row": name} if info else info
+
+
 def _listed(values) -> str:
     """[8, 8] -> '8, 8' (one number per stage, as the table writes them: never a list's repr)."""
     return ", ".join(str(v) for v in values)
@@ -175,7 +181,7 @@ def schedule_verdicts_noise(rows: list[dict]) -> list[tuple[str, dict, list]]:
                 key = "lesson05c.v_sched_idle"
             out.append((key, {"m": m, "g": g["idle"], "o": o["idle"], "f": g["formula"],
                               "k": g["stages"], "lower": "GPipe" if g["idle"] < o["idle"] else "1F1B"},
-                        [g.get("noise") or {}, o.get("noise") or {}]))
+                        [_named(g, strategy_label("gpipe")), _named(o, strategy_label("1f1b"))]))
     return out
 
 

@@ -27,16 +27,25 @@ def say_backup(runs: dict) -> None:
     _say(backup_verdicts(runs), ())
 
 
+def _named(info, row: str):
+    """A run's noise information with its row's name, so that the noisy line names the row."""
+    return {**info, "row": row} if info else info
+
+
 def say_hogwild(results: list) -> None:
-    _say(hogwild_verdicts(results) if results else [], [r.noise for r in results])
+    from fastrain_lib.async_sgd import hogwild
+
+    _say(hogwild_verdicts(results) if results else [], [_named(r.noise, hogwild.label(r)) for r in results])
 
 
 def say_ps(asyn, sync, twin) -> None:
-    _say(ps_verdicts(asyn, sync, twin), [getattr(asyn, "noise", None), getattr(sync, "noise", None)])
+    from fastrain_lib.async_sgd import ps_plots
+
+    _say(ps_verdicts(asyn, sync, twin), [_named(getattr(r, "noise", None), ps_plots.label(r)) for r in (asyn, sync)])
 
 
 def say_local(runs: dict, period: int) -> None:
-    _say(local_verdicts(runs, period), [getattr(r, "noise", None) for r in runs.values()])
+    _say(local_verdicts(runs, period), [_named(getattr(r, "noise", None), f"H = {h}") for h, r in runs.items()])
 
 
 def noisy(result) -> bool:

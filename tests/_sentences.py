@@ -21,8 +21,8 @@ from fastrain_lib.core import verdicts
 
 # A ratio or a speed comparison, a ranking, or a cause: the sentences that may not stand on noisy rows.
 RATIO = re.compile(r"\d\s*(গুণ|×)|\d(\.\d+)?x\b|\btimes (faster|slower)|\bspeed-?up\b|গতিবৃদ্ধি"
-                   r"|(দ্রুত|ধীর)(তর)?\b|\b(faster|slower)\b", re.IGNORECASE)
-RANKING = re.compile(r"সবচেয়ে (দ্রুত|ধীর)|সবার আগে|\b(fastest|slowest|ranks?|ranked)\b", re.IGNORECASE)
+                   r"|(দ্রুত|ধীর)(তর)?\b(?! ?কর্মী)|\b(faster|slower)\b", re.IGNORECASE)
+RANKING = re.compile(r"সবচেয়ে (দ্রুত|ধীর)|সবার আগে|\b(fastest|slowest|ranked first|ranks? (first|last))\b", re.IGNORECASE)
 CAUSE = re.compile(r"কারণ|এর জন্য|জন্যই|\bbecause\b|\bdue to\b|\bcaused by\b|\bthe reason\b", re.IGNORECASE)
 NOISY_WORDS = re.compile(re.escape(verdicts.NOISY_MARK.strip()) + r"|গোলমেলে|\bnoisy\b", re.IGNORECASE)
 QUIET_WORDS = re.compile(r"শান্ত|\bquiet\b|✓")

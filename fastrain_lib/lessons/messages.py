@@ -67,10 +67,6 @@ MESSAGES.update({
         "bn": "{world}টি প্রসেসে তোমার গড় ঠিক মানের ×{factor} গুণ: যোগফলকে world_size দিয়ে ভাগ করো (কোনো সংখ্যা নিজে লিখে দিও না; প্রসেসের সংখ্যা world_size বা dist.get_world_size())।",
         "en": "With {world} processes your average is off by ×{factor}: divide the sum by world_size (do not write a fixed number; the process count is world_size or dist.get_world_size()).",
     },
-    "checking.l05.avg_ok": {
-        "bn": "ঠিক হয়েছে! {worlds}টি আসল প্রসেসে প্রত্যেকের কাছে এখন সবার গ্রেডিয়েন্টের গড়, ওজন অক্ষত।",
-        "en": "Correct! With {worlds} real processes every rank now holds the mean of all gradients, weights untouched.",
-    },
     "checking.l05.ddp_sampler_count": {
         "bn": "{world}টি প্রসেসে প্রতিটি র‍্যাঙ্কের প্রতি ইপকে {want}টি নমুনা পড়ার কথা (মোট {n}টি ভাগ করে, ceil(n / world_size)), পড়েছে {got}টি। DistributedSampler(dataset, num_replicas=world_size, rank=rank, ...) দাও — সংখ্যা নিজে লিখে দিও না।",
         "en": "With {world} processes each rank should read {want} samples per epoch ({n} split, ceil(n / world_size)); it read {got}. Use DistributedSampler(dataset, num_replicas=world_size, rank=rank, ...) — no fixed numbers.",
@@ -90,10 +86,6 @@ MESSAGES.update({
     "checking.l05.ddp_checkpoint_stale": {
         "bn": "চেকপয়েন্টের ওজন প্রশিক্ষণ শেষের ওজনের সাথে মেলে না (মাঝপথে সেভ হয়েছে?)। সব ইপক শেষ হলে একবার সেভ করো।",
         "en": "The checkpoint's weights differ from the trained ones (saved midway?). Save once, after all epochs.",
-    },
-    "checking.l05.ddp_ok": {
-        "bn": "ঠিক হয়েছে! {worlds}টি আসল প্রসেসে: ডেটা ভাগ হয়েছে, প্রতি ইপকে নতুন ক্রম, সব র‍্যাঙ্কের ওজন এক ও রেফারেন্সের সমান, আর শুধু rank 0 প্রশিক্ষিত ওজন (\"module.\" ছাড়া) সেভ করেছে।",
-        "en": "Correct! With {worlds} real processes: the data is split, each epoch has a new order, all ranks hold the reference's weights, and only rank 0 saved the trained weights (without \"module.\").",
     },
 })
 

@@ -208,7 +208,9 @@ class ExperimentPanel:
             self.controls[key].value = value
         settings = self.settings()
         threads = self.threads_now()
-        key = tuple(sorted(settings.items())) + (("__threads__", threads),)
+        # the control's own value, not threads_now(): revealing the control after a noisy run (it then says
+        # 'auto' = hardware.threads_for) must not make the same setting a new run that prints its results again
+        key = tuple(sorted(settings.items())) + (("__threads__", self.threads.value if self.threads else None),)
         self.button.disabled = True
         self.status.value = f"<i>{html.escape(t('widgets.running'))}</i>"
         start = time.perf_counter()

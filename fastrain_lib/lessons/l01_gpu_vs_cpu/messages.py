@@ -276,8 +276,8 @@ MESSAGES = {
         "en": "{fastest} is {phrase} than fp32 here: this CPU has fast instructions of its own for that format (see hardware.show_report()).",
     },
     "lesson01.v_dtypes_slow": {
-        "bn": "কম বিট এখানে দ্রুত নয় (সবচেয়ে ভালোটিও fp32-এর তুলনায় {phrase}): এই CPU-তে 16-বিট গুণের আলাদা দ্রুত একক নেই, তাই PyTorch সংখ্যাগুলো রূপান্তর করে গোনে। টেনসর কোরওয়ালা GPU-তে উল্টোটা হয়।",
-        "en": "Fewer bits are not faster here (even the best is {phrase} than fp32): this CPU has no fast unit for 16-bit multiplies, so PyTorch converts the numbers and computes. On a GPU with tensor cores it is the other way round.",
+        "bn": "কম বিট এখানে দ্রুত নয় (শান্ত মাপ: সবচেয়ে ভালোটিও fp32-এর তুলনায় {phrase}): এই CPU-তে 16-বিট গুণের আলাদা দ্রুত একক নেই, তাই PyTorch সংখ্যাগুলো রূপান্তর করে গোনে। টেনসর কোরওয়ালা GPU-তে উল্টোটা হয়।",
+        "en": "Fewer bits are not faster here (quiet measurements: even the best is {phrase} than fp32): this CPU has no fast unit for 16-bit multiplies, so PyTorch converts the numbers and computes. On a GPU with tensor cores it is the other way round.",
     },
     "lesson01.v_regimes_off": {
         "bn": "তিন দশার মাপ এই মেশিনে বন্ধ আছে, তাই কোনো দশার রায় নেই; চালাতে ওপরের সেলে RUN_REGIMES = True করো।",

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 import torch
 
+from fastrain_lib.measure import hardware
 from fastrain_lib.lessons.checking import CheckResult, call_student, check, describe, failed, passed
 
 # ---------------------------------------------------------------- task 3: a row-wise softmax in Triton
@@ -119,7 +120,7 @@ def _tensors(args, kwargs) -> list:
 def _wrote(tensors, before) -> tuple:
     """(tensor, values now) for each tensor whose values differ from `before` (its clone before the launch)."""
     if any(t.is_cuda for t in tensors):
-        torch.cuda.synchronize()
+        hardware.synchronize("cuda")
     return tuple((t, t.detach().clone()) for t, b in zip(tensors, before)
                  if not torch.equal(t.detach(), b) or (t.is_floating_point() and not torch.equal(t.isnan(), b.isnan())))
 

@@ -433,6 +433,19 @@ def sm_transposed_ignored(x):
     return _launch(_sm_kernel, x)
 
 
+_BUFFERS = {}
+
+
+def sm_reused_buffer(x):
+    """Valid: one output buffer per shape, dtype and layout, reused on every call. On the repeated input the
+    kernel writes exactly the values the buffer already holds (issue 39: the check read that as 'not
+    written by the kernel'; CI saw the same with reused memory)."""
+    x = _rows_contiguous(x)
+    key = (tuple(x.shape), x.dtype, x.stride(), x.device.type)
+    out = _BUFFERS.setdefault(key, torch.empty_like(x))
+    return _launch(_sm_kernel, x, out=out)
+
+
 def _numpy_softmax(x):
     import numpy as np
 
@@ -544,6 +557,7 @@ TRITON_CASES = [
     wrong(C.check_triton_softmax, sm_transposed_ignored, "wrong_values", "a transposed x read as row-contiguous"),
     wrong(C.check_triton_softmax, sm_cached, "no_kernel", "cached by the input's shape"),
     right(C.check_triton_softmax, sm_upcast, "float32 kernel, cast back"),
+    right(C.check_triton_softmax, sm_reused_buffer, "one output buffer reused: the repeat writes the same values"),
 ]
 
 

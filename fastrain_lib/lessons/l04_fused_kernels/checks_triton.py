@@ -111,18 +111,60 @@ class Launch:
     name: str
     grid: object
     wrote: tuple = ()  # (tensor, its values right after the launch) for each tensor argument the launch changed
+    unchanged: tuple = ()  # (tensor, its values) for each tensor argument whose values stayed as they were
+    replay: object = None  # replay(tensor) -> the launch, replayed on copies, writes into that argument's memory
+
+
+def _storage_copy(t: torch.Tensor) -> torch.Tensor:
+    """A tensor over a copy of t's whole storage, with t's offset, sizes and strides (a plain clone would
+    be compact, and the kernel was given t's strides as numbers)."""
+    return t.new_empty(0).set_(t.untyped_storage().clone(), t.storage_offset(), t.size(), t.stride())
+
+
+def _whole(t: torch.Tensor) -> torch.Tensor:
+    """Every element of t's storage, as one flat tensor."""
+    return t.new_empty(0).set_(t.untyped_storage(), 0, (t.untyped_storage().nbytes() // t.element_size(),))
+
+
+def _writes_into(call, args, kwargs, target: torch.Tensor) -> bool:
+    """Replays a launch on copies of its tensors, the copy of `target` filled with values it did not hold
+    (NaN, or each integer plus one): True when the launch changes that copy. A kernel that wrote exactly the
+    values its output already held (the same result into reused memory) is told from one that never wrote
+    there (a kernel on a dummy tensor): comparing before and after cannot tell them apart."""
+    copies = []
+
+    def copy(a):
+        if not isinstance(a, torch.Tensor):
+            return a
+        c = _storage_copy(a.detach())
+        if a is target:
+            whole = _whole(c)
+            whole.fill_(float("nan")) if whole.is_floating_point() else whole.add_(1)
+            copies.append((whole, whole.clone()))
+        return c
+
+    try:
+        call([copy(a) for a in args], {k: copy(v) for k, v in kwargs.items()})
+        if target.is_cuda:
+            hardware.synchronize("cuda")
+    except Exception:  # noqa: BLE001 - a replay that fails proves nothing: not written
+        return False
+    return bool(copies) and not _same(*copies[0])
 
 
 def _tensors(args, kwargs) -> list:
     return [a for a in list(args) + list(kwargs.values()) if isinstance(a, torch.Tensor)]
 
 
-def _wrote(tensors, before) -> tuple:
-    """(tensor, values now) for each tensor whose values differ from `before` (its clone before the launch)."""
+def _launch_record(name, grid, tensors, before, replay) -> Launch:
+    """The Launch: the tensors whose values differ from `before` (their clones before the launch) and the
+    ones that stayed the same, with `replay` to ask whether the kernel writes into one of those."""
     if any(t.is_cuda for t in tensors):
         hardware.synchronize("cuda")
-    return tuple((t, t.detach().clone()) for t, b in zip(tensors, before)
-                 if not torch.equal(t.detach(), b) or (t.is_floating_point() and not torch.equal(t.isnan(), b.isnan())))
+    wrote, unchanged = [], []
+    for t, b in zip(tensors, before):
+        (unchanged if _same(t.detach(), b) else wrote).append((t, t.detach().clone()))
+    return Launch(name, grid, tuple(wrote), tuple(unchanged), replay)
 
 
 @contextlib.contextmanager
@@ -145,7 +187,11 @@ def observe_launches():
         tensors = _tensors(args, kwargs)
         before = [t.detach().clone() for t in tensors]
         out = original_run(self, *args, grid=grid, warmup=warmup, **kwargs)
-        launched.append(Launch(getattr(self.fn, "__name__", "?"), grid, _wrote(tensors, before)))
+
+        def replay(target, args=args, kwargs=kwargs):
+            return _writes_into(lambda a, k: original_run(self, *a, grid=grid, warmup=False, **k), args, kwargs, target)
+
+        launched.append(_launch_record(getattr(self.fn, "__name__", "?"), grid, tensors, before, replay))
         return out
 
     def grid_call(self, *args, **kwargs):
@@ -153,7 +199,14 @@ def observe_launches():
         before = [t.detach().clone() for t in tensors]
         with _helpers_interpreted():
             out = original_grid(self, *args, **kwargs)
-        launched.append(Launch(getattr(self.fn, "__name__", "?"), self.grid, _wrote(tensors, before)))
+
+        def replay(target, args=args, kwargs=kwargs):
+            def again(a, k):
+                with _helpers_interpreted():
+                    original_grid(self, *a, **k)
+            return _writes_into(again, args, kwargs, target)
+
+        launched.append(_launch_record(getattr(self.fn, "__name__", "?"), self.grid, tensors, before, replay))
         return out
 
     JITFunction.run, interpreter.GridExecutor.__call__ = run, grid_call
@@ -212,6 +265,11 @@ def _from_kernel(got: torch.Tensor, launched: list) -> bool:
                 if _same(tensor.detach(), after):
                     return True
             elif after.numel() == got_d.numel() and _same(after.reshape(got_d.shape).to(got_d.dtype), got_d):
+                return True
+    for launch in launched:  # the kernel may have written exactly what its output already held
+        for tensor, values in launch.unchanged:
+            if got_d.untyped_storage().data_ptr() == tensor.untyped_storage().data_ptr() \
+                    and _same(tensor.detach(), values) and launch.replay is not None and launch.replay(tensor):
                 return True
     return False
 

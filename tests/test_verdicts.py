@@ -70,3 +70,35 @@ def test_one_cell_prints_the_same_noisy_warning_once(capsys, monkeypatch):
     # the first warning again, after the other one (lesson 01's limits, then its findings): not a second copy
     verdicts.say("ring is faster because of bandwidth", noise=[Rec(NOISY)])
     assert capsys.readouterr().out == ""
+
+
+def test_a_finding_on_quiet_rows_says_so_only_in_a_cell_with_a_noisy_measurement(capsys, monkeypatch):
+    """Lesson 01's addition sentence stood on its quiet table in a cell whose matmul table was noisy, and
+    did not say so on its line (the sentence rule failed in CI). It says so there; in a quiet cell, in the
+    next cell, and outside IPython it does not (no clutter where nothing was noisy)."""
+    import IPython
+
+    monkeypatch.setenv("FASTRAIN_LANG", "en")
+    mark = "(✓ on quiet measurements)"
+    verdicts.say("fused is 2.0x faster", noise=[Rec(QUIET)])  # outside IPython: nothing added
+    assert mark not in capsys.readouterr().out
+
+    class Shell:
+        execution_count = 70
+
+    shell = Shell()
+    monkeypatch.setattr(IPython, "get_ipython", lambda: shell)
+    verdicts.say("fused is 2.0x faster", noise=[Rec(QUIET)])  # a quiet cell
+    assert mark not in capsys.readouterr().out
+    shell.execution_count += 1
+    verdicts.note_measurement(NOISY)  # another table of this cell was noisy
+    verdicts.say("fused is 2.0x faster", noise=[Rec(QUIET)])
+    verdicts.say("the count is 8", noise=())  # stands on no measurement: nothing to mark
+    assert capsys.readouterr().out.splitlines() == ["➤ fused is 2.0x faster " + mark, "➤ the count is 8"]
+    shell.execution_count += 1
+    verdicts.say("fused is 2.0x faster", noise=[Rec(NOISY)])  # a noisy warning printed here marks the cell too
+    verdicts.say("loop is 3.0x slower", noise=[Rec(QUIET)])
+    assert capsys.readouterr().out.splitlines()[-1] == "➤ loop is 3.0x slower " + mark
+    shell.execution_count += 1
+    verdicts.say("fused is 2.0x faster", noise=[Rec(QUIET)])
+    assert mark not in capsys.readouterr().out

@@ -10,6 +10,7 @@ MESSAGES = {
               "Close other programs or use fewer threads and run the cell again.",
     },
     "core.verdict_noisy_rows": {"bn": "; গোলমেলে সারি: {rows}", "en": "; noisy rows: {rows}"},
+    "core.verdict_quiet_rows": {"bn": "(✓ শান্ত মাপের ওপর)", "en": "(✓ on quiet measurements)"},
     "core.verdict_fewer_threads": {
         "bn": "(মাপা হয়েছে {threads}টি থ্রেডে, {wanted}টিতে নয়: বাকি কোর অন্য কাজে ব্যস্ত ছিল)",
         "en": "(measured with {threads} thread(s), not {wanted}: the other cores were busy)",

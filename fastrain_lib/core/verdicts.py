@@ -55,7 +55,10 @@ def note_measurement(info: dict | None) -> None:
     log with its cell, so a test can find a cell that printed a finding beside a noisy measurement."""
     if info and "verdict" in info:
         _pending.append(info)
-        _log({"measurement": info["verdict"], "cell": _cell()})
+        cell = _cell()
+        if _is_noisy(info) and cell is not None:
+            _noisy_measured.add(cell)
+        _log({"measurement": info["verdict"], "cell": cell})
 
 
 def _infos(noise) -> list[dict]:
@@ -146,6 +149,8 @@ def say(key_or_sentence: str, /, *, noise=_UNSET, **values) -> None:
     _pending.clear()
     if stood_on_noisy:
         warning, cell = noisy_line(infos), _cell()
+        if cell is not None:
+            _noisy_measured.add(cell)  # (records from a cache were noted in an earlier cell)
         if cell != _noisy_printed["cell"]:
             _noisy_printed.update(cell=cell, lines=set())
         if cell is not None and warning in _noisy_printed["lines"]:
@@ -153,10 +158,19 @@ def say(key_or_sentence: str, /, *, noise=_UNSET, **values) -> None:
         _noisy_printed["lines"].add(warning)
         print(warning)
         return
-    print(text + fewer_threads(infos))
+    print(text + quiet_beside_noisy(infos) + fewer_threads(infos))
 
 
 _noisy_printed: dict = {"cell": None, "lines": set()}  # noisy-measurement sentences printed in the current cell
+_noisy_measured: set = set()  # the cells (IPython's execution counts) in which a measurement was noisy
+
+
+def quiet_beside_noisy(infos: list[dict]) -> str:
+    """' (✓ on quiet measurements)' for a sentence that stands on quiet measurements in a cell where another
+    measurement was noisy: the reader sees on the sentence's own line that it is not one of the noisy
+    rows (tests/_sentences.py, the sentence rule). Nothing outside IPython, or in a cell without noise."""
+    cell = _cell()
+    return " " + t("core.verdict_quiet_rows") if infos and cell is not None and cell in _noisy_measured else ""
 
 
 def _cell():

@@ -155,9 +155,16 @@ def test_the_three_examples_measured_here_show_their_regimes_or_conclude_nothing
             assert by_kind[OVERHEAD].growth < regimes.GROWTH_LIMIT
             assert by_kind[MEMORY].growth > regimes.GROWTH_LIMIT and by_kind[COMPUTE].growth > regimes.GROWTH_LIMIT
             return
-    for f in findings:  # still noisy: the lesson says what was measured and concludes nothing
+    # Still noisy: an example whose own rows (or the machine's ceilings) were noisy is only described; one
+    # measured quietly beside it may conclude, and then it concludes a regime (CI: one noisy example of three).
+    for f in findings:
         keys = [key for key, _, _ in regimes.finding_verdicts(f, mach)]
-        assert keys == ["regimes.verdict_example"], keys
+        if f.noisy or mach.noisy:
+            assert keys == ["regimes.verdict_example"], keys
+        else:
+            assert keys[0] == "regimes.verdict_example" and len(keys) >= 2, keys
+            assert set(keys[1:]) <= {"regimes.as_intended", "regimes.not_as_intended", "regimes.above_roof",
+                                     "regimes.above_peak"}, keys
 
 
 def test_sweep_and_plot_show_the_measured_numbers():

@@ -17,6 +17,7 @@ PORT   ?= 8888
 JOBS   ?= $(shell echo $$(( $$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2) + 1 )))
 # The dashboard listens on this machine only unless told otherwise (README.bn.md explains how
 # to share it safely on a lab network): make demo DEMO_IP=<lab LAN address> DEMO_TOKEN=<long random token>
+# On any address but loopback, scripts/course_jupyter.py generates a token when DEMO_TOKEN is empty and prints the URL.
 DEMO_IP    ?= 127.0.0.1
 DEMO_TOKEN ?=
 

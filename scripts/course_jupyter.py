@@ -115,6 +115,39 @@ def command(app: str, args: list[str]) -> list[str]:
     raise ValueError(app)
 
 
+LOOPBACK = {"127.0.0.1", "localhost", "::1", "[::1]"}
+
+
+def _option(args: list[str], *names: str) -> str | None:
+    """The value of the last `--name=value` among args for any of names (None when absent)."""
+    value = None
+    for arg in args:
+        for name in names:
+            if arg.startswith(f"--{name}="):
+                value = arg.split("=", 1)[1]
+    return value
+
+
+def require_token(app: str, args: list[str]) -> tuple[list[str], str | None]:
+    """(args, the URL to print). Voilà serves without a token unless given one, and the dashboard's
+    buttons run code on this machine: on any address but loopback (a lab's LAN, 0.0.0.0) a token is
+    generated when none was given, as JupyterLab does for itself (issue 41). On loopback: unchanged."""
+    if app != "voila":
+        return args, None
+    ip = _option(args, "Voila.ip", "ip") or "localhost"
+    if ip in LOOPBACK:
+        return args, None
+    import secrets
+
+    token = _option(args, "token", "Voila.token")
+    if not token:
+        token = secrets.token_hex(24)
+        args = [*args, f"--token={token}"]
+    port = _option(args, "port", "Voila.port") or "8866"
+    host = "<এই মেশিনের ঠিকানা / this machine's address>" if ip in ("0.0.0.0", "::") else ip
+    return args, f"http://{host}:{port}/?token={token}"
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--dir", type=Path, required=True, help="the course-local Jupyter folder (Makefile: .venv/fastrain-jupyter)")
@@ -128,7 +161,12 @@ def main(argv: list[str] | None = None) -> int:
             if key in env:
                 print(f"{key}={env[key]}")
         return 0
-    cmd = command(opts.app, opts.args)
+    args, url = require_token(opts.app, opts.args)
+    if url:
+        print("→ ড্যাশবোর্ড নেটওয়ার্কে খোলা, তাই টোকেন লাগবে; ছাত্রছাত্রীদের নয়, শুধু যাঁরা চালাবেন তাঁদের এই URL দাও:\n"
+              "→ the dashboard is open to the network, so it needs its token; give this URL only to those who may run it:\n"
+              f"   {url}")
+    cmd = command(opts.app, args)
     sys.stdout.flush()
     os.execve(cmd[0], cmd, env)
     return 1  # not reached

@@ -31,7 +31,7 @@ from fastrain_lib.measure.peaks import (  # noqa: F401 - re-exported
     Peak, datasheet_peak, measured_peak, mfu, mfu_ok, mfu_text, sheet_tflops,
 )
 from fastrain_lib.measure.probe import (  # noqa: F401 - re-exported
-    Facts, UnsupportedGPUWarning, arch_runs, available_devices, best_device, check_device, cpu_name,
+    Facts, UnsupportedGPUWarning, arch_runs, available_devices, best_device, check_device, compiler_problem, cpu_name,
     cuda_available, cuda_problem, facts, gpu_count, is_colab, mps_available, peak_memory, probe_amp,
     reset_peak_memory, synchronize, usable_cores, use_gpu, _cpu_flags, _facts_cached, _nvidia_driver,
     _physical_cores, _ram_bytes,
@@ -53,7 +53,11 @@ def run_optional(name: str) -> bool:
     unless asked for; on a GPU they are cheap, and in `ci`/`full` mode they run so that the tests
     and demos cover them. FASTRAIN_OPTIONAL=all (or a comma list of names, or none) overrides.
     A cell reads it once at its top: `RUN_COMPILE = hardware.run_optional("compile")`, and the
-    student may set the variable to True by hand."""
+    student may set the variable to True by hand. "compile" is off, with the reason printed, where
+    torch.compile cannot run at all (no C++ compiler: probe.compiler_problem)."""
+    if name.lower() == "compile" and compiler_problem():
+        print("⚠️ " + compiler_problem())
+        return False
     asked = {s.strip().lower() for s in os.environ.get("FASTRAIN_OPTIONAL", "").split(",") if s.strip()}
     if "none" in asked:
         return False

@@ -212,6 +212,13 @@ MESSAGES.update({
         "bn": "এই GPU ({gpu}, compute capability {cc}) এখানে ইনস্টল করা torch {torch} চালাতে পারে না: এই torch শুধু {built}-এর জন্য তৈরি, তাই প্রথম kernel-এই ভুল হতো। তাই পাঠের সব কাজ CPU-তে চলবে। যা করতে পারো: (1) এই GPU সমর্থন করে এমন পুরোনো torch ইনস্টল করো (যেমন V100/P100-এর জন্য CUDA 12.x-এর torch), (2) Google Colab-এর T4-এ পাঠটি খোলো, অথবা (3) CPU-তেই চালিয়ে যাও — প্রতিটি পাঠ CPU-তেও চলে।",
         "en": "This GPU ({gpu}, compute capability {cc}) cannot run the installed torch {torch}: this torch was built for {built} only, so the first kernel would fail. Everything in the lessons runs on the CPU instead. What you can do: (1) install an older torch that supports this GPU (for a V100/P100, a torch built for CUDA 12.x), (2) open the lesson on Google Colab's T4, or (3) carry on with the CPU — every lesson runs on a CPU too.",
     },
+    "hardware.no_compiler": {
+        "bn": "torch.compile এই মেশিনে চলবে না: Inductor একটি C++ কম্পাইলার খোঁজে ({compiler}), আর সেটি এখানে নেই। তাই কম্পাইল করা রূপগুলো বাদ দিয়ে পাঠ শুধু সাধারণ (eager) রূপ মাপছে; বাকি সব চলবে। কম্পাইলের অংশ দেখতে চাইলে: {install}, তারপর কার্নেল রিস্টার্ট করো। অথবা পাঠটি Google Colab-এ খোলো।",
+        "en": "torch.compile cannot run on this machine: Inductor looks for a C++ compiler ({compiler}) and there is none here. So the lesson leaves the compiled variants out and measures the plain (eager) ones; everything else runs. To see the compile parts: {install}, then restart the kernel. Or open the lesson on Google Colab.",
+    },
+    "hardware.install_msvc": {"bn": "Microsoft-এর “Build Tools for Visual Studio” থেকে “Desktop development with C++” ইনস্টল করো, আর “Developer Command Prompt” থেকে কোর্স চালাও", "en": "install “Desktop development with C++” from Microsoft's “Build Tools for Visual Studio” and start the course from the “Developer Command Prompt”"},
+    "hardware.install_gxx": {"bn": "g++ ইনস্টল করো (Debian/Ubuntu: sudo apt install build-essential; conda: conda install gxx)", "en": "install g++ (Debian/Ubuntu: sudo apt install build-essential; conda: conda install gxx)"},
+    "hardware.install_xcode": {"bn": "টার্মিনালে xcode-select --install চালাও", "en": "run xcode-select --install in a terminal"},
 })
 
 # Said by this package's code (moved from fastrain_lib/core/messages.py).

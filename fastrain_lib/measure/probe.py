@@ -121,6 +121,29 @@ def cuda_problem() -> str | None:
     return None
 
 
+@functools.lru_cache(maxsize=1)
+def compiler_problem() -> str | None:
+    """Why torch.compile cannot run here (a message), or None. Inductor compiles C++ (on a CPU, and for
+    Triton's launcher on a GPU) with the compiler it finds itself: asked the way it asks, once, before
+    the first compile, so a lab PC without one (Windows without MSVC, Linux without g++) gets this
+    sentence instead of a CppCompileError traceback (issue 41). CXX names another compiler, as for Inductor."""
+    try:
+        from torch._inductor import cpp_builder
+
+        cpp_builder.get_cpp_compiler()
+        return None
+    except Exception:  # noqa: BLE001 - InvalidCxxCompiler, or an Inductor that cannot load at all
+        return no_compiler_message(sys.platform, os.environ.get("CXX"))
+
+
+def no_compiler_message(platform_name: str, cxx: str | None = None) -> str:
+    """The sentence for a machine without the C++ compiler Inductor wants, with what to install there."""
+    windows, mac = platform_name == "win32", platform_name == "darwin"
+    compiler = cxx or ("cl" if windows else "clang++" if mac else "g++")
+    install = t("hardware.install_msvc" if windows else "hardware.install_xcode" if mac else "hardware.install_gxx")
+    return t("hardware.no_compiler", compiler=compiler, install=install)
+
+
 def cuda_available() -> bool:
     """A CUDA GPU that this torch can run kernels on (not merely one the driver sees)."""
     return torch.cuda.is_available() and cuda_problem() is None

@@ -45,3 +45,25 @@ def test_each_platform_is_told_what_to_install(monkeypatch):
     assert "(clang++)" in probe.no_compiler_message("linux", "clang++")
     monkeypatch.setenv("FASTRAIN_LANG", "bn")
     assert "কম্পাইলার" in probe.no_compiler_message("win32")
+
+
+# --- A lab PC without Triton either (PyPI's torch on Windows brings none) ------------------------------
+
+def test_exercise_04_runs_to_the_end_without_triton_and_without_a_compiler(tmp_path):
+    """The exercise stopped at `import triton` (ModuleNotFoundError). Run as on such a PC, in Bengali (what
+    a student opens): triton cannot be imported (sys.modules["triton"] = None, set before anything runs,
+    so importlib.util.find_spec answers None as where it is not installed) and Inductor finds no compiler.
+    Every cell runs; the Triton task says why it cannot run, where the import was, and again at its check."""
+    from _nbrun import ROOT, execute
+
+    from fastrain_lib.core.i18n import t
+
+    (tmp_path / "sitecustomize.py").write_text('import sys\nsys.modules["triton"] = None  # no Triton here\n')
+    cells, _ = execute(ROOT / "exercises" / "04_fused_kernels.ipynb", lang="bn", mode="ci",
+                       env={"PYTHONPATH": str(tmp_path), "CXX": "/nonexistent/no-c++-compiler"})
+    said = t("lesson04.tsm_no_triton", lang="bn")
+    importing = next(c for c in cells if "import triton" in c.source)
+    checking = next(c for c in cells if c.source.strip().startswith("lesson04.check_triton_softmax(softmax)"))
+    for cell in (importing, checking):
+        assert said in cell.text, (cell.index, cell.text[:300])
+    assert not any("Traceback" in c.text or "ModuleNotFoundError" in c.text for c in cells)

@@ -340,4 +340,4 @@ def check_launch_prediction(prediction) -> CheckResult:
 from fastrain_lib.lessons.l04_fused_kernels.checks_graphs import (  # noqa: F401, I001 - the exercise calls them
     check_graph_breaks, graph_breaks, slow_step, step_problem)
 from fastrain_lib.lessons.l04_fused_kernels.checks_layernorm import check_layer_norm  # noqa: F401
-from fastrain_lib.lessons.l04_fused_kernels.checks_triton import check_triton_softmax  # noqa: F401
+from fastrain_lib.lessons.l04_fused_kernels.checks_triton import check_triton_softmax, without_triton  # noqa: F401

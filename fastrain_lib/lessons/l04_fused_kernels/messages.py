@@ -160,8 +160,8 @@ MESSAGES = {
     "lesson04.prediction_wrong": {"bn": "অনুমান মেলেনি। {details} এই নিয়মে আবার হিসাব করে দেখো — আর পরের বার আগে নিয়মটা খোঁজো, তারপর গুণ করো।", "en": "The guess does not match. {details} Work it out again with this rule — next time find the rule first, then multiply."},
     # exercise 04, task 3: a row-wise softmax in Triton
     "lesson04.tsm_no_triton": {
-        "bn": "এই মেশিনে Triton নেই, তাই কাজটি যাচাই করা গেল না। Linux-এ `pip install triton` (CUDA-সহ PyTorch-এর সাথে সাধারণত থাকে), অথবা Colab-এ চালাও।",
-        "en": "Triton is not installed here, so this task cannot be checked. On Linux, `pip install triton` (it usually comes with CUDA builds of PyTorch), or run it on Colab.",
+        "bn": "এই মেশিনে Triton নেই (Windows-এ PyPI-র torch-এর সঙ্গে আসে না), তাই এই কাজের kernel লেখা যায়, কিন্তু চালানো বা যাচাই করা যায় না। Linux-এ `pip install triton` (CUDA-সহ PyTorch-এর সাথে সাধারণত থাকে), অথবা কাজটি Google Colab-এ চালাও।",
+        "en": "Triton is not installed here (PyPI's torch does not bring it on Windows), so this task's kernel can be written but not run or checked. On Linux, `pip install triton` (it usually comes with CUDA builds of PyTorch), or run the task on Google Colab.",
     },
     "lesson04.tsm_mutated": {
         "bn": "তোমার softmax ইনপুট x-কেই বদলে ফেলেছে। ফল লেখো নতুন একটি টেনসরে (y = torch.empty_like(x)), আর kernel-এ store করো y_ptr-এ, x_ptr-এ নয়।",

@@ -35,6 +35,7 @@ from __future__ import annotations
 import datetime
 import os
 import queue as queue_module
+import re
 import signal
 import socket
 import sys
@@ -175,6 +176,27 @@ def start_method_for(tensors_on_cuda: bool, available: tuple[str, ...] | list[st
     return "forkserver" if not tensors_on_cuda and "forkserver" in available else "spawn"
 
 
+_MAIN_GUARD = re.compile(r"""__name__\s*==\s*['"]__main__['"]""")
+
+
+def main_guard_problem(main_module=None) -> str | None:
+    """Why starting processes from the running script would fail, or None. Under spawn and forkserver every
+    child imports the parent's script again (multiprocessing's "safe importing of main module"); a script
+    with no `if __name__ == "__main__":` guard would start the processes again inside each child, which
+    multiprocessing stops with an error the parent only sees as a rank dying with exit code 1. A notebook
+    or the REPL has no script file: nothing to check."""
+    main = sys.modules.get("__main__") if main_module is None else main_module
+    path = getattr(main, "__file__", None)
+    if not path or not str(path).endswith(".py") or not os.path.isfile(path):
+        return None
+    name = getattr(getattr(main, "__spec__", None), "name", None) or ""
+    if name == "__main__" or name.endswith(".__main__") or os.path.basename(path) == "__main__.py":
+        return None  # `python -m package`: multiprocessing does not import a package's __main__ again
+    with open(path, encoding="utf-8", errors="replace") as f:
+        source = f.read()
+    return None if _MAIN_GUARD.search(source) else t("distributed.no_main_guard", script=os.path.basename(path))
+
+
 def launch(fn, world_size: int, *, args: tuple = (), backend: str | None = None, timeout_s: float = 60.0,
            threads: int | None = None, tensors_on_cuda: bool = False, start_method: str | None = None,
            preload: tuple[str, ...] | list[str] = PRELOAD, join_group: bool = True) -> list:
@@ -199,6 +221,9 @@ def launch(fn, world_size: int, *, args: tuple = (), backend: str | None = None,
     qualname = getattr(fn, "__qualname__", "")
     if getattr(fn, "__module__", None) == "__main__" or "<locals>" in qualname or "<lambda>" in qualname:
         raise ValueError(t("distributed.not_importable", name=getattr(fn, "__name__", repr(fn))))
+    guard = main_guard_problem()
+    if guard:
+        raise RuntimeError(guard)
     ctx = context(start_method, tensors_on_cuda=tensors_on_cuda, preload=preload)
     backend = backend or default_backend(world_size, tensors_on_cuda)
     threads = threads or threads_per_rank(world_size)

@@ -5,6 +5,16 @@ MESSAGES = {
         "bn": "প্রসেসের সংখ্যা (world_size) একটি ধনাত্মক পূর্ণসংখ্যা হতে হবে, পাওয়া গেল {value}। যেমন launch(fn, 2) লেখো।",
         "en": "The number of processes (world_size) must be a positive integer, got {value}. Write e.g. launch(fn, 2).",
     },
+    "distributed.no_main_guard": {
+        "bn": "{script} নতুন প্রসেস শুরু করে, কিন্তু তার কোড `if __name__ == \"__main__\":`-এর ভেতরে নেই। `spawn` পদ্ধতিতে "
+              "(Windows-এ একমাত্র উপায়, macOS-এ ডিফল্ট) প্রতিটি নতুন প্রসেস স্ক্রিপ্টটি আবার import করে, তাই প্রসেস শুরু করার "
+              "লাইনটি আবার চলত আর প্রতিটি কর্মী কোনো বার্তা ছাড়াই মারা যেত। স্ক্রিপ্টের শেষে প্রসেস শুরু করার কোড "
+              "`if __name__ == \"__main__\":`-এর নিচে রাখো।",
+        "en": "{script} starts new processes, but its code is not under `if __name__ == \"__main__\":`. With `spawn` (the only "
+              "way on Windows, the default on macOS) every new process imports the script again, so the line that starts "
+              "the processes would run again and every worker would die without a message. Put the code that starts "
+              "the processes under `if __name__ == \"__main__\":` at the end of the script.",
+    },
     "distributed.not_importable": {
         "bn": "'{name}' ফাংশনটি নোটবুকের সেলে বা অন্য ফাংশনের ভেতরে লেখা; নতুন প্রসেস তাকে খুঁজে পাবে না। "
               "কর্মী ফাংশনটি একটি .py মডিউলে রাখো (যেমন fastrain_lib.distributed.ddp.train_worker) আর সেখান থেকে import করো।",

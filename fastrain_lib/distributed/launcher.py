@@ -369,8 +369,8 @@ def fail_on(rank: int, world_size: int, bad_rank: int = 1) -> int:
 def kill_self(rank: int, world_size: int, bad_rank: int = 1) -> int:
     """Rank `bad_rank` is killed mid-run (SIGKILL: no exception, no goodbye)."""
     dist.barrier()
-    if rank == bad_rank:
-        os.kill(os.getpid(), signal.SIGKILL)
+    if rank == bad_rank:  # Windows has no SIGKILL: there os.kill with SIGTERM is TerminateProcess, as abrupt
+        os.kill(os.getpid(), getattr(signal, "SIGKILL", signal.SIGTERM))
     dist.barrier()
     return rank
 

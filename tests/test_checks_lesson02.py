@@ -913,7 +913,8 @@ def test_a_patched_perf_counter_cannot_make_a_slow_fix_fast(monkeypatch):
 
     monkeypatch.setattr(time, "perf_counter", time.perf_counter)  # restored after the test
     result = D.check_fast_loop(fast_but_sleeps_and_fakes_the_clock, steps=DIAG_STEPS)
-    assert not result and result.code == "not_faster", result.message
+    # never accepted; on a busy machine the honest answer may be "too noisy to tell" instead of "not faster"
+    assert not result and result.code in ("not_faster", "noisy"), result.message
 
 
 def test_the_slow_loop_shown_in_the_exercise_is_the_one_the_check_compares_with():

@@ -165,6 +165,15 @@ _noisy_printed: dict = {"cell": None, "lines": set()}  # noisy-measurement sente
 _noisy_measured: set = set()  # the cells (IPython's execution counts) in which a measurement was noisy
 
 
+def beside(noise) -> None:
+    """The sentences said next in this cell stand beside `noise`, all the measurements the cell's verdict
+    reads. When one of them is noisy, a sentence on quiet rows says so on its own line even when it is
+    printed before the noisy warning (a verdict that says the quiet matmul line, then the noisy addition)."""
+    cell = _cell()
+    if cell is not None and any(_is_noisy(i) for i in _infos(noise)):
+        _noisy_measured.add(cell)
+
+
 def quiet_beside_noisy(infos: list[dict]) -> str:
     """' (✓ on quiet measurements)' for a sentence that stands on quiet measurements in a cell where another
     measurement was noisy: the reader sees on the sentence's own line that it is not one of the noisy

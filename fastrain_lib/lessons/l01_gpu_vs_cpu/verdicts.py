@@ -107,7 +107,9 @@ def rows(records, x_key: str, metric: str) -> list[Row]:
 
 
 def say(lines: list[Line]) -> None:
-    """Print each line once through verdicts.say (the noisy-measurement sentence where its rows are noisy)."""
+    """Print each line once through verdicts.say (the noisy-measurement sentence where its rows are noisy);
+    a line on quiet rows beside a noisy one says so on its line, also when it comes first."""
+    verdicts.beside([list(line.noise) for line in lines])
     for line in lines:
         verdicts.say(line.key, noise=list(line.noise), **line.values)
 
@@ -316,9 +318,9 @@ def threads(records) -> None:
 
 def sizes_and_adds(matmul_records, add_records, per_call: dict, cache: int | None) -> None:
     """§2, per device in `per_call` (its per-call cost Record): matmul GFLOP/s by size, addition GB/s by length."""
-    for device, over in per_call.items():
-        say(size_lines(rows(_of(matmul_records, device), "size", "gflops"), over.metrics["overhead_s"], over.noise, device))
-        say(add_lines(rows(_of(add_records, device), "numel", "gbs"), cache if device == "cpu" else None, device))
+    for device, over in per_call.items():  # the matmul lines and the addition lines beside each other (say)
+        say(size_lines(rows(_of(matmul_records, device), "size", "gflops"), over.metrics["overhead_s"], over.noise, device)
+            + add_lines(rows(_of(add_records, device), "numel", "gbs"), cache if device == "cpu" else None, device))
 
 
 def gpu_vs_cpu(matmul_records, add_records) -> None:
@@ -340,6 +342,7 @@ def gpu_vs_cpu(matmul_records, add_records) -> None:
 
 def under_roofs(roofs: dict, points: dict) -> None:
     """§3: {device: its measured Roof}, {device: (points, their Records)}: how many sit under the roof."""
+    verdicts.beside([[*named(roof.records), *named(points[device][1])] for device, roof in roofs.items()])
     for device, roof in roofs.items():
         found, records = points[device]
         flags = ceiling_lines(found, roof.peak_gflops, roof.bandwidth_gbs)
@@ -353,6 +356,8 @@ def regimes_found(machines: dict, findings: dict) -> None:
     if not machines:  # the cell was off (RUN_REGIMES = False): say so, do not stay silent
         verdicts.say("lesson01.v_regimes_off", noise=())
         return
+    verdicts.beside([named([*m.records, *(r for f in findings[d] for r in (f.record, f.bigger))])
+                     for d, m in machines.items()])
     for device, machine in machines.items():
         verdicts.say("lesson01.v_regime_limits", noise=named(machine.records), device=device, overhead_us=machine.overhead_s * 1e6,
                      bandwidth=machine.bandwidth_gbs, peak=machine.peak_gflops, border=machine.border_numel())

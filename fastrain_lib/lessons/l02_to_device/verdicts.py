@@ -231,6 +231,7 @@ def pin(records: list[bench.Record]) -> None:
 
 def launch(measured: list[dict]) -> None:
     """transfer.launch_vs_sync per device: did the call return before its result was ready?"""
+    verdicts.beside([r["noise"] for r in measured])
     for r in measured:
         launch_ms, total_ms = r["launch_s"] * 1e3, r["total_s"] * 1e3
         verdicts.say("lesson02.v_launch", noise=r["noise"], device=r["device"], launch_ms=launch_ms, total_ms=total_ms)
@@ -239,6 +240,7 @@ def launch(measured: list[dict]) -> None:
 
 def item(records: list[bench.Record]) -> None:
     """transfer.item_cost per device: .item() every step vs once; a CPU gap is never .item()'s cost."""
+    verdicts.beside(records)
     for device in dict.fromkeys(r.params["device"] for r in records):
         mine = {r.params["item_every_step"]: r for r in records if r.params["device"] == device}
         pair, every, once = [mine[True], mine[False]], mine[True].metrics["ms_per_step"], mine[False].metrics["ms_per_step"]
@@ -285,6 +287,7 @@ def pipeline(results: dict[int, dict], cores: int) -> None:
     """wait_vs_compute per num_workers: each row, then where the bottleneck is (pipeline_verdicts)."""
     def ms(xs):
         return 1e3 * sum(xs) / max(len(xs), 1)
+    verdicts.beside([r["noise"] for r in results.values()])
     for w, r in results.items():
         verdicts.say("lesson02.v_pipeline_row", noise=r["noise"], workers=w, wait_ms=ms(r["wait_s"]), step_ms=ms(r["step_s"]),
                      share=r["wait_share"], steps_per_s=r["steps_per_s"], startup=r["startup_s"])
@@ -308,6 +311,7 @@ def reconcile(timed: dict[int, dict], profiled: dict[int, dict] | None, workers:
 def training(results: dict[str, tuple], epoch_noise: dict[str, dict], epochs: int) -> None:
     """The seeds' loop per device ({device: (losses, epoch times, accuracy)}): accuracy, epochs, devices compared."""
     epoch_s = {name: steady_mean(times)[0] for name, (_, times, _) in results.items()}  # warm-up left out
+    verdicts.beside(list(epoch_noise.values()))
     for name, (_, times, accuracy) in results.items():
         verdicts.say("lesson02.v_accuracy", noise=(), device=name, epochs=epochs, accuracy=accuracy)  # a count, not a time
         verdicts.say("lesson02.v_epochs", noise=epoch_noise[name], device=name, first=times[0], mean=epoch_s[name])

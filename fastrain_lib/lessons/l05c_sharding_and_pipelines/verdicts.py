@@ -199,6 +199,7 @@ def cost_verdict(rows: list[tuple]) -> tuple[str, dict]:
 
 
 def _say_all(found: list[tuple[str, dict, list]]) -> None:
+    course_verdicts.beside([measured for _, _, measured in found])
     for key, values, measured in found:
         course_verdicts.say(key, noise=measured, **values)
 

@@ -331,7 +331,9 @@ def say_recipe(results: dict[str, Result], f: hardware.Facts) -> list[dict]:
     """This machine's recipe from the comparison just measured, each sentence with the noise of the two runs
     it stands on; returns the switch effects (the profiler and the closing recipe use them)."""
     effects = switch_effects(results)
-    for key, values in recipe_verdicts(effects, f):
+    said = recipe_verdicts(effects, f)
+    verdicts.beside([stands_on(values, results) for _, values in said])
+    for key, values in said:
         verdicts.say(key, noise=stands_on(values, results), **values)
     return effects
 

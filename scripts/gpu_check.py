@@ -68,8 +68,12 @@ PREFLIGHT_S = 15.0  # import torch, CUDA context, the tool checks
 # pytest -m gpu tests/test_gpu.py: each test is a few seconds of GPU work after CUDA starts; the
 # torch.distributed.run test starts two processes (~25 s with their imports and gloo rendezvous)
 PYTEST_START_S, PYTEST_PER_TEST_S, PYTEST_TORCHRUN_S = 15.0, 4.0, 25.0
-# One notebook in lab mode on a GPU: "well under a minute" (COURSE.md §4), including its kernel's start
-NOTEBOOK_S = 45.0
+# The notebooks: each one's measured seconds (scripts/gpu_check_notebooks.json says which runs of this repo's
+# tests measured them, on what machine), scaled by the cores each notebook gets beside the others; planned
+# longest first on `jobs` lanes, in a slot at least NOTEBOOK_MARGIN above that plan (issue 40: ≥ 20%).
+NOTEBOOK_TABLE = Path(__file__).resolve().with_name("gpu_check_notebooks.json")
+MEASURED_CORES = 2  # the machine those runs were measured on
+NOTEBOOK_MARGIN = 1.2
 # Apex: two extensions (amp_C, fused_layer_norm_cuda: 17 files from Apex's setup.py) for one architecture,
 # built side by side with ninja. Measured here (--compile-apex, nvcc 13.0, torch 2.14.1, Apex 6424da3b, sm_75,
 # MAX_JOBS=1, nice 19 on a 2-core machine at load 2-3): 24-49 s per file in one run, 37-116 s in another with
@@ -90,6 +94,9 @@ class Result:
     detail: str = ""
     command: list = field(default_factory=list)
     files: list = field(default_factory=list)
+    # the notebooks step: {"estimate_s": {name: s}, "run": [...], "left_out": {name: why}} in a plan, and
+    # {name: seconds} measured ("seconds") in a real run: the numbers a GPU's own table can be made from
+    notebooks: dict = field(default_factory=dict)
 
 
 # ------------------------------------------------------------------ pure decisions (tested on a CPU)
@@ -103,25 +110,75 @@ def apex_estimate(cu_files: int, cores: int) -> float:
     return APEX_SETUP_S + APEX_FILE_S * math.ceil(max(1, cu_files) / max(1, cores))
 
 
-def notebooks_estimate(count: int, jobs: int) -> float:
-    return NOTEBOOK_S * math.ceil(count / max(1, jobs))
+def notebook_name(path: Path) -> str:
+    """'notebooks/00_setup.ipynb': the folder and file, as the table and the summary name a notebook."""
+    return f"{Path(path).parent.name}/{Path(path).name}"
 
 
-def estimates(dev, *, apex_files: int = 0, jobs: int = 6, notebooks: int | None = None,
+def notebook_table(path: Path = NOTEBOOK_TABLE) -> dict[str, float]:
+    """{notebook: measured seconds on MEASURED_CORES cores}: its lab-mode core-route compute plus its whole
+    ci-mode run (kernel start, every cell), both from runs this repository's tests made (the file says which)."""
+    rows = json.loads(Path(path).read_text(encoding="utf-8"))["notebooks"]
+    return {name: round(row["lab_core_s"] + row["ci_s"], 1) for name, row in rows.items()}
+
+
+def notebook_estimates(names, *, jobs: int, cores: int | None = None, table: dict | None = None) -> dict[str, float]:
+    """{notebook: seconds in lab mode here}, in the order given. The measured seconds, scaled by the cores one
+    notebook gets when `jobs` run beside each other on `cores` (never below the measurement: lab sizes are
+    fixed and a measuring cell runs for its fixed time, so a GPU does not make them shorter than this). A
+    notebook missing from the table counts as the slowest one measured."""
+    table = notebook_table() if table is None else table
+    share = (cores / max(1, jobs)) if cores else MEASURED_CORES
+    scale = max(1.0, MEASURED_CORES / max(share, 1e-9))
+    slowest = max(table.values(), default=0.0)
+    return {name: round(table.get(name, slowest) * scale, 1) for name in names}
+
+
+def lanes_time(seconds, jobs: int) -> float:
+    """The time `jobs` lanes take for these runs, each started on the lane that frees first, longest first
+    (the order step_notebooks starts them in)."""
+    lanes = [0.0] * max(1, jobs)
+    for s in sorted(seconds, reverse=True):
+        lanes[lanes.index(min(lanes))] += s
+    return round(max(lanes), 1)
+
+
+def notebook_plan(est: dict[str, float], jobs: int, slot_s: float | None = None,
+                  margin: float = NOTEBOOK_MARGIN) -> tuple[list[str], float, dict[str, str]]:
+    """(the notebooks to run, longest first; their planned seconds on `jobs` lanes; {left out: why}).
+    Pure. Each notebook in the given order (lessons, then solutions, then exercises) is kept when the plan
+    with it, × margin, still fits `slot_s` (None: no limit); one that would not is left out with the reason."""
+    kept, left = [], []
+    for name in est:
+        fits = slot_s is None or lanes_time([est[n] for n in kept + [name]], jobs) * margin <= slot_s + 1e-9
+        (kept if fits else left).append(name)
+    planned = lanes_time([est[n] for n in kept], jobs)
+    why = {}
+    if left:
+        reason = t("gpu_check.notebooks_left_out", names=", ".join(f"{n} ({est[n]:.0f} s)" for n in left),
+                   slot=round(max(0.0, slot_s or 0.0)), count=len(kept), needs=round(planned * margin),
+                   margin=round((margin - 1) * 100))
+        why = {n: reason for n in left}
+    return sorted(kept, key=lambda n: (-est[n], n)), planned, why
+
+
+def estimates(dev, *, apex_files: int = 0, jobs: int = 6, notebooks=None,
               cores: int | None = None) -> dict[str, float]:
-    """Seconds each step's own work takes on `dev` (benchmarks.budget.Device): the plan's basis."""
+    """Seconds each step's own work takes on `dev` (benchmarks.budget.Device): the plan's basis. The
+    notebooks' is their lanes' time from notebook_estimates (`notebooks`: their names, or that dict)."""
     from benchmarks import budget
 
-    count = len(notebook_paths()) if notebooks is None else notebooks
+    names = [notebook_name(p) for p in notebook_paths()] if notebooks is None else notebooks
+    nb = names if isinstance(names, dict) else notebook_estimates(names, jobs=jobs, cores=cores)
     return {"preflight": PREFLIGHT_S, "pytest_gpu": pytest_estimate(),
             "apex": apex_estimate(apex_files, cores or os.cpu_count() or 1) if apex_files else 0.0,
-            "benchmarks": budget.total(dev), "notebooks": notebooks_estimate(count, jobs)}
+            "benchmarks": budget.total(dev), "notebooks": lanes_time(nb.values(), jobs)}
 
 
 def slots(est: dict[str, float], budget_s: float) -> dict[str, tuple[float, str]]:
     """(slot seconds, '' or why not started) per step, in order. Apex's time is reserved first (it is
     asked for explicitly); then each step in turn gets estimate × MARGIN if that fits the time left.
-    The notebooks take what is left: each one that would not fit is listed as not run."""
+    The notebooks take what is left; notebook_plan then says which of them fit it with NOTEBOOK_MARGIN."""
     # Apex is asked for explicitly, so its time is reserved first, but only if the preflight and the GPU
     # tests still fit beside it: a build that would crowd out the course's own checks is not started.
     apex_want = est["apex"] * MARGIN
@@ -134,8 +191,8 @@ def slots(est: dict[str, float], budget_s: float) -> dict[str, tuple[float, str]
                 max(0.0, budget_s - (est["preflight"] + est["pytest_gpu"]) * MARGIN)), needs=round(want)))
             continue
         if name == "notebooks":
-            plan[name] = (max(0.0, left), "" if left >= NOTEBOOK_S else t("gpu_check.no_time", seconds=round(left),
-                                                                            needs=round(NOTEBOOK_S)))
+            plan[name] = (max(0.0, left), "" if left > 0 or not est[name] else
+                          t("gpu_check.no_time", seconds=round(max(0.0, left)), needs=round(est[name] * NOTEBOOK_MARGIN)))
             continue
         if want > left:
             plan[name] = (0.0, t("gpu_check.no_time", seconds=round(max(0, left)), needs=round(want)))
@@ -580,24 +637,34 @@ def step_benchmarks(args, budget: float, out: Path) -> Result:
     return Result("benchmarks", status, seconds, budget, detail, cmd, ["benchmarks.log"] + new)
 
 
-def step_notebooks(args, budget: float, out: Path) -> Result:
-    paths = notebook_paths(pattern=args.notebooks)
+def step_notebooks(args, budget: float, out: Path, estimates: dict[str, float] | None = None,
+                   cores: int | None = None) -> Result:
+    """Every notebook that notebook_plan fits in `budget`, longest first, `jobs` at a time; one whose own
+    estimate no longer fits the time left is not started; one still running at the deadline is stopped and
+    reported as not finished in time, with the cell it was in (not as failed)."""
+    paths = {notebook_name(p): p for p in notebook_paths(pattern=args.notebooks)}
+    jobs = max(1, min(args.jobs, cores)) if cores else max(1, args.jobs)  # as plan_for counts them
+    est = estimates if estimates is not None else notebook_estimates(list(paths), jobs=jobs,
+                                                                     cores=cores or os.cpu_count())
+    est = {name: est.get(name, max(est.values(), default=0.0)) for name in paths}
+    order, planned_s, left_out = notebook_plan(est, jobs, budget)
     deadline = time.monotonic() + budget
     start = time.monotonic()
-    outcome: dict[str, str] = {}
+    outcome: dict[str, str] = {name: "not_run" for name in left_out}
+    seconds: dict[str, float] = {}
     from fastrain_lib.measure import hardware
 
-    threads = hardware.threads_for(max(1, args.jobs))  # the kernels share the cores instead of fighting
+    threads = hardware.threads_for(jobs)  # the kernels share the cores instead of fighting
 
-    def one(path: Path):
+    def one(name: str):
+        path = paths[name]
         left = deadline - time.monotonic()
-        name = f"{path.parent.name}/{path.name}"
-        if left < NOTEBOOK_S:  # would not finish: left out with the reason, never cut off half-way
+        if left < est[name]:  # would not finish by its measured time: not started, never cut off half-way
             outcome[name] = "not_run"
             return
         log = out / "notebooks" / f"{path.parent.name}__{path.stem}.log"
-        code, _ = _run(notebook_command(path, out, args.cell_timeout), left, log,
-                       {"FASTRAIN_MODE": "lab", "MPLBACKEND": "Agg", "OMP_NUM_THREADS": str(threads)})
+        code, seconds[name] = _run(notebook_command(path, out, args.cell_timeout), left, log,
+                                   {"FASTRAIN_MODE": "lab", "MPLBACKEND": "Agg", "OMP_NUM_THREADS": str(threads)})
         if code is None:  # the step's deadline, not an error of the notebook: say where it was
             cell = last_cell(log)
             unfinished[name] = "?" if cell is None else str(cell)
@@ -606,20 +673,24 @@ def step_notebooks(args, budget: float, out: Path) -> Result:
         outcome[name] = "passed" if code == 0 else "failed: " + _tail(log, 3)
 
     unfinished: dict[str, str] = {}
-    with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
-        list(pool.map(one, paths))
+    with ThreadPoolExecutor(max_workers=jobs) as pool:
+        list(pool.map(one, order))
     failed = {k: v for k, v in outcome.items() if v not in ("passed", "not_run", "unfinished")}
-    not_run = [k for k, v in outcome.items() if v == "not_run"]
+    not_run = [k for k, v in outcome.items() if v == "not_run" and k not in left_out]
     lines = [t("gpu_check.notebooks_count", passed=sum(v == "passed" for v in outcome.values()), total=len(paths))]
+    if left_out:
+        lines.append(next(iter(left_out.values())))
     lines += [f"  ✗ {k}: {v}" for k, v in sorted(failed.items())]
     if unfinished:
         lines.append(t("gpu_check.unfinished", names=", ".join(f"{k} ({t('gpu_check.cell', cell=c)})"
                                                                 for k, c in sorted(unfinished.items()))))
     if not_run:
         lines.append(t("gpu_check.not_run_time", names=", ".join(sorted(not_run))))
-    status = "failed" if failed else ("passed" if not (not_run or unfinished) else "not_run")
+    status = "failed" if failed else ("passed" if not (not_run or unfinished or left_out) else "not_run")
     return Result("notebooks", status, time.monotonic() - start, budget, "\n".join(lines),
-                  ["<notebook_command per file>"], ["notebooks/"])
+                  ["<notebook_command per file>"], ["notebooks/"],
+                  {"estimate_s": est, "planned_s": planned_s, "run": order, "left_out": left_out,
+                   "seconds": {k: round(v, 1) for k, v in seconds.items()}})
 
 
 # ------------------------------------------------------------------ the whole run
@@ -629,8 +700,9 @@ def plan_for(dev, args, out: Path, cores: int | None = None) -> list[Result]:
     follows once preflight has found the GPU)."""
     jobs = max(1, min(args.jobs, cores or args.jobs))
     apex_files = sum(len(v) for v in apex_sources(Path(args.apex)).values()) or 16 if args.apex else 0
-    est = estimates(dev, apex_files=apex_files, jobs=jobs, notebooks=len(notebook_paths(pattern=args.notebooks)),
-                    cores=cores)
+    nb_est = notebook_estimates([notebook_name(p) for p in notebook_paths(pattern=args.notebooks)], jobs=jobs,
+                                cores=cores)
+    est = estimates(dev, apex_files=apex_files, jobs=jobs, notebooks=nb_est, cores=cores)
     asked = wanted_steps(args)
     # a step left out with --steps reserves no time: `--steps benchmarks` gets the budget a whole run would
     # have given pytest as well
@@ -647,14 +719,22 @@ def plan_for(dev, args, out: Path, cores: int | None = None) -> list[Result]:
         detail = t("gpu_check.estimate", estimate=round(est[step.name]))
         if step.name == "apex" and not args.apex:
             detail = t("gpu_check.apex_not_asked")
-        if step.name == "notebooks":
-            fit = min(len(notebook_paths(pattern=args.notebooks)), int(slot // NOTEBOOK_S) * jobs)
-            detail += " · " + t("gpu_check.notebooks_planned", count=fit, total=len(notebook_paths(pattern=args.notebooks)),
-                                jobs=jobs)
+        notebooks = {}
+        if step.name == "notebooks" and not why:
+            run, planned_s, left_out = notebook_plan(nb_est, jobs, slot)
+            notebooks = {"estimate_s": nb_est, "planned_s": planned_s, "run": run, "left_out": left_out}
+            detail = t("gpu_check.estimate", estimate=round(planned_s)) + " · " + t(
+                "gpu_check.notebooks_planned", count=len(run), total=len(nb_est), jobs=jobs,
+                margin=round((NOTEBOOK_MARGIN - 1) * 100))
+            if left_out:
+                detail += "\n" + next(iter(left_out.values()))
+            if not run:
+                why = t("gpu_check.no_time", seconds=round(slot), needs=round(min(nb_est.values(), default=0)
+                                                                             * NOTEBOOK_MARGIN))
         if why:
             detail += " · " + why
         results.append(Result(step.name, "planned" if not why else "skipped", 0.0, round(slot), detail,
-                              [str(c) for c in cmds.get(step.name, [])]))
+                              [str(c) for c in cmds.get(step.name, [])], notebooks=notebooks))
     return results
 
 
@@ -786,7 +866,7 @@ def main(argv=None) -> int:
         elif step.name == "benchmarks":
             results.append(step_benchmarks(args, slot, out))
         elif step.name == "notebooks":
-            results.append(step_notebooks(args, slot, out))
+            results.append(step_notebooks(args, slot, out, cores=info.get("cores")))
     write_summary(out, results, info, args, started)
     return exit_code(results)
 

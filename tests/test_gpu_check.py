@@ -49,8 +49,77 @@ def test_every_planned_step_fits_8_minutes_on_each_gpu(tmp_path, apex):
             if r.status == "planned" and r.name != "notebooks":
                 assert r.budget_s >= est[r.name], (key, r)
         planned = {r.name for r in plan if r.status == "planned"}
-        assert {"preflight", "pytest_gpu", "benchmarks"} <= planned, key
-        assert gc.slots(est, 480)["notebooks"][0] >= gc.NOTEBOOK_S, key  # at least one notebook round
+        assert {"preflight", "pytest_gpu", "benchmarks", "notebooks"} <= planned, key
+        notebooks = next(r for r in plan if r.name == "notebooks").notebooks
+        # every notebook is either planned or left out with a reason that names it
+        assert sorted(notebooks["run"] + list(notebooks["left_out"])) == sorted(notebooks["estimate_s"]), key
+        assert all(name in why for name, why in notebooks["left_out"].items()), key
+
+
+# The GPUs the dry run plans for, as the datasheet table describes them (key, compute capability):
+# Colab's T4, an L4, an A100 and an H200, the smallest to the largest our users have.
+GPUS = [("T4", (7, 5)), ("L4", (8, 9)), ("A100", (8, 0)), ("H200", (9, 0))]
+
+
+@pytest.mark.parametrize("key,cc", GPUS, ids=[key for key, _ in GPUS])
+def test_the_plan_runs_all_30_notebooks_with_a_20_percent_margin_on_each_gpu(tmp_path, monkeypatch, key, cc):
+    """Issue 40: the default 8-minute run on a 16-core GPU server plans every notebook, exercise and solution
+    (before: 24 of 30 on an L4, A100 and H200, whose larger benchmark slot the notebooks paid for), and every
+    planned slot is at least 20% above its estimate (before: the notebooks' 225 s slot on a T4 for a 225 s
+    estimate of 45 s per notebook, never measured)."""
+    from benchmarks import budget
+
+    from fastrain_lib.measure.datasheet import DATASHEET
+
+    monkeypatch.setenv("FASTRAIN_LANG", "en")
+    dev = budget.from_sheet(DATASHEET[key], cc)
+    args = gc.argparse.Namespace(budget=480.0, apex=None, jobs=6, cell_timeout=300, notebooks=None)
+    plan = {r.name: r for r in gc.plan_for(dev, args, tmp_path, cores=16)}
+    est = gc.estimates(dev, jobs=6, cores=16)
+    assert len(gc.notebook_paths()) == 30
+    notebooks = plan["notebooks"].notebooks
+    assert plan["notebooks"].status == "planned" and notebooks["left_out"] == {}
+    assert len(notebooks["run"]) == 30 and "30 of 30" in plan["notebooks"].detail
+    assert notebooks["planned_s"] == est["notebooks"] > 0
+    for name in ("preflight", "pytest_gpu", "benchmarks", "notebooks"):
+        assert plan[name].status == "planned", (key, name)
+        assert plan[name].budget_s >= 1.2 * est[name], (key, name, plan[name].budget_s, est[name])
+    assert sum(r.budget_s for r in plan.values()) <= 480 + 1
+
+
+def test_each_notebooks_estimate_is_its_measured_time_scaled_by_the_cores_it_gets():
+    """Every notebook gpu-check runs has a measured row (scripts/gpu_check_notebooks.json names the run that
+    measured each number); with fewer cores per notebook than the measuring machine had, it takes longer."""
+    rows = json.loads(gc.NOTEBOOK_TABLE.read_text(encoding="utf-8"))["notebooks"]
+    names = [gc.notebook_name(p) for p in gc.notebook_paths()]
+    assert sorted(rows) == sorted(names)
+    assert all(row["ci_s"] > 0 and row["ci_from"] for row in rows.values())
+    table = gc.notebook_table()
+    assert table["notebooks/07_capstone_bengali_gpt.ipynb"] == pytest.approx(99.4 + 26.9)  # lab core route + ci run
+    assert table["exercises/02_to_device.ipynb"] == 19.0
+    roomy = gc.notebook_estimates(names, jobs=6, cores=16)  # 2.7 cores each: as measured (2), not faster
+    assert roomy == table
+    crowded = gc.notebook_estimates(names, jobs=4, cores=4)  # 1 core each: twice the 2-core time
+    assert crowded["notebooks/00_setup.ipynb"] == pytest.approx(2 * table["notebooks/00_setup.ipynb"])
+    assert gc.notebook_estimates(["elsewhere/new.ipynb"], jobs=1, table={"a": 3.0, "b": 7.0}) == \
+        {"elsewhere/new.ipynb": 7.0}  # not measured yet: as long as the slowest measured one
+
+
+def test_notebooks_that_do_not_fit_are_left_out_with_the_reason_lessons_first(monkeypatch):
+    monkeypatch.setenv("FASTRAIN_LANG", "en")
+    est = {"notebooks/big.ipynb": 100.0, "notebooks/small.ipynb": 10.0, "solutions/s.ipynb": 30.0,
+           "exercises/e.ipynb": 20.0}
+    run, planned, left = gc.notebook_plan(est, jobs=2, slot_s=None)
+    assert run == ["notebooks/big.ipynb", "solutions/s.ipynb", "exercises/e.ipynb", "notebooks/small.ipynb"]
+    assert planned == 100.0 and left == {}  # longest first on two lanes: 100 | 30 + 20 + 10
+    assert gc.lanes_time([100, 30, 20, 10], 2) == 100.0 and gc.lanes_time([5, 5, 5], 1) == 15.0
+    run, planned, left = gc.notebook_plan(est, jobs=2, slot_s=70)  # 70 s: the big lesson cannot fit
+    assert set(left) == {"notebooks/big.ipynb"} and planned == 30.0 and planned * gc.NOTEBOOK_MARGIN <= 70
+    assert "notebooks/big.ipynb (100 s)" in left["notebooks/big.ipynb"] and "70 s slot" in left["notebooks/big.ipynb"]
+    run, planned, left = gc.notebook_plan(est, jobs=1, slot_s=20)  # one lane: the lesson before the others
+    assert run == ["notebooks/small.ipynb"] and set(left) == {"notebooks/big.ipynb", "solutions/s.ipynb",
+                                                            "exercises/e.ipynb"}
+    assert planned * 1.2 <= 20
 
 
 def test_a_step_that_cannot_fit_is_skipped_with_its_reason(monkeypatch):
@@ -218,26 +287,29 @@ def test_notebook_step_runs_in_parallel_and_reports_each(tmp_path, monkeypatch):
     _notebook(folder / "b.ipynb", "raise RuntimeError('broken lesson')")
     monkeypatch.setattr(gc, "notebook_paths", lambda root=None, pattern=None: sorted(folder.glob("*.ipynb")))
     args = gc.argparse.Namespace(jobs=2, cell_timeout=60, notebooks=None)
-    result = gc.step_notebooks(args, 200, tmp_path / "out")
+    est = {"notebooks/a.ipynb": 10.0, "notebooks/b.ipynb": 10.0}
+    result = gc.step_notebooks(args, 200, tmp_path / "out", estimates=est)
     assert result.status == "failed"
     assert "1 of 2 notebooks ran cleanly" in result.detail
     assert "notebooks/b.ipynb" in result.detail and "RuntimeError" in result.detail
     assert (tmp_path / "out" / "notebooks" / "notebooks__a.ipynb").exists()
-    # no time left: nothing starts, and it says so
-    late = gc.step_notebooks(args, 5, tmp_path / "late")
-    assert late.status == "not_run" and "a.ipynb" in late.detail
+    assert set(result.notebooks["seconds"]) == set(est)  # each one's measured time, for a GPU's own table
+    # too little time for either: nothing starts, and it says why
+    late = gc.step_notebooks(args, 5, tmp_path / "late", estimates=est)
+    assert late.status == "not_run" and "a.ipynb (10 s)" in late.detail and "5 s slot" in late.detail
+    assert not (tmp_path / "late" / "notebooks").exists()
 
 
 def test_a_notebook_stopped_by_the_deadline_is_unfinished_at_its_cell_not_failed(tmp_path, monkeypatch):
     monkeypatch.setenv("FASTRAIN_LANG", "en")
-    monkeypatch.setattr(gc, "NOTEBOOK_S", 1.0)
     folder = tmp_path / "notebooks"
     folder.mkdir()
     _notebook(folder / "a.ipynb", "print(1)")
     _notebook(folder / "slow.ipynb", "x = 1", "print(x)", "import time\ntime.sleep(600)", "print('never')")
     monkeypatch.setattr(gc, "notebook_paths", lambda root=None, pattern=None: sorted(folder.glob("*.ipynb")))
     args = gc.argparse.Namespace(jobs=2, cell_timeout=600, notebooks=None)
-    result = gc.step_notebooks(args, 25, tmp_path / "out")
+    # the slow one's estimate fits the slot (a wrong estimate, as a real run may meet): it starts, and is stopped
+    result = gc.step_notebooks(args, 25, tmp_path / "out", estimates={"notebooks/a.ipynb": 1, "notebooks/slow.ipynb": 1})
     assert result.status == "not_run" and gc.exit_code([result]) == 0, result.detail
     assert "1 of 2 notebooks ran cleanly" in result.detail
     assert "not finished in time" in result.detail and "notebooks/slow.ipynb (cell 2)" in result.detail

@@ -63,7 +63,10 @@ def test_the_package_alone_installs_beside_colabs_own_packages():
         assert runtime.get(name, "") == "", f"{name} has a floor Colab may not meet: {runtime[name]}"
     lab = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]["lab"]
     assert {name_and_spec(r)[0] for r in lab} >= {"jupyterlab", "voila"}
-    assert ".[$(EXTRAS)]" in (ROOT / "Makefile").read_text() and "EXTRAS ?= lab,dev" in (ROOT / "Makefile").read_text()
+    from fastrain_lib.cli import commands  # what make install and python -m fastrain_lib install run
+
+    assert "EXTRAS ?= lab,dev" in (ROOT / "Makefile").read_text() and commands.DEFAULTS["extras"] == "lab,dev"
+    assert commands.install("py", "lab,dev")[0].argv[-2:] == ["-e", ".[lab,dev]"]
 
 
 def test_layout_matches_the_design():

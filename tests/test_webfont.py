@@ -134,10 +134,16 @@ def test_command_lines_switch_on_custom_css_and_the_template():
 
 
 def test_makefile_lab_and_demo_start_through_course_jupyter():
-    """`make -n` prints what make lab / make demo would run: both go through the launcher."""
+    """`make -n` prints what make lab / make demo would run: `python -m fastrain_lib lab|demo` (issue 41: one
+    implementation, also where there is no make), whose --print-only shows the launcher's command line."""
     for target, app in (("lab", " lab "), ("demo", " voila ")):
         out = subprocess.run(["make", "-n", "--no-print-directory", "-o", ".venv/.fastrain-installed", target],
                              cwd=REPO, capture_output=True, text=True, timeout=60, check=False)
         assert out.returncode == 0, out.stderr
-        lines = [line for line in out.stdout.splitlines() if "course_jupyter.py" in line]
-        assert lines and app in lines[0] and "--dir .venv/fastrain-jupyter" in lines[0], out.stdout
+        made = out.stdout.replace("\\\n", " ").split()
+        assert made[1:4] == ["-m", "fastrain_lib", target] and "--no-install" in made, out.stdout
+        shown = subprocess.run([sys.executable, "-m", "fastrain_lib", *made[3:], "--print-only"], cwd=REPO,
+                               capture_output=True, text=True, timeout=60, check=False)
+        lines = [line for line in shown.stdout.splitlines() if "course_jupyter.py" in line]
+        assert len(shown.stdout.splitlines()) == 1, shown.stdout  # no install step: make has its own rule
+        assert lines and app in lines[0] and "--dir .venv/fastrain-jupyter" in lines[0], shown.stdout + shown.stderr

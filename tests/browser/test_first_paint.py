@@ -1,20 +1,22 @@
-"""Bengali from the first paint (issue 27): a lesson opened from `make lab`, and the page `make demo`
-serves, draw Bengali with the course's font BEFORE any cell runs.
+"""Bengali from the first paint (issue 27): a lesson opened from `python -m fastrain_lib lab` (what `make lab`
+runs, and the command where there is no make), and the page `make demo` serves, draw Bengali with the
+course's font BEFORE any cell runs.
 
 Before this, on a PC without a Bengali system font (this machine, CI, most lab PCs) every heading and
 paragraph of a freshly opened lesson was empty boxes until the student ran the setup cell, which
 displays the font's <style> (webfont.inject) — and the sentence asking them to run it was boxes too.
 
-The servers here are started by the Makefile's own targets (`make lab`, `make demo`), with only
-PORT, the course-local Jupyter folder (COURSE_JUPYTER) and the token (JUPYTER_TOKEN, DEMO_TOKEN)
-set by the test, in a copy of the course (notebooks/ copied, nothing written into the real files);
-`-o <stamp>` keeps make from reinstalling. The lessons are opened as committed (no outputs, no cell
+The servers here are started the two ways a student or an instructor starts them: `python -m fastrain_lib
+lab` (no make: its own install check finds the venv's stamp up to date) and the Makefile's `make demo`
+(which calls `python -m fastrain_lib demo`), with only the port, the course-local Jupyter folder and the
+token (JUPYTER_TOKEN, DEMO_TOKEN) set by the test, in a copy of the course (notebooks/ copied, nothing
+written into the real files); `-o <stamp>` keeps make from reinstalling. The lessons are opened as committed (no outputs, no cell
 run: checked), and every visible Bengali text is measured with conftest.check_bengali_drawn (the
 page's font on a canvas against the course's font and against tofu, the width the page laid the word
 out at, document.fonts.check).
 
-Checked against the old launch: FASTRAIN_LAB_MAKEFILE=<the Makefile before this change> runs the same
-tests with that Makefile; they fail there (the family is not in the page's font stacks, no face is
+Checked against the old launch: FASTRAIN_LAB_MAKEFILE=<the Makefile before this change> runs the demo
+test with that Makefile; it failed there (the family is not in the page's font stacks, no face is
 loaded: tofu) and pass with the current one.
 """
 
@@ -75,9 +77,17 @@ def _make(target: str, tmp: Path, port: int, *assignments: str) -> list[str]:
             f"PORT={port}", f"COURSE_JUPYTER={tmp / 'course-jupyter'}", *assignments]
 
 
+def _course_command(target: str, tmp: Path, port: int) -> list[str]:
+    """`python -m fastrain_lib lab` as typed where there is no make, run with the venv's own install check."""
+    if not STAMP.exists():
+        pytest.skip(f"{STAMP} is missing: the course is not installed with `make install` here")
+    return [sys.executable, "-m", "fastrain_lib", target, "--venv", str(VENV), f"--port={port}",
+            f"--jupyter-dir={tmp / 'course-jupyter'}"]
+
+
 @pytest.fixture(scope="module")
 def make_lab(tmp_path_factory, server_tools):
-    """`make lab` in a copy of the course: yields (base_url, token)."""
+    """`python -m fastrain_lib lab` (make lab's command) in a copy of the course: yields (base_url, token)."""
     tools = server_tools
     tmp = tmp_path_factory.mktemp("make-lab")
     root = tools.course_copy(tmp)
@@ -85,7 +95,7 @@ def make_lab(tmp_path_factory, server_tools):
     env = _make_env(tools, tmp)
     env["JUPYTER_TOKEN"] = token
     log = tmp / "make-lab.log"
-    proc = tools.start(_make("lab", tmp, port), env, root, log)
+    proc = tools.start(_course_command("lab", tmp, port), env, root, log)
     try:
         base = f"http://127.0.0.1:{port}"
         tools.wait_http(f"{base}/api/status?token={token}", proc, log)

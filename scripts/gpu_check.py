@@ -11,8 +11,11 @@ On one modern NVIDIA GPU, within a time budget (default 8 minutes), with no netw
                   architecture only, if the time left allows; otherwise says why not
   4. benchmarks   python -m benchmarks --mode gpu --time-budget <slot> → reference/ (sizes from this
                   GPU's ceilings, benchmarks/budget.py; run alone: nothing else loads the machine)
-  5. notebooks    every notebook, exercise and solution in lab mode on CUDA, several at a time,
-                  with a per-cell timeout (nbclient)
+  5. notebooks    every notebook, exercise and solution in lab mode on CUDA, several at a time, longest
+                  first, with a per-cell timeout (nbclient); each one's estimate is its measured time
+                  (scripts/gpu_check_notebooks.json), the slot at least 20% above their plan; those that
+                  do not fit are named with the reason; one still running at the deadline is reported as
+                  not finished in time, with the cell it was in, not as failed
 
 Every step's slot is an estimate of its own work on this GPU (estimates(), printed by the dry run for
 this GPU and for a T4, L4, A100 and H200 from the datasheet table). A step whose slot does not fit the
@@ -648,13 +651,13 @@ def step_notebooks(args, budget: float, out: Path, estimates: dict[str, float] |
                                                                      cores=cores or os.cpu_count())
     est = {name: est.get(name, max(est.values(), default=0.0)) for name in paths}
     order, planned_s, left_out = notebook_plan(est, jobs, budget)
+    from fastrain_lib.measure import hardware  # (imports torch: already done in a real run, by the preflight)
+
+    threads = hardware.threads_for(jobs)  # the kernels share the cores instead of fighting
     deadline = time.monotonic() + budget
     start = time.monotonic()
     outcome: dict[str, str] = {name: "not_run" for name in left_out}
     seconds: dict[str, float] = {}
-    from fastrain_lib.measure import hardware
-
-    threads = hardware.threads_for(jobs)  # the kernels share the cores instead of fighting
 
     def one(name: str):
         path = paths[name]

@@ -8,6 +8,10 @@ carry code for sm_75 and newer, and on a V100 (sm_70), P100 or GTX 10xx `torch.c
 is still True (torch only warns) while the first kernel fails. `cuda_available()` compares the
 GPU's capability with `torch.cuda.get_arch_list()` (arch_runs) and, where the build cannot run it,
 says so in Bengali with what to do, and the course runs on the CPU.
+
+Such a GPU is refused here, never hidden from torch (CUDA_VISIBLE_DEVICES, a patched is_available()): lesson
+02's device-choice cell shows the seed's `torch.device("cuda" if torch.cuda.is_available() else "cpu")` still picking
+it, beside the arch check that refuses it (tests/test_lesson02_arch.py runs the lesson on a faked V100/P100).
 """
 
 from __future__ import annotations
@@ -134,6 +138,31 @@ def compiler_problem() -> str | None:
         return None
     except Exception:  # noqa: BLE001 - InvalidCxxCompiler, or an Inductor that cannot load at all
         return no_compiler_message(sys.platform, os.environ.get("CXX"))
+
+
+def triton_problem() -> str | None:
+    """Why Triton kernels cannot run here (a message), or None: the `triton` package is not installed
+    (PyPI's torch on Windows and macOS brings none). Found as an import would find it."""
+    import importlib.util
+
+    try:
+        found = importlib.util.find_spec("triton") is not None
+    except (ImportError, ValueError):  # sys.modules["triton"] is None, or a broken install
+        found = False
+    where = t("hardware.triton_where_windows") if sys.platform == "win32" else ""
+    return None if found else t("hardware.no_triton", where=where)
+
+
+def rpc_problem() -> str | None:
+    """Why torch.distributed.rpc cannot run here (a message), or None. PyTorch's RPC exists only where
+    torch was built with it (not on Windows): `rpc.is_available()` says so, and the API is missing there."""
+    try:
+        import torch.distributed.rpc as rpc
+
+        available = rpc.is_available()
+    except Exception:  # noqa: BLE001 - a torch built without distributed at all
+        available = False
+    return None if available else t("hardware.no_rpc")
 
 
 def no_compiler_message(platform_name: str, cxx: str | None = None) -> str:

@@ -126,7 +126,7 @@ def test_a_gpu_this_torch_cannot_run_gets_no_cuda_call(old_gpu, path, capsys):
         assert scope["seed_choice"].type == "cuda" and scope["device"].type == "cpu"
         # the table of known GPUs against this build's arch list: the faked GPU's kind is refused, the T4 runs
         verdicts = {name: verdict for name, _, verdict in scope["gpu_rows"]}
-        assert verdicts["V100"].startswith("does not run") and verdicts["P100 (Kaggle)"].startswith("does not run")
+        assert verdicts["V100"].startswith("does not run") and verdicts["P100"].startswith("does not run")
         assert verdicts["T4 (Colab)"] == "runs" and verdicts["H100"] == "runs", verdicts
 
 

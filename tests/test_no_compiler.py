@@ -1,5 +1,5 @@
 """A lab PC without a C++ compiler (issue 41): torch.compile is switched off with a Bengali reason, found the
-way Inductor finds its compiler. The lessons run that way in tests/test_english_mode.py (WITHOUT_COMPILER)."""
+way Inductor finds its compiler. The lessons run that way in tests/test_english_mode.py (fake_windows_env: a faked Windows PC)."""
 
 from __future__ import annotations
 

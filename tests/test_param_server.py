@@ -134,3 +134,39 @@ def test_bad_settings():
     for cfg in (PS.PSConfig(mode="sometimes"), PS.PSConfig(workers=0), PS.PSConfig(lr=0)):
         with pytest.raises(ValueError):
             cfg.check()
+
+
+NO_RPC_SCRIPT = """
+import json
+from fastrain_lib.async_sgd import problems, ps_run as PS
+from fastrain_lib.lessons.l06_sync_vs_async_sgd import panel
+try:
+    PS.run(PS.PSConfig(mode="async", workers=2, steps=3), problems.make_problem("blobs"))
+    raised = None
+except PS.ParameterServerError as exc:
+    raised = str(exc)
+outcome = panel.real_experiment(2, 10.0, 8)
+print(json.dumps({"raised": raised, "rows": outcome.rows, "note": outcome.note,
+                  "records": [r.name for r in outcome.records]}))
+"""
+
+
+def test_without_rpc_the_server_says_why_and_local_sgd_still_runs(tmp_path):
+    """Issue 41: torch on Windows has no RPC. Taken away as there (tests/fakewindows: is_available() is False,
+    init_rpc fails), in a fresh Python: the server refuses before any process starts with the Bengali reason
+    (here in English), and lesson 06's real-process panel still measures local SGD and says the server did not run."""
+    import json
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    env = {**os.environ, "PYTHONPATH": str(root / "tests" / "fakewindows"), "FAKEWINDOWS": "rpc",
+           "FASTRAIN_LANG": "en", "FASTRAIN_MODE": "ci", "MPLBACKEND": "Agg"}
+    out = subprocess.run([sys.executable, "-c", NO_RPC_SCRIPT], env=env, cwd=tmp_path, capture_output=True,
+                         text=True, timeout=300, check=False)
+    assert out.returncode == 0, out.stderr[-3000:]
+    found = json.loads(out.stdout.strip().splitlines()[-1])
+    assert found["raised"] and "has no torch.distributed.rpc" in found["raised"]
+    assert found["rows"] == [] and "did not run on this machine" in found["note"]
+    assert found["records"] == ["local_sgd", "local_sgd"]  # H = 1 and H = 8, measured in real processes

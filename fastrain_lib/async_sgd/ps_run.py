@@ -115,6 +115,10 @@ def run(cfg: PSConfig, problem) -> PSResult:
     server's snapshots on problem's evaluation set. Raises ParameterServerError (Bengali)."""
     cfg.check()
     from fastrain_lib.distributed import launcher
+    from fastrain_lib.measure import hardware
+
+    if hardware.rpc_problem():  # Windows: no RPC; said before any process starts
+        raise ParameterServerError(hardware.rpc_problem(), None, "no_rpc")
 
     problem.x.share_memory_()
     problem.y.share_memory_()  # the children get handles to the same memory, not copies

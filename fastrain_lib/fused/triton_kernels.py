@@ -7,10 +7,14 @@ from __future__ import annotations
 import os
 
 import torch
-import triton
-import triton.language as tl
 
 from fastrain_lib.measure import hardware
+
+try:
+    import triton
+    import triton.language as tl
+except ModuleNotFoundError:  # PyPI-র torch Windows-এ triton আনে না: kernel লেখা যায়, চালানো যায় না (নিচের সেল কারণ বলে)
+    from fastrain_lib.fused.no_triton import tl, triton
 
 # GPU না থাকলে Triton-এর ইন্টারপ্রেটার: একই kernel NumPy দিয়ে ব্লক ধরে ধরে চলে — ফল যাচাইয়ের জন্য, গতির জন্য নয়।
 # triton এই চলকটি পড়ে @triton.jit-এর মুহূর্তে (import-এর সময় নয়), তাই kernel লেখার ঠিক আগে বসাই

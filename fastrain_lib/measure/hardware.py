@@ -33,7 +33,7 @@ from fastrain_lib.measure.peaks import (  # noqa: F401 - re-exported
 from fastrain_lib.measure.probe import (  # noqa: F401 - re-exported
     Facts, UnsupportedGPUWarning, arch_runs, available_devices, best_device, check_device, compiler_problem, cpu_name,
     cuda_available, cuda_problem, facts, gpu_count, is_colab, mps_available, peak_memory, probe_amp,
-    reset_peak_memory, synchronize, usable_cores, use_gpu, _cpu_flags, _facts_cached, _nvidia_driver,
+    reset_peak_memory, rpc_problem, synchronize, triton_problem, usable_cores, use_gpu, _cpu_flags, _facts_cached, _nvidia_driver,
     _physical_cores, _ram_bytes,
 )
 from fastrain_lib.ui.tables import html_table
@@ -66,6 +66,15 @@ def run_optional(name: str) -> bool:
     if config.mode() in ("ci", "full"):
         return True
     return cuda_available()
+
+
+def triton_ready() -> bool:
+    """Whether a cell may launch a Triton kernel here: False, with the reason printed (probe.triton_problem),
+    where triton is not installed; the cell then shows the kernel's code and launches nothing."""
+    problem = triton_problem()
+    if problem:
+        print("⚠️ " + problem)
+    return problem is None
 
 
 def force_t4_policy() -> bool:

@@ -216,6 +216,15 @@ MESSAGES.update({
         "bn": "torch.compile এই মেশিনে চলবে না: Inductor একটি C++ কম্পাইলার খোঁজে ({compiler}), আর সেটি এখানে নেই। তাই কম্পাইল করা রূপগুলো বাদ দিয়ে পাঠ শুধু সাধারণ (eager) রূপ মাপছে; বাকি সব চলবে। কম্পাইলের অংশ দেখতে চাইলে: {install}, তারপর কার্নেল রিস্টার্ট করো। অথবা পাঠটি Google Colab-এ খোলো।",
         "en": "torch.compile cannot run on this machine: Inductor looks for a C++ compiler ({compiler}) and there is none here. So the lesson leaves the compiled variants out and measures the plain (eager) ones; everything else runs. To see the compile parts: {install}, then restart the kernel. Or open the lesson on Google Colab.",
     },
+    "hardware.no_triton": {
+        "bn": "Triton এই মেশিনে নেই{where}, তাই এই সেলের Triton kernel চালানো হলো না: কোডটি পড়ো, ওপরের সেলে সেটা লেখা আছে। চালাতে চাইলে: Linux-এ `pip install triton` (CUDA-সহ PyTorch-এর সাথে সাধারণত আসে), অথবা পাঠটি Google Colab-এ খোলো।",
+        "en": "Triton is not installed here{where}, so this cell's Triton kernel was not run: read its code in the cell above. To run it: on Linux `pip install triton` (it usually comes with CUDA builds of PyTorch), or open the lesson on Google Colab.",
+    },
+    "hardware.no_rpc": {
+        "bn": "এই মেশিনের torch-এ torch.distributed.rpc নেই (Windows-এর torch RPC ছাড়াই তৈরি), তাই আসল প্যারামিটার সার্ভার চালানো হলো না: তার কোড ওপরের সেলে পড়ো, আর অ্যাসিঙ্ক্রোনাস SGD-র একই প্রশ্ন এই পাঠের সিমুলেটরে দেখো। চালাতে চাইলে পাঠটি Linux বা macOS-এ, অথবা Google Colab-এ খোলো।",
+        "en": "The torch on this machine has no torch.distributed.rpc (Windows builds of torch come without RPC), so the real parameter server was not run: read its code in the cell above, and see the same question of asynchronous SGD in this lesson's simulator. To run it, open the lesson on Linux or macOS, or on Google Colab.",
+    },
+    "hardware.triton_where_windows": {"bn": " (Windows-এ PyPI-র torch-এর সঙ্গে Triton আসে না)", "en": " (PyPI's torch does not bring it on Windows)"},
     "hardware.install_msvc": {"bn": "Microsoft-এর “Build Tools for Visual Studio” থেকে “Desktop development with C++” ইনস্টল করো, আর “Developer Command Prompt” থেকে কোর্স চালাও", "en": "install “Desktop development with C++” from Microsoft's “Build Tools for Visual Studio” and start the course from the “Developer Command Prompt”"},
     "hardware.install_gxx": {"bn": "g++ ইনস্টল করো (Debian/Ubuntu: sudo apt install build-essential; conda: conda install gxx)", "en": "install g++ (Debian/Ubuntu: sudo apt install build-essential; conda: conda install gxx)"},
     "hardware.install_xcode": {"bn": "টার্মিনালে xcode-select --install চালাও", "en": "run xcode-select --install in a terminal"},

@@ -99,22 +99,13 @@ class _TorchCalls(torch.overrides.TorchFunctionMode):
         return func(*args, **(kwargs or {}))
 
 
-class _Missing:
-    """triton or triton.language where triton is not installed: every name exists and `jit` hands the function
-    back unchanged, so the student's kernel can still be written and defined (never launched)."""
-
-    def __getattr__(self, name):
-        return _Missing()
-
-    def __call__(self, fn=None, **options):
-        return fn if callable(fn) else (lambda f: f)  # @triton.jit and @triton.jit(...)
-
-
 def without_triton():
     """(triton, tl) stand-ins for a machine without Triton (PyPI's torch on Windows brings none), after saying
     why the task cannot run here: the exercise's `import triton` then ends with this sentence, not a traceback."""
+    from fastrain_lib.fused import no_triton
+
     print("⚠️ " + t("lesson04.tsm_no_triton"))
-    return _Missing(), _Missing()
+    return no_triton.triton, no_triton.tl
 
 
 def _softmax_device():

@@ -21,6 +21,11 @@ MESSAGES = {
         "en": "Time is simulated (unit: one normal step), but the model, data and gradients are real: {gradients} gradients on {problem}, batch {batch}. Every mode applied the same number of gradients. ✗ = diverged.",
     },
     # verdicts of the notebook (fastrain_lib.lessons.l06_sync_vs_async_sgd.panel)
+    "lesson06.ps_not_run_short": {"bn": "প্যারামিটার সার্ভার চলেনি:\nএই torch-এ RPC নেই", "en": "parameter server not run:\nno RPC in this torch"},
+    "lesson06.v_ps_not_run": {
+        "bn": "আসল প্যারামিটার সার্ভার এই মেশিনে চলেনি (কারণ ওপরের সেলে), তাই তার থ্রুপুট বা পুরোনোত্ব নিয়ে এখানে কিছু বলার নেই; সিমুলেটরের রায় ওপরে আছে।",
+        "en": "The real parameter server did not run on this machine (the reason is in the cell above), so there is nothing to say here about its throughput or staleness; the simulator's verdicts are above.",
+    },
     "lesson06.v_modes_time": {
         "bn": "একই সংখ্যক গ্রেডিয়েন্ট প্রয়োগে সিমুলেটেড সময়: সিঙ্ক্রোনাস {sync:.0f}, ব্যাকআপসহ {backup:.0f}, SSP {ssp:.0f}, "
               "অ্যাসিঙ্ক্রোনাস {asyn:.0f} একক — অ্যাসিঙ্ক্রোনাস সিঙ্ক্রোনাসের চেয়ে {speedup:.1f}× কম সময় নিয়েছে। "

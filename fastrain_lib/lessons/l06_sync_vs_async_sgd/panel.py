@@ -106,21 +106,26 @@ _REAL_CACHE: dict = {}
 
 def real_runs(workers: int = 2, straggler_ms: float = 10.0, periods=(1, 8)):
     """(async PS, sync PS, simulator twin, {H: local SGD run}) for these settings, measured once per
-    session: the notebook's cells and the panel's first run (same defaults) share one measurement."""
+    session: the notebook's cells and the panel's first run (same defaults) share one measurement.
+    Where torch has no RPC (Windows) the first three are None, after saying why."""
     from fastrain_lib.async_sgd import local_sgd as L
 
     key = (config.mode(), workers, float(straggler_ms), tuple(sorted(set(periods))))
     if key not in _REAL_CACHE:
         steps, local_steps = config.by_mode(**REAL_STEPS), config.by_mode(**LOCAL_STEPS)
-        from fastrain_lib.measure import noise
+        from fastrain_lib.measure import hardware, noise
 
-        with noise.Window() as ps_window:  # real processes: was the machine quiet while they ran?
-            asyn, sync, twin = ps_pair(problem(), workers, straggler_ms, steps)
-        ps_noise = ps_window.assess(threads=workers + 1)  # the server and the workers
+        asyn = sync = twin = ps_noise = None
+        if hardware.rpc_problem():  # no RPC (Windows): the server is not run, and the reason is said; local SGD is
+            print("⚠️ " + hardware.rpc_problem())
+        else:
+            with noise.Window() as ps_window:  # real processes: was the machine quiet while they ran?
+                asyn, sync, twin = ps_pair(problem(), workers, straggler_ms, steps)
+            ps_noise = ps_window.assess(threads=workers + 1)  # the server and the workers
         with noise.Window() as local_window:
             local = L.run(L.LocalSGDConfig(workers=workers, steps=local_steps, periods=key[3]), problem())
         local_noise = local_window.assess(threads=workers)
-        for result, info in [(asyn, ps_noise), (sync, ps_noise)] + [(r, local_noise) for r in local.values()]:
+        for result, info in [(r, ps_noise) for r in (asyn, sync) if r is not None] + [(r, local_noise) for r in local.values()]:
             try:
                 result.noise = info
             except AttributeError:  # a result type that takes no new attribute: it stays without one
@@ -136,8 +141,13 @@ def real_experiment(workers: int, straggler_ms: float, period: int) -> Outcome:
     steps, local_steps = config.by_mode(**REAL_STEPS), config.by_mode(**LOCAL_STEPS)
     asyn, sync, twin, local = real_runs(workers, straggler_ms, (1, 8, period))
     fig, axes = plots.new_figure(ncols=3)
-    ps_plots.plot_staleness(axes[0], asyn, twin)
-    ps_plots.plot_losses(axes[1], [asyn, sync])
+    servers = [r for r in (asyn, sync) if r is not None]  # none where torch has no RPC (Windows)
+    if servers:
+        ps_plots.plot_staleness(axes[0], asyn, twin)
+        ps_plots.plot_losses(axes[1], servers)
+    for ax in axes[:2] if not servers else ():
+        ax.axis("off")
+        ax.text(0.5, 0.5, plots.label("lesson06.ps_not_run_short"), ha="center", va="center", wrap=True)
     for h, r in sorted(local.items()):
         axes[2].plot([max(c, 0.8) for c in r.comms], r.losses, marker=".", label=f"H = {h}")
     axes[2].set_xscale("log")
@@ -145,24 +155,25 @@ def real_experiment(workers: int, straggler_ms: float, period: int) -> Outcome:
     axes[2].set_ylabel(plots.label("async_sgd.eval_loss"))
     axes[2].set_title(plots.label("local_sgd.title_comm"))
     axes[2].legend(fontsize="small")
-    headers, rows = ps_plots.table([asyn, sync])
+    headers, rows = ps_plots.table(servers)
     records = [bench.Record(name=f"param_server/{r.config['mode']}", median_s=r.train_time_s / max(1, r.gradients),
                             params={"workers": workers, "straggler_ms": straggler_ms, "steps": steps},
                             metrics={"throughput": r.throughput, "mean_staleness": r.mean_staleness(),
-                                     "final_loss": r.final_loss}, meta=bench.meta()) for r in (asyn, sync)]
+                                     "final_loss": r.final_loss}, meta=bench.meta()) for r in servers]
     records += [bench.Record(name="local_sgd", median_s=r.wall_s, params={"workers": workers, "period": h,
                                                                          "steps": local_steps},
                              metrics={"rounds": r.rounds, "final_loss": r.final_loss, "comm_s": r.comm_s},
                              meta=bench.meta()) for h, r in local.items() if h in (1, period)]
     from fastrain_lib.measure import noise
 
-    for record, result in zip(records, [asyn, sync] + [r for h, r in local.items() if h in (1, period)]):
+    for record, result in zip(records, servers + [r for h, r in local.items() if h in (1, period)]):
         record.noise = dict(getattr(result, "noise", None) or {})
     headers = headers + [t("noise.verdict_col")]
     rows = [tuple(row) + (t("noise.noisy_word") if noise.is_noisy(getattr(r, "noise", None)) else t("noise.quiet_word"),)
-            for row, r in zip(rows, (asyn, sync))]
+            for row, r in zip(rows, servers)]
     local = {h: r for h, r in local.items() if h in (1, period)}
-    lines = [t(k, **v) for k, v in ps_verdicts(asyn, sync, twin) + local_verdicts(local, period)]
+    said = (ps_verdicts(asyn, sync, twin) if servers else [("lesson06.v_ps_not_run", {})]) + local_verdicts(local, period)
+    lines = [t(k, **v) for k, v in said]
     note = t("lesson06.real_note", workers=workers, steps=steps, local_steps=local_steps) + " " + " ".join(lines)
     if noise.summary(records):
         note += " " + noise.summary(records)

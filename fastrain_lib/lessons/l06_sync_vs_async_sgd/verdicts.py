@@ -41,6 +41,9 @@ def say_hogwild(results: list) -> None:
 def say_ps(asyn, sync, twin) -> None:
     from fastrain_lib.async_sgd import ps_plots
 
+    if asyn is None:  # no RPC here (lesson06.real_runs said why): nothing measured, nothing to conclude
+        verdicts.say("lesson06.v_ps_not_run", noise=())
+        return
     _say(ps_verdicts(asyn, sync, twin), [_named(getattr(r, "noise", None), ps_plots.label(r)) for r in (asyn, sync)])
 
 

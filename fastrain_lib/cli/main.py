@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 
 from fastrain_lib.cli import commands
-from fastrain_lib.core.i18n import t
+from fastrain_lib.core.i18n import both, t
 
 HELP = {"lab": "cli.help_lab", "test": "cli.help_test", "demo": "cli.help_demo", "bench": "cli.help_bench",
         "gpu-check": "cli.help_gpu_check", "install": "cli.help_install", "colab-env": "cli.help_colab_env",
@@ -118,7 +118,7 @@ def become(step: commands.Step, root: Path) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     if sys.version_info < (3, 10):
-        print(t("cli.old_python", version=sys.version.split()[0]))
+        print(both("cli.old_python", version=sys.version.split()[0]))
         return 1
     opts = parser().parse_args(argv)
     root = course_root()
@@ -136,17 +136,17 @@ def main(argv: list[str] | None = None) -> int:
         if step.argv[1:3] == ["-m", "venv"]:
             print(t("cli.creating_venv", venv=opts.venv), flush=True)
             if run(step, root):
-                print(t("cli.venv_failed", venv=opts.venv))
+                print(both("cli.venv_failed", venv=opts.venv))
                 return 1
         elif step.argv[1:3] == ["-m", "pip"]:
             print(t("cli.installing"), flush=True)
             log = venv / commands.INSTALL_LOG
             if run(step, root, log):
                 print("\n".join(log.read_text(encoding="utf-8", errors="replace").splitlines()[-20:]))
-                print(t("cli.install_failed", extras=opts.extras, log=log))
+                print(both("cli.install_failed", extras=opts.extras, log=log))
                 return 1
         elif run(step, root):  # the font check
-            print(t("cli.font_failed"))
+            print(both("cli.font_failed"))
             return 1
     if installing:
         (venv / commands.STAMP).touch()

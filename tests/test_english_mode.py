@@ -266,6 +266,23 @@ def test_verdicts_in_lab_mode(path):
     assert not problems, f"{rel(path)} (lab mode):\n" + "\n".join(problems)
 
 
+# --- a Windows PC with spawn as its only start method too (issue 41): the process lessons, outside make test ---
+
+PROCESS_LESSONS = [p for p in NUMBERED_LESSONS if re.match(r"0[56][a-z]?_", p.name)]
+
+
+@pytest.mark.windows
+@pytest.mark.parametrize("path", PROCESS_LESSONS, ids=[p.name for p in PROCESS_LESSONS])
+def test_process_lessons_on_a_faked_windows_pc_with_spawn_only(path):
+    """Lessons 05, 05b, 05c and 06 in ci mode, English, with every capability tests/fakewindows takes away,
+    spawn included (each rank a fresh Python that imports torch: minutes per lesson, hence the marker):
+    no error, and the same sentence rules. Run: .venv/bin/python -m pytest -m windows tests/test_english_mode.py"""
+    env = {**fake_windows_env(path), "FAKEWINDOWS": "triton,rpc,spawn"}
+    cells, widget_text = execute(path, lang="en", mode="ci", env=env)
+    problems = english_run_problems(path, cells, widget_text) + capability_problems(path, cells)
+    assert not problems, f"{rel(path)} (spawn only):\n" + "\n".join(problems)
+
+
 # --- static: no Bengali string literal in lesson code, so branches the ci run skips (GPU) are covered too ---
 
 import io

@@ -101,7 +101,9 @@ def main(cfg=None):
         torch.cuda.set_device(int(os.environ["LOCAL_RANK"]))
     dist.init_process_group("nccl" if on_own_gpu else "gloo")
     try:
-        return train_worker(dist.get_rank(), dist.get_world_size(), cfg)
+        result = train_worker(dist.get_rank(), dist.get_world_size(), cfg)
+        dist.barrier()                                   # সবাই শেষ করলে তবেই কেউ গ্রুপ ভাঙে (নইলে gloo বেরোনোর সময় কখনো abort করে)
+        return result
     finally:
         dist.destroy_process_group()                     # সব প্রসেস গ্রুপ ছেড়ে পরিষ্কারভাবে বেরোয়
 

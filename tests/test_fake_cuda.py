@@ -27,7 +27,7 @@ ROOT = Path(__file__).resolve().parents[1]
 def _timing_cell(path: Path) -> str:
     nb = json.loads(path.read_text(encoding="utf-8"))
     found = ["".join(c["source"]) for c in nb["cells"]
-             if c["cell_type"] == "code" and "on_gpu = torch.cuda.is_available()" in "".join(c["source"])
+             if c["cell_type"] == "code" and "on_gpu = hardware.cuda_available()" in "".join(c["source"])
              and "softmax(x_big)" in "".join(c["source"])]
     assert len(found) == 1
     return found[0]
@@ -45,7 +45,8 @@ def test_a_stub_triton_softmax_is_not_timed_on_a_gpu(folder, monkeypatch):
                                        softmax=torch.softmax)
     fake_bench = types.SimpleNamespace(measure=lambda fn, name: measured.append(name),
                                        fresh_random=lambda *a, **k: measured.append("cuda tensor"))
-    scope = {"bench": fake_bench, "lesson04": lesson04, "t": t, "pick": pick,
+    fake_hardware = types.SimpleNamespace(cuda_available=lambda: True)  # a GPU the installed torch can run
+    scope = {"bench": fake_bench, "lesson04": lesson04, "t": t, "pick": pick, "hardware": fake_hardware,
              "torch": fake_torch, "softmax": lambda x: None, "print": lambda *a: printed.append(" ".join(map(str, a)))}
     exec(_timing_cell(ROOT / folder / "04_fused_kernels.ipynb"), scope)
     assert measured == [], "a stub returning None was timed"

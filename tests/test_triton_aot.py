@@ -36,7 +36,9 @@ def _solution_softmax(folder: Path):
     nb = json.loads((ROOT / "solutions" / "04_fused_kernels.ipynb").read_text(encoding="utf-8"))
     src = next("".join(c["source"]) for c in nb["cells"] if "def softmax_kernel" in "".join(c["source"]))
     path = folder / "lesson04_solution_softmax.py"
-    path.write_text("import torch\n\n" + src, encoding="utf-8")
+    names = ("import torch\n\nfrom fastrain_lib.lessons.l04_fused_kernels import checks as lesson04\n"
+             "from fastrain_lib.measure import hardware\n\n")  # what the notebook's earlier cells imported
+    path.write_text(names + src, encoding="utf-8")
     spec = importlib.util.spec_from_file_location("lesson04_solution_softmax", path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)

@@ -7,15 +7,15 @@ and a Jupyter kernel for it. tests/test_colab.py runs the lessons' real setup ce
 
 Why it is built this way:
 - Cached between runs under ~/.cache/fastrain/colab-env-<key> (FASTRAIN_COLAB_CACHE moves it): the
-  key hashes the pins file, the Python version, the torch it links and FORMAT, so changing any of
-  them builds a new one and an old one is never reused by mistake. A build happens in a temporary
-  folder that is renamed when complete: an interrupted build is never taken for a finished one.
-- torch is not downloaded: the project's own torch, torchvision, triton and their CUDA libraries
-  (.venv, several GB) are linked into a folder that a .pth file puts at the *end* of sys.path, and
-  their dist-info folders with them, so pip sees them installed as it sees Colab's torch. Only the
-  small pure-Python packages torch needs (sympy, networkx, ...) are installed, as Colab has them.
-  A venv with --system-site-packages would not do: torch lives in .venv, beside ipywidgets 8 and
-  matplotlib 3.11, which must not be visible here.
+  key hashes the pins file, the Python version and FORMAT, so changing any of them builds a new one
+  and an old one is never reused by mistake; a new build removes the older ones (several GB each).
+  A build happens in a temporary folder that is renamed when complete: an interrupted build is never
+  taken for a finished one.
+- Colab's own torch (2.11, with its torchvision and triton, pinned in the pins file) is installed
+  from PyPI with every CUDA library it names (about 4.7 GB, 90 s here), not the project's newer
+  torch: the lessons must run on the torch a student's Colab has (issue 41). PyPI's torch 2.11 for
+  Linux is built for CUDA 13.0 where Colab's is for 12.8; on a machine without a GPU both run the
+  same CPU code, and the CUDA libraries are only loaded.
 - Each test gets its own copy (hard links: a few seconds, no extra disk), because the setup cell's
   install changes the environment; pip replaces files (new inodes) and never writes into one, so
   the cached environment stays as built.
@@ -34,17 +34,12 @@ import sys
 import sysconfig
 import time
 from dataclasses import dataclass
-from importlib import metadata
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 PINS = ROOT / "scripts" / "colab-pins.txt"
-FORMAT = 1  # bump when the way the environment is built changes (part of the cache key)
-BUILD_TIMEOUT_S = 1500  # the whole build took 96 s here with a cold cache; a slow mirror gets 25 minutes
-# Linked from the project's environment, never downloaded (the big binary ones).
-LINKED = re.compile(r"^(torch|torchvision|triton|nvidia-.+|cuda-.+)$")
-LINK_DIR = "colab-torch"
-PTH_NAME = "zz-fastrain-colab-torch.pth"  # zz: read last, so the linked folder comes last on sys.path
+FORMAT = 2  # bump when the way the environment is built changes (part of the cache key)
+BUILD_TIMEOUT_S = 1500  # the whole build took about 3 minutes here with a cold cache; a slow mirror gets 25
 COMPLETE = ".fastrain-colab-env.json"
 
 STAND_IN = '''"""Stand-in for Colab's google.colab package (scripts/colab_env.py).
@@ -71,20 +66,8 @@ def pins() -> dict[str, str]:
     return found
 
 
-def _torch_dist() -> metadata.Distribution:
-    try:
-        return metadata.distribution("torch")
-    except metadata.PackageNotFoundError:
-        raise SystemExit("✗ এই Python-এ torch নেই: আগে `make install` চালাও, তারপর এই স্ক্রিপ্ট "
-                         "(.venv/bin/python scripts/colab_env.py build)।\n"
-                         "✗ torch is not installed in this Python: run `make install` first, then this script "
-                         "with .venv/bin/python.") from None
-
-
 def cache_key(python: str | None = None) -> str:
-    torch = _torch_dist()
-    parts = [PINS.read_bytes(), _python_version(python).encode(), str(torch.locate_file("")).encode(),
-             torch.version.encode(), str(FORMAT).encode()]
+    parts = [PINS.read_bytes(), _python_version(python).encode(), str(FORMAT).encode()]
     return hashlib.sha256(b"\0".join(parts)).hexdigest()[:12]
 
 
@@ -112,53 +95,6 @@ def _site_packages(env: Path) -> Path:
     if len(found) != 1:
         raise RuntimeError(f"expected one site-packages folder in {env}, found {found}")
     return found[0]
-
-
-def _requested(dist: metadata.Distribution, extras: set[str]) -> list[tuple[str, set[str]]]:
-    """The (name, extras) a distribution needs here, with its markers evaluated for `extras`."""
-    from packaging.requirements import Requirement
-
-    needed = []
-    for text in dist.requires or []:
-        req = Requirement(text)
-        if req.marker is not None and not any(req.marker.evaluate({"extra": e}) for e in extras | {""}):
-            continue
-        needed.append((_normalize(req.name), set(req.extras)))
-    return needed
-
-
-def linked_distributions() -> list[metadata.Distribution]:
-    """torch, torchvision and every binary package they need (LINKED), from this interpreter."""
-    todo, seen, found = [("torch", set()), ("torchvision", set())], set(), []
-    while todo:
-        name, extras = todo.pop()
-        key = (name, frozenset(extras))
-        if key in seen:
-            continue
-        seen.add(key)
-        dist = metadata.distribution(name)
-        if name not in {_normalize(d.metadata["Name"]) for d in found}:
-            found.append(dist)
-        todo += [(n, e) for n, e in _requested(dist, extras) if LINKED.match(n)]
-    return found
-
-
-def _link_torch(env: Path) -> list[str]:
-    """Symlink the LINKED packages (their files and dist-info) into env/LINK_DIR; a relative .pth
-    puts that folder last on sys.path (relative: the environment can be copied elsewhere)."""
-    link_dir = env / LINK_DIR
-    link_dir.mkdir()
-    names = []
-    for dist in linked_distributions():
-        site = Path(dist.locate_file(""))
-        tops = {Path(str(f)).parts[0] for f in dist.files or [] if not str(f).startswith("..")}
-        for top in sorted(tops):
-            if (site / top).exists() and not (link_dir / top).exists():
-                (link_dir / top).symlink_to(site / top)
-        names.append(f"{dist.metadata['Name']}=={dist.version}")
-    site_packages = _site_packages(env)
-    (site_packages / PTH_NAME).write_text(os.path.relpath(link_dir, site_packages) + "\n")
-    return names
 
 
 def _pip(env: Path, *args: str, timeout: float = BUILD_TIMEOUT_S) -> None:
@@ -189,23 +125,29 @@ def build(python: str | None = None, quiet: bool = True) -> Path:
     work = target.with_name(f"{target.name}.building-{os.getpid()}")
     shutil.rmtree(work, ignore_errors=True)
     subprocess.run([_python(python), "-m", "venv", str(work)], check=True, timeout=300, capture_output=True)
-    linked = _link_torch(work)
-    # torch==/torchvision== name the linked versions: pip finds them installed and adds only what
-    # they need that is missing (sympy, networkx, a newer setuptools, ...), as Colab's image has.
-    _pip(work, "-q", "-r", str(PINS), *[n for n in linked if n.split("==")[0] in ("torch", "torchvision")])
+    _pip(work, "-q", "-r", str(PINS))
     installed = packages(work / "bin" / "python")
     wrong = {n: (v, installed.get(n)) for n, v in pins().items() if installed.get(n) != v}
     if wrong:
         raise RuntimeError(f"pins not installed as written (wanted, got): {wrong}")
-    (work / COMPLETE).write_text(json.dumps({"pins": pins(), "linked": linked, "packages": installed,
+    (work / COMPLETE).write_text(json.dumps({"pins": pins(), "packages": installed,
                                              "built_s": round(time.monotonic() - started, 1)}, indent=1))
     try:
         work.rename(target)
     except OSError:  # another process finished the same build first: use that one
         shutil.rmtree(work, ignore_errors=True)
+    _remove_older(target)
     if not quiet:
         print(f"built in {time.monotonic() - started:.0f} s: {target}")
     return target
+
+
+def _remove_older(kept: Path) -> None:
+    """Other finished environments in the cache (built from older pins or an older FORMAT): each
+    holds a whole torch, so keeping them would fill a lab PC's or CI's disk."""
+    for old in kept.parent.glob("colab-env-*"):
+        if old != kept and (old / COMPLETE).is_file():
+            shutil.rmtree(old, ignore_errors=True)
 
 
 @dataclass

@@ -15,7 +15,10 @@ an empty folder (Colab's /content), not in the checkout, and the setup cell's pi
 pointed at this checkout instead of GitHub: a copy of the tracked and untracked-but-not-ignored
 files (what a clone would hold, with the uncommitted edits), or FASTRAIN_COLAB_SOURCE (a folder).
 
-Cost here (2 cores): the environment is built once (about 100 s cold, then cached); each situation
+The environment has Colab's torch (2.11, scripts/colab-pins.txt), not the project's newer one, so
+the lessons run on the oldest torch a student meets (issue 41).
+
+Cost here (2 cores): the environment is built once (about 4 minutes and 4.7 GB cold, then cached); each situation
 copies it (hard links, seconds) and installs the course (pip, about 20-40 s). Lesson 00 runs in both
 situations; lessons 01-03 and exercise 03 run once, in the matplotlib-loaded one after its restart
 (the same packages as the fresh one after its install, and matplotlib loaded at start, as Colab's
@@ -193,13 +196,17 @@ def test_fresh_colab_runtime(base_env, source, tmp_path):
 
     # The dashboard's tabs under Colab's ipywidgets 7.7.1: every tab has its title in the state the
     # page receives (Tab(titles=...) gave none under 7.7.1).
-    code = ("import json, ipywidgets\nfrom fastrain_lib import dashboard\nb = dashboard.Dashboard()\n"
-            "print(json.dumps([ipywidgets.__version__, dashboard.tab_titles(b.tabs), b.tabs.get_state().get('_titles')]))")
+    code = ("import json, ipywidgets, torch\nfrom fastrain_lib import dashboard\nb = dashboard.Dashboard()\n"
+            "print(json.dumps([ipywidgets.__version__, dashboard.tab_titles(b.tabs), b.tabs.get_state().get('_titles'), "
+            "torch.__version__, torch.__file__]))")
     done = subprocess.run([str(runtime.python), "-c", code], capture_output=True, text=True, timeout=600, cwd=content, check=False,
                           env={**os.environ, "FASTRAIN_MODE": "ci", "MPLBACKEND": "Agg", "PYTHONPATH": ""})
     assert done.returncode == 0, done.stderr[-3000:]
-    version, titles, raw = json.loads(done.stdout.strip().splitlines()[-1])
+    version, titles, raw, torch_version, torch_file = json.loads(done.stdout.strip().splitlines()[-1])
     assert version == "7.7.1"
+    # Colab's torch, from the runtime's own site-packages: the lessons ran on it, not on the project's.
+    assert torch_version.split("+")[0] == colab_env.pins()["torch"], torch_version
+    assert Path(torch_file).is_relative_to(runtime.root), torch_file
     assert len(titles) >= 2 and all(titles) and titles[0].startswith("00 · ")
     assert raw == {str(i): title for i, title in enumerate(titles)}
     # The other lessons under Colab's pins run once, in the next test's runtime, which has the same

@@ -124,7 +124,8 @@ def english_run_problems(path, cells, widget_text: str) -> list[str]:
 # starts): no `triton` module, no torch.distributed.rpc, and no C++ compiler for torch.compile's Inductor (CXX
 # names a compiler that does not exist, which Inductor then fails to find exactly as on such a PC). Every
 # lesson's English run is such a run: it must end without an error and say why where it needs what is missing.
-# The solutions keep triton (their checks must earn their ✅; exercise 04 without triton: test_no_compiler.py).
+# The solutions keep triton (their checks must earn their ✅); the exercises' nbval run takes it away too
+# (exercises/conftest.py, proven by test_exercises_fakewindows.py; exercise 04's message: test_no_compiler.py).
 # Only `spawn` is not faked here: each process then imports torch anew. The process lessons run that way in
 # test_process_lessons_on_a_faked_windows_pc_with_spawn_only (-m windows, outside make test): 05c took 24.8 s and
 # 06 17.9 s on a quiet machine, but lesson 05 took 782 s once beside a full test run, not yet measured quietly.

@@ -261,3 +261,32 @@ def test_noisy_records_are_named_with_their_settings_and_each_warning_is_said_on
     lines = class_results.noisy_lines(records)
     assert len(lines) == len(set(lines)) == 2  # one sentence, once, under the four names
     assert lines[1].strip() == noise.sentence(busy) and lines[0].count("mitu: ") == 4
+
+
+@pytest.mark.parametrize("lang", ["bn", "en"])
+def test_leaderboard_sentences_stand_on_their_runs_noise(capsys, monkeypatch, lang):
+    """Issue 38: the sentences under the board passed noise=(), so a board built with include_noisy=True
+    stated a noisy group's spread ("measurement noise, not a ranking") and a tie between noisy runs as
+    findings. Each sentence now stands on the runs it reads: the quiet ones are said, a noisy one is not."""
+    monkeypatch.setenv("FASTRAIN_LANG", lang)
+    quiet_runs = [record("matmul", 0.0100, CPU, panel="lesson00", student="rahim", dtype="float32"),
+                  record("matmul", 0.0124, CPU, panel="lesson00", student="mitu", dtype="float32")]
+    class_results.say_leaderboard(class_results.leaderboard(quiet_runs, name="matmul"))
+    said = capsys.readouterr().out
+    assert "rahim" in said and "mitu" in said  # the grouped sentence, stated
+
+    other = dict(CPU, cpu_name="AMD Ryzen 5 3600")
+    noisy_runs = [_noisy(record("matmul", 0.0101, other, panel="lesson00", student="karim", dtype="float32")),
+                  _noisy(record("matmul", 0.0180, other, panel="lesson00", student="sumi", dtype="float32"))]
+    board = class_results.leaderboard(quiet_runs + noisy_runs, name="matmul", include_noisy=True)
+    assert [r["runs"] for r in board] == [2, 2]
+    class_results.say_leaderboard(board)
+    said = capsys.readouterr().out
+    assert "rahim" in said  # the quiet machine's grouped runs are still said
+    assert "Ryzen" not in said  # neither the noisy machine's spread nor its tie is stated as a finding
+    noisy_word = {"bn": "গোলমেলে", "en": "noisy"}[lang]
+    assert noisy_word in said.lower()
+    # and without include_noisy the noisy runs never reach the board or its sentences
+    class_results.say_leaderboard(class_results.leaderboard(quiet_runs + noisy_runs, name="matmul"))
+    said = capsys.readouterr().out
+    assert "Ryzen" not in said and "karim" not in said and noisy_word not in said.lower()

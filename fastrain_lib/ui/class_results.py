@@ -309,38 +309,42 @@ def leaderboard(records: list[bench.Record], name: str | None = None, *, include
     for (machine, settings), runs in groups.items():
         group = {"machine": machine, "settings": settings, "name": name, "runs": len(runs),
                  "median_s": statistics.median(r.median_s for r in runs), "spread": group_spread(runs),
-                 "student": ", ".join(sorted({_student(r) for r in runs}))}
+                 "student": ", ".join(sorted({_student(r) for r in runs})), "records": runs}
         if machine not in best or group["median_s"] < best[machine]["median_s"]:
             best[machine] = group
     slowest = max(g["median_s"] for g in best.values())
     return [{**g, "vs_slowest": slowest / g["median_s"]} for g in rank_groups(list(best.values()))]
 
 
-def leaderboard_lines(rows: list[dict]) -> list[tuple[str, dict]]:
-    """(catalog key, values) under the leaderboard: grouped repeated runs, every tie, or one machine alone."""
+def leaderboard_lines(rows: list[dict]) -> list[tuple[str, dict, list]]:
+    """(catalog key, values, the records it stands on) under the leaderboard: grouped repeated runs,
+    every tie, or one machine alone."""
     lines = []
     for r in rows:
         if r.get("runs", 1) > 1:
             lines.append(("class_results.board_grouped", {"machine": r["machine"], "runs": r["runs"],
-                                                          "students": r["student"], "spread": r["spread"]}))
+                                                          "students": r["student"], "spread": r["spread"]},
+                          r.get("records", [])))
     for above, r in zip(rows, rows[1:]):
         if r.get("tied"):
             lines.append(("class_results.board_tie", {"a": above["machine"], "b": r["machine"],
-                                                      "ratio": r["median_s"] / above["median_s"]}))
+                                                      "ratio": r["median_s"] / above["median_s"]},
+                          above.get("records", []) + r.get("records", [])))
     if len(rows) == 1:
-        lines.append(("class_results.board_one", {"machine": rows[0]["machine"]}))
+        lines.append(("class_results.board_one", {"machine": rows[0]["machine"]}, []))
     if not rows:
-        lines.append(("class_results.board_empty", {}))
+        lines.append(("class_results.board_empty", {}, []))
     return lines
 
 
 def say_leaderboard(rows: list[dict]) -> None:
-    """Print the sentences under the leaderboard (lesson 98's verdict cell): on no noisy timing (noisy
-    records were left out before ranking; each group's spread is inside the tie rule)."""
+    """Print the sentences under the leaderboard (lesson 98's verdict cell), each on the records it
+    stands on: the board leaves noisy records out, but one built with include_noisy=True may hold
+    them, and a spread or a tie ratio from a noisy run is then said to be noisy, not stated."""
     from fastrain_lib.core import verdicts
 
-    for key, values in leaderboard_lines(rows):
-        verdicts.say(key, noise=(), **values)
+    for key, values, records in leaderboard_lines(rows):
+        verdicts.say(key, noise=records, **values)
 
 
 def plot_speedups(ax, rows: list[dict]) -> None:

@@ -1,7 +1,8 @@
 """Run a check's worker in several real processes (gloo), quickly enough to check often.
 
 The processes come from the course's one launcher (distributed.launch), with its
-"forkserver" start method: spawning a fresh Python per rank costs 2–4 s of CPU each (far
+"forkserver" start method where the OS has one (Windows has only "spawn", which the launcher
+then picks: slower, each rank a fresh Python, but the same check): spawning a fresh Python per rank costs 2–4 s of CPU each (far
 more on a busy lab machine), and a check runs several small jobs (world sizes 2 and 3, the
 student's answer and the reference). A forkserver imports torch once, then forks a fresh,
 single-threaded child for every rank in a fraction of a second. The launcher gives each job
@@ -45,13 +46,15 @@ def _call(rank: int, world_size: int, fn, args: tuple) -> bytes:
 
 
 def run(fn, world_size: int, args: tuple = (), *, timeout_s: float = 60.0) -> list:
-    """fn(rank, world_size, *args) in `world_size` forked processes; [result of rank 0, 1, ...].
+    """fn(rank, world_size, *args) in `world_size` processes (forked from the forkserver, or spawned where
+    there is none: Windows); [result of rank 0, 1, ...].
 
     Raises RanksFailed when a rank raises, dies, or the job passes timeout_s."""
     try:
         results = launcher.launch(_call, world_size, args=(fn, tuple(args)), backend="gloo", timeout_s=timeout_s,
                                   threads=1,  # 2–3 ranks share the cores of a lab PC
-                                  start_method="forkserver", preload=_PRELOAD)
+                                  # forkserver where the OS has it; spawn on Windows (a fresh Python per rank)
+                                  start_method=None, preload=_PRELOAD)
     except launcher.WorkerError as exc:
         if exc.kind == "error":
             text = exc.tracebacks.get(exc.rank, str(exc))

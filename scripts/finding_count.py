@@ -26,6 +26,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 from _load import busy_core_beside  # noqa: E402
 from _nbrun import execute  # noqa: E402
+from _sentences import finding_counts  # noqa: E402
 
 from fastrain_lib.core import verdicts  # noqa: E402
 
@@ -43,12 +44,7 @@ def count(path: Path, mode: str, busy: bool) -> dict:
             execute(path, lang="bn", mode=mode, cell_timeout=1800, env={verdicts.LOG_ENV: str(log)})
         seconds = time.monotonic() - started
         rows = [json.loads(x) for x in log.read_text(encoding="utf-8").splitlines()] if log.exists() else []
-    said = [r for r in rows if "sentence" in r and r.get("stood_on", 0) > 0]
-    noisy = sum(1 for r in said if r.get("printed_noisy_form"))
-    measured = [r for r in rows if "measurement" in r]
-    return {"lesson": path.name.split("_")[0], "verdicts": len(said), "stated": len(said) - noisy, "noisy": noisy,
-            "measurements": len(measured), "noisy_measurements": sum(r["measurement"] == "noisy" for r in measured),
-            "seconds": round(seconds, 1)}
+    return {"lesson": path.name.split("_")[0], **finding_counts(rows), "seconds": round(seconds, 1)}
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -65,6 +65,17 @@ def unmarked_findings(records: list[dict], cells) -> list[str]:
     return problems
 
 
+def finding_counts(records: list[dict]) -> dict:
+    """From say()'s audit log: the verdicts that stood on measurements, how many stated their finding and
+    how many printed only the noisy form; the measurements assessed and how many were noisy (issue 38's
+    per-lesson count, scripts/finding_count.py and the lab-mode loaded runs)."""
+    said = [r for r in records if "sentence" in r and r.get("stood_on", 0) > 0]
+    noisy = sum(1 for r in said if r.get("printed_noisy_form"))
+    measured = [r for r in records if "measurement" in r]
+    return {"verdicts": len(said), "stated": len(said) - noisy, "noisy": noisy, "measurements": len(measured),
+            "noisy_measurements": sum(r["measurement"] == "noisy" for r in measured)}
+
+
 def hygiene_problems(cells) -> list[str]:
     """Numbers in e-notation, and a line printed twice in one cell (a warning repeated, a verdict twice)."""
     problems = []

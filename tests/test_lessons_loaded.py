@@ -32,7 +32,7 @@ from pathlib import Path
 
 import pytest
 from _load import busy_core_beside
-from _sentences import hygiene_problems, unmarked_findings
+from _sentences import finding_counts, hygiene_problems, unmarked_findings
 from _nbrun import (
     ROOT,
     CellShown,
@@ -148,6 +148,7 @@ def test_lesson_on_a_loaded_machine(path, mode, tmp_path):
     with busy_core_beside(max_seconds=3600):
         cells, widget_text = execute(path, lang="bn", mode=mode, env={verdicts.LOG_ENV: str(log)})
     records = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()] if log.exists() else []
+    print(f"findings {rel(path)} {mode} beside a busy core: {json.dumps(finding_counts(records))}")  # shown with -s
     problems = (undeclared_after_noise(records, cells) + doubled_verdicts(cells) + raw_problems(cells)
                 + english_problems(cells, widget_text) + unmarked_findings(records, cells) + hygiene_problems(cells))
     assert not problems, f"{rel(path)} (Bengali, {mode} mode, one busy core beside it):\n  " + "\n  ".join(problems)

@@ -1,16 +1,15 @@
 """Pool the whole class's saved results: load, check, compare per machine, rank.
 
-Every experiment panel can save its last run (`panel.save("rahim")` or the "ফল সংরক্ষণ"
-button) as results/<panel>-<student>-<stamp>.json. The instructor collects those files
-from the lab PCs into one folder, and this module turns them into:
+Every experiment panel can save its last run (`panel.save("rahim")` or the "ফল সংরক্ষণ" button) as
+results/<panel>-<student>-<stamp>.json; the instructor collects them into one folder, and this module gives:
 
 - load_folder(): every record, in a stable order; a malformed file is skipped and named with the
   reason; a record that arrives twice is counted once; older and newer schemas are read as far as understood.
 - speedups(): per machine, how much faster AMP / a fused optimizer / more DDP processes made the same experiment.
 - leaderboard(): who ran the most-measured experiment fastest, on which machine.
 
-Noisy records (measured while the machine was busy) are kept, counted and named (noisy_lines), but left
-out of speed-ups and the leaderboard. Records from before noise was measured (schema < 2) are used as they are.
+Noisy records (a busy machine) are kept, counted and named (noisy_lines), never compared or ranked; records
+from before noise was measured (schema < 2) are used as they are.
 """
 
 from __future__ import annotations
@@ -107,8 +106,7 @@ def _check_record(raw) -> str | None:
 
 
 def read_file(path: Path) -> tuple[int, list[bench.Record]]:
-    """(schema, records) of one results file; ValueError with a Bengali reason if malformed. Schema 1 is
-    {"schema": 1, "records": [...]}; a bare list is schema 0; a newer one is read as far as understood."""
+    """(schema, records) of one file, or ValueError with a Bengali reason. Schema 0: a bare list; 1+: {"records": [...]}."""
     try:
         payload = json.loads(Path(path).read_text(encoding="utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
@@ -317,8 +315,7 @@ def leaderboard(records: list[bench.Record], name: str | None = None, *, include
 
 
 def leaderboard_lines(rows: list[dict]) -> list[tuple[str, dict, list]]:
-    """(catalog key, values, the records it stands on) under the leaderboard: grouped repeated runs,
-    every tie, or one machine alone."""
+    """(catalog key, values, its records) under the board: grouped runs, every tie, or one machine alone."""
     lines = []
     for r in rows:
         if r.get("runs", 1) > 1:
@@ -338,9 +335,8 @@ def leaderboard_lines(rows: list[dict]) -> list[tuple[str, dict, list]]:
 
 
 def say_leaderboard(rows: list[dict]) -> None:
-    """Print the sentences under the leaderboard (lesson 98's verdict cell), each on the records it
-    stands on: the board leaves noisy records out, but one built with include_noisy=True may hold
-    them, and a spread or a tie ratio from a noisy run is then said to be noisy, not stated."""
+    """Print the sentences under the leaderboard (lesson 98's verdict cell), each on the records it stands
+    on: a board built with include_noisy=True then says a noisy group's spread or tie is noisy."""
     from fastrain_lib.core import verdicts
 
     for key, values, records in leaderboard_lines(rows):

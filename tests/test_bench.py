@@ -179,3 +179,26 @@ def test_measure_uses_the_threads_that_fit_beside_a_busy_core_and_says_so(capsys
     verdicts.say("a finding", noise=[busy])
     out = capsys.readouterr().out
     assert (verdicts.NOISY_MARK in out) if busy.noisy else (f"thread(s), not {cores}" in out), out
+
+
+def test_remeasure_noisy_measures_only_the_noisy_rows_of_a_list_or_a_dict(capsys, monkeypatch):
+    """Issue 38: lessons 01 and 04 measure a noisy row once more at 1 thread before the verdict. A list gives
+    remeasure the record, a dict its key (lesson 04's (variant, tensors) settings); quiet rows are kept as
+    they were, the same kind comes back, and the printed line counts what was measured and what is still noisy."""
+    monkeypatch.setenv("FASTRAIN_LANG", "en")
+    quiet = bench.Record(name="loop × 1", median_s=1.0)
+    noisy = bench.Record(name="fused × 4", median_s=9.0, noise={"verdict": "noisy", "reasons": ["load"]})
+    still = bench.Record(name="foreach × 4", median_s=8.0, noise={"verdict": "noisy", "reasons": ["load"]})
+    asked = []
+
+    def again(key):
+        asked.append(key)
+        return bench.Record(name=str(key), median_s=2.0) if key == ("fused", 4) else still
+
+    rows = {("loop", 1): quiet, ("fused", 4): noisy, ("foreach", 4): still}
+    new = bench.remeasure_noisy(rows, again)
+    assert list(new) == list(rows) and new[("loop", 1)] is quiet and new[("fused", 4)].median_s == 2.0
+    assert sorted(asked) == [("foreach", 4), ("fused", 4)]
+    out = capsys.readouterr().out
+    assert "2 of 3" in out and "still noisy: 1" in out and new[("foreach", 4)] is still
+    assert bench.remeasure_noisy([quiet], again) == [quiet] and "None of the 1" in capsys.readouterr().out

@@ -395,7 +395,7 @@ def test_a_noisy_row_is_named_in_the_warning(capsys):
 
 def test_noisy_rows_are_measured_once_more_before_the_verdict_and_quiet_ones_kept(capsys):
     """Issue 38: one rerun at the quieter setting (1 thread) before a verdict gives up on noisy rows."""
-    from fastrain_lib.lessons.l01_gpu_vs_cpu import panel
+    from fastrain_lib.measure.bench import remeasure_noisy
 
     rows = [_rec("matmul 64", "cpu", {"size": 64}, {"gflops": 5.0}), _rec("matmul 512", "cpu", {"size": 512}, {"gflops": 9.0}, "noisy")]
     asked = []
@@ -404,8 +404,8 @@ def test_noisy_rows_are_measured_once_more_before_the_verdict_and_quiet_ones_kep
         asked.append(record.params["size"])
         return _rec(record.name, "cpu", {**record.params, "threads": 1}, {"gflops": 60.0})
 
-    new = panel.remeasure_noisy(rows, again)
+    new = remeasure_noisy(rows, again)
     assert asked == [512] and new[0] is rows[0] and new[1].metrics["gflops"] == 60.0 and not new[1].noisy
     assert "1 of 2" in capsys.readouterr().out
-    assert panel.remeasure_noisy(new, again) == new and asked == [512]
+    assert remeasure_noisy(new, again) == new and asked == [512]
     assert "None of the 2" in capsys.readouterr().out

@@ -32,6 +32,7 @@ logging.getLogger("torch.utils.cpp_extension").setLevel(logging.ERROR)
 import torch.utils.benchmark as tbench
 
 from fastrain_lib.core import config
+from fastrain_lib.core.i18n import t
 from fastrain_lib.measure import hardware, noise
 
 # 2: records carry `noise` (schema 1 files load with an empty one: "not known").
@@ -174,6 +175,25 @@ def warm_until_compiled(fn, *, device=None, stable: int = 2, max_calls: int = 20
         compile_s += seconds if new else 0.0
         quiet = 0 if new else quiet + 1
     return {"compile_s": compile_s, "compiles": compiles, "recompiles": recompiles, "warmup_calls": calls}
+
+
+def remeasure_noisy(records, remeasure):
+    """Issue 38: before a verdict gives up on noisy rows, measure each noisy row once more at a quieter
+    setting and keep that measurement; quiet rows stay as they were. `records` is a list (remeasure(record))
+    or a dict of records (remeasure(key)); the same kind comes back. Prints one line: how many rows were
+    measured again and how many are still noisy, or that none needed it. The caller's remeasure says what
+    "quieter" is (1 thread, a longer window) and the printed line says 1 thread: pass threads=1."""
+    keyed = records if isinstance(records, dict) else dict(enumerate(records))
+    noisy = [k for k, r in keyed.items() if getattr(r, "noisy", False)]
+    if not noisy:
+        print(t("bench.remeasure_none", n=len(keyed)))
+        return records
+    again = dict(keyed)
+    for k in noisy:
+        again[k] = remeasure(k if isinstance(records, dict) else keyed[k])
+    print(t("bench.remeasure_done", n=len(noisy), total=len(keyed),
+            still=sum(1 for k in noisy if getattr(again[k], "noisy", False))))
+    return again if isinstance(records, dict) else [again[i] for i in range(len(records))]
 
 
 def measure_compiled(fn, example_args: tuple, name: str, **kwargs) -> Record:

@@ -288,3 +288,15 @@ MESSAGES.update({
     "roofline.marked_point": {"bn": "লাল বৃত্ত = গোলমেলে, বা নিজের ছাদের ওপরে (মাপের সমস্যা)",
                               "en": "red ring = noisy, or above its own roof (a measurement problem)"},
 })
+
+# Said by bench.remeasure_noisy (moved from lesson 01's messages: lessons 01 and 04 use it).
+MESSAGES.update({
+    "bench.remeasure_none": {
+        "bn": "{n}টি মাপের কোনোটি গোলমেলে নয়: আবার মাপার দরকার হয়নি।",
+        "en": "None of the {n} measurements was noisy: nothing measured again.",
+    },
+    "bench.remeasure_done": {
+        "bn": "{total}টি মাপের {n}টি গোলমেলে ছিল: সেগুলো একবার আবার মাপা হলো 1টি থ্রেডে; এখনও গোলমেলে {still}টি। নিচের রায় নতুন মাপের ওপর দাঁড়ায়।",
+        "en": "{n} of {total} measurements were noisy: they were measured once more with 1 thread; still noisy: {still}. The verdict below stands on the new measurements.",
+    },
+})

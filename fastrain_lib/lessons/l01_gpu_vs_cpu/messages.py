@@ -283,14 +283,6 @@ MESSAGES = {
         "bn": "তিন দশার মাপ এই মেশিনে বন্ধ আছে, তাই কোনো দশার রায় নেই; চালাতে ওপরের সেলে RUN_REGIMES = True করো।",
         "en": "The three-regime measurements are off on this machine, so there is no regime verdict; to run them set RUN_REGIMES = True in the cell above.",
     },
-    "lesson01.remeasure_none": {
-        "bn": "{n}টি মাপের কোনোটি গোলমেলে নয়: আবার মাপার দরকার হয়নি।",
-        "en": "None of the {n} measurements was noisy: nothing measured again.",
-    },
-    "lesson01.remeasure_done": {
-        "bn": "{total}টি মাপের {n}টি গোলমেলে ছিল: সেগুলো একবার আবার মাপা হলো 1টি থ্রেডে; এখনও গোলমেলে {still}টি। নিচের রায় নতুন মাপের ওপর দাঁড়ায়।",
-        "en": "{n} of {total} measurements were noisy: they were measured once more with 1 thread; still noisy: {still}. The verdict below stands on the new measurements.",
-    },
     "lesson01.row_threads": {"bn": "{x} থ্রেড", "en": "{x} threads"},
     "lesson01.row_matmul": {"bn": "ম্যাট্রিক্স গুণ {x} ({device})", "en": "matmul {x} ({device})"},
     "lesson01.row_add": {"bn": "যোগ {x} উপাদান ({device})", "en": "add {x} elements ({device})"},

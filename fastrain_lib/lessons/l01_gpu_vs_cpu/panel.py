@@ -35,22 +35,6 @@ def plain(value) -> str:
     return f"{value:.4g}" if abs(value) >= 1e-3 or value == 0 else f"{value:.2e}"
 
 
-def remeasure_noisy(records: list, remeasure) -> list:
-    """Issue 38: before a verdict gives up on noisy rows, measure each noisy row once more at the quietest
-    setting (`remeasure(record)`, e.g. 1 thread) and keep that measurement; quiet rows stay as they were.
-    Prints one line saying how many rows were measured again (or that none needed it)."""
-    noisy = [i for i, r in enumerate(records) if getattr(r, "noisy", False)]
-    if not noisy:
-        print(t("lesson01.remeasure_none", n=len(records)))
-        return list(records)
-    again = list(records)
-    for i in noisy:
-        again[i] = remeasure(records[i])
-    print(t("lesson01.remeasure_done", n=len(noisy), total=len(records),
-            still=sum(1 for i in noisy if getattr(again[i], "noisy", False))))
-    return again
-
-
 def thread_counts(cores: int | None = None) -> list[int]:
     """1, 2, ... up to the core count (powers of two plus the count itself on big machines)."""
     cores = cores or os.cpu_count() or 1

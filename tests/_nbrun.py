@@ -9,6 +9,7 @@ title or axis label in a plot is visible to the test, not hidden inside a PNG.
 
 from __future__ import annotations
 
+import html as _html
 import json
 import os
 import re
@@ -143,7 +144,6 @@ UNITS = {"s", "ms", "us", "ns", "x", "b", "kb", "mb", "gb", "tb", "kib", "mib", 
 
 def visible_text(output) -> str:
     """The text a reader sees in one nbformat output (see above)."""
-    import html as _html
 
     kind = output.get("output_type")
     if kind == "stream":
@@ -189,12 +189,25 @@ def looks_like_code(line: str) -> bool:
 _MENU_PATH = re.compile(r"\b[A-Z][A-Za-z]* ?→ ?[A-Za-z0-9]+(?: [A-Za-z0-9]+)*(?: ?→ ?[A-Za-z0-9]+(?: [A-Za-z0-9]+)*)*")
 
 
-def english_left(text: str, allowed: set[str]) -> list[str]:
+_TABLE_CELL = re.compile(r"<t[dh]\b[^>]*>(.*?)</t[dh]>", re.IGNORECASE | re.DOTALL)
+
+
+def table_cells(output: dict) -> list[str]:
+    """The text of each cell of the HTML tables in a display output (a row's label "eager - baseline" is
+    prose in a table, though as a line it reads like code: english_left(..., code_lines=False) reads it)."""
+    value = output.get("data", {}).get("text/html", "")
+    value = value if isinstance(value, str) else "".join(value)
+    return [_html.unescape(_TAGS.sub(" ", cell)).strip() for cell in _TABLE_CELL.findall(value)
+            if not re.search(r"<(code|pre)\b", cell, re.IGNORECASE)]
+
+
+def english_left(text: str, allowed: set[str], *, code_lines: bool = True) -> list[str]:
     """English words in `text` (Bengali mode) that are not code, units, numbers, acronyms, CamelCase
     names, single letters (math: T, q, k, v), menu paths (A → B) or `allowed` (lower case). Lines that read as code
-    (looks_like_code) are skipped whole."""
+    (looks_like_code) are skipped whole, unless code_lines=False (a table cell's text is never a code line)."""
     found = []
-    text = "\n".join(line for line in text.splitlines() if not looks_like_code(line) and not _CITATION.match(line))
+    text = "\n".join(line for line in text.splitlines()
+                     if not (code_lines and looks_like_code(line)) and not _CITATION.match(line))
     for chunk in _GLOSS.sub(" ", _COMMAND.sub(" ", _MENU_PATH.sub(" ", text))).split():
         token = chunk.strip(_STRIP)
         if not token or _CODE_CHARS.search(token) or re.search(r"\w\(", chunk) or not _LATIN_WORD.search(token) or token.startswith("-"):

@@ -684,7 +684,7 @@ def test_compare_rows_show_what_the_recipe_is_computed_from():
     results["fp32"].settings = {"precision": "fp32", "optimizer": "forloop"}
     results["fused"].settings = {"precision": "fp32", "optimizer": "fused"}
     rows = cverdicts.compare_rows(results)
-    assert rows == [("fp32", "fp32 + forloop", "10.0", "204,800", "×1.00", "—"), ("fused", "fp32 + fused", "8.0", "256,000", "×1.25", "—")]
+    assert rows == [("fp32", "fp32 + " + t("lesson07.opt_forloop"), "10.0", "204,800", "×1.00", "—"), ("fused", "fp32 + fused", "8.0", "256,000", "×1.25", "—")]
     results["fused"].noise = {"verdict": "noisy", "reasons": ["load"]}
     results["fp32"].noise = {"verdict": "quiet", "reasons": []}
     marks = [row[-1] for row in cverdicts.compare_rows(results)]

@@ -40,6 +40,7 @@ from _nbrun import (
     execute,
     glossary_latin,
     raw_values,
+    table_cells,
     visible_text,
     widget_labels,
 )
@@ -116,8 +117,10 @@ def english_problems(cells, widget_text: str) -> list[str]:
         for output in cell.outputs:
             if output.get("output_type") == "error" or output.get("name") == "stderr":
                 continue  # PyTorch's / Python's own messages
-            for line in visible_text(output).splitlines():
-                found = [] if LIBRARY_TEXT.search(line) else english_left(line, ALLOWED_LATIN)
+            # each line, then each table cell as prose (its row labels are not code, see table_cells)
+            texts = [(line, True) for line in visible_text(output).splitlines()] + [(c, False) for c in table_cells(output)]
+            for line, code_lines in texts:
+                found = [] if LIBRARY_TEXT.search(line) else english_left(line, ALLOWED_LATIN, code_lines=code_lines)
                 if found:
                     words += found
                     start = max(0, line.find(found[0]) - 40)
@@ -250,3 +253,19 @@ def test_english_in_bengali_output_is_caught_but_code_units_and_terms_are_not():
     [problem] = english_problems([_cell(8, outputs=[table])], "")
     assert "['ops', 'tiny']" in problem  # the cited title's cell is skipped, the next cell is not
     assert english_problems([], '{"a": {"state": {"description": "Run"}}}') != []
+
+
+def test_english_in_a_table_row_is_caught_though_the_row_reads_like_code():
+    """Issue 38: a table cell "eager - baseline" became the line " eager - baseline ", which looks_like_code
+    skipped whole (" - " is an operator in code), so English row labels in HTML tables slipped through.
+    Table cells are read as prose; code inside <code> stays code, and the same text as a line is still skipped."""
+    from fastrain_lib.ui.tables import html_table
+
+    html = html_table(["রূপ", "সময় (ms)"], [("eager - baseline", 1.5), ("+ fused AdamW", 1.2), ("লুপ", 2.0)])
+    table = {"output_type": "display_data", "data": {"text/html": html, "text/plain": "<IPython.core.display.HTML object>"}}
+    problems = english_problems([_cell(9, outputs=[table])], "")
+    assert len(problems) == 1 and "eager" in problems[0] and "baseline" in problems[0]
+    assert "AdamW" not in problems[0]  # a CamelCase name
+    assert english_left(" eager - baseline ", ALLOWED_LATIN) == []  # as a line of text it reads like code
+    code = {"output_type": "display_data", "data": {"text/html": "<table><tr><td><code>x - y if done else z</code></td></tr></table>"}}
+    assert english_problems([_cell(10, outputs=[code])], "") == []

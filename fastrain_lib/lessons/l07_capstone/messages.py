@@ -115,7 +115,7 @@ MESSAGES.update({
     "lesson07.precision": {"bn": "প্রিসিশন (precision)", "en": "precision"},
     "lesson07.grad_accum": {"bn": "গ্রেডিয়েন্ট জমানো (accumulation)", "en": "gradient accumulation"},
     "lesson07.steps": {"bn": "ধাপ", "en": "steps"},
-    "lesson07.opt_forloop": {"bn": "ফর-লুপ (forloop)", "en": "forloop"},
+    "lesson07.opt_forloop": {"bn": "ফর-লুপ (for-loop)", "en": "for-loop"},
     "lesson07.norm_naive": {"bn": "সরল, নিজের লেখা (naive)", "en": "naive"},
     "lesson07.progress_switches": {"bn": "সুইচের লুপ চলছে", "en": "running the switch loop"},
     "lesson07.train_loss": {"bn": "প্রশিক্ষণের লস", "en": "training loss"},

@@ -262,7 +262,9 @@ def compare_rows(results: dict[str, Result], base: str = "fp32") -> list[tuple]:
     rows = []
     for name, r in results.items():
         ratio = r.tokens_per_s / ref.tokens_per_s if ref and ref.tokens_per_s > 0 else math.nan
-        rows.append((name, f"{r.settings.get('precision')} + {r.settings.get('optimizer')}"
+        optimizer = r.settings.get("optimizer")
+        optimizer = t("lesson07.opt_forloop") if optimizer == "forloop" else optimizer  # the panel's own label
+        rows.append((name, f"{r.settings.get('precision')} + {optimizer}"
                      + (" + compile" if r.settings.get("compile") else ""),
                      f"{r.median_step_s * 1e3:.1f}", f"{r.tokens_per_s:,.0f}", f"×{ratio:.2f}", noise_word(r.noise)))
     return rows

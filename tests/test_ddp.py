@@ -97,3 +97,32 @@ def test_a_failing_main_is_surfaced_with_its_rank_and_traceback():
         launch(ddp.main, 2, args=({"stpes": 3},), join_group=False, threads=1, timeout_s=60)
     assert caught.value.kind == "error" and "stpes" in str(caught.value)
     assert L.pids_alive(L.LAST_PIDS) == []
+
+
+LEAK_PROBE = """
+import os
+from fastrain_lib.distributed import ddp
+ddp.main({"steps": 2, "batch_size": 8, "hidden": 16, "data_size": 64, "warmup_steps": 0})
+names = sorted(open(f"/proc/self/task/{t}/comm").read().strip() for t in os.listdir("/proc/self/task"))
+print("THREADS", os.environ["RANK"], ",".join(names), flush=True)
+"""
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="reads the process's threads from /proc (Linux)")
+def test_why_the_torchrun_program_leaves_with_os_exit(tmp_path):
+    """ddp.py's torchrun program ends with os._exit(0) because DDP keeps the gloo group (and its threads)
+    alive after destroy_process_group; at Python's own shutdown one of those threads sometimes aborted the
+    process (CI: rank 0 'terminate called without an active exception' after training finished; 3 of 75
+    runs here beside a busy core). This test sees the threads still there; when a torch release frees the
+    group, it fails, and the os._exit line (notebook 05's last #@save cell) can go."""
+    probe = tmp_path / "probe.py"
+    probe.write_text(LEAK_PROBE, encoding="utf-8")
+    cmd = [str(TORCHRUN), "--standalone", "--nproc_per_node=2", str(probe)]
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=150, env={**os.environ, "OMP_NUM_THREADS": "1"},
+                          start_new_session=True)
+    lines = [line.split() for line in proc.stdout.splitlines() if line.startswith("THREADS")]
+    assert len(lines) == 2, proc.stdout[-2000:] + proc.stderr[-2000:]
+    for _, rank, names in lines:
+        assert "pt_gloo_runloop" in names.split(","), (
+            f"rank {rank}: no gloo thread is left after ddp.main() ({names}): torch now frees the group, so the "
+            "os._exit(0) at the end of fastrain_lib/distributed/ddp.py (notebook 05) is no longer needed")

@@ -15,22 +15,16 @@ ran them alone while the other had finished: the run's tail. Here, instead:
 
 from __future__ import annotations
 
-# Slowest first, by the durations of a clean-clone run (docs/test-durations.md). The Colab file is one unit of
-# about 100 s (its two tests, 74 + 24 s on 2026-12-06): the longest unit of the run, so it starts first.
+# Slowest first, by the durations of a clean-clone run (docs/test-durations.md).
 RUN_FIRST = (
-    "tests/test_colab.py",
     "tests/browser/test_lessons.py",
     "tests/test_english_mode.py",
+    "tests/test_colab.py",
     "tests/test_capstone.py",
     "tests/test_english_mode_exercises.py",
     "tests/test_lessons_loaded.py",
 )
 ONE_UNIT_PER_TEST = ("tests/browser/test_lessons.py", "tests/test_english_mode.py")
-# The longest single tests of a split file (2026-12-06: 89, 66 and 48 s, the process lessons started
-# spawn-only as on Windows): they start right after the Colab file, before the browser lessons (30-51 s),
-# so that no worker starts one of them last.
-_ENGLISH = "tests/test_english_mode.py::test_lesson_in_english_shows_no_bengali_and_every_verdict[notebooks/"
-LONGEST_TESTS = (_ENGLISH + "05_", _ENGLISH + "05b_", _ENGLISH + "05c_")
 
 
 def file_of(nodeid: str) -> str:
@@ -42,17 +36,12 @@ def unit_of(nodeid: str) -> str:
     return nodeid if file_of(nodeid) in ONE_UNIT_PER_TEST else file_of(nodeid)
 
 
-def order_key(nodeid: str) -> tuple[int, int]:
-    """Where a test starts: the Colab file, then LONGEST_TESTS, then the rest of RUN_FIRST in its order,
-    then notebooks, then every other file."""
+def order_key(nodeid: str) -> int:
+    """Where a test's file starts: its place in RUN_FIRST, then notebooks, then every other file."""
     path = file_of(nodeid)
-    longest = [i for i, prefix in enumerate(LONGEST_TESTS) if nodeid.startswith(prefix)]
-    if longest:
-        return 1, longest[0]
     if path in RUN_FIRST:
-        index = RUN_FIRST.index(path)
-        return (0, 0) if index == 0 else (2, index)
-    return 3, (0 if path.endswith(".ipynb") else 1)
+        return RUN_FIRST.index(path)
+    return len(RUN_FIRST) + (0 if path.endswith(".ipynb") else 1)
 
 
 def make_scheduler(config, log):

@@ -16,26 +16,14 @@ def test_every_named_file_exists():
 
 
 def test_the_slowest_files_come_first_then_notebooks_then_the_rest_in_their_order():
-    english = _schedule._ENGLISH
     collected = ["tests/test_zero.py::test_a", "exercises/02_to_device.ipynb::Cell 0",
                  "tests/test_colab.py::test_fresh", "tests/browser/test_lessons.py::test_lesson_in_browser[00_setup]",
-                 english + "04_fused_kernels.ipynb]", english + "05b_ddp_in_depth.ipynb]",
-                 "tests/test_ddp.py::test_b", "tests/test_colab.py::test_loaded", "tests/test_zero.py::test_c",
-                 english + "05_data_vs_model_parallel.ipynb]"]
+                 "tests/test_ddp.py::test_b", "tests/test_colab.py::test_loaded", "tests/test_zero.py::test_c"]
     ordered = sorted(collected, key=_schedule.order_key)  # stable, as list.sort in conftest
-    assert ordered == ["tests/test_colab.py::test_fresh", "tests/test_colab.py::test_loaded",
-                       english + "05_data_vs_model_parallel.ipynb]", english + "05b_ddp_in_depth.ipynb]",
-                       "tests/browser/test_lessons.py::test_lesson_in_browser[00_setup]",
-                       english + "04_fused_kernels.ipynb]",
+    assert ordered == ["tests/browser/test_lessons.py::test_lesson_in_browser[00_setup]",
+                       "tests/test_colab.py::test_fresh", "tests/test_colab.py::test_loaded",
                        "exercises/02_to_device.ipynb::Cell 0",
                        "tests/test_zero.py::test_a", "tests/test_ddp.py::test_b", "tests/test_zero.py::test_c"]
-
-
-def test_the_longest_tests_name_real_lessons():
-    """A renamed lesson would silently lose its place at the front."""
-    for prefix in _schedule.LONGEST_TESTS:
-        stem = prefix.rsplit("/", 1)[1]
-        assert list((REPO / "notebooks").glob(stem + "*.ipynb")), prefix
 
 
 @pytest.mark.parametrize("nodeid, unit", [

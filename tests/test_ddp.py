@@ -114,9 +114,9 @@ os._exit(0)  # the same way out as ddp.py's program: Python's own shutdown could
 def test_why_the_torchrun_program_leaves_with_os_exit(tmp_path):
     """ddp.py's torchrun program ends with os._exit(0) because DDP keeps the gloo group (and its threads)
     alive after destroy_process_group; at Python's own shutdown one of those threads sometimes aborted the
-    process (CI: rank 0 'terminate called without an active exception' after training finished; 3 of 75
-    runs here beside a busy core). This test sees the threads still there; when a torch release frees the
-    group, it fails, and the os._exit line (notebook 05's last #@save cell) can go."""
+    process (CI: rank 0 'terminate called without an active exception' after training finished; 5 of
+    about 200 runs here, three at a time on 2 cores). This test sees the threads still there; when a torch
+    release frees the group, it fails, and the os._exit line (notebook 05's last #@save cell) can go."""
     probe = tmp_path / "probe.py"
     probe.write_text(LEAK_PROBE, encoding="utf-8")
     cmd = [str(TORCHRUN), "--standalone", "--nproc_per_node=2", str(probe), str(tmp_path)]

@@ -142,7 +142,7 @@ if __name__ == "__main__" and "RANK" in os.environ:      # torchrun RANK রা�
     # সব ফল লেখা শেষ, তাই Python-এর নিজের বন্ধ-হওয়া ধাপ বাদ দিয়ে বেরোই: DDP gloo-র প্রসেস গ্রুপ
     # destroy_process_group-এর পরও ধরে রাখে (torch 2.14), আর Python বন্ধ হওয়ার মুহূর্তে তার কোনো থ্রেড
     # মাঝে মাঝে প্রসেসটি abort করে ("terminate called without an active exception") — প্রশিক্ষণ ঠিকঠাক
-    # শেষ হলেও torchrun তখন পুরো কাজকে ব্যর্থ বলে (ব্যস্ত ২-কোরের PC-তে ৭৫ বারে ৩ বার)
+    # শেষ হলেও torchrun তখন পুরো কাজকে ব্যর্থ বলে (ব্যস্ত ২-কোরের PC-তে প্রায় ২০০ বারে ৫ বার)
     sys.stdout.flush()
     sys.stderr.flush()
     os._exit(0)

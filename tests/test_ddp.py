@@ -19,6 +19,22 @@ from fastrain_lib.distributed import launcher as L
 TORCHRUN = Path(sys.executable).parent / "torchrun"
 
 
+def _torchrun(*args: str) -> tuple[int, str]:
+    """`torchrun --standalone --nproc_per_node=2 *args` from the repository root, 150 s at most; on a
+    timeout torchrun and its workers are killed as a group, never left behind. (exit code, output)"""
+    cmd = [str(TORCHRUN), "--standalone", "--nproc_per_node=2", *args]
+    env = {**os.environ, "OMP_NUM_THREADS": "1"}
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env,
+                            start_new_session=True, cwd=Path(__file__).resolve().parents[1])
+    try:
+        output, _ = proc.communicate(timeout=150)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+    return proc.returncode, output
+
+
 def test_two_ranks_stay_identical_and_only_rank0_saves(tmp_path):
     path = tmp_path / "model.pt"
     cfg = ddp.make_cfg(steps=6, batch_size=16, hidden=32, data_size=256, save_path=str(path))
@@ -50,19 +66,9 @@ def test_hash_sees_a_one_bit_change():
 
 def test_torchrun_starts_the_same_worker(tmp_path):
     out = tmp_path / "out"
-    cmd = [str(TORCHRUN), "--standalone", "--nproc_per_node=2", "-m", "fastrain_lib.distributed.ddp",
-           "--steps", "4", "--batch-size", "8", "--hidden", "16", "--data-size", "128",
-           "--out", str(out)]
-    env = {**os.environ, "OMP_NUM_THREADS": "1"}
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env,
-                            start_new_session=True, cwd=Path(__file__).resolve().parents[1])
-    try:
-        output, _ = proc.communicate(timeout=150)
-    finally:
-        if proc.poll() is None:  # never leave torchrun or its workers behind
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
-    assert proc.returncode == 0, output[-3000:]
+    returncode, output = _torchrun("-m", "fastrain_lib.distributed.ddp", "--steps", "4", "--batch-size", "8",
+                                   "--hidden", "16", "--data-size", "128", "--out", str(out))
+    assert returncode == 0, output[-3000:]
     r0 = json.loads((out / "rank0.json").read_text())
     r1 = json.loads((out / "rank1.json").read_text())
     assert r0["world_size"] == r1["world_size"] == 2
@@ -119,10 +125,8 @@ def test_why_the_torchrun_program_leaves_with_os_exit(tmp_path):
     release frees the group, it fails, and the os._exit line (notebook 05's last #@save cell) can go."""
     probe = tmp_path / "probe.py"
     probe.write_text(LEAK_PROBE, encoding="utf-8")
-    cmd = [str(TORCHRUN), "--standalone", "--nproc_per_node=2", str(probe), str(tmp_path)]
-    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=150, env={**os.environ, "OMP_NUM_THREADS": "1"},
-                          start_new_session=True)
-    assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
+    returncode, output = _torchrun(str(probe), str(tmp_path))
+    assert returncode == 0, output[-3000:]
     for rank in (0, 1):
         names = (tmp_path / f"rank{rank}").read_text()
         assert "pt_gloo_runloop" in names.split(","), (

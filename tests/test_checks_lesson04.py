@@ -433,6 +433,12 @@ def sm_transposed_ignored(x):
     return _launch(_sm_kernel, x)
 
 
+def sm_transposed_ignored_nan_left(x):
+    """The same mistake where the entries the kernel never writes hold nan, as memory from empty_like
+    sometimes does (CI saw it: the check blamed the padding instead of the layout)."""
+    return _launch(_sm_kernel, x, out=torch.full_like(x, float("nan")))
+
+
 _BUFFERS = {}
 
 
@@ -554,7 +560,9 @@ TRITON_CASES = [
     wrong(C.check_triton_softmax, lambda x: None, "not_done", "stub"),
     wrong(C.check_triton_softmax, sm_dummy_launch, "not_from_kernel", "a kernel on a dummy tensor, NumPy's values"),
     wrong(C.check_triton_softmax, sm_overwritten, "not_from_kernel", "kernel output overwritten afterwards"),
-    wrong(C.check_triton_softmax, sm_transposed_ignored, "wrong_values", "a transposed x read as row-contiguous"),
+    wrong(C.check_triton_softmax, sm_transposed_ignored, "column_stride", "a transposed x read as row-contiguous"),
+    wrong(C.check_triton_softmax, sm_transposed_ignored_nan_left, "column_stride",
+          "a transposed x read as row-contiguous, unwritten entries nan"),
     wrong(C.check_triton_softmax, sm_cached, "no_kernel", "cached by the input's shape"),
     right(C.check_triton_softmax, sm_upcast, "float32 kernel, cast back"),
     right(C.check_triton_softmax, sm_reused_buffer, "one output buffer reused: the repeat writes the same values"),

@@ -195,6 +195,10 @@ MESSAGES = {
         "bn": "সাধারণ টেনসরে ঠিক, কিন্তু x যখন একটি চওড়া টেনসরের টুকরো (x = wide[:, 3:30]), তখন ভুল: এক সারি থেকে পরের সারিতে যেতে n_cols নয়, x.stride(0) ঘর এগোতে হয়। kernel-এ row_stride পাঠাও (অথবা wrapper-এ আগে x = x.contiguous())।",
         "en": "Right on ordinary tensors, wrong when x is a slice of a wider tensor (x = wide[:, 3:30]): going from one row to the next moves x.stride(0) elements, not n_cols. Pass the row stride to the kernel (or make x contiguous in the wrapper first).",
     },
+    "lesson04.tsm_column_stride": {
+        "bn": "সারি-একটানা x-এ ঠিক, কিন্তু x যখন ট্রান্সপোজ (x = a.t()), তখন ভুল: তখন এক সারির পাশাপাশি ঘরগুলো মেমরিতে পাশাপাশি নেই (x.stride(1) = {cols_apart}, 1 নয়)। wrapper-এ আগে x = x.contiguous() করো, অথবা kernel-এ দুটো stride-ই পাঠাও।",
+        "en": "Right on a row-contiguous x, wrong when x is transposed (x = a.t()): a row's neighbouring entries are then not side by side in memory (x.stride(1) = {cols_apart}, not 1). Make x contiguous in the wrapper first, or pass both strides to the kernel.",
+    },
     "lesson04.tsm_whole_tensor": {
         "bn": "softmax নেওয়া হয়েছে পুরো টেনসরের উপর একসাথে। প্রতিটি সারি আলাদা: প্রতি সারিতে একটি প্রোগ্রাম (grid = (n_rows,)), আর row = tl.program_id(0) দিয়ে সারিটি খুঁজে নাও।",
         "en": "The softmax was taken over the whole tensor at once. Each row is separate: one program per row (grid = (n_rows,)), and find the row with row = tl.program_id(0).",

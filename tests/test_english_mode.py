@@ -126,11 +126,16 @@ def english_run_problems(path, cells, widget_text: str) -> list[str]:
 # lesson's English run is such a run: it must end without an error and say why where it needs what is missing.
 # The solutions keep triton (their checks must earn their ✅); the exercises' nbval run takes it away too
 # (exercises/conftest.py, proven by test_exercises_fakewindows.py; exercise 04's message: test_no_compiler.py).
-# The process lessons (05, 05b, 05c, 06) also start processes only with `spawn`, the one start method Windows
-# has: each rank is then a fresh Python that imports torch (measured on a quiet machine: lesson 05 45 s instead
-# of 20, 05b 36 s instead of 22; 05c and 06 no slower). Their solutions' checks start ranks through one function,
-# check_ranks.run, which test_check_ranks_spawn.py runs spawn-only (it asked for forkserver by name once, and
-# every such check said ❌ on Windows); the solutions keep forkserver here, as spawn made them 3-4x slower.
+# Lessons 05c and 06 also start processes only with `spawn`, the one start method Windows has: each rank is then a
+# fresh Python that imports torch (about 1.5 CPU-s here), which costs these two lessons little. Lessons 05 and 05b
+# keep forkserver: they start 21 and 16 ranks in ci mode, and spawn-only made them 43 s and 31 s instead of 13 s
+# and 14 s alone (89-100 s and 66-72 s inside make test), which kept make test over 10 minutes (issue 41). What
+# spawn changes is the launcher's, not a lesson's: forkserver pickles each rank's function and arguments as spawn
+# does (a function defined in a cell fails under both), and what a spawned rank lacks (the caller's later
+# environment, the preloaded modules, the start method asked by name) is tested spawn-only in
+# test_distributed_launcher.py, test_check_ranks_spawn.py and test_main_guard.py, and end to end here by 05c and 06.
+# Their solutions' checks start ranks through check_ranks.run (test_check_ranks_spawn.py); the solutions keep
+# forkserver here, as spawn made them 3-4x slower.
 FAKEWINDOWS_DIR = ROOT / "tests" / "fakewindows"
 NO_COMPILER_SAID = "torch.compile cannot run on this machine"
 CAPABILITY_SAID = {  # what the run must say where it needs the missing capability
@@ -142,12 +147,12 @@ CAPABILITY_ERRORS = re.compile(r"CppCompileError|InvalidCxxCompiler|No module na
                                r"|rpc is not available|has no attribute 'init_rpc'|TensorPipeRpcBackendOptions")
 
 
-PROCESS_NOTEBOOK = re.compile(r"0[56][a-z]?_")  # the lessons that start processes (05, 05b, 05c, 06)
+SPAWN_ONLY = re.compile(r"(05c|06)_")  # the process lessons run spawn-only (see above)
 
 
 def fake_windows_env(path) -> dict:
     taken = ["rpc"] if path.parent.name == "solutions" else ["triton", "rpc"]
-    if PROCESS_NOTEBOOK.match(path.name) and path.parent.name == "notebooks":
+    if SPAWN_ONLY.match(path.name) and path.parent.name == "notebooks":
         taken.append("spawn")
     return {"PYTHONPATH": os.pathsep.join(p for p in (str(FAKEWINDOWS_DIR), os.environ.get("PYTHONPATH")) if p),
             "FAKEWINDOWS": ",".join(taken), "CXX": "/nonexistent/no-c++-compiler"}

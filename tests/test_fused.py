@@ -118,6 +118,33 @@ def test_kernel_excerpt_finds_the_generated_kernel():
     assert "def triton_poi_fused_add_0" in excerpt and "later_stuff" not in excerpt
 
 
+def test_ablation_measures_only_its_noisy_stages_again_with_one_thread(monkeypatch, capsys):
+    """Issue 38: lesson 04's one rerun. A noisy stage is trained again with the same settings and sizes at 1
+    thread (the setting that fits a busy PC) and replaces the old record; a quiet stage is kept as it was;
+    every speedup is then computed against the new fp32 stage, and the printed line says how many."""
+    records = ablation.ablation("cpu", n_layer=1, n_head=2, n_embd=16, block_size=8, batch_size=2, steps=2,
+                                warmup=1, include_compile=False, alone=True, peak=(1.0, "test peak"))
+    for record in records:
+        record.noise = {"verdict": "quiet", "reasons": []}
+    noisy = {0, len(records) - 1}  # the baseline (every speedup's denominator) and an alone row
+    for i in noisy:
+        records[i].noise = {"verdict": "noisy", "reasons": ["busy"]}
+    threads_used = []
+    real_run = ablation._run_stage
+    monkeypatch.setattr(ablation, "_run_stage", lambda *a, **k: threads_used.append(k.get("threads")) or real_run(*a, **k))
+    capsys.readouterr()
+    again = ablation.remeasure_noisy(records, "cpu", warmup=1)
+    assert threads_used == [1, 1]
+    assert [r.name for r in again] == [r.name for r in records]
+    for i, (old, new) in enumerate(zip(records, again)):
+        assert (new is not old) == (i in noisy), i
+        keys = set(old.params) - {"warmup"}
+        assert {k: new.params[k] for k in keys} == {k: old.params[k] for k in keys}
+    assert again[0].metrics["speedup"] == 1.0
+    assert again[1].metrics["speedup"] == pytest.approx(again[0].median_s / again[1].median_s)
+    assert "2 of " in capsys.readouterr().out
+
+
 def test_ablation_records_are_complete(monkeypatch):
     records = ablation.ablation("cpu", n_layer=1, n_head=2, n_embd=16, block_size=8, batch_size=2, steps=2,
                              warmup=1, include_compile=False, peak=(1.0, "test peak"))

@@ -136,7 +136,8 @@ def token_batches(n: int, batch_size: int, block_size: int, vocab_size: int, dev
     return [(d[:, :-1].to(device), d[:, 1:].to(device)) for d in data]
 
 
-def _run_stage(model, optimizer, batches, device, precision: str, compile: bool, warmup: int, steps: int) -> dict:
+def _run_stage(model, optimizer, batches, device, precision: str, compile: bool, warmup: int, steps: int,
+               threads: int | None = None) -> dict:
     """Warm one stage up, then time `steps` training steps one by one (each synchronised).
 
     Uncompiled: `warmup` steps. Compiled: bench.warm_until_compiled — until two steps in a row compile
@@ -156,7 +157,8 @@ def _run_stage(model, optimizer, batches, device, precision: str, compile: bool,
     # on a CPU, train with the threads that fit beside the other work now (as bench.measure times): a thread
     # more than the free cores makes every step wait for a busy core (issue 38); the record keeps both counts
     wanted = torch.get_num_threads()
-    threads = noise.free_threads(wanted) if torch.device(device).type == "cpu" else wanted
+    if threads is None:
+        threads = noise.free_threads(wanted) if torch.device(device).type == "cpu" else wanted
     with setting, bench.torch_threads(threads):
         if compile:
             warm = bench.warm_until_compiled(step, device=device)
@@ -234,49 +236,84 @@ def ablation(device: str | torch.device | None = None, *, n_layer: int | None = 
         plan = plan + alone_settings(plan)
     peak_tflops, peak_label = peak if peak is not None else device_peak(device)
     batches = token_batches(warmup + steps, batch_size, block_size, vocab_size, device, seed)
-    tokens_per_step = batch_size * block_size
     records = []
     if show_progress:  # a lab PC takes tens of seconds: a progress bar per stage (quiet in ci mode)
         from fastrain_lib.ui.progress import progress
 
         plan = progress(plan, "fused.progress_ablation", total=len(plan))
+    sizes = {"n_layer": n_layer, "n_head": n_head, "n_embd": n_embd, "block_size": block_size,
+             "vocab_size": vocab_size, "batch_size": batch_size, "steps": steps, "warmup": warmup, "seed": seed}
     for settings in plan:
-        torch.manual_seed(seed)  # the same initial weights in every stage
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")  # apex fallbacks are explained in the lesson
-            model = GPT(vocab_size, block_size, n_layer, n_head, n_embd, norm=settings["norm"]).to(device)
-            optimizer = make_optimizer(model.parameters(), settings["optimizer"], lr=1e-3)
-        fpt = flops_per_token(model, block_size)
-        precision = "tf32" if settings["tf32"] and settings["precision"] == "fp32" else settings["precision"]
-        run = _run_stage(model, optimizer, batches, device, precision, settings["compile"], warmup, steps)
-        times = run["times"]
-        median = float(torch.tensor(times).median())
-        q = torch.tensor(times).quantile(torch.tensor([0.25, 0.75]))
-        tokens_per_s = tokens_per_step / median
-        tflops = tokens_per_s * fpt / 1e12
-        params = dict(settings, experiment=ABLATION_EXPERIMENT, device=str(device), n_layer=n_layer,
-                      n_head=n_head, n_embd=n_embd, block_size=block_size, vocab_size=vocab_size,
-                      batch_size=batch_size, steps=steps, warmup=run["warmup_calls"],
-                      tokens_per_step=tokens_per_step, n_params=num_params(model), flops_per_token=fpt,
-                      peak_source=peak_label, claimed_speedup=CLAIMED_SPEEDUP)
-        metrics = {"tokens_per_s": tokens_per_s, "tflops": tflops, "peak_tflops": peak_tflops,
-                   "mfu": _shown_mfu(tflops, peak_tflops),
-                   "first_step_s": run["first_step_s"], "loss_first": run["loss_first"],
-                   "loss_last": run["loss_last"]}
-        if metrics["mfu"] is None and peak_tflops:
-            metrics["mfu_flagged"] = tflops / peak_tflops
-        if settings["compile"]:
-            # compile_s: the warm-up calls that compiled (bench.warm_until_compiled), never the timed steps
-            metrics.update(compile_s=run["compile_s"], compiles=run["compiles"], recompiles=run["recompiles"],
-                           recompiles_timed=run["recompiles_timed"])
-        name = f"ablation:alone:{settings['stage']}" if settings.get("alone") else f"ablation:{settings['stage']}"
-        records.append(bench.Record(name=name, median_s=median,
-                                    iqr_s=float(q[1] - q[0]), times_s=times, params=params,
-                                    metrics=metrics, meta=bench.meta(), noise=run["noise"]))
+        records.append(_stage_record(settings, device, sizes, batches, (peak_tflops, peak_label)))
+    return _with_speedups(records)
+
+
+def _stage_record(settings: dict, device, sizes: dict, batches, peak: tuple[float | None, str],
+                  threads: int | None = None) -> bench.Record:
+    """One stage of the ablation trained and timed (the same initial weights in every stage): its Record."""
+    peak_tflops, peak_label = peak
+    torch.manual_seed(sizes["seed"])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # apex fallbacks are explained in the lesson
+        model = GPT(sizes["vocab_size"], sizes["block_size"], sizes["n_layer"], sizes["n_head"], sizes["n_embd"],
+                    norm=settings["norm"]).to(device)
+        optimizer = make_optimizer(model.parameters(), settings["optimizer"], lr=1e-3)
+    fpt = flops_per_token(model, sizes["block_size"])
+    precision = "tf32" if settings["tf32"] and settings["precision"] == "fp32" else settings["precision"]
+    run = _run_stage(model, optimizer, batches, device, precision, settings["compile"], sizes["warmup"],
+                     sizes["steps"], threads=threads)
+    times = run["times"]
+    median = float(torch.tensor(times).median())
+    q = torch.tensor(times).quantile(torch.tensor([0.25, 0.75]))
+    tokens_per_step = sizes["batch_size"] * sizes["block_size"]
+    tokens_per_s = tokens_per_step / median
+    tflops = tokens_per_s * fpt / 1e12
+    params = dict(settings, experiment=ABLATION_EXPERIMENT, device=str(device),
+                  **{k: v for k, v in sizes.items() if k not in ("warmup", "seed")}, warmup=run["warmup_calls"],
+                  tokens_per_step=tokens_per_step, n_params=num_params(model), flops_per_token=fpt,
+                  peak_source=peak_label, claimed_speedup=CLAIMED_SPEEDUP)
+    metrics = {"tokens_per_s": tokens_per_s, "tflops": tflops, "peak_tflops": peak_tflops,
+               "mfu": _shown_mfu(tflops, peak_tflops),
+               "first_step_s": run["first_step_s"], "loss_first": run["loss_first"], "loss_last": run["loss_last"]}
+    if metrics["mfu"] is None and peak_tflops:
+        metrics["mfu_flagged"] = tflops / peak_tflops
+    if settings["compile"]:
+        # compile_s: the warm-up calls that compiled (bench.warm_until_compiled), never the timed steps
+        metrics.update(compile_s=run["compile_s"], compiles=run["compiles"], recompiles=run["recompiles"],
+                       recompiles_timed=run["recompiles_timed"])
+    name = f"ablation:alone:{settings['stage']}" if settings.get("alone") else f"ablation:{settings['stage']}"
+    return bench.Record(name=name, median_s=median, iqr_s=float(q[1] - q[0]), times_s=times, params=params,
+                        metrics=metrics, meta=bench.meta(), noise=run["noise"])
+
+
+def _with_speedups(records: list[bench.Record]) -> list[bench.Record]:
+    """metrics['speedup'] of every record: the first (fp32) stage's step time over its own."""
     base = records[0].median_s if records else 1.0
     for record in records:
         record.metrics["speedup"] = base / record.median_s
     return records
+
+
+def remeasure_noisy(records: list[bench.Record], device: str | torch.device, *, warmup: int = 2,
+                    seed: int = 0) -> list[bench.Record]:
+    """Issue 38: each noisy stage trained and timed once more with 1 thread (bench.remeasure_noisy prints
+    how many and how many are still noisy); quiet stages stay as they were; the speedups are recomputed.
+    `warmup` and `seed` as given to ablation()."""
+    device = torch.device(device)
+
+    def again(record: bench.Record) -> bench.Record:
+        p = record.params
+        settings = {k: p[k] for k in ("stage", "tf32", "precision", "optimizer", "norm", "compile")}
+        if p.get("alone"):
+            settings["alone"] = True
+        sizes = {k: p[k] for k in ("n_layer", "n_head", "n_embd", "block_size", "vocab_size", "batch_size", "steps")}
+        sizes.update(warmup=warmup, seed=seed)
+        batches = token_batches(warmup + sizes["steps"], sizes["batch_size"], sizes["block_size"],
+                                sizes["vocab_size"], device, seed)
+        return _stage_record(settings, device, sizes, batches, (record.metrics.get("peak_tflops"), p["peak_source"]),
+                             threads=1)
+
+    return _with_speedups(bench.remeasure_noisy(records, again))
 
 
 def stage_op_times(record: bench.Record, calls: int | None = None) -> dict[str, float]:

@@ -191,3 +191,35 @@ def test_ddp_table_has_no_e_notation():
     rows = P.summarise({1: [{"median_step_s": 0.0077, "batch_per_rank": 512, "global_batch": 512, "param_hashes": ["a"],
                              "step_times": [0.0077], "backend": "gloo", "noise": QUIET}]})
     assert not SCIENTIFIC.search(f"{rows[0]['samples_per_s']:,.0f}")
+
+
+def test_rerun_allreduce_measures_once_in_real_processes_that_fit_the_cores(capsys, monkeypatch):
+    """A noisy row: one new run in real processes, N = the cores (2 here, not the table's 3), after waiting
+    for the cores; its sentences, and the give-up line exactly when the new run is noisy too."""
+    from fastrain_lib.measure import noise
+
+    waited = []
+    monkeypatch.setattr(noise, "wait_for_cores", lambda needed, max_s=10.0: waited.append(needed) or needed)
+    rows = [(3, 1000, 20.0, 0.9, 8.0, 0.0)]
+    new_rows, new_noise = R.rerun_allreduce(rows, [BUSY], [1000], 2)
+    lines = _lines(capsys)
+    assert waited == [2] and {r[0] for r in new_rows} == {2} and len(new_noise) == len(new_rows) == 1
+    assert any("Measured again at the quieter setting: N=2" in line for line in lines)
+    gave_up = any("Noisy again" in line for line in lines)
+    assert gave_up == V.any_noisy(new_noise), lines
+    assert not any("next cell" in line for line in lines)  # no second offer after the one rerun
+
+
+def test_rerun_allreduce_measures_nothing_after_quiet_rows(capsys, monkeypatch):
+    from fastrain_lib.distributed import measured
+
+    monkeypatch.setattr(measured, "launch", lambda *a, **k: pytest.fail("a quiet table was measured again"))
+    assert R.rerun_allreduce([(2, 1000, 1.3, 0.15, 0.3, 0.0)], [QUIET], [1000], 2) is None
+    assert "no need" in capsys.readouterr().out
+
+
+def test_a_noisy_allreduce_table_offers_the_rerun_and_a_quiet_one_does_not(capsys):
+    V.say_allreduce([(2, 1000, 1.30, 0.15, 0.3, 0.0)], [BUSY])
+    assert _lines(capsys)[-1].startswith("➤ ⚠️ Some measurements were noisy: the next cell measures once more")
+    V.say_allreduce([(2, 1000, 1.30, 0.15, 0.3, 0.0)], [QUIET])
+    assert not any("next cell" in line for line in _lines(capsys))

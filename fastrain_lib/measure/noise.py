@@ -210,6 +210,16 @@ def threads_that_fit(wanted: int, *, seconds: float = 0.2) -> int:
     return suggested_threads({"threads": wanted, "cores_free": free})
 
 
+def wait_for_cores(needed: int, max_s: float = 10.0) -> int:
+    """Wait (up to max_s) until `needed` cores are free beside other programs; the cores free at the end.
+    A rerun waits here first: another program's burst may pass in a few seconds (issue 38)."""
+    deadline = time.monotonic() + max_s
+    free = threads_that_fit(needed)
+    while free < needed and time.monotonic() < deadline:
+        free = threads_that_fit(needed, seconds=0.5)
+    return free
+
+
 _LOOK_S, _LOOK_VALID_S = 0.1, 2.0  # one short look at the load serves the measurements of the next 2 s
 _last_look: dict = {"at": -1e9, "free": None}
 

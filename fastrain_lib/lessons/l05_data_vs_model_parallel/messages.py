@@ -54,6 +54,8 @@ MESSAGES = {
                                "en": "only as many processes as cores or fewer, one thread each"},
     "lesson05.rerun_how_pipe": {"bn": "ধাপ কোরের সমান বা কম, প্রতিটিতে একটি থ্রেড",
                                 "en": "no more stages than cores, one thread each"},
+    "lesson05.rerun_how_ar": {"bn": "কোরের সমান বা কম প্রসেস, প্রতিটিতে একটি থ্রেড, কোরগুলো খালি হওয়ার জন্য ১০ সেকেন্ড পর্যন্ত অপেক্ষা করে",
+                              "en": "as many processes as cores or fewer, one thread each, after waiting up to 10 s for the cores to be free"},
     "lesson05.rerun_not_needed": {
         "bn": "✓ আগের মাপ শান্ত ছিল: আবার মাপার দরকার নেই।",
         "en": "✓ The measurement above was quiet: no need to measure again.",
@@ -64,6 +66,7 @@ MESSAGES = {
     },
     "lesson05.rerun_what_ddp": {"bn": "প্রসেস {counts}", "en": "processes {counts}"},
     "lesson05.rerun_what_pipe": {"bn": "K={k}, M={m}", "en": "K={k}, M={m}"},
+    "lesson05.rerun_what_ar": {"bn": "N={n}, প্রতিটি সংখ্যা-আকার", "en": "N={n}, every size"},
     "lesson05.rerun_gave_up": {
         "bn": "⚠️ আবার মাপাতেও গোলমেলে: এই মেশিন এখন ব্যস্ত, তাই এখানকার সংখ্যা থেকে কিছু বলা হলো না। অন্য প্রোগ্রাম বন্ধ করে পরে চালাও, "
               "বা reference/ ফোল্ডারের মাপা ফল দেখো।",

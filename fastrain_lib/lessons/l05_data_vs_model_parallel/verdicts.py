@@ -184,11 +184,17 @@ def say_ddp(rows: list[dict], *, offer_rerun: bool = True) -> None:
         say("lesson05.rerun_offer", noise=(), how=t("lesson05.rerun_how_ddp"))
 
 
-def say_allreduce(rows: list[tuple], infos: list[dict] | None = None) -> None:
-    """The all-reduce table's sentences (allreduce_verdicts), each with the rows it stands on."""
-    warned: set = set()
+def say_allreduce(rows: list[tuple], infos: list[dict] | None = None, *, offer_rerun: bool = True) -> None:
+    """The all-reduce table's sentences (allreduce_verdicts), each with the rows it stands on; when any
+    stood on a noisy row, one line offering the rerun (rerun_allreduce, next cell)."""
+    noisy, warned = False, set()
     for key, values, stands_on in allreduce_verdicts(rows, cores(), infos):
         _say(key, stands_on, warned, **values)
+        noisy = noisy or any_noisy(stands_on)
+    if noisy and offer_rerun:
+        from fastrain_lib.core.i18n import t
+
+        say("lesson05.rerun_offer", noise=(), how=t("lesson05.rerun_how_ar"))
 
 
 def say_pipeline(record, *, offer_rerun: bool = True) -> None:

@@ -7,6 +7,7 @@ from fastrain_lib.core import config
 from fastrain_lib.distributed import WorkerError, cost_model, dataparallel, measured, overlap, ring
 from fastrain_lib.lessons.l05b_ddp_in_depth import saved
 from fastrain_lib.measure import hardware, noise
+from fastrain_lib.measure.noise import wait_for_cores
 
 
 # ---------------------------------------------------------------- sizes by run mode
@@ -66,17 +67,6 @@ def has_noisy(value) -> bool:
     return False
 
 
-def wait_for_cores(needed: int, max_s: float = RERUN_WAIT_S) -> int:
-    """Wait (up to max_s) until `needed` cores are free beside other programs; the cores free at the end."""
-    import time
-
-    deadline = time.monotonic() + max_s
-    free = noise.threads_that_fit(needed)
-    while free < needed and time.monotonic() < deadline:
-        free = noise.threads_that_fit(needed, seconds=0.5)
-    return free
-
-
 def _cached(key: tuple, make, cores_needed: int = 1):
     """The run for `key`, measured once and shared (the panel and the notebook's cells). A noisy run
     asked for again by the cell that measured it (the student ran the cell once more, as its verdict
@@ -86,7 +76,7 @@ def _cached(key: tuple, make, cores_needed: int = 1):
              and made[0] == cell[0] and made[1] != cell[1] and has_noisy(_CACHE[key]))  # the same cell, run again
     if again:
         _RERUN.add(key)
-        wait_for_cores(cores_needed)
+        wait_for_cores(cores_needed, RERUN_WAIT_S)
     if key not in _CACHE or again:
         _CACHE[key] = make()
         _MADE_IN[key] = cell

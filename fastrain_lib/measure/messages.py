@@ -300,3 +300,23 @@ MESSAGES.update({
         "en": "{n} of {total} measurements were noisy: they were measured once more with 1 thread; still noisy: {still}. The verdict below stands on the new measurements.",
     },
 })
+
+# Said by measure/rerun.py: the one rerun at the quieter setting (issue 38) of lessons 05c and 06.
+MESSAGES.update({
+    "rerun.offer": {
+        "bn": "↻ এই রায় গোলমেলে মাপের ওপর: পরের সেলটি একবার আবার মাপে, কোরগুলো খালি হওয়ার জন্য {wait_s:.0f} সেকেন্ড পর্যন্ত অপেক্ষা করে।",
+        "en": "↻ This verdict stood on a noisy measurement: the next cell measures once more, after waiting up to {wait_s:.0f} s for free cores.",
+    },
+    "rerun.not_needed": {
+        "bn": "✓ উপরের মাপ শান্ত ছিল: আবার মাপার দরকার নেই।",
+        "en": "✓ The measurement above was quiet: no need to measure again.",
+    },
+    "rerun.started": {
+        "bn": "আবার মাপা হচ্ছে: দরকার {cores}টি খালি কোর, শুরুর সময় খালি ছিল {free}টি।",
+        "en": "Measuring again: {cores} free cores needed, {free} free at the start.",
+    },
+    "rerun.gave_up": {
+        "bn": "⚠️ আবার মাপাতেও গোলমেলে: এই মেশিন এখন ব্যস্ত, তাই এখানকার সংখ্যা থেকে কিছু বলা হলো না। অন্য প্রোগ্রাম বন্ধ করে পরে চালাও, বা reference/ ফোল্ডারের মাপা ফল দেখো।",
+        "en": "⚠️ Noisy again: this machine is busy now, so nothing is concluded from its numbers. Close other programs and run it later, or look at the measured results in reference/.",
+    },
+})

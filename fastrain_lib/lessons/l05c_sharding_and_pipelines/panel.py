@@ -153,6 +153,41 @@ def schedule_table(results: list[list[dict]]) -> list[dict]:
     return rows
 
 
+# ---------------------------------------------------------------- the one rerun (issue 38, measure/rerun.py)
+
+
+def _rerun(rows: list[dict], found, remeasure, say_, processes: int):
+    from fastrain_lib.lessons.l05c_sharding_and_pipelines.verdicts import stood_on_noise
+    from fastrain_lib.measure import rerun
+
+    return rerun.once(stood_on_noise(found(rows)), remeasure, lambda new: say_(new, offer_rerun=False),
+                      lambda new: stood_on_noise(found(new)), cores=processes)
+
+
+def rerun_zero(rows: list[dict], processes: int, width: int):
+    """The cell below say_zero: ZeRO's strategies measured once more when its verdict stood on a noisy row."""
+    from fastrain_lib.lessons.l05c_sharding_and_pipelines.verdicts import say_zero
+
+    return _rerun(rows, zero_verdicts, lambda: zero_table(zero_runs(processes, width)), say_zero, processes)
+
+
+def rerun_sweep(rows: list[dict], processes: int, width: int, widths) -> list[dict] | None:
+    """The cell below say_sweep: the tensor-parallel sweep measured once more when it stood on a noisy row."""
+    from fastrain_lib.lessons.l05c_sharding_and_pipelines.verdicts import say_sweep
+
+    return _rerun(rows, sweep_verdicts, lambda: sweep_table(tp_runs(processes, width, widths=widths)), say_sweep,
+                  processes)
+
+
+def rerun_schedules(rows: list[dict], processes: int, width: int, micro_batches: int) -> list[dict] | None:
+    """The cell below say_schedules: GPipe and 1F1B measured once more when their verdict stood on a noisy row."""
+    from fastrain_lib.lessons.l05c_sharding_and_pipelines.verdicts import say_schedules
+
+    return _rerun(rows, schedule_verdicts_noise,
+                  lambda: schedule_table(schedule_runs(processes, width, micro_list=(micro_batches,))),
+                  say_schedules, processes)
+
+
 # ---------------------------------------------------------------- pictures
 
 

@@ -198,14 +198,26 @@ def cost_verdict(rows: list[tuple]) -> tuple[str, dict]:
 # ---------------------------------------------------------------- what the # VERDICT cells call
 
 
-def _say_all(found: list[tuple[str, dict, list]]) -> None:
+def _say_all(found: list[tuple[str, dict, list]], *, offer_rerun: bool = False) -> None:
+    """Each (key, values, measurements) said standing on its measurements; with offer_rerun, when any of
+    them was noisy, the line offering the next cell's one rerun (measure/rerun.py)."""
+    from fastrain_lib.measure import rerun
+
     course_verdicts.beside([measured for _, _, measured in found])
     for key, values, measured in found:
         course_verdicts.say(key, noise=measured, **values)
+    if offer_rerun:
+        rerun.offer(stood_on_noise(found))
 
 
-def say_zero(rows: list[dict]) -> None:
-    _say_all(zero_verdicts(rows))  # bytes vs the formula (counts), then ZeRO-3's communication (two step times)
+def stood_on_noise(found: list[tuple[str, dict, list]]) -> bool:
+    """Whether any sentence of `found` stood on a noisy measurement."""
+    return any(noise.is_noisy(getattr(m, "noise", m)) for _, _, measured in found for m in measured if m)
+
+
+def say_zero(rows: list[dict], *, offer_rerun: bool = True) -> None:
+    # bytes vs the formula (counts), then ZeRO-3's communication (two step times)
+    _say_all(zero_verdicts(rows), offer_rerun=offer_rerun)
 
 
 def say_cost(rows: list[tuple], measured: list) -> None:
@@ -216,9 +228,9 @@ def say_tp(results: list[dict]) -> None:
     _say_all([(*tp_verdict(results), [])])  # counts and values against one process: no timing
 
 
-def say_sweep(rows: list[dict]) -> None:
-    _say_all(sweep_verdicts(rows))
+def say_sweep(rows: list[dict], *, offer_rerun: bool = True) -> None:
+    _say_all(sweep_verdicts(rows), offer_rerun=offer_rerun)
 
 
-def say_schedules(rows: list[dict]) -> None:
-    _say_all(schedule_verdicts_noise(rows))
+def say_schedules(rows: list[dict], *, offer_rerun: bool = True) -> None:
+    _say_all(schedule_verdicts_noise(rows), offer_rerun=offer_rerun)

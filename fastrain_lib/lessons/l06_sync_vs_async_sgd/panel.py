@@ -104,14 +104,14 @@ LOCAL_STEPS = {"ci": 24, "lab": 120, "full": 600}  # local SGD steps per worker
 _REAL_CACHE: dict = {}
 
 
-def real_runs(workers: int = 2, straggler_ms: float = 10.0, periods=(1, 8)):
+def real_runs(workers: int = 2, straggler_ms: float = 10.0, periods=(1, 8), *, fresh: bool = False):
     """(async PS, sync PS, simulator twin, {H: local SGD run}) for these settings, measured once per
-    session: the notebook's cells and the panel's first run (same defaults) share one measurement.
-    Where torch has no RPC (Windows) the first three are None, after saying why."""
+    session (fresh: measured anew, the rerun's): the notebook's cells and the panel's first run (same
+    defaults) share one measurement. Where torch has no RPC (Windows) the first three are None, after saying why."""
     from fastrain_lib.async_sgd import local_sgd as L
 
     key = (config.mode(), workers, float(straggler_ms), tuple(sorted(set(periods))))
-    if key not in _REAL_CACHE:
+    if key not in _REAL_CACHE or fresh:
         steps, local_steps = config.by_mode(**REAL_STEPS), config.by_mode(**LOCAL_STEPS)
         from fastrain_lib.measure import hardware, noise
 
@@ -132,6 +132,40 @@ def real_runs(workers: int = 2, straggler_ms: float = 10.0, periods=(1, 8)):
                 pass
         _REAL_CACHE[key] = (asyn, sync, twin, local)
     return _REAL_CACHE[key]
+
+
+def rerun_hogwild(real: list, variants: list, problem, total_steps: int, lr: float = 0.05):
+    """The cell below say_hogwild (measure/rerun.py): the Hogwild variants trained once more when a run its
+    verdict stood on was noisy; the DDP baseline after them, if any, is kept as it was."""
+    from fastrain_lib.async_sgd import hogwild
+    from fastrain_lib.lessons.l06_sync_vs_async_sgd import verdicts as v
+    from fastrain_lib.measure import rerun
+
+    def again():
+        return [hogwild.train(w, lock=lock, total_steps=total_steps, problem=problem, lr=lr)
+                for w, lock in variants] + list(real[len(variants):])
+
+    def any_noisy(runs):
+        return any(v.noisy(r) for r in runs)
+
+    return rerun.once(any_noisy(real), again, lambda new: v.say_hogwild(new, offer_rerun=False), any_noisy,
+                      cores=max(w for w, _ in variants))
+
+
+def rerun_ps(asyn, sync, workers: int = 2, straggler_ms: float = 10.0, periods=(1, 8)):
+    """The cell below say_ps: the real parameter server measured once more when its async or sync run was
+    noisy. Nothing (not even a line) where it never ran: the cell above said why (no RPC here)."""
+    from fastrain_lib.lessons.l06_sync_vs_async_sgd import verdicts as v
+    from fastrain_lib.measure import rerun
+
+    if asyn is None:
+        return None
+
+    def any_noisy(runs):
+        return v.noisy(runs[0]) or v.noisy(runs[1])
+
+    return rerun.once(any_noisy((asyn, sync)), lambda: real_runs(workers, straggler_ms, periods, fresh=True),
+                      lambda new: v.say_ps(*new[:3], offer_rerun=False), any_noisy, cores=workers)
 
 
 def real_experiment(workers: int, straggler_ms: float, period: int) -> Outcome:

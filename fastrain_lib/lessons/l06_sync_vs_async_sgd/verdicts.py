@@ -32,19 +32,27 @@ def _named(info, row: str):
     return {**info, "row": row} if info else info
 
 
-def say_hogwild(results: list) -> None:
+def say_hogwild(results: list, *, offer_rerun: bool = True) -> None:
+    """The real Hogwild runs' sentences; when one of the runs was noisy, the offer of the next cell's rerun."""
     from fastrain_lib.async_sgd import hogwild
+    from fastrain_lib.measure import rerun
 
     _say(hogwild_verdicts(results) if results else [], [_named(r.noise, hogwild.label(r)) for r in results])
+    if offer_rerun:
+        rerun.offer(any(noisy(r) for r in results))
 
 
-def say_ps(asyn, sync, twin) -> None:
+def say_ps(asyn, sync, twin, *, offer_rerun: bool = True) -> None:
+    """The real parameter server's sentences (async and sync); when a run was noisy, the rerun's offer."""
     from fastrain_lib.async_sgd import ps_plots
+    from fastrain_lib.measure import rerun
 
     if asyn is None:  # no RPC here (lesson06.real_runs said why): nothing measured, nothing to conclude
         verdicts.say("lesson06.v_ps_not_run", noise=())
         return
     _say(ps_verdicts(asyn, sync, twin), [_named(getattr(r, "noise", None), ps_plots.label(r)) for r in (asyn, sync)])
+    if offer_rerun:
+        rerun.offer(noisy(asyn) or noisy(sync))
 
 
 def say_local(runs: dict, period: int) -> None:

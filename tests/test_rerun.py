@@ -1,0 +1,100 @@
+"""measure/rerun.py, the one rerun at the quieter setting of lessons 05c and 06 (issue 38): it measures only
+after a noisy verdict, once, after waiting for the cores it needs; it says the new verdict, and gives up in
+plain words exactly when the new measurement is noisy too. Lessons 05c's and 06's verdicts offer it only
+when they stood on a noisy row."""
+
+import types
+
+import pytest
+
+from fastrain_lib.lessons.l05c_sharding_and_pipelines import panel as P05c
+from fastrain_lib.lessons.l05c_sharding_and_pipelines import verdicts as V05c
+from fastrain_lib.lessons.l06_sync_vs_async_sgd import panel as P06
+from fastrain_lib.lessons.l06_sync_vs_async_sgd import verdicts as V06
+from fastrain_lib.measure import noise, rerun
+
+QUIET = {"verdict": "quiet", "reasons": [], "cores": 2, "threads": 1, "other_cores": 0.0, "steal_cores": 0.0}
+BUSY = {"verdict": "noisy", "reasons": ["load"], "cores": 2, "threads": 1, "other_cores": 1.0, "steal_cores": 0.0}
+
+
+@pytest.fixture(autouse=True)
+def english(monkeypatch, tmp_path):
+    monkeypatch.setenv("FASTRAIN_LANG", "en")
+    monkeypatch.setenv("FASTRAIN_VERDICT_LOG", str(tmp_path / "verdicts.jsonl"))
+
+
+@pytest.fixture
+def waits(monkeypatch):
+    asked = []
+    monkeypatch.setattr(noise, "wait_for_cores", lambda cores, max_s: asked.append((cores, max_s)) or cores)
+    return asked
+
+
+def _lines(capsys):
+    return [line for line in capsys.readouterr().out.splitlines() if line.strip()]
+
+
+@pytest.mark.parametrize("new_noisy", [False, True])
+def test_a_noisy_verdict_is_measured_once_more_and_given_up_only_when_noisy_again(capsys, waits, new_noisy):
+    measured, said = [], []
+    new = rerun.once(True, lambda: measured.append(1) or {"noisy": new_noisy}, said.append,
+                     lambda r: r["noisy"], cores=3)
+    lines = _lines(capsys)
+    assert measured == [1] and said == [new] and waits == [(3, rerun.WAIT_S)]
+    assert lines[0].endswith("Measuring again: 3 free cores needed, 3 free at the start.")
+    assert any("Noisy again" in line for line in lines) == new_noisy
+
+
+def test_a_quiet_verdict_measures_nothing(capsys, waits):
+    assert rerun.once(False, lambda: pytest.fail("measured"), lambda r: pytest.fail("said"), bool, cores=2) is None
+    assert waits == [] and "no need to measure again" in capsys.readouterr().out
+
+
+def test_the_offer_is_a_line_only_after_a_noisy_verdict(capsys):
+    rerun.offer(False)
+    assert capsys.readouterr().out == ""
+    rerun.offer(True)
+    assert "the next cell measures once more" in capsys.readouterr().out
+
+
+def _sweep_rows(info):
+    return [{"width": w, "compute_s": 1e-3 * w / 64, "allreduce_s": 2e-4, "comm_share": 0.2, "tp_s": 2e-3 * w / 64,
+             "single_s": 1.5e-3 * w / 64, "noise": info, "spread": 0.01, "repeats": 3} for w in (64, 256)]
+
+
+@pytest.mark.parametrize("info, offered", [(QUIET, False), (BUSY, True)])
+def test_lesson05c_offers_the_rerun_only_beside_a_noisy_row(capsys, info, offered):
+    V05c.say_sweep(_sweep_rows(info))
+    assert any("the next cell measures once more" in line for line in _lines(capsys)) == offered
+
+
+@pytest.mark.parametrize("new_info", [QUIET, BUSY])
+def test_lesson05c_sweep_rerun_measures_the_same_sweep_once_and_says_the_new_verdict(capsys, waits, monkeypatch, new_info):
+    """The real processes behind it run in the lesson's own executions (make test runs lesson 05c twice)."""
+    asked = []
+    monkeypatch.setattr(P05c, "tp_runs", lambda processes, width, widths: asked.append((processes, width, widths)) or "runs")
+    monkeypatch.setattr(P05c, "sweep_table", lambda runs: _sweep_rows(new_info))
+    new = P05c.rerun_sweep(_sweep_rows(BUSY), 2, 64, (64, 256))
+    lines = _lines(capsys)
+    assert asked == [(2, 64, (64, 256))] and waits == [(2, rerun.WAIT_S)] and new == _sweep_rows(new_info)
+    assert not any("the next cell" in line for line in lines)  # no second offer
+    assert any("Noisy again" in line for line in lines) == (new_info is BUSY)
+
+
+def test_lesson06_ps_rerun_says_nothing_where_the_server_never_ran(capsys, waits):
+    assert P06.rerun_ps(None, None) is None
+    assert capsys.readouterr().out == "" and waits == []
+
+
+def test_lesson06_hogwild_rerun_trains_the_same_variants_again_and_keeps_the_baseline(capsys, waits, monkeypatch):
+    from fastrain_lib.async_sgd import hogwild
+
+    trained = []
+    run = lambda w, noise_info: types.SimpleNamespace(workers=w, noise=noise_info)
+    monkeypatch.setattr(hogwild, "train", lambda w, **k: trained.append((w, k["lock"], k["total_steps"])) or run(w, QUIET))
+    monkeypatch.setattr(V06, "say_hogwild", lambda results, offer_rerun=True: print("said", len(results), offer_rerun))
+    baseline = run(2, QUIET)
+    new = P06.rerun_hogwild([run(2, BUSY), run(1, QUIET), baseline], [(2, False), (1, False)], None, 30)
+    assert trained == [(2, False, 30), (1, False, 30)] and new[-1] is baseline and waits == [(2, rerun.WAIT_S)]
+    lines = _lines(capsys)
+    assert "said 3 False" in lines and not any("Noisy again" in line for line in lines)

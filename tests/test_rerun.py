@@ -40,7 +40,7 @@ def test_a_noisy_verdict_is_measured_once_more_and_given_up_only_when_noisy_agai
     new = rerun.once(True, lambda: measured.append(1) or {"noisy": new_noisy}, said.append,
                      lambda r: r["noisy"], cores=3)
     lines = _lines(capsys)
-    assert measured == [1] and said == [new] and waits == [(3, rerun.WAIT_S)]
+    assert measured == [1] and said == [new] and waits == [(3, rerun.wait_s())]
     assert lines[0].endswith("Measuring again: 3 free cores needed, 3 free at the start.")
     assert any("Noisy again" in line for line in lines) == new_noisy
 
@@ -76,7 +76,7 @@ def test_lesson05c_sweep_rerun_measures_the_same_sweep_once_and_says_the_new_ver
     monkeypatch.setattr(P05c, "sweep_table", lambda runs: _sweep_rows(new_info))
     new = P05c.rerun_sweep(_sweep_rows(BUSY), 2, 64, (64, 256))
     lines = _lines(capsys)
-    assert asked == [(2, 64, (64, 256))] and waits == [(2, rerun.WAIT_S)] and new == _sweep_rows(new_info)
+    assert asked == [(2, 64, (64, 256))] and waits == [(2, rerun.wait_s())] and new == _sweep_rows(new_info)
     assert not any("the next cell" in line for line in lines)  # no second offer
     assert any("Noisy again" in line for line in lines) == (new_info is BUSY)
 
@@ -95,6 +95,6 @@ def test_lesson06_hogwild_rerun_trains_the_same_variants_again_and_keeps_the_bas
     monkeypatch.setattr(V06, "say_hogwild", lambda results, offer_rerun=True: print("said", len(results), offer_rerun))
     baseline = run(2, QUIET)
     new = P06.rerun_hogwild([run(2, BUSY), run(1, QUIET), baseline], [(2, False), (1, False)], None, 30)
-    assert trained == [(2, False, 30), (1, False, 30)] and new[-1] is baseline and waits == [(2, rerun.WAIT_S)]
+    assert trained == [(2, False, 30), (1, False, 30)] and new[-1] is baseline and waits == [(2, rerun.wait_s())]
     lines = _lines(capsys)
     assert "said 3 False" in lines and not any("Noisy again" in line for line in lines)

@@ -2,7 +2,7 @@
 
 A verdict that stood on a noisy measurement ends with offer(): "the next cell measures once more". That
 next cell is one line calling once(): when nothing was noisy it says so and measures nothing; otherwise it
-waits up to WAIT_S for the cores the measurement needs (another program's burst may pass), measures once
+waits up to wait_s() for the cores the measurement needs (another program's burst may pass), measures once
 more, says the verdict on the new numbers, and, when they are noisy again, says plainly that this machine
 is too busy to conclude anything now. Never a second rerun: a lab PC that stays busy gets an honest answer
 in one extra step instead of a loop.
@@ -10,16 +10,23 @@ in one extra step instead of a loop.
 
 from __future__ import annotations
 
+from fastrain_lib.core import config
 from fastrain_lib.core.verdicts import say
 from fastrain_lib.measure import noise
 
-WAIT_S = 10.0
+WAIT_S = 10.0  # on a lab PC; ci mode (the tests, always beside other work) waits CI_WAIT_S
+CI_WAIT_S = 2.0
+
+
+def wait_s() -> float:
+    """How long a rerun waits for free cores in this run mode."""
+    return config.by_mode(ci=CI_WAIT_S, lab=WAIT_S, full=WAIT_S)
 
 
 def offer(noisy: bool) -> None:
     """The verdict cell's last line when it stood on a noisy measurement (a line standing on no timing)."""
     if noisy:
-        say("rerun.offer", noise=(), wait_s=WAIT_S)
+        say("rerun.offer", noise=(), wait_s=wait_s())
 
 
 def once(noisy: bool, remeasure, say_verdict, still_noisy, *, cores: int):
@@ -29,7 +36,7 @@ def once(noisy: bool, remeasure, say_verdict, still_noisy, *, cores: int):
     if not noisy:
         say("rerun.not_needed", noise=())
         return None
-    free = noise.wait_for_cores(cores, WAIT_S)
+    free = noise.wait_for_cores(cores, wait_s())
     say("rerun.started", noise=(), cores=cores, free=max(0, min(free, cores)))
     new = remeasure()
     say_verdict(new)

@@ -59,17 +59,17 @@ def rerun_pipeline(panel):
 def rerun_allreduce(rows: list[tuple], row_noise: list[dict], numels: list[int], repeats: int):
     """One rerun of the all-reduce table (allreduce_table's rows and their noise) at the quieter setting,
     when a row was noisy: the largest process count that fits the cores (at least 2), one thread each,
-    after waiting up to 10 s for those cores; its sentences, then the line that gives up if it is noisy
+    after waiting for those cores (rerun.wait_s); its sentences, then the line that gives up if it is noisy
     again. Returns (rows, noise) of the new run, or None when nothing needed it."""
     from fastrain_lib.core.i18n import t
     from fastrain_lib.distributed import measured, ring
-    from fastrain_lib.measure import noise
+    from fastrain_lib.measure import noise, rerun
 
     if not lesson_verdicts.any_noisy(row_noise):
         say("lesson05.rerun_not_needed", noise=())
         return None
     n = max(2, min(max(r[0] for r in rows), lesson_verdicts.cores()))
-    noise.wait_for_cores(n)
+    noise.wait_for_cores(n, rerun.wait_s())
     run = measured.launch(ring.compare_worker, n, args=(numels, repeats, None), threads=1, timeout_s=300)
     new_rows, new_noise, _ = lesson_panel.allreduce_table({n: run})
     say("lesson05.rerun_done", noise=(), what=t("lesson05.rerun_what_ar", n=n))

@@ -194,7 +194,9 @@ def say_allreduce(rows: list[tuple], infos: list[dict] | None = None, *, offer_r
     if noisy and offer_rerun:
         from fastrain_lib.core.i18n import t
 
-        say("lesson05.rerun_offer", noise=(), how=t("lesson05.rerun_how_ar"))
+        from fastrain_lib.measure import rerun
+
+        say("lesson05.rerun_offer", noise=(), how=t("lesson05.rerun_how_ar", wait_s=rerun.wait_s()))
 
 
 def say_pipeline(record, *, offer_rerun: bool = True) -> None:

@@ -178,3 +178,23 @@ def test_a_noisy_run_asked_again_by_the_same_cell_is_measured_once_more(monkeypa
     cell["now"] = ("dp = lesson05b.dp_run(cfg)", 8)
     R._cached(("k",), make, 2)
     assert len(calls) == 2                         # once, then the result stays
+
+
+def test_the_bucket_and_accumulation_cells_measure_anew_when_run_again_after_a_noisy_run(monkeypatch):
+    """Their verdicts offer 'run the measuring cell again: it measures anew after waiting for free cores'
+    (lesson05b.v_rerun); cells 20 and 24 start measured.launch themselves, through measured_once."""
+    cell, waited, calls = {"now": ("bucket_results, bucket_info = ...", 3)}, [], []
+    monkeypatch.setattr(R, "_cell_now", lambda: cell["now"])
+    monkeypatch.setattr(R, "wait_for_cores", lambda needed, max_s=0: waited.append(needed) or needed)
+    monkeypatch.setattr(R, "_CACHE", {})
+    monkeypatch.setattr(R, "_MADE_IN", {})
+    monkeypatch.setattr(R, "_RERUN", set())
+
+    def launch():
+        calls.append(1)
+        return [{"rank": 0}], (BUSY if len(calls) == 1 else QUIET)
+    cfg = {"width": 8, "bucket_caps_mb": [0.1, 25.0]}
+    assert P.measured_once("buckets", cfg, 2, launch)[1] == BUSY
+    assert P.measured_once("buckets", {**cfg, "width": 16}, 2, launch)[1] == QUIET  # another setting: its own run
+    cell["now"] = ("bucket_results, bucket_info = ...", 4)
+    assert P.measured_once("buckets", cfg, 2, launch)[1] == QUIET and waited == [2] and len(calls) == 3

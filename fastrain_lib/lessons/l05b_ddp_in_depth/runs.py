@@ -83,6 +83,13 @@ def _cached(key: tuple, make, cores_needed: int = 1):
     return _CACHE[key]
 
 
+def measured_once(name: str, cfg: dict, processes: int, launch_it):
+    """A measurement the notebook's cell starts itself (launch_it(): measured.launch's (results, noise)), kept
+    per cfg as the runs above are: the same cell run again after a noisy run measures anew, once, after
+    waiting for `processes` free cores (what the verdict's offer says)."""
+    return _cached((name,) + _key(cfg), launch_it, processes)
+
+
 def _launch(fn, processes: int, **kwargs) -> list[dict]:
     """launch() inside a noise window; every rank's result dict carries the run's noise verdict."""
     results, info = measured.launch(fn, processes, **kwargs)

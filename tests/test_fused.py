@@ -145,6 +145,21 @@ def test_ablation_measures_only_its_noisy_stages_again_with_one_thread(monkeypat
     assert "2 of " in capsys.readouterr().out
 
 
+def test_ablation_keeps_a_noisy_compile_stage_as_measured(monkeypatch, capsys):
+    """Measuring it again at 1 thread would compile the graph again (tens of seconds on a CPU)."""
+    records = ablation.ablation("cpu", n_layer=1, n_head=2, n_embd=16, block_size=8, batch_size=2, steps=2,
+                                warmup=1, include_compile=False, peak=(1.0, "test peak"))
+    for record in records:
+        record.noise = {"verdict": "noisy", "reasons": ["busy"]}
+    records[-1].params["compile"] = True  # stands for the compile stage
+    def stage_record(settings, *args, **kwargs):
+        assert not settings["compile"], "the compile stage was measured again"
+        return records[0]
+    monkeypatch.setattr(ablation, "_stage_record", stage_record)
+    again = ablation.remeasure_noisy(records, "cpu", warmup=1)
+    assert again[-1] is records[-1] and f"{len(records) - 1} of {len(records) - 1} measurements" in capsys.readouterr().out
+
+
 def test_ablation_records_are_complete(monkeypatch):
     records = ablation.ablation("cpu", n_layer=1, n_head=2, n_embd=16, block_size=8, batch_size=2, steps=2,
                              warmup=1, include_compile=False, peak=(1.0, "test peak"))

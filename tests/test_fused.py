@@ -122,6 +122,7 @@ def test_ablation_measures_only_its_noisy_stages_again_with_one_thread(monkeypat
     """Issue 38: lesson 04's one rerun. A noisy stage is trained again with the same settings and sizes at 1
     thread (the setting that fits a busy PC) and replaces the old record; a quiet stage is kept as it was;
     every speedup is then computed against the new fp32 stage, and the printed line says how many."""
+    monkeypatch.setenv("FASTRAIN_LANG", "en")
     records = ablation.ablation("cpu", n_layer=1, n_head=2, n_embd=16, block_size=8, batch_size=2, steps=2,
                                 warmup=1, include_compile=False, alone=True, peak=(1.0, "test peak"))
     for record in records:
@@ -147,6 +148,7 @@ def test_ablation_measures_only_its_noisy_stages_again_with_one_thread(monkeypat
 
 def test_ablation_keeps_a_noisy_compile_stage_as_measured(monkeypatch, capsys):
     """Measuring it again at 1 thread would compile the graph again (tens of seconds on a CPU)."""
+    monkeypatch.setenv("FASTRAIN_LANG", "en")
     records = ablation.ablation("cpu", n_layer=1, n_head=2, n_embd=16, block_size=8, batch_size=2, steps=2,
                                 warmup=1, include_compile=False, peak=(1.0, "test peak"))
     for record in records:

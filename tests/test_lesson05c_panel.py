@@ -166,14 +166,16 @@ def test_flat_allreduce_is_latency_bound_and_growing_one_grows():
 
 def test_a_noisy_sweep_row_turns_the_explanation_into_the_noisy_sentence(capsys):
     from fastrain_lib.core import verdicts
+    from fastrain_lib.measure import rerun
 
     rows = _sweep([1.1, 1.3, 1.2, 1.6], [0.3, 2.5, 12.0, 48.7], [1.5, 4.0, 13.5, 51.0])
     rows[2]["noise"] = V.row_noise({**QUIET_WINDOW, "other_cores": 1.6}, 0.05, 7)  # a hog during the run
     assert rows[2]["noise"]["verdict"] == "noisy" and rows[0]["noise"]["verdict"] == "quiet"
     assert V.row_noise(QUIET_WINDOW, 0.6, 7)["reasons"] == ["spread"]  # the row's own repeats disagree
     V.say_sweep(rows)  # what the notebook's # VERDICT cell calls
-    said = capsys.readouterr().out.splitlines()
+    *said, offer = capsys.readouterr().out.splitlines()
     assert len(said) == 2 and all(line.startswith(verdicts.PREFIX + verdicts.NOISY_MARK) for line in said)
+    assert offer == verdicts.PREFIX + P.t("rerun.offer", wait_s=rerun.wait_s())  # the next cell's one rerun
     assert [V.noise_word(r["noise"]) for r in rows][2] == P.t("noise.noisy_word")
     assert V.noise_word({}) == "—"
 

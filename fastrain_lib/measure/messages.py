@@ -304,8 +304,8 @@ MESSAGES.update({
 # Said by measure/rerun.py: the one rerun at the quieter setting (issue 38) of lessons 05c and 06.
 MESSAGES.update({
     "rerun.offer": {
-        "bn": "↻ এই রায় গোলমেলে মাপের ওপর: পরের সেলটি একবার আবার মাপে, কোরগুলো খালি হওয়ার জন্য {wait_s:.0f} সেকেন্ড পর্যন্ত অপেক্ষা করে।",
-        "en": "↻ This verdict stood on a noisy measurement: the next cell measures once more, after waiting up to {wait_s:.0f} s for free cores.",
+        "bn": "↻ এই রায় গোলমেলে মাপের ওপর: পরের সেলটি একবার আবার মাপে, কোরগুলো খালি হওয়ার জন্য {wait_s:g} সেকেন্ড পর্যন্ত অপেক্ষা করে।",
+        "en": "↻ This verdict stood on a noisy measurement: the next cell measures once more, after waiting up to {wait_s:g} s for free cores.",
     },
     "rerun.not_needed": {
         "bn": "✓ উপরের মাপ শান্ত ছিল: আবার মাপার দরকার নেই।",

@@ -14,8 +14,8 @@ from fastrain_lib.core import config
 from fastrain_lib.core.verdicts import say
 from fastrain_lib.measure import noise
 
-WAIT_S = 10.0  # on a lab PC; ci mode (the tests, always beside other work) waits CI_WAIT_S
-CI_WAIT_S = 2.0
+WAIT_S = 10.0  # on a lab PC; ci mode (the tests, always beside other work: one look) waits CI_WAIT_S
+CI_WAIT_S = 0.5
 
 
 def wait_s() -> float:

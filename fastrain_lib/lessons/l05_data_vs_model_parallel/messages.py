@@ -54,8 +54,8 @@ MESSAGES = {
                                "en": "only as many processes as cores or fewer, one thread each"},
     "lesson05.rerun_how_pipe": {"bn": "ধাপ কোরের সমান বা কম, প্রতিটিতে একটি থ্রেড",
                                 "en": "no more stages than cores, one thread each"},
-    "lesson05.rerun_how_ar": {"bn": "কোরের সমান বা কম প্রসেস, প্রতিটিতে একটি থ্রেড, কোরগুলো খালি হওয়ার জন্য {wait_s:.0f} সেকেন্ড পর্যন্ত অপেক্ষা করে",
-                              "en": "as many processes as cores or fewer, one thread each, after waiting up to {wait_s:.0f} s for the cores to be free"},
+    "lesson05.rerun_how_ar": {"bn": "কোরের সমান বা কম প্রসেস, প্রতিটিতে একটি থ্রেড, কোরগুলো খালি হওয়ার জন্য {wait_s:g} সেকেন্ড পর্যন্ত অপেক্ষা করে",
+                              "en": "as many processes as cores or fewer, one thread each, after waiting up to {wait_s:g} s for the cores to be free"},
     "lesson05.rerun_not_needed": {
         "bn": "✓ আগের মাপ শান্ত ছিল: আবার মাপার দরকার নেই।",
         "en": "✓ The measurement above was quiet: no need to measure again.",

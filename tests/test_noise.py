@@ -87,6 +87,33 @@ def test_window_counts_our_own_work_as_ours():
     assert result["own_cores"] + result["other_cores"] <= result["cores"] + 0.2
 
 
+def _burn_cpu(seconds: float) -> None:
+    import time
+
+    end = time.process_time() + seconds
+    while time.process_time() < end:
+        pass
+
+
+def test_a_rank_that_its_forkserver_reaped_counts_as_ours():
+    """The launcher forks CPU ranks from a forkserver, which reaps them: a rank that ended inside the window is
+    only in the forkserver's children times. They are ours (issue 38: before, every finished rank counted as
+    another program, and lessons 05-06 were noisy on a quiet machine)."""
+    import multiprocessing
+
+    ctx = multiprocessing.get_context("forkserver")
+    warm = ctx.Process(target=_burn_cpu, args=(0.0,))  # the forkserver starts (its own start-up is not the point)
+    warm.start()
+    warm.join()
+    start = noise.sample()
+    rank = ctx.Process(target=_burn_cpu, args=(0.5,))
+    rank.start()
+    rank.join()
+    end = noise.sample()
+    assert rank.exitcode == 0
+    assert noise._own_delta(start, end) >= 0.45  # the rank's 0.5 CPU-s (counters tick every 10 ms)
+
+
 def _measure(threads: int = 1) -> bench.Record:
     x = bench.fresh_random(160, 160, seed=0)
     return bench.measure(lambda: x @ x, "hog test", threads=threads, warmup=2, min_run_time=0.3)

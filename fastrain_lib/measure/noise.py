@@ -69,8 +69,12 @@ class Sample:
 
 
 def _proc_seconds(proc: psutil.Process) -> float:
+    """A live descendant's CPU seconds, with those of the children it has reaped: a forkserver (the
+    launcher's default on Linux) forks the ranks and reaps them, so a rank that ended inside the window
+    is only in its forkserver's children_* times; without them every finished rank counted as another
+    program's load, and every multi-process measurement was noisy on a quiet machine (issue 38)."""
     times = proc.cpu_times()
-    return times.user + times.system
+    return times.user + times.system + getattr(times, "children_user", 0.0) + getattr(times, "children_system", 0.0)
 
 
 def _descendants(root: psutil.Process) -> tuple:

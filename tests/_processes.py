@@ -1,6 +1,9 @@
-"""Shared by the multi-process tests: which of our child processes are still alive?"""
+"""Shared by the multi-process tests: which of our child processes are still alive, and a command run
+as a process group that is never left behind."""
 
 import os
+import signal
+import subprocess
 
 import psutil
 
@@ -30,3 +33,17 @@ def live_children(since: float | None = None, forkserver: bool = False) -> list[
 def environment_of(rank: int, world_size: int, names: list[str]) -> dict:
     """A launch() worker: the rank's values of some environment variables, and its parent's pid."""
     return {"env": [os.environ.get(name) for name in names], "parent": os.getppid()}
+
+
+def run_group(cmd: list[str], *, env: dict, cwd, timeout_s: float) -> tuple[int, str]:
+    """Run `cmd` (torchrun and its workers) in a session of its own; on a timeout the whole group is
+    killed, never left behind. (exit code, stdout and stderr together)"""
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env,
+                            start_new_session=True, cwd=cwd)
+    try:
+        output, _ = proc.communicate(timeout=timeout_s)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+    return proc.returncode, output

@@ -5,13 +5,12 @@ launcher (join_group=False: only torchrun's environment) and by torchrun."""
 import json
 import math
 import os
-import signal
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 import torch
+from _processes import run_group
 
 from fastrain_lib.distributed import ddp, launch
 from fastrain_lib.distributed import launcher as L
@@ -22,17 +21,8 @@ TORCHRUN = Path(sys.executable).parent / "torchrun"
 def _torchrun(*args: str) -> tuple[int, str]:
     """`torchrun --standalone --nproc_per_node=2 *args` from the repository root, 150 s at most; on a
     timeout torchrun and its workers are killed as a group, never left behind. (exit code, output)"""
-    cmd = [str(TORCHRUN), "--standalone", "--nproc_per_node=2", *args]
-    env = {**os.environ, "OMP_NUM_THREADS": "1"}
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env,
-                            start_new_session=True, cwd=Path(__file__).resolve().parents[1])
-    try:
-        output, _ = proc.communicate(timeout=150)
-    finally:
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
-    return proc.returncode, output
+    return run_group([str(TORCHRUN), "--standalone", "--nproc_per_node=2", *args],
+                     env={**os.environ, "OMP_NUM_THREADS": "1"}, cwd=Path(__file__).resolve().parents[1], timeout_s=150)
 
 
 def test_two_ranks_stay_identical_and_only_rank0_saves(tmp_path):

@@ -5,13 +5,14 @@ Each test asserts a real property a lesson relies on, measured on this GPU now."
 import json
 import math
 import os
+import signal
+import subprocess
 import sys
 import time
 from pathlib import Path
 
 import pytest
 import torch
-from _processes import run_group
 
 from fastrain_lib.measure import hardware
 
@@ -159,8 +160,15 @@ def test_torchrun_two_processes_on_one_gpu_fall_back_to_gloo(tmp_path):
     cmd = [sys.executable, "-m", "torch.distributed.run", "--standalone", "--nproc_per_node=2", "-m", "fastrain_lib.distributed.ddp", "--steps", "4",
            "--batch-size", "8", "--hidden", "16", "--data-size", "128", "--device", "cuda", "--out", str(out)]
     env = {**os.environ, "CUDA_VISIBLE_DEVICES": os.environ.get("CUDA_VISIBLE_DEVICES", "0").split(",")[0]}
-    returncode, output = run_group(cmd, env=env, cwd=ROOT, timeout_s=180)
-    assert returncode == 0, output[-3000:]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env,
+                            start_new_session=True, cwd=ROOT)
+    try:
+        output, _ = proc.communicate(timeout=180)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+    assert proc.returncode == 0, output[-3000:]
     ranks = [json.loads((out / f"rank{r}.json").read_text()) for r in (0, 1)]
     assert [r["backend"] for r in ranks] == ["gloo", "gloo"]  # NCCL cannot put 2 processes on 1 GPU
     assert [r["device"] for r in ranks] == ["cuda:0", "cuda:0"]  # both still train on the GPU

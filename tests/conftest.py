@@ -10,6 +10,10 @@ os.environ.setdefault("MPLBACKEND", "Agg")
 # by default, 32 with PASSIVE, and 65 s -> 43 s (issue 29). Tests check what lessons say, not
 # how fast the threads hand over; kernels, servers and gloo workers inherit this.
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+# Inductor compiles in a pool of worker processes (one per core), each importing torch: on 2 cores that
+# make test keeps busy the pool only adds work. Lesson 04 with a cold cache took 69.5 CPU-s with the pool
+# and 61.7 with compiling in the kernel itself (2026-12-07); the code it generates is the same.
+os.environ.setdefault("TORCHINDUCTOR_COMPILE_THREADS", "1")
 
 
 import sys  # noqa: E402

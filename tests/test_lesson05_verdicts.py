@@ -86,7 +86,18 @@ def test_ddp_noisy_base_run_gives_no_cause_for_a_quiet_w2_row(capsys, tmp_path):
     assert any("DDP W=1" in line for line in lines)
 
 
-def test_rerun_ddp_measures_again_once_at_processes_that_fit_and_gives_up_when_still_noisy(capsys, monkeypatch):
+@pytest.fixture
+def cores_free(monkeypatch):
+    """The cores a rerun waits for are free (the real look would find make test's other work on them)."""
+    from fastrain_lib.measure import noise
+
+    waited = []
+    monkeypatch.setattr(noise, "wait_for_cores", lambda needed, max_s=10.0: waited.append(needed) or needed)
+    return waited
+
+
+def test_rerun_ddp_measures_again_once_at_processes_that_fit_and_gives_up_when_still_noisy(capsys, monkeypatch,
+                                                                                           cores_free):
     calls = []
 
     def fake_runs(counts, batch, hidden, backend, steps=None, *, fresh=False):
@@ -101,6 +112,7 @@ def test_rerun_ddp_measures_again_once_at_processes_that_fit_and_gives_up_when_s
     R.rerun_ddp(panel)
     lines = _lines(capsys)
     assert calls == [((1, 2, 4), False), ((1, 2), True)]  # the panel's rows, then ONE fresh run without W = 4
+    assert cores_free == [2]
     assert any("Measured again" in line and "1, 2" in line for line in lines)
     assert lines[-1].startswith("➤ ⚠️ Noisy again") and not any("next cell" in line for line in lines)
 
@@ -168,7 +180,23 @@ def test_pipeline_quiet_run_states_the_gap_marked(capsys):
     assert any("68%" in line and "20%" in line and "✓ quiet" in line for line in lines), lines
 
 
-def test_rerun_pipeline_measures_once_more_and_says_so(capsys, monkeypatch):
+def test_reruns_measure_nothing_while_another_program_takes_a_core(capsys, monkeypatch):
+    from fastrain_lib.measure import noise
+
+    monkeypatch.setattr(noise, "wait_for_cores", lambda needed, max_s=10.0: needed - 1)
+    monkeypatch.setattr(P, "pipeline_experiment", lambda **k: pytest.fail("the pipeline was measured"))
+    monkeypatch.setattr(P, "ddp_runs", lambda counts, *a, fresh=False, **k: pytest.fail("measured again") if fresh else
+                        {w: [{"median_step_s": 0.01, "batch_per_rank": 64, "global_batch": 64 * w, "param_hashes": ["a"],
+                              "step_times": [0.01], "backend": "gloo", "noise": BUSY, "allreduce_s": 0.0}] for w in counts})
+    ddp_panel = types.SimpleNamespace(settings=lambda: {"processes": 2, "batch_size": 64, "hidden": 32, "backend": "gloo"})
+    pipe_panel = types.SimpleNamespace(last=types.SimpleNamespace(records=[_pipe_record(BUSY, 2)]),
+                                       settings=lambda: {"stages": 2, "micro_batches": 4, "width": 64})
+    assert R.rerun_ddp(ddp_panel) is None and R.rerun_pipeline(pipe_panel) is None
+    lines = _lines(capsys)
+    assert len(lines) == 2 and all("Not measured again" in line and "only 1 of the 2 cores" in line for line in lines)
+
+
+def test_rerun_pipeline_measures_once_more_and_says_so(capsys, monkeypatch, cores_free):
     seen = []
 
     def fake_experiment(stages, micro_batches, width):
@@ -180,7 +208,7 @@ def test_rerun_pipeline_measures_once_more_and_says_so(capsys, monkeypatch):
                                   settings=lambda: {"stages": 4, "micro_batches": 4, "width": 64})
     R.rerun_pipeline(panel)
     lines = _lines(capsys)
-    assert seen == [2]  # no more stages than cores
+    assert seen == [2] and cores_free == [2]  # no more stages than cores
     assert any("K=2, M=4" in line for line in lines) and any("✓ quiet" in line for line in lines)
     assert not any("Noisy again" in line for line in lines)
 
@@ -208,6 +236,17 @@ def test_rerun_allreduce_measures_once_in_real_processes_that_fit_the_cores(caps
     gave_up = any("Noisy again" in line for line in lines)
     assert gave_up == V.any_noisy(new_noise), lines
     assert not any("next cell" in line for line in lines)  # no second offer after the one rerun
+
+
+def test_rerun_allreduce_measures_nothing_while_another_program_takes_a_core(capsys, monkeypatch):
+    from fastrain_lib.distributed import measured
+    from fastrain_lib.measure import noise
+
+    monkeypatch.setattr(noise, "wait_for_cores", lambda needed, max_s=10.0: needed - 1)
+    monkeypatch.setattr(measured, "launch", lambda *a, **k: pytest.fail("measured while a core was taken"))
+    assert R.rerun_allreduce([(3, 1000, 20.0, 0.9, 8.0, 0.0)], [BUSY], [1000], 2) is None
+    lines = _lines(capsys)
+    assert len(lines) == 1 and "Not measured again" in lines[0] and "only 1 of the 2 cores" in lines[0]
 
 
 def test_rerun_allreduce_measures_nothing_after_quiet_rows(capsys, monkeypatch):

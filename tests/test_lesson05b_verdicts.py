@@ -5,6 +5,8 @@ states its ratio, marked on its line; a rerun of the measuring cell measures ane
 
 import pytest
 
+from fastrain_lib.measure import noise
+
 from _sentences import is_finding, says_its_noise
 from fastrain_lib.core.i18n import t
 from fastrain_lib.distributed import cost_model
@@ -159,7 +161,7 @@ def test_round_ratios_need_an_interleaving_worker():
 def test_a_noisy_run_asked_again_by_the_same_cell_is_measured_once_more(monkeypatch):
     calls, cell = [], {"now": ("dp = lesson05b.dp_run(cfg)", 5)}
     monkeypatch.setattr(R, "_cell_now", lambda: cell["now"])
-    monkeypatch.setattr(R, "wait_for_cores", lambda needed, max_s=0: needed)
+    monkeypatch.setattr(noise, "wait_for_cores", lambda needed, max_s=0: needed)
     monkeypatch.setattr(R, "_CACHE", {})
     monkeypatch.setattr(R, "_MADE_IN", {})
     monkeypatch.setattr(R, "_RERUN", set())
@@ -180,12 +182,34 @@ def test_a_noisy_run_asked_again_by_the_same_cell_is_measured_once_more(monkeypa
     assert len(calls) == 2                         # once, then the result stays
 
 
+def test_a_rerun_whose_cores_are_still_taken_measures_nothing_and_may_be_asked_again(monkeypatch, capsys):
+    """The measuring cell run again while another program still takes a core: the cached run and the line that
+    says why (a new run would be noisy by the same load rule); the rerun is not used up, so a later try measures."""
+    cell, free, calls = {"now": ("dp = lesson05b.dp_run(cfg)", 5)}, {"n": 1}, []
+    monkeypatch.setenv("FASTRAIN_LANG", "en")
+    monkeypatch.setattr(R, "_cell_now", lambda: cell["now"])
+    monkeypatch.setattr(noise, "wait_for_cores", lambda needed, max_s=0: min(needed, free["n"]))
+    monkeypatch.setattr(R, "_CACHE", {})
+    monkeypatch.setattr(R, "_MADE_IN", {})
+    monkeypatch.setattr(R, "_RERUN", set())
+
+    def make():
+        calls.append(1)
+        return {"noise": BUSY if len(calls) == 1 else QUIET}
+    R._cached(("k",), make, 2)
+    cell["now"] = ("dp = lesson05b.dp_run(cfg)", 6)
+    assert R._cached(("k",), make, 2) == {"noise": BUSY} and len(calls) == 1
+    assert "Not measured again: after waiting" in capsys.readouterr().out
+    free["n"], cell["now"] = 2, ("dp = lesson05b.dp_run(cfg)", 7)
+    assert R._cached(("k",), make, 2) == {"noise": QUIET} and len(calls) == 2
+
+
 def test_the_bucket_and_accumulation_cells_measure_anew_when_run_again_after_a_noisy_run(monkeypatch):
     """Their verdicts offer 'run the measuring cell again: it measures anew after waiting for free cores'
     (lesson05b.v_rerun); cells 20 and 24 start measured.launch themselves, through measured_once."""
     cell, waited, calls = {"now": ("bucket_results, bucket_info = ...", 3)}, [], []
     monkeypatch.setattr(R, "_cell_now", lambda: cell["now"])
-    monkeypatch.setattr(R, "wait_for_cores", lambda needed, max_s=0: waited.append(needed) or needed)
+    monkeypatch.setattr(noise, "wait_for_cores", lambda needed, max_s=0: waited.append(needed) or needed)
     monkeypatch.setattr(R, "_CACHE", {})
     monkeypatch.setattr(R, "_MADE_IN", {})
     monkeypatch.setattr(R, "_RERUN", set())

@@ -6,6 +6,8 @@ when they stood on a noisy row."""
 import types
 
 import pytest
+from hypothesis import assume, given
+from hypothesis import strategies as st
 
 from fastrain_lib.lessons.l05c_sharding_and_pipelines import panel as P05c
 from fastrain_lib.lessons.l05c_sharding_and_pipelines import verdicts as V05c
@@ -41,8 +43,32 @@ def test_a_noisy_verdict_is_measured_once_more_and_given_up_only_when_noisy_agai
                      lambda r: r["noisy"], cores=3)
     lines = _lines(capsys)
     assert measured == [1] and said == [new] and waits == [(3, rerun.wait_s())]
-    assert lines[0].endswith("Measuring again: 3 free cores needed, 3 free at the start.")
+    assert lines[0].endswith("Measuring again: the 3 cores it needs are free now.")
     assert any("Noisy again" in line for line in lines) == new_noisy
+
+
+@pytest.mark.parametrize("free", [0, 1, 2])
+def test_while_the_cores_are_still_taken_nothing_is_measured_and_the_line_says_why(capsys, monkeypatch, free):
+    monkeypatch.setattr(noise, "wait_for_cores", lambda cores, max_s: free)
+    assert rerun.once(True, lambda: pytest.fail("measured"), lambda r: pytest.fail("said"), bool, cores=3) is None
+    lines = _lines(capsys)
+    assert len(lines) == 1 and "Not measured again" in lines[0] and f"only {free} of the 3 cores" in lines[0]
+    assert not any("Noisy again" in line for line in lines)
+
+
+@given(cores=st.integers(1, 64), needed=st.integers(1, 64), other=st.floats(0, 64, allow_nan=False))
+def test_cores_not_free_is_exactly_a_load_noisy_measurement(cores, needed, other):
+    """The rerun skips a measurement exactly when noise.verdict would call it noisy for load: wait_for_cores,
+    given a look at the machine that finds `other` cores taken by other programs, against the cores needed."""
+    assume(needed <= cores)  # every rerun asks for no more processes than cores
+    load = {"cores": cores, "other_cores": other, "steal_cores": 0.0}
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(noise, "sample", lambda: None)
+        mp.setattr(noise, "load_between", lambda a, b: load)
+        mp.setattr(noise.time, "sleep", lambda s: None)
+        free = noise.wait_for_cores(needed, max_s=0)
+    _, reasons = noise.verdict({"cores": cores, "threads": needed, "other_cores": other, "steal_cores": 0.0})
+    assert 0 <= free <= needed and (free < needed) == ("load" in reasons)
 
 
 def test_a_quiet_verdict_measures_nothing(capsys, waits):
@@ -54,7 +80,7 @@ def test_the_offer_is_a_line_only_after_a_noisy_verdict(capsys):
     rerun.offer(False)
     assert capsys.readouterr().out == ""
     rerun.offer(True)
-    assert "the next cell measures once more" in capsys.readouterr().out
+    assert "the next cell waits up to" in capsys.readouterr().out
 
 
 def _sweep_rows(info):
@@ -65,7 +91,7 @@ def _sweep_rows(info):
 @pytest.mark.parametrize("info, offered", [(QUIET, False), (BUSY, True)])
 def test_lesson05c_offers_the_rerun_only_beside_a_noisy_row(capsys, info, offered):
     V05c.say_sweep(_sweep_rows(info))
-    assert any("the next cell measures once more" in line for line in _lines(capsys)) == offered
+    assert any("the next cell waits up to" in line for line in _lines(capsys)) == offered
 
 
 @pytest.mark.parametrize("new_info", [QUIET, BUSY])

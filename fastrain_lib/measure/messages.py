@@ -301,19 +301,23 @@ MESSAGES.update({
     },
 })
 
-# Said by measure/rerun.py: the one rerun at the quieter setting (issue 38) of lessons 05c and 06.
+# Said by measure/rerun.py: the one rerun at the quieter setting (issue 38) of lessons 05, 05b, 05c and 06.
 MESSAGES.update({
     "rerun.offer": {
-        "bn": "↻ এই রায় গোলমেলে মাপের ওপর: পরের সেলটি একবার আবার মাপে, কোরগুলো খালি হওয়ার জন্য {wait_s:g} সেকেন্ড পর্যন্ত অপেক্ষা করে।",
-        "en": "↻ This verdict stood on a noisy measurement: the next cell measures once more, after waiting up to {wait_s:g} s for free cores.",
+        "bn": "↻ এই রায় গোলমেলে মাপের ওপর: পরের সেলটি কোরগুলো খালি হওয়ার জন্য {wait_s:g} সেকেন্ড পর্যন্ত অপেক্ষা করে, খালি হলে একবার আবার মাপে।",
+        "en": "↻ This verdict stood on a noisy measurement: the next cell waits up to {wait_s:g} s for free cores and, once they are free, measures once more.",
     },
     "rerun.not_needed": {
         "bn": "✓ উপরের মাপ শান্ত ছিল: আবার মাপার দরকার নেই।",
         "en": "✓ The measurement above was quiet: no need to measure again.",
     },
     "rerun.started": {
-        "bn": "আবার মাপা হচ্ছে: দরকার {cores}টি খালি কোর, শুরুর সময় খালি ছিল {free}টি।",
-        "en": "Measuring again: {cores} free cores needed, {free} free at the start.",
+        "bn": "আবার মাপা হচ্ছে: দরকারি {cores}টি কোরই এখন খালি।",
+        "en": "Measuring again: the {cores} cores it needs are free now.",
+    },
+    "rerun.still_busy": {
+        "bn": "⚠️ আবার মাপা হলো না: {wait_s:g} সেকেন্ড অপেক্ষার পরেও দরকারি {cores}টি কোরের মধ্যে খালি মাত্র {free}টি। অন্য কোনো প্রোগ্রাম বাকি কোরগুলো ব্যবহার করছে, তাই এখন মাপলে সেই মাপও গোলমেলে হতো। অন্য প্রোগ্রাম বন্ধ করে এই সেলটি আবার চালাও, বা reference/ ফোল্ডারের মাপা ফল দেখো।",
+        "en": "⚠️ Not measured again: after waiting {wait_s:g} s, only {free} of the {cores} cores it needs are free. Another program is using the rest, so a measurement now would be noisy too. Close other programs and run this cell again, or look at the measured results in reference/.",
     },
     "rerun.gave_up": {
         "bn": "⚠️ আবার মাপাতেও গোলমেলে: এই মেশিন এখন ব্যস্ত, তাই এখানকার সংখ্যা থেকে কিছু বলা হলো না। অন্য প্রোগ্রাম বন্ধ করে পরে চালাও, বা reference/ ফোল্ডারের মাপা ফল দেখো।",

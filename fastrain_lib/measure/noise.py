@@ -202,26 +202,30 @@ def suggested_threads(info: dict) -> int:
     return max(1, min(int(info.get("threads") or 1), int(info.get("cores_free") or 0)))
 
 
-def threads_that_fit(wanted: int, *, seconds: float = 0.2) -> int:
-    """How many of `wanted` CPU threads fit beside the other work running now: the load of other
-    programs over a short look (`seconds`), not counted as a measurement. A thread team larger
-    than the free cores waits for its descheduled member at every step (the capstone trained
-    10× slower in a Jupyter kernel with 2 threads beside one busy core, 2026-12-02)."""
+def free_cores_now(seconds: float = 0.2) -> float:
+    """The cores other programs leave free over a short look (`seconds`, not counted as a measurement), with
+    the verdict's tolerance: a measurement needing k cores is noisy for load exactly when this is below k."""
     start = sample()
     time.sleep(seconds)
     other = load_between(start, sample())
-    free = other["cores"] - other["other_cores"] - other["steal_cores"] + CORE_TOLERANCE
-    return suggested_threads({"threads": wanted, "cores_free": free})
+    return other["cores"] - other["other_cores"] - other["steal_cores"] + CORE_TOLERANCE
+
+
+def threads_that_fit(wanted: int, *, seconds: float = 0.2) -> int:
+    """How many of `wanted` CPU threads fit beside the other work running now (at least 1). A thread team
+    larger than the free cores waits for its descheduled member at every step (the capstone trained
+    10× slower in a Jupyter kernel with 2 threads beside one busy core, 2026-12-02)."""
+    return suggested_threads({"threads": wanted, "cores_free": free_cores_now(seconds)})
 
 
 def wait_for_cores(needed: int, max_s: float = 10.0) -> int:
-    """Wait (up to max_s) until `needed` cores are free beside other programs; the cores free at the end.
-    A rerun waits here first: another program's burst may pass in a few seconds (issue 38)."""
+    """Wait (up to max_s) until `needed` cores are free beside other programs; the whole cores free at the
+    end (0 to `needed`). A rerun waits here first: another program's burst may pass in a few seconds (issue 38)."""
     deadline = time.monotonic() + max_s
-    free = threads_that_fit(needed)
+    free = int(max(0.0, free_cores_now()))
     while free < needed and time.monotonic() < deadline:
-        free = threads_that_fit(needed, seconds=0.5)
-    return free
+        free = int(max(0.0, free_cores_now(seconds=0.5)))
+    return min(free, needed)
 
 
 _LOOK_S, _LOOK_VALID_S = 0.1, 2.0  # one short look at the load serves the measurements of the next 2 s

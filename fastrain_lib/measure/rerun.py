@@ -2,10 +2,12 @@
 
 A verdict that stood on a noisy measurement ends with offer(): "the next cell measures once more". That
 next cell is one line calling once(): when nothing was noisy it says so and measures nothing; otherwise it
-waits up to wait_s() for the cores the measurement needs (another program's burst may pass), measures once
-more, says the verdict on the new numbers, and, when they are noisy again, says plainly that this machine
-is too busy to conclude anything now. Never a second rerun: a lab PC that stays busy gets an honest answer
-in one extra step instead of a loop.
+waits up to wait_s() for the cores the measurement needs (another program's burst may pass). When they are
+still taken it says so and measures nothing: by noise.verdict's own load rule the new numbers would be noisy
+too, so measuring would only cost the student the time (and make test's CPU). When they are free it measures
+once more, says the verdict on the new numbers, and, when they are noisy again, says plainly that this machine
+is too busy to conclude anything now. Never a second rerun by itself: a lab PC that stays busy gets an honest
+answer in one extra step instead of a loop; the student may run the cell again later.
 """
 
 from __future__ import annotations
@@ -29,15 +31,28 @@ def offer(noisy: bool) -> None:
         say("rerun.offer", noise=(), wait_s=wait_s())
 
 
+def cores_ready(cores: int) -> bool:
+    """Wait up to wait_s() for `cores` free cores and say what was found: False, with the line that says why
+    nothing is measured, when they are still taken. noise.wait_for_cores applies noise.verdict's load rule
+    (other programs' cores against the cores left free, with the same tolerance), so "not free" here is
+    exactly "a measurement now would be noisy for load"."""
+    free = noise.wait_for_cores(cores, wait_s())
+    if free < cores:
+        say("rerun.still_busy", noise=(), cores=cores, free=max(0, free), wait_s=wait_s())
+        return False
+    say("rerun.started", noise=(), cores=cores)
+    return True
+
+
 def once(noisy: bool, remeasure, say_verdict, still_noisy, *, cores: int):
-    """The rerun cell: `remeasure()` once (after waiting for `cores` free cores) when `noisy`, then
+    """The rerun cell: `remeasure()` once when `noisy` and `cores` cores are free (cores_ready), then
     `say_verdict(new)`, then the give-up line when `still_noisy(new)`. Returns the new result, or None
-    when the first measurement was quiet (nothing measured)."""
+    when nothing was measured (the first measurement was quiet, or the cores are still taken)."""
     if not noisy:
         say("rerun.not_needed", noise=())
         return None
-    free = noise.wait_for_cores(cores, wait_s())
-    say("rerun.started", noise=(), cores=cores, free=max(0, min(free, cores)))
+    if not cores_ready(cores):
+        return None
     new = remeasure()
     say_verdict(new)
     if still_noisy(new):

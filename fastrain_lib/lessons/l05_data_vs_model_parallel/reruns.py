@@ -1,13 +1,14 @@
 """Lesson 05's one rerun at the quieter setting (issue 38): when a panel's verdict stood on noisy rows,
 the cell below it measures once more — only process counts (or stages) that fit the cores, one thread
 each — says the new verdict, and gives up honestly when the machine is still busy. A quiet run is not
-measured again."""
+measured again, nor one whose cores another program still takes (rerun.cores_ready says why)."""
 
 from __future__ import annotations
 
 from fastrain_lib.core.verdicts import say
 from fastrain_lib.lessons.l05_data_vs_model_parallel import panel as lesson_panel
 from fastrain_lib.lessons.l05_data_vs_model_parallel import verdicts as lesson_verdicts
+from fastrain_lib.measure import rerun
 
 
 def rerun_ddp(panel) -> list[dict] | None:
@@ -22,6 +23,8 @@ def rerun_ddp(panel) -> list[dict] | None:
         say("lesson05.rerun_not_needed", noise=())
         return None
     counts = [w for w in lesson_panel.process_counts(settings["processes"]) if w <= max(2, lesson_verdicts.cores())]
+    if not rerun.cores_ready(max(counts)):
+        return None
     rows = lesson_panel.summarise(lesson_panel.ddp_runs(counts, settings["batch_size"], settings["hidden"],
                                                         settings["backend"], fresh=True))
     say("lesson05.rerun_done", noise=(), what=t("lesson05.rerun_what_ddp", counts=", ".join(map(str, counts))))
@@ -44,6 +47,8 @@ def rerun_pipeline(panel):
         return None
     settings = dict(panel.settings())
     settings["stages"] = max(2, min(settings["stages"], lesson_verdicts.cores()))
+    if not rerun.cores_ready(settings["stages"]):
+        return None
     outcome = lesson_panel.pipeline_experiment(**settings)
     if outcome.figure is not None:
         plt.close(outcome.figure)  # the sentence is the result; the panel keeps its own chart
@@ -63,13 +68,13 @@ def rerun_allreduce(rows: list[tuple], row_noise: list[dict], numels: list[int],
     again. Returns (rows, noise) of the new run, or None when nothing needed it."""
     from fastrain_lib.core.i18n import t
     from fastrain_lib.distributed import measured, ring
-    from fastrain_lib.measure import noise, rerun
 
     if not lesson_verdicts.any_noisy(row_noise):
         say("lesson05.rerun_not_needed", noise=())
         return None
     n = max(2, min(max(r[0] for r in rows), lesson_verdicts.cores()))
-    noise.wait_for_cores(n, rerun.wait_s())
+    if not rerun.cores_ready(n):  # still taken: a new run would be noisy too (it said why)
+        return None
     run = measured.launch(ring.compare_worker, n, args=(numels, repeats, None), threads=1, timeout_s=300)
     new_rows, new_noise, _ = lesson_panel.allreduce_table({n: run})
     say("lesson05.rerun_done", noise=(), what=t("lesson05.rerun_what_ar", n=n))

@@ -64,8 +64,8 @@ MESSAGES = {
         "en": "⚠️ {what}: this measurement was noisy (other work was running, more processes than cores, or the repeats disagree) — so no cause is drawn from it. Stop other work and run the cell again.",
     },
     "lesson05b.v_rerun": {
-        "bn": "একবার আবার মাপো, শান্ত অবস্থায়: অন্য প্রোগ্রাম (ব্রাউজারের ভিডিও, আরেকটি নোটবুক) বন্ধ করে উপরের মাপার সেলটি আবার চালাও — দ্বিতীয়বার সে আগের ফল না নিয়ে নতুন করে মাপে, প্রতিটি র‍্যাঙ্ক 1টি থ্রেডে, আর শুরুর আগে কোর খালি হওয়ার জন্য কয়েক সেকেন্ড অপেক্ষা করে।",
-        "en": "Measure once more, quietly: close other programs (a browser video, another notebook) and run the measuring cell above again — the second time it measures anew instead of reusing the result, one thread per process, and waits a few seconds for free cores before it starts.",
+        "bn": "একবার আবার মাপো, শান্ত অবস্থায়: অন্য প্রোগ্রাম (ব্রাউজারের ভিডিও, আরেকটি নোটবুক) বন্ধ করে উপরের মাপার সেলটি আবার চালাও — দ্বিতীয়বার সে আগের ফল না নিয়ে নতুন করে মাপে, প্রতিটি র‍্যাঙ্ক 1টি থ্রেডে, আর শুরুর আগে কোর খালি হওয়ার জন্য কয়েক সেকেন্ড অপেক্ষা করে (তখনও খালি না হলে মাপে না, কেন তা বলে)।",
+        "en": "Measure once more, quietly: close other programs (a browser video, another notebook) and run the measuring cell above again — the second time it measures anew instead of reusing the result, one thread per process, and waits a few seconds for free cores before it starts (if they stay taken, it measures nothing and says why).",
     },
     "lesson05b.quiet_mark": {"bn": "(শান্ত মাপ থেকে)", "en": "(from a quiet run)"},
     "lesson05b.v_no_sync_busy": {

@@ -6,8 +6,7 @@ from __future__ import annotations
 from fastrain_lib.core import config
 from fastrain_lib.distributed import WorkerError, cost_model, dataparallel, measured, overlap, ring
 from fastrain_lib.lessons.l05b_ddp_in_depth import saved
-from fastrain_lib.measure import hardware, noise
-from fastrain_lib.measure.noise import wait_for_cores
+from fastrain_lib.measure import hardware, noise, rerun
 
 
 # ---------------------------------------------------------------- sizes by run mode
@@ -44,7 +43,6 @@ def held_out_size() -> int:
 _CACHE: dict[tuple, object] = {}
 _MADE_IN: dict[tuple, tuple | None] = {}  # (cell source, execution count) of the cell that measured each run
 _RERUN: set[tuple] = set()               # runs measured a second time (one rerun each, then the result stays)
-RERUN_WAIT_S = 10.0                      # how long a rerun waits for the cores it needs to be free
 
 
 def _cell_now() -> tuple | None:
@@ -70,13 +68,15 @@ def has_noisy(value) -> bool:
 def _cached(key: tuple, make, cores_needed: int = 1):
     """The run for `key`, measured once and shared (the panel and the notebook's cells). A noisy run
     asked for again by the cell that measured it (the student ran the cell once more, as its verdict
-    offered) is measured once more, after waiting for `cores_needed` free cores."""
+    offered) is measured once more when `cores_needed` cores are free (rerun.cores_ready: it waits for
+    them, and says why nothing is measured when they stay taken; the student may then try again)."""
     cell, made = _cell_now(), _MADE_IN.get(key)
     again = (key in _CACHE and key not in _RERUN and cell is not None and made is not None
              and made[0] == cell[0] and made[1] != cell[1] and has_noisy(_CACHE[key]))  # the same cell, run again
     if again:
-        _RERUN.add(key)
-        wait_for_cores(cores_needed, RERUN_WAIT_S)
+        again = rerun.cores_ready(cores_needed)
+        if again:
+            _RERUN.add(key)
     if key not in _CACHE or again:
         _CACHE[key] = make()
         _MADE_IN[key] = cell

@@ -2,6 +2,8 @@ import html
 
 import ipywidgets as w
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from fastrain_lib.measure import bench
 from fastrain_lib.ui import plots
@@ -160,6 +162,19 @@ def test_threads_control_runs_with_fewer_threads_and_restores(monkeypatch):
 def test_html_table_escapes():
     html = html_table(["<a>"], [("<script>", 1.23456)])
     assert "<script>" not in html and "&lt;script&gt;" in html and "1.235" in html
+
+
+@given(st.floats(min_value=-1e15, max_value=1e15, allow_nan=False))
+def test_a_table_number_is_never_in_e_plus_notation_and_keeps_its_value(value):
+    """Lesson 04's ablation table showed '2.251e+04' tokens/s in a busy lab run (issue 38): any rate, count or
+    time a table shows reads as a plain number, and still says the same value to 4 significant digits."""
+    from _sentences import SCIENTIFIC
+
+    from fastrain_lib.ui.tables import number, text_table
+
+    for text in (number(value), text_table(["x"], [(value,)]).splitlines()[-1]):
+        assert not SCIENTIFIC.search(text) and "e+" not in text.lower(), text
+        assert abs(float(text.replace(",", "")) - value) <= max(abs(value) * 5e-4, 1e-300) or abs(value) < 1e-4
 
 
 @pytest.mark.parametrize("module", ["lesson00"])

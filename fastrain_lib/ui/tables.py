@@ -7,11 +7,18 @@ from __future__ import annotations
 import html
 
 
+def number(value: float, fmt: str = "{:.4g}") -> str:
+    """`value` formatted with `fmt`, but never in e+ notation: a student reads "22,510 tokens/s", not
+    "2.251e+04" (fmt's "g" switches to it from 10,000 up); a large value gets thousands separators instead."""
+    text = fmt.format(value)
+    return f"{value:,.0f}" if "e+" in text.lower() else text
+
+
 def html_table(headers: list[str], rows: list[tuple], fmt: str = "{:.4g}") -> str:
-    """A small HTML table; floats are formatted with `fmt`, everything is escaped."""
+    """A small HTML table; floats are formatted with `fmt` (number()), everything is escaped."""
 
     def cell(value):
-        text = fmt.format(value) if isinstance(value, float) else str(value)
+        text = number(value, fmt) if isinstance(value, float) else str(value)
         return html.escape(text)
 
     head = "".join(f"<th>{html.escape(str(h))}</th>" for h in headers)
@@ -23,7 +30,7 @@ def text_table(headers: list[str], rows: list[tuple], fmt: str = "{:.4g}") -> st
     """The same table as plain text, columns aligned (what a saved notebook shows without HTML)."""
 
     def cell(value):
-        return fmt.format(value) if isinstance(value, float) else str(value)
+        return number(value, fmt) if isinstance(value, float) else str(value)
 
     lines = [[str(h) for h in headers]] + [[cell(v) for v in row] for row in rows]
     width = max(len(line) for line in lines)

@@ -76,9 +76,17 @@ def _infos(noise) -> list[dict]:
         if name else infos
 
 
+# Record params that say where a record came from, not what was measured ('panel=lesson05_pipeline').
+_NOT_A_SETTING = {"panel", "student"}
+
+
 def row_name(name: str, params: dict | None = None) -> str:
-    """How a noisy line names a row: the record's name and its settings ('fused (n=64)')."""
-    settings = ", ".join(f"{k}={v}" for k, v in (params or {}).items() if isinstance(v, (int, float, str)))
+    """How a noisy line names a row: the record's name and the settings it does not already show
+    ('fused (n=64)'; 'pipeline K=2 M=4 (width=512)', not '... (stages=2, micro_batches=4, ...)')."""
+    shown = set(re.findall(r"[\w.]+", str(name)))
+    settings = ", ".join(f"{k}={v}" for k, v in (params or {}).items()
+                         if isinstance(v, (int, float, str)) and not isinstance(v, bool) and k not in _NOT_A_SETTING
+                         and str(v) not in shown)
     return f"{name} ({settings})" if settings and settings not in name else str(name)
 
 

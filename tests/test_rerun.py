@@ -107,6 +107,21 @@ def test_lesson05c_sweep_rerun_measures_the_same_sweep_once_and_says_the_new_ver
     assert any("Noisy again" in line for line in lines) == (new_info is BUSY)
 
 
+def test_a_quiet_sweep_whose_times_follow_no_rule_is_offered_the_rerun_and_measured_again(capsys, waits, monkeypatch):
+    """A busy lab run: all-reduce times 0.3, 0.5, 2.9, 0.5 ms over four widths, each measurement quiet by the
+    load counters. The verdict calls them noise; its rerun cell used to say 'the measurement above was quiet'."""
+    rows = _sweep_rows(QUIET) + _sweep_rows(QUIET)
+    for row, ms, width in zip(rows, (0.3, 0.5, 2.9, 0.5), (64, 256, 1024, 2048)):
+        row.update(width=width, allreduce_s=ms / 1e3, allreduce_bytes=width * 4)
+    V05c.say_sweep(rows)
+    lines = _lines(capsys)
+    assert any("follow no rule" in line for line in lines) and "the next cell waits up to" in lines[-1]
+    monkeypatch.setattr(P05c, "tp_runs", lambda processes, width, widths: "runs")
+    monkeypatch.setattr(P05c, "sweep_table", lambda runs: _sweep_rows(QUIET))
+    assert P05c.rerun_sweep(rows, 2, 64, (64, 256, 1024, 2048)) == _sweep_rows(QUIET)
+    assert not any("no need to measure again" in line for line in _lines(capsys))
+
+
 def test_lesson06_ps_rerun_says_nothing_where_the_server_never_ran(capsys, waits):
     assert P06.rerun_ps(None, None) is None
     assert capsys.readouterr().out == "" and waits == []

@@ -549,11 +549,11 @@ def test_closing_recipe_is_the_measured_order(monkeypatch):
     # nothing beyond the noise: no step is recommended, and "keep fp32 + for-loop" is not said either
     noisy = {"fp32": _result([10, 9, 11, 10, 12, 8]), "fused": _result([10, 9.8, 10.4, 9, 11.5, 10])}
     keys = [k for k, _ in cverdicts.recipe_steps(cverdicts.switch_effects(noisy), "x")]
-    assert keys == ["lesson07.recipe_head", "lesson07.recipe_unclear"]
+    assert keys == ["lesson07.recipe_head_none", "lesson07.recipe_unclear"]  # no list announced that never comes
     # only when every switch is measurably slower does the recipe keep the baseline
     slower = {"fp32": _result([12, 10, 10, 10, 10, 10]), "bf16": _result([14, 12.8, 12.8, 12.9, 12.8, 12.8])}
     keys = [k for k, _ in cverdicts.recipe_steps(cverdicts.switch_effects(slower), "x")]
-    assert keys == ["lesson07.recipe_head", "lesson07.recipe_nothing", "lesson07.recipe_skip"]
+    assert keys == ["lesson07.recipe_head_none", "lesson07.recipe_nothing", "lesson07.recipe_skip"]
 
 
 @pytest.mark.parametrize("factor", [1.13, 1.11])
@@ -567,7 +567,7 @@ def test_issue27_fused_within_its_noise_never_leads_to_keep_the_for_loop(monkeyp
     (effect,) = cverdicts.switch_effects(results)
     assert effect["verdict"] == "noise" and effect["speedup"] == pytest.approx(factor, rel=1e-3)
     lines = cverdicts.recipe_steps([effect], "x")
-    assert [k for k, _ in lines] == ["lesson07.recipe_head", "lesson07.recipe_unclear_gain"]
+    assert [k for k, _ in lines] == ["lesson07.recipe_head_none", "lesson07.recipe_unclear_gain"]
     text = " ".join(t(k, lang="en", **v) for k, v in lines)
     assert f"fused AdamW ×{factor:.2f}" in text and "keep" not in text.replace("to keep the for-loop", "")
     assert "neither turns it on nor says to keep the for-loop" in text
@@ -658,8 +658,8 @@ def test_the_switch_loop_records_the_load_each_variant_ran_beside():
     threads that fit, so a hog per core leaves its one thread two thirds of a core, within the tolerance on
     2 cores.) That a quiet pair is judged is test_a_switch_measured_under_load_gets_no_verdict's other half."""
     variants = {"fp32": {"precision": "fp32", "fused": False}, "fused": {"precision": "fp32", "fused": True}}
-    with noise.hog(noise.cores() + 1):
-        busy = _switch_loop(variants, steps=6)
+    with noise.hog(noise.cores() + 1):  # 20 steps: the fused variant's 6 took 39 ms once, too short a window
+        busy = _switch_loop(variants, steps=20)  # for the scheduler to share the cores fairly (1.03 other cores)
     assert all("load" in r.noise["reasons"] for r in busy.values()), [r.noise for r in busy.values()]
     (effect,) = cverdicts.switch_effects(busy)
     assert effect["verdict"] == "busy" and effect["other_cores"] >= 0.5

@@ -243,6 +243,10 @@ MESSAGES.update({
         "bn": "এই মেশিনের রেসিপি ({machine}), ওপরের তুলনায় এইমাত্র মাপা গতিবৃদ্ধি থেকে, বড় লাভ আগে:",
         "en": "The recipe of this machine ({machine}), from the speed-ups just measured above, largest first:",
     },
+    "lesson07.recipe_head_none": {
+        "bn": "এই মেশিনের রেসিপি ({machine}), ওপরের তুলনায় এইমাত্র মাপা গতিবৃদ্ধি থেকে: চালু করার মতো কোনো সুইচ এই রানে পাওয়া যায়নি।",
+        "en": "The recipe of this machine ({machine}), from the speed-ups just measured above: this run found no switch to turn on.",
+    },
     "lesson07.recipe_step": {
         "bn": "{n}) {name} চালু করো: {speedup:.2f}× ({tokens:,.0f} বনাম {base:,.0f} টোকেন/সেকেন্ড)",
         "en": "{n}) turn on {name}: {speedup:.2f}× ({tokens:,.0f} vs {base:,.0f} tokens/s)",

@@ -294,7 +294,8 @@ def recipe_steps(effects: list[dict], machine: str) -> list[tuple[str, dict]]:
     winners = [e for e in effects if e["verdict"] == "faster"]
     busy = [e for e in effects if e["verdict"] == "busy"]
     unclear = [e for e in effects if e["verdict"] == "noise"]
-    lines = [("lesson07.recipe_head", {"machine": machine})]
+    # with no switch to turn on, the head says so instead of announcing a list that never comes
+    lines = [("lesson07.recipe_head" if winners else "lesson07.recipe_head_none", {"machine": machine})]
     lines += [("lesson07.recipe_step", {**e, "n": n}) for n, e in enumerate(winners, 1)]
     if not winners and not busy and not unclear:
         lines.append(("lesson07.recipe_nothing", {}))  # every switch measurably slower: keep the baseline

@@ -5,8 +5,10 @@ Names are exactly what torch.cuda.get_device_name() returns (the driver's produc
 (https://developer.nvidia.com/cuda-gpus); peaks from the datasheet each row names.
 """
 
+import re
 import sys
 import types
+from pathlib import Path
 
 import pytest
 import torch
@@ -512,3 +514,33 @@ def test_run_optional_decides_from_the_mode_the_gpu_and_the_request(mode, gpu, a
     monkeypatch.setenv("FASTRAIN_OPTIONAL", asked)
     monkeypatch.setattr(hardware, "cuda_available", lambda: gpu)
     assert hardware.run_optional("compile") is runs
+
+
+@pytest.mark.parametrize("mode, gpu, asked, runs", [
+    ("ci", False, "", False),             # make test covers it elsewhere (CI_COVERED_ELSEWHERE)
+    ("full", False, "", True), ("lab", True, "", True), ("lab", False, "", False),  # as any optional cell
+    ("ci", False, "compile", True), ("ci", False, "ablation-compile", True), ("lab", False, "all", True),
+    ("ci", False, "profiler", False), ("full", True, "none", False),
+])
+def test_an_optional_cell_covered_elsewhere_is_off_in_ci_mode_only(mode, gpu, asked, runs, monkeypatch):
+    monkeypatch.setenv("FASTRAIN_MODE", mode)
+    monkeypatch.setenv("FASTRAIN_OPTIONAL", asked)
+    monkeypatch.setattr(hardware, "cuda_available", lambda: gpu)
+    monkeypatch.setattr(hardware, "compiler_problem", lambda: None)
+    assert hardware.run_optional("ablation-compile") is runs
+
+
+def test_what_ci_mode_leaves_off_is_read_by_a_lesson_and_covered_by_the_tests_it_names():
+    """Each CI_COVERED_ELSEWHERE name is what some lesson cell asks for, and each test file it names exists and
+    runs that code: the Inductor compile of the tiny GPT's step (benchmarks' compile family) and the ablation's
+    compile stage (test_fused)."""
+    from fastrain_lib import authoring
+
+    tests = Path(__file__).parent
+    cells = "\n".join(p.read_text(encoding="utf-8") for p in authoring.all_notebooks(tests.parent))
+    for name, covered_by in hardware.CI_COVERED_ELSEWHERE.items():
+        assert f'run_optional(\\"{name}\\")' in cells, name
+        for path in re.findall(r"tests/\w+\.py", covered_by):
+            assert (tests.parent / path).exists(), path
+    assert 'run_family("compile"' in (tests / "test_benchmarks.py").read_text(encoding="utf-8")
+    assert 'include_compile=True, stages=["compile"]' in (tests / "test_fused.py").read_text(encoding="utf-8")

@@ -320,7 +320,7 @@ MESSAGES.update({
         "en": "⚠️ Not measured again: after waiting {wait_s:g} s, only {free} of the {cores} cores it needs are free. Another program is using the rest, so a measurement now would be noisy too. Close other programs and run this cell again, or look at the measured results in reference/.",
     },
     "rerun.gave_up": {
-        "bn": "⚠️ আবার মাপাতেও গোলমেলে: এই মেশিন এখন ব্যস্ত, তাই এখানকার সংখ্যা থেকে কিছু বলা হলো না। অন্য প্রোগ্রাম বন্ধ করে পরে চালাও, বা reference/ ফোল্ডারের মাপা ফল দেখো।",
-        "en": "⚠️ Noisy again: this machine is busy now, so nothing is concluded from its numbers. Close other programs and run it later, or look at the measured results in reference/.",
+        "bn": "⚠️ আবার মাপাতেও গোলমেলে (কেন, তা ওপরের লাইনে বলা), তাই এখানকার সংখ্যা থেকে কিছু বলা হলো না। অন্য প্রোগ্রাম বন্ধ করে পরে আবার চালাও, বা reference/ ফোল্ডারের মাপা ফল দেখো।",
+        "en": "⚠️ Noisy again (the line above says why), so nothing is concluded from these numbers. Close other programs and run it again later, or look at the measured results in reference/.",
     },
 })

@@ -67,12 +67,6 @@ MESSAGES = {
     "lesson05.rerun_what_ddp": {"bn": "প্রসেস {counts}", "en": "processes {counts}"},
     "lesson05.rerun_what_pipe": {"bn": "K={k}, M={m}", "en": "K={k}, M={m}"},
     "lesson05.rerun_what_ar": {"bn": "N={n}, প্রতিটি সংখ্যা-আকার", "en": "N={n}, every size"},
-    "lesson05.rerun_gave_up": {
-        "bn": "⚠️ আবার মাপাতেও গোলমেলে: এই মেশিন এখন ব্যস্ত, তাই এখানকার সংখ্যা থেকে কিছু বলা হলো না। অন্য প্রোগ্রাম বন্ধ করে পরে চালাও, "
-              "বা reference/ ফোল্ডারের মাপা ফল দেখো।",
-        "en": "⚠️ Noisy again: this machine is busy now, so nothing is concluded from its numbers. Close other programs and run it later, "
-              "or look at the measured results in reference/.",
-    },
     "lesson05.v_contention": {
         "bn": "{w}টি প্রসেসে গতিবৃদ্ধি মাত্র {speedup:.2f}×, যদিও অল-রিডিউস ({allreduce_ms:.1f} ms) গণনার ({compute_ms:.1f} ms) চেয়ে "
               "কম: মাপা ধাপ {step_ms:.1f} ms, গণনা + অল-রিডিউস মিলে যা হওয়ার কথা ({expected_ms:.1f} ms) তার চেয়ে বেশি। প্রসেসগুলো একে অপরকে "

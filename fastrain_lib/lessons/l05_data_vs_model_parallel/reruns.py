@@ -30,7 +30,7 @@ def rerun_ddp(panel) -> list[dict] | None:
     say("lesson05.rerun_done", noise=(), what=t("lesson05.rerun_what_ddp", counts=", ".join(map(str, counts))))
     lesson_verdicts.say_ddp(rows, offer_rerun=False)
     if lesson_verdicts.any_noisy([r.get("noise") for r in rows]):
-        say("lesson05.rerun_gave_up", noise=())
+        say("rerun.gave_up", noise=())  # the same words as lessons 05b-06 (measure/rerun.py)
     return rows
 
 
@@ -57,7 +57,7 @@ def rerun_pipeline(panel):
                                                 m=settings["micro_batches"]))
     lesson_verdicts.say_pipeline(record, offer_rerun=False)
     if record.noisy:
-        say("lesson05.rerun_gave_up", noise=())
+        say("rerun.gave_up", noise=())  # the same words as lessons 05b-06 (measure/rerun.py)
     return record
 
 
@@ -80,5 +80,5 @@ def rerun_allreduce(rows: list[tuple], row_noise: list[dict], numels: list[int],
     say("lesson05.rerun_done", noise=(), what=t("lesson05.rerun_what_ar", n=n))
     lesson_verdicts.say_allreduce(new_rows, new_noise, offer_rerun=False)
     if lesson_verdicts.any_noisy(new_noise):
-        say("lesson05.rerun_gave_up", noise=())
+        say("rerun.gave_up", noise=())  # the same words as lessons 05b-06 (measure/rerun.py)
     return new_rows, new_noise

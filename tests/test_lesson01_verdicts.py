@@ -4,6 +4,8 @@ include the numbers the issue measured on a busy 2-core lab PC, with and without
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from _sentences import CAUSE, is_finding, says_its_noise
@@ -145,6 +147,16 @@ def test_points_above_the_roof_measured_next_to_them_are_flagged(capsys):
     out = printed(lines, capsys)
     assert "measurement problem" in out and "No explanation" in out
     assert V.ceiling_lines(points, 100.0, 40.0) == []  # re-measured on a quiet machine: nothing to flag
+
+
+def test_element_counts_and_sample_rates_read_with_thousands_separators(capsys):
+    """A busy lab run printed 'fastest at 262144 elements' and '1596 -> 169920 samples/s' (issue 38: numbers a
+    student reads easily): counts and rates in these sentences carry separators, as the tables' numbers do."""
+    adds = [add_row(n, g) for n, g in [(1024, 20.0), (262144, 85.0), (16777216, 23.0)]]
+    batches = [batch_row(b, ms) for b, ms in [(1, 0.63), (1024, 6.2), (4096, 24.1)]]
+    out = printed(V.add_lines(adds, 32 * MB) + V.batch_lines(batches), capsys)
+    assert "262,144" in out and "16,777,216" in out and "169,959" in out, out
+    assert not re.search(r"(?<![\d,.])\d{5,}(?![\d,.])", out), out
 
 
 # ---------------------------------------------------------------- §5 batch size

@@ -184,32 +184,32 @@ MESSAGES = {
         "en": "The small matmul took {extra_us:.1f} µs more than its FLOPs account for — {times:.0f}× the per-call cost measured in this run ({overhead_us:.1f} µs). A gap that large is not the cost of a call, so no cause is given here: the measurement was probably spoiled by other work. Run the cell again.",
     },
     "lesson01.v_add_measured": {
-        "bn": "এখানে মাপা ({device}): যোগ সবচেয়ে দ্রুত {best_n} উপাদানে ({best_mb:.2f} MB তিনটি টেনসর মিলে), {best_rate:.3g} GB/s; সবচেয়ে বড়টিতে ({big_n} উপাদান, {big_mb:.1f} MB) {big_rate:.3g} GB/s।",
-        "en": "Measured here ({device}): addition is fastest at {best_n} elements ({best_mb:.2f} MB for the three tensors), {best_rate:.3g} GB/s; at the biggest ({big_n} elements, {big_mb:.1f} MB) {big_rate:.3g} GB/s.",
+        "bn": "এখানে মাপা ({device}): যোগ সবচেয়ে দ্রুত {best_n:,.0f} উপাদানে ({best_mb:.2f} MB তিনটি টেনসর মিলে), {best_rate:.3g} GB/s; সবচেয়ে বড়টিতে ({big_n:,.0f} উপাদান, {big_mb:.1f} MB) {big_rate:.3g} GB/s।",
+        "en": "Measured here ({device}): addition is fastest at {best_n:,.0f} elements ({best_mb:.2f} MB for the three tensors), {best_rate:.3g} GB/s; at the biggest ({big_n:,.0f} elements, {big_mb:.1f} MB) {big_rate:.3g} GB/s.",
     },
     "lesson01.v_add_flat": {
         "bn": "সবচেয়ে বড় টেনসরের গতি সেরার কাছাকাছি: এই আকারগুলোতে গতি তেমন নামেনি।",
         "en": "The biggest tensor moves nearly as fast as the best: the speed hardly fell over these sizes.",
     },
     "lesson01.v_add_ram": {
-        "bn": "{slow_n} উপাদান থেকে তিনটি টেনসর মিলে {slow_mb:.1f} MB — এই মেশিনের ক্যাশের ({cache_mb:.1f} MB) চেয়ে বড়। তাই তারা ক্যাশে ধরে না, আর গতি প্রধান মেমরির (RAM) ব্যান্ডউইথে নেমে আসে।",
-        "en": "From {slow_n} elements the three tensors take {slow_mb:.1f} MB — more than this machine's cache ({cache_mb:.1f} MB). So they do not fit in the cache, and the speed drops to the main memory (RAM) bandwidth.",
+        "bn": "{slow_n:,.0f} উপাদান থেকে তিনটি টেনসর মিলে {slow_mb:.1f} MB — এই মেশিনের ক্যাশের ({cache_mb:.1f} MB) চেয়ে বড়। তাই তারা ক্যাশে ধরে না, আর গতি প্রধান মেমরির (RAM) ব্যান্ডউইথে নেমে আসে।",
+        "en": "From {slow_n:,.0f} elements the three tensors take {slow_mb:.1f} MB — more than this machine's cache ({cache_mb:.1f} MB). So they do not fit in the cache, and the speed drops to the main memory (RAM) bandwidth.",
     },
     "lesson01.v_add_unexplained": {
-        "bn": "{slow_n} উপাদানে যোগ মাত্র {slow_rate:.3g} GB/s, অথচ তার তিনটি টেনসর ({slow_mb:.2f} MB) এই মেশিনের ক্যাশে ({cache_mb:.1f} MB) ধরে। ক্যাশ দিয়ে এটা ব্যাখ্যা হয় না, তাই কোনো কারণ বলা হচ্ছে না: মাপটি সম্ভবত অন্য কাজের ভারে নষ্ট। ঘরটি আবার চালাও।",
-        "en": "At {slow_n} elements addition ran at only {slow_rate:.3g} GB/s, yet its three tensors ({slow_mb:.2f} MB) fit in this machine's cache ({cache_mb:.1f} MB). The cache does not explain it, so no cause is given: the measurement was probably spoiled by other work. Run the cell again.",
+        "bn": "{slow_n:,.0f} উপাদানে যোগ মাত্র {slow_rate:.3g} GB/s, অথচ তার তিনটি টেনসর ({slow_mb:.2f} MB) এই মেশিনের ক্যাশে ({cache_mb:.1f} MB) ধরে। ক্যাশ দিয়ে এটা ব্যাখ্যা হয় না, তাই কোনো কারণ বলা হচ্ছে না: মাপটি সম্ভবত অন্য কাজের ভারে নষ্ট। ঘরটি আবার চালাও।",
+        "en": "At {slow_n:,.0f} elements addition ran at only {slow_rate:.3g} GB/s, yet its three tensors ({slow_mb:.2f} MB) fit in this machine's cache ({cache_mb:.1f} MB). The cache does not explain it, so no cause is given: the measurement was probably spoiled by other work. Run the cell again.",
     },
     "lesson01.v_add_cache_unknown": {
-        "bn": "{slow_n} উপাদানে গতি নেমে {slow_rate:.3g} GB/s হয়েছে। এই মেশিনের ক্যাশের আকার এখানে জানা যায়নি, তাই টেনসর ক্যাশে ধরে কিনা বলা হচ্ছে না।",
-        "en": "At {slow_n} elements the speed fell to {slow_rate:.3g} GB/s. This machine's cache size is not known here, so whether the tensors fit in it is not claimed.",
+        "bn": "{slow_n:,.0f} উপাদানে গতি নেমে {slow_rate:.3g} GB/s হয়েছে। এই মেশিনের ক্যাশের আকার এখানে জানা যায়নি, তাই টেনসর ক্যাশে ধরে কিনা বলা হচ্ছে না।",
+        "en": "At {slow_n:,.0f} elements the speed fell to {slow_rate:.3g} GB/s. This machine's cache size is not known here, so whether the tensors fit in it is not claimed.",
     },
     "lesson01.v_above_ceiling": {
         "bn": "⚠ {name}: {got:.1f} GFLOP/s, অথচ পাশেই মাপা তার নিজের ছাদ {ceiling:.1f} GFLOP/s ({share:.0%})। ছাদ ছাড়ানো যায় না, তাই এটা মাপের সমস্যা (গোলমাল): দুই মাপের কোনো একটির সময় মেশিন ব্যস্ত ছিল। এর কোনো ব্যাখ্যা দেওয়া হচ্ছে না — শান্ত মেশিনে আবার চালাও।",
         "en": "⚠ {name}: {got:.1f} GFLOP/s, yet its own ceiling measured next to it is {ceiling:.1f} GFLOP/s ({share:.0%}). A ceiling cannot be beaten, so this is a measurement problem (noise): the machine was busy during one of the two. No explanation is given — run it again on a quiet machine.",
     },
     "lesson01.v_batch_measured": {
-        "bn": "এখানে মাপা ({device}): batch {first} থেকে {last}-এ থ্রুপুট {phrase} ({first_rate:.0f} → {last_rate:.0f} নমুনা/সেকেন্ড)।",
-        "en": "Measured here ({device}): from batch {first} to {last} the throughput is {phrase} ({first_rate:.0f} → {last_rate:.0f} samples/s).",
+        "bn": "এখানে মাপা ({device}): batch {first} থেকে {last}-এ থ্রুপুট {phrase} ({first_rate:,.0f} → {last_rate:,.0f} নমুনা/সেকেন্ড)।",
+        "en": "Measured here ({device}): from batch {first} to {last} the throughput is {phrase} ({first_rate:,.0f} → {last_rate:,.0f} samples/s).",
     },
     "lesson01.v_batch_unexplained": {
         "bn": "batch {small}-এর একটি ধাপ ({small_ms:.2f} ms) batch {big}-এর পুরো ধাপের ({big_ms:.2f} ms) চেয়েও বেশি সময় নিয়েছে। প্রতি ধাপের নির্দিষ্ট খরচ বড় ধাপের পুরো সময়ের চেয়ে বেশি হতে পারে না, তাই এখানে কোনো কারণ বলা হচ্ছে না: মাপটি সম্ভবত অন্য কাজের ভারে নষ্ট। ঘরটি আবার চালাও।",

@@ -415,21 +415,17 @@ def test_the_lesson_executed_twice_reports_two_fresh_measurements(tmp_path, monk
     train and measure again in a new folder, show the first run's number only as an earlier
     run's, with its date (it used to resume at the last step, train nothing, and show the old
     speed), and close with a recipe computed from the speed-ups *that* run measured.
-    Both executions are also lesson 07's English-mode test (test_english_mode.EXECUTED_ELSEWHERE):
-    no Bengali outside its BN-OUTPUT-OK cells, every verdict cell states a verdict, no raw repr."""
+    Both executions are also lesson 07's English-mode test (test_english_mode.EXECUTED_ELSEWHERE), with every
+    rule of the other lessons' (check_english_run): no Bengali outside its BN-OUTPUT-OK cells, every verdict
+    cell states a verdict, no raw repr, the sentence rules, and the faked Windows PC (no compiler, triton, RPC)."""
     import re
 
-    from _nbrun import ROOT, execute
-    from test_english_mode import english_run_problems
+    from _nbrun import ROOT
+    from test_english_mode import check_english_run
 
     monkeypatch.setenv("FASTRAIN_DATA", str(tmp_path / "data"))  # checkpoints of these two runs only
     lesson = ROOT / "notebooks" / "07_capstone_bengali_gpt.ipynb"
-    shown = []
-    for run in ("first", "second"):
-        cells, widget_text = execute(lesson, lang="en", mode="ci")
-        problems = english_run_problems(lesson, cells, widget_text)
-        assert not problems, f"{run} execution in English mode:\n" + "\n".join(problems)
-        shown.append("\n".join(c.text for c in cells))
+    shown = ["\n".join(c.text for c in check_english_run(lesson)) for _run in ("first", "second")]
     first, second = shown
     folders = [re.search(r"this run's folder: (\S+)", text)[1] for text in shown]
     assert folders[0] != folders[1]

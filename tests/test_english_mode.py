@@ -53,8 +53,9 @@ def _params(paths):
 
 
 LESSONS = [p for p in authoring.all_notebooks(ROOT) if p.parent.name == "notebooks"]
-# Lessons whose English-mode execution another test makes, applying english_run_problems (issue 29: one
-# execution serves both). Lesson 07: test_capstone.py executes it twice in English, ci mode.
+# Lessons whose English-mode execution another test makes, through check_english_run (issue 29: one
+# execution serves both). Lesson 07: test_capstone.py executes it twice in English, ci mode, on the faked
+# Windows PC with every rule below.
 EXECUTED_ELSEWHERE = {"notebooks/07_capstone_bengali_gpt.ipynb":
                       "test_capstone.py::test_the_lesson_executed_twice_reports_two_fresh_measurements"}
 
@@ -182,7 +183,7 @@ def failed_checks(log: Path) -> list[str]:
 def check_english_run(path):
     """Execute `path` in English and apply every rule: what english_run_problems finds, the sentence rules
     (tests/_sentences.py), for a solution a ✅ from every check it calls, all on a faked Windows PC
-    (fake_windows_env) that says why where a capability is missing."""
+    (fake_windows_env) that says why where a capability is missing. Returns what the cells showed."""
     with tempfile.TemporaryDirectory() as tmp:
         verdict_log, check_log = Path(tmp) / "verdicts.jsonl", Path(tmp) / "checks.jsonl"
         env = {verdicts.LOG_ENV: str(verdict_log), checking.CHECK_LOG_ENV: str(check_log), **fake_windows_env(path)}
@@ -193,6 +194,7 @@ def check_english_run(path):
                     + hygiene_problems(cells) + capability_problems(path, cells)
                     + (failed_checks(check_log) if path.parent.name == "solutions" else []))
     assert not problems, f"{rel(path)}:\n" + "\n".join(problems)
+    return cells
 
 
 @pytest.mark.slow

@@ -343,7 +343,8 @@ def test_no_bengali_string_literal_in_code_cells(path):
 
 
 def test_a_lesson_left_out_here_is_executed_in_english_by_the_test_named():
-    """A lesson may leave this file only for a test that exists and applies english_run_problems."""
+    """A lesson may leave this file only for a test that exists and executes it through check_english_run
+    (every rule of this file, on the faked Windows PC)."""
     import inspect
 
     import test_capstone
@@ -352,4 +353,4 @@ def test_a_lesson_left_out_here_is_executed_in_english_by_the_test_named():
         module, name = test.split("::")
         assert module == "test_capstone.py" and (ROOT / lesson).exists()
         source = inspect.getsource(getattr(test_capstone, name))
-        assert "english_run_problems(lesson" in source and 'lang="en"' in source
+        assert "check_english_run(lesson)" in source

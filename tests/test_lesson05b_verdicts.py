@@ -158,13 +158,23 @@ def test_round_ratios_need_an_interleaving_worker():
     assert ratios == pytest.approx([0.75, 0.7])
 
 
-def test_a_noisy_run_asked_again_by_the_same_cell_is_measured_once_more(monkeypatch):
-    calls, cell = [], {"now": ("dp = lesson05b.dp_run(cfg)", 5)}
-    monkeypatch.setattr(R, "_cell_now", lambda: cell["now"])
-    monkeypatch.setattr(noise, "wait_for_cores", lambda needed, max_s=0: needed)
+@pytest.fixture
+def runs_cache(monkeypatch):
+    """lesson05b's run cache empty, and the running cell whatever the test puts in `runs_cache.cell["now"]`."""
+    import types
+
+    state = types.SimpleNamespace(cell={"now": None})
+    monkeypatch.setattr(R, "_cell_now", lambda: state.cell["now"])
     monkeypatch.setattr(R, "_CACHE", {})
     monkeypatch.setattr(R, "_MADE_IN", {})
     monkeypatch.setattr(R, "_RERUN", set())
+    return state
+
+
+def test_a_noisy_run_asked_again_by_the_same_cell_is_measured_once_more(monkeypatch, runs_cache):
+    calls, cell = [], {"now": ("dp = lesson05b.dp_run(cfg)", 5)}
+    runs_cache.cell = cell
+    monkeypatch.setattr(noise, "wait_for_cores", lambda needed, max_s=0: needed)
 
     def make():
         calls.append(1)
@@ -182,16 +192,13 @@ def test_a_noisy_run_asked_again_by_the_same_cell_is_measured_once_more(monkeypa
     assert len(calls) == 2                         # once, then the result stays
 
 
-def test_a_rerun_whose_cores_are_still_taken_measures_nothing_and_may_be_asked_again(monkeypatch, capsys):
+def test_a_rerun_whose_cores_are_still_taken_measures_nothing_and_may_be_asked_again(monkeypatch, capsys, runs_cache):
     """The measuring cell run again while another program still takes a core: the cached run and the line that
     says why (a new run would be noisy by the same load rule); the rerun is not used up, so a later try measures."""
     cell, free, calls = {"now": ("dp = lesson05b.dp_run(cfg)", 5)}, {"n": 1}, []
     monkeypatch.setenv("FASTRAIN_LANG", "en")
-    monkeypatch.setattr(R, "_cell_now", lambda: cell["now"])
+    runs_cache.cell = cell
     monkeypatch.setattr(noise, "wait_for_cores", lambda needed, max_s=0: min(needed, free["n"]))
-    monkeypatch.setattr(R, "_CACHE", {})
-    monkeypatch.setattr(R, "_MADE_IN", {})
-    monkeypatch.setattr(R, "_RERUN", set())
 
     def make():
         calls.append(1)
@@ -204,15 +211,12 @@ def test_a_rerun_whose_cores_are_still_taken_measures_nothing_and_may_be_asked_a
     assert R._cached(("k",), make, 2) == {"noise": QUIET} and len(calls) == 2
 
 
-def test_the_bucket_and_accumulation_cells_measure_anew_when_run_again_after_a_noisy_run(monkeypatch):
+def test_the_bucket_and_accumulation_cells_measure_anew_when_run_again_after_a_noisy_run(monkeypatch, runs_cache):
     """Their verdicts offer 'run the measuring cell again: it measures anew after waiting for free cores'
     (lesson05b.v_rerun); cells 20 and 24 start measured.launch themselves, through measured_once."""
     cell, waited, calls = {"now": ("bucket_results, bucket_info = ...", 3)}, [], []
-    monkeypatch.setattr(R, "_cell_now", lambda: cell["now"])
+    runs_cache.cell = cell
     monkeypatch.setattr(noise, "wait_for_cores", lambda needed, max_s=0: waited.append(needed) or needed)
-    monkeypatch.setattr(R, "_CACHE", {})
-    monkeypatch.setattr(R, "_MADE_IN", {})
-    monkeypatch.setattr(R, "_RERUN", set())
 
     def launch():
         calls.append(1)

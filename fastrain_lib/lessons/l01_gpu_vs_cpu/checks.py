@@ -26,7 +26,7 @@ import time
 
 import torch
 
-from fastrain_lib.measure import bench, roofline
+from fastrain_lib.measure import bench
 from fastrain_lib.models import SimpleNN
 from fastrain_lib.lessons import checking
 from fastrain_lib.lessons.checking import CheckResult, as_number, call_student, check, describe, failed, passed

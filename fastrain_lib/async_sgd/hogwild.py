@@ -166,6 +166,7 @@ def ddp_baseline(problem, *, hidden: int, workers: int = 2, total_steps: int = 4
         model.load_state_dict(torch.load(path, weights_only=True))
     loss, accuracy = evaluate(model, problem.x_eval, problem.y_eval)
     rank0 = results[0]
+    spread, blocks, per_block = noise.from_steps(rank0["step_times"][1:])  # the warm-up step left out
     times, clock = [], 0.0
     for step_time in rank0["step_times"]:
         clock += step_time
@@ -174,8 +175,7 @@ def ddp_baseline(problem, *, hidden: int, workers: int = 2, total_steps: int = 4
         workers=workers, lock="ddp", total_steps=cfg["steps"] * workers, train_time_s=clock,
         startup_s=wall - clock, accuracy=accuracy, final_loss=loss, batch_times=times,
         batch_losses=rank0["losses"], steps_per_worker=[cfg["steps"]] * workers, batch_size=batch_size,
-        noise=window.assess(threads=workers, spread=noise.from_times(rank0["step_times"][1:])[0],
-                            repeats=len(rank0["step_times"]) - 1))
+        noise={**window.assess(threads=workers, spread=spread, repeats=blocks), "block_steps": per_block})
 
 
 def smooth(values: list[float], window: int = 20) -> list[float]:

@@ -26,11 +26,12 @@ def launch(fn, world_size: int, *, threads: int = 1, cores_used: int | None = No
 
 
 def row_noise(info: dict | None, times_s: list[float] | None = None) -> dict:
-    """The run's noise information with this row's own spread of repeats, judged again."""
+    """The run's noise information with this row's own spread of repeats (per-step or per-repeat times, the
+    warm-up left out; judged in blocks of consecutive steps, noise.from_steps), judged again."""
     if not info:
         return {}
-    spread, repeats = noise.from_times(list(times_s or []))
-    row = {**info, "spread": None if spread is None else round(spread, 4), "repeats": repeats}
+    spread, repeats, per_block = noise.from_steps(list(times_s or []))
+    row = {**info, "spread": None if spread is None else round(spread, 4), "repeats": repeats, "block_steps": per_block}
     row["verdict"], row["reasons"] = noise.verdict(row)
     return row
 

@@ -147,11 +147,13 @@ def _sweep_point(width: int, batch: int, rank: int, world_size: int, cfg: dict, 
                  "single_s": _times(lambda: model(x), cfg["repeats"], device)}
     flops = 2 * batch * width * 4 * width * 2 / world_size  # two matmuls, my share
     point = {k: statistics.median(v) for k, v in times.items()}
-    # the repeats' spread (IQR / median) of the four timings: the worst one judges the row's noise
-    spreads = [noise.from_times(v)[0] for v in times.values()]
+    # the repeats' spread (IQR / median, in blocks of consecutive repeats: noise.from_steps) of the four
+    # timings: the worst one judges the row's noise
+    judged = [noise.from_steps(v) for v in times.values()]
     point.update(width=width, flops_per_rank=flops, allreduce_bytes=batch * width * 4,
                  comm_share=point["allreduce_s"] / (point["compute_s"] + point["allreduce_s"]),
-                 spread=max((x for x in spreads if x is not None), default=None), repeats=len(times["tp_s"]))
+                 spread=max((j[0] for j in judged if j[0] is not None), default=None), repeats=judged[0][1],
+                 block_steps=judged[0][2])
     return point
 
 
@@ -164,7 +166,7 @@ def sweep_rows(results: list[dict]) -> list[dict]:
         row.update(width=point["width"], flops_per_rank=point["flops_per_rank"],
                    allreduce_bytes=point["allreduce_bytes"],
                    spread=max((p["spread"] for p in ranks if p.get("spread") is not None), default=None),
-                   repeats=min(p.get("repeats", 0) for p in ranks))
+                   repeats=min(p.get("repeats", 0) for p in ranks), block_steps=ranks[0].get("block_steps", 1))
         row["comm_share"] = row["allreduce_s"] / (row["compute_s"] + row["allreduce_s"])
         rows.append(row)
     return rows

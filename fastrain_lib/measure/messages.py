@@ -31,6 +31,10 @@ MESSAGES = {
         "bn": "একই কাজ {repeats} বার মাপলে ফলগুলো একে অপরের থেকে {spread:.0%} আলাদা (IQR ÷ মধ্যমা; {limit:.0%}-এর বেশি হলে মধ্যমা স্থির নয়)।",
         "en": "the {repeats} repeats of the same work differ by {spread:.0%} (IQR ÷ median; above {limit:.0%} the median is not stable).",
     },
+    "noise.reason.spread_blocks": {
+        "bn": "পরপর {block_steps}টি ধাপের {repeats}টি দলের গড় সময় একে অপরের থেকে {spread:.0%} আলাদা (IQR ÷ মধ্যমা; {limit:.0%}-এর বেশি হলে মধ্যমা স্থির নয়)।",
+        "en": "the mean times of {repeats} groups of {block_steps} consecutive steps differ by {spread:.0%} (IQR ÷ median; above {limit:.0%} the median is not stable).",
+    },
     "noise.reason.rounds": {
         "bn": "পালা করে মাপা {rounds}টি রাউন্ডের মধ্যমাগুলো একে অপরের থেকে {round_spread:.0%} আলাদা ({limit:.0%}-এর বেশি হলে সংখ্যাটা স্থির নয়)।",
         "en": "the medians of the {rounds} interleaved rounds differ by {round_spread:.0%} (above {limit:.0%} the number is not stable).",

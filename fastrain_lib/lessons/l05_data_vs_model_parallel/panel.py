@@ -90,7 +90,7 @@ def ddp_runs(processes: list[int], batch_size: int | None = None, hidden: int = 
             results, info = measured.launch(ddp_costs.worker, w, args=(cfg,), backend=backend, threads=1,
                                             timeout_s=300)
             for r in results:  # the run's noise verdict travels with its results
-                r["noise"] = measured.row_noise(info, r.get("step_times"))
+                r["noise"] = measured.row_noise(info, r.get("step_times", [])[cfg["warmup_steps"]:])
             _DDP_CACHE[key] = results
         out[w] = _DDP_CACHE[key]
     return out

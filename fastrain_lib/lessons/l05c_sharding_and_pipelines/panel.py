@@ -87,7 +87,7 @@ def zero_runs(processes: int, width: int, strategies=zero.STRATEGIES, depth: int
               per_item: bool | None = None) -> list[list[dict]]:
     """zero.zero_worker in `processes` real processes: [rank][strategy] results (per_item: one
     launch per strategy with a progress bar, see _one_by_one)."""
-    cfg = {"width": width, "depth": depth, "batch": 16 * processes, "steps": config.by_mode(ci=6, lab=10)}
+    cfg = {"width": width, "depth": depth, "batch": 16 * processes, "steps": config.by_mode(ci=6, lab=25)}
     if _one_by_one(per_item) and len(strategies) > 1:
         return _launch_each(zero.zero_worker, processes, list(strategies), lambda s: ((s,), cfg),
                             "lesson05c.progress_zero")
@@ -105,7 +105,7 @@ def zero_table(results: list[list[dict]]) -> list[dict]:
 def tp_runs(processes: int, width: int, widths=None, per_item: bool | None = None) -> list[dict]:
     """tensor_parallel.tp_worker in `processes` real processes: one dict per rank (per_item: one
     launch per sweep width with a progress bar; the first also checks the MLP at `width`)."""
-    cfg = {"width": width, "widths": tuple(widths or (width,)), "repeats": config.by_mode(ci=3, lab=7)}
+    cfg = {"width": width, "widths": tuple(widths or (width,)), "repeats": config.by_mode(ci=3, lab=24)}
     if not (_one_by_one(per_item) and len(cfg["widths"]) > 1):
         return _launch_judged(tensor_parallel.tp_worker, processes, (cfg,))
     from fastrain_lib.ui.progress import progress
@@ -129,7 +129,7 @@ def sweep_table(results: list[dict]) -> list[dict]:
     rows = tensor_parallel.sweep_rows(results)
     for i, r in enumerate(rows):
         window = results[0]["sweep"][i].get("window") or _window(results)
-        r["noise"] = row_noise(window, r.get("spread"), r.get("repeats", 0))
+        r["noise"] = row_noise(window, r.get("spread"), r.get("repeats", 0), r.get("block_steps", 1))
     return rows
 
 

@@ -27,21 +27,22 @@ def strategy_label(strategy: str) -> str:
     return t(STRATEGY_KEYS[strategy])
 
 
-def row_noise(window: dict | None, spread: float | None = None, repeats: int = 0) -> dict:
+def row_noise(window: dict | None, spread: float | None = None, repeats: int = 0, block_steps: int = 1) -> dict:
     """One row's noise information: the launch's load (a Window.assess dict) with this row's own
-    spread of repeats, judged again by noise.verdict (a pure function)."""
+    spread of repeats (blocks of `block_steps` steps, noise.from_steps), judged again by noise.verdict."""
     info = dict(window or {})
     if not info:
         return {}
-    info.update(spread=None if spread is None else round(float(spread), 4), repeats=int(repeats))
+    info.update(spread=None if spread is None else round(float(spread), 4), repeats=int(repeats),
+                block_steps=int(block_steps))
     info["verdict"], info["reasons"] = noise.verdict(info)
     return info
 
 
 def times_noise(window: dict | None, times: list[float]) -> dict:
     """row_noise from a row's per-step times, the first (warm-up) step left out."""
-    spread, repeats = noise.from_times(list(times)[1:] if len(times) > 2 else list(times))
-    return row_noise(window, spread, repeats)
+    spread, repeats, per_block = noise.from_steps(list(times)[1:] if len(times) > 2 else list(times))
+    return row_noise(window, spread, repeats, per_block)
 
 
 def noise_word(info: dict | None) -> str:

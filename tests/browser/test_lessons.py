@@ -1,8 +1,8 @@
 """Every lesson notebook, clicked through in a real browser as a student would.
 
 For each notebooks/0N_*.ipynb (found by glob, so a new lesson is covered without editing
-anything): open it in a fresh JupyterLab workspace (which starts a fresh kernel), Run All
-Cells, wait until every cell ran, fail on any error output; then change one control of the
+anything): open it with File → Open from Path in the JupyterLab page this worker keeps open (which starts
+a fresh kernel; the lesson before it was closed), Run All Cells, wait until every cell ran, fail on any error output; then change one control of the
 lesson's experiment panel, press চালাও and check that a new plot appeared and no error.
 Run All happens beside one busy core of other work (tests/_load.py: a real busy process tops up whatever
 the other test worker already burns), and what it showed is checked as
@@ -220,13 +220,54 @@ def _change_one_control(panel) -> str:
     pytest.fail("the panel has no control a student could change (dropdown, toggle, slider, checkbox)")
 
 
-@pytest.mark.parametrize("notebook_path", LESSONS, ids=[p.stem for p in LESSONS])
-def test_lesson_in_browser(notebook_path, lab_server, lab_run_logs, page, screenshots, bengali_drawn):
+@pytest.fixture(scope="module")
+def lab_page(browser, lab_server):
+    """One JupyterLab page for every lesson this worker runs, as a student keeps one tab open through a lab
+    session: loading the app cost about 6 CPU-seconds per lesson (renderer), more than some lessons' own run."""
     base, token, _root = lab_server
-    workspace = f"t{uuid.uuid4().hex[:10]}"
-    page.goto(f"{base}/lab/workspaces/{workspace}/tree/notebooks/{notebook_path.name}?reset&token={token}")
+    context = browser.new_context(viewport={"width": 1400, "height": 1000}, locale="bn-BD")
+    page = context.new_page()
+    page.set_default_timeout(60_000)
+    page.goto(f"{base}/lab/workspaces/t{uuid.uuid4().hex[:10]}?reset&token={token}")
+    page.locator(".lm-MenuBar-itemLabel", has_text=re.compile("^File$")).wait_for()
+    try:
+        yield page
+    finally:
+        context.close()
+
+
+def _open(page, name: str):
+    """File → Open from Path… → notebooks/<name>, as a student opens the next lesson; its panel once shown."""
+    _menu(page, "File", "Open from Path")
+    field = page.locator(".jp-Dialog input").first
+    field.fill(f"notebooks/{name}")
+    field.press("Enter")
+    tab = page.locator(".lm-TabBar-tab.jp-mod-current", has_text=name)
+    tab.wait_for()
     notebook = page.locator(".jp-NotebookPanel:visible").first
     notebook.locator(".jp-Cell").first.wait_for()
+    return notebook
+
+
+def _close_all(page) -> None:
+    """File → Close All Tabs, discarding what the run changed (the test already read the saved notebook): the
+    next lesson starts in an empty main area, as after a fresh page load."""
+    _menu(page, "File", "Close All Tabs")
+    deadline = time.monotonic() + 30
+    while page.locator(".jp-NotebookPanel").count() and time.monotonic() < deadline:
+        discard = page.locator(".jp-Dialog .jp-mod-warn")  # "Discard" in the save-your-work dialog
+        if discard.count():
+            discard.first.click()
+        time.sleep(0.2)
+    if page.locator(".jp-NotebookPanel").count():
+        pytest.fail("the lesson's tab did not close: the next lesson would share the page with it")
+
+
+@pytest.mark.parametrize("notebook_path", LESSONS, ids=[p.stem for p in LESSONS])
+def test_lesson_in_browser(notebook_path, lab_server, lab_run_logs, lab_page, screenshots, bengali_drawn):
+    base, token, _root = lab_server
+    page = lab_page
+    notebook = _open(page, notebook_path.name)
     passed = False
     try:
         # Wait until the kernel that opening the notebook started is connected and idle, then run all.
@@ -279,3 +320,4 @@ def test_lesson_in_browser(notebook_path, lab_server, lab_run_logs, page, screen
         if not passed:  # what the student would have seen, for the CI log
             page.screenshot(path=str(screenshots / f"{notebook_path.stem}-FAILED.png"), full_page=True)
         _shutdown_kernels(base, token)
+        _close_all(page)

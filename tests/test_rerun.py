@@ -27,6 +27,7 @@ def english(monkeypatch, tmp_path):
 
 @pytest.fixture
 def waits(monkeypatch):
+    monkeypatch.setattr(noise, "cores", lambda: 8)  # a machine with the cores every case here asks for
     asked = []
     monkeypatch.setattr(noise, "wait_for_cores", lambda cores, max_s: asked.append((cores, max_s)) or cores)
     return asked
@@ -49,6 +50,7 @@ def test_a_noisy_verdict_is_measured_once_more_and_given_up_only_when_noisy_agai
 
 @pytest.mark.parametrize("free", [0, 1, 2])
 def test_while_the_cores_are_still_taken_nothing_is_measured_and_the_line_says_why(capsys, monkeypatch, free):
+    monkeypatch.setattr(noise, "cores", lambda: 8)
     monkeypatch.setattr(noise, "wait_for_cores", lambda cores, max_s: free)
     assert rerun.once(True, lambda: pytest.fail("measured"), lambda r: pytest.fail("said"), bool, cores=3) is None
     lines = _lines(capsys)
@@ -69,6 +71,46 @@ def test_cores_not_free_is_exactly_a_load_noisy_measurement(cores, needed, other
         free = noise.wait_for_cores(needed, max_s=0)
     _, reasons = noise.verdict({"cores": cores, "threads": needed, "other_cores": other, "steal_cores": 0.0})
     assert 0 <= free <= needed and (free < needed) == ("load" in reasons)
+
+
+@given(have=st.integers(1, 16), needed=st.integers(1, 32))
+def test_a_rerun_that_needs_more_cores_than_the_machine_has_is_not_measured_and_says_so(have, needed):
+    """Lesson 06's server and two workers on a 2-core PC: a new run would be noisy for "threads" whatever the other
+    programs do, so nothing waits and nothing is measured, exactly when noise.verdict would say "threads"."""
+    import contextlib
+    import io
+
+    out = io.StringIO()
+    with pytest.MonkeyPatch.context() as mp, contextlib.redirect_stdout(out):
+        mp.setenv("FASTRAIN_LANG", "en")
+        mp.setattr(noise, "cores", lambda: have)
+        mp.setattr(noise, "wait_for_cores", lambda cores, max_s: cores)  # the other programs leave every core free
+        measured = rerun.once(True, lambda: "new", lambda r: None, lambda r: False, cores=needed)
+    _, reasons = noise.verdict({"cores": have, "threads": needed, "other_cores": 0.0, "steal_cores": 0.0})
+    assert (measured is None) == ("threads" in reasons)
+    said = out.getvalue()
+    assert (f"this machine has only {have} cores" in said) == ("threads" in reasons)
+    assert "Not measured again" not in said or "Measuring again" not in said
+
+
+def test_lesson06_ps_rerun_asks_for_the_server_core_too(capsys, waits, monkeypatch):
+    """The server is a process beside the workers (the run's noise asked for workers + 1 cores): its rerun waits for as many."""
+    noisy = types.SimpleNamespace(noise=BUSY)
+    monkeypatch.setattr(P06, "real_runs", lambda *a, **k: (noisy, noisy, None, {}))
+    monkeypatch.setattr(V06, "say_ps", lambda *a, **k: None)
+    P06.rerun_ps(noisy, noisy, workers=2)
+    assert waits and waits[0][0] == 3
+
+
+@pytest.mark.parametrize("have", [2, 3, 4])
+def test_lesson06_offers_the_ps_rerun_only_where_it_can_come_out_quiet(capsys, monkeypatch, have):
+    """Two workers and the server need 3 cores: a 2-core PC is not told that the next cell measures again."""
+    monkeypatch.setattr(noise, "cores", lambda: have)
+    monkeypatch.setattr(V06, "_say", lambda *a, **k: None)
+    monkeypatch.setattr(V06, "ps_verdicts", lambda *a: [])
+    noisy = types.SimpleNamespace(noise=BUSY, config={"workers": 2, "straggler_ms": 10.0, "mode": "async"})
+    V06.say_ps(noisy, noisy, None)
+    assert ("measures once more" in capsys.readouterr().out) == (have >= 3)
 
 
 def test_a_quiet_verdict_measures_nothing(capsys, waits):

@@ -323,6 +323,10 @@ MESSAGES.update({
         "bn": "⚠️ আবার মাপা হলো না: {wait_s:g} সেকেন্ড অপেক্ষার পরেও দরকারি {cores}টি কোরের মধ্যে খালি মাত্র {free}টি। অন্য কোনো প্রোগ্রাম বাকি কোরগুলো ব্যবহার করছে, তাই এখন মাপলে সেই মাপও গোলমেলে হতো। অন্য প্রোগ্রাম বন্ধ করে এই সেলটি আবার চালাও, বা reference/ ফোল্ডারের মাপা ফল দেখো।",
         "en": "⚠️ Not measured again: after waiting {wait_s:g} s, only {free} of the {cores} cores it needs are free. Another program is using the rest, so a measurement now would be noisy too. Close other programs and run this cell again, or look at the measured results in reference/.",
     },
+    "rerun.too_few_cores": {
+        "bn": "⚠️ আবার মাপা হলো না: এই মাপে প্রসেস {cores}টি, কিন্তু এই মেশিনে কোর মাত্র {have}টি। প্রসেসগুলো কোর ভাগাভাগি করে চলে বলে আবার মাপলেও একই কারণে (কোরের চেয়ে বেশি থ্রেড) গোলমেলে হতো। অন্তত {cores} কোরের কোনো মেশিনে চালাও, বা reference/ ফোল্ডারের মাপা ফল দেখো।",
+        "en": "⚠️ Not measured again: this measurement runs {cores} processes, but this machine has only {have} cores. The processes take turns on shared cores, so a new measurement would be noisy for the same reason (more threads than cores). Run it on a machine with at least {cores} cores, or look at the measured results in reference/.",
+    },
     "rerun.gave_up": {
         "bn": "⚠️ আবার মাপাতেও গোলমেলে (কেন, তা ওপরের লাইনে বলা), তাই এখানকার সংখ্যা থেকে কিছু বলা হলো না। অন্য প্রোগ্রাম বন্ধ করে পরে আবার চালাও, বা reference/ ফোল্ডারের মাপা ফল দেখো।",
         "en": "⚠️ Noisy again (the line above says why), so nothing is concluded from these numbers. Close other programs and run it again later, or look at the measured results in reference/.",

@@ -25,9 +25,10 @@ def wait_s() -> float:
     return config.by_mode(ci=CI_WAIT_S, lab=WAIT_S, full=WAIT_S)
 
 
-def offer(noisy: bool) -> None:
-    """The verdict cell's last line when it stood on a noisy measurement (a line standing on no timing)."""
-    if noisy:
+def offer(noisy: bool, cores: int = 1) -> None:
+    """The verdict cell's last line when it stood on a noisy measurement (a line standing on no timing). None
+    when the rerun needs more cores than the machine has: the rerun cell then says why it measures nothing."""
+    if noisy and cores <= noise.cores():
         say("rerun.offer", noise=(), wait_s=wait_s())
 
 
@@ -35,7 +36,11 @@ def cores_ready(cores: int) -> bool:
     """Wait up to wait_s() for `cores` free cores and say what was found: False, with the line that says why
     nothing is measured, when they are still taken. noise.wait_for_cores applies noise.verdict's load rule
     (other programs' cores against the cores left free, with the same tolerance), so "not free" here is
-    exactly "a measurement now would be noisy for load"."""
+    exactly "a measurement now would be noisy for load". More cores than the machine has: no wait, and the line
+    that says so (the new numbers would be noisy for "threads" whatever the other programs do)."""
+    if cores > noise.cores():
+        say("rerun.too_few_cores", noise=(), cores=cores, have=noise.cores())
+        return False
     free = noise.wait_for_cores(cores, wait_s())
     if free < cores:
         say("rerun.still_busy", noise=(), cores=cores, free=max(0, free), wait_s=wait_s())

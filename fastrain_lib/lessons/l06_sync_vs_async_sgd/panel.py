@@ -165,7 +165,7 @@ def rerun_ps(asyn, sync, workers: int = 2, straggler_ms: float = 10.0, periods=(
         return v.noisy(runs[0]) or v.noisy(runs[1])
 
     return rerun.once(any_noisy((asyn, sync)), lambda: real_runs(workers, straggler_ms, periods, fresh=True),
-                      lambda new: v.say_ps(*new[:3], offer_rerun=False), any_noisy, cores=workers)
+                      lambda new: v.say_ps(*new[:3], offer_rerun=False), any_noisy, cores=workers + 1)  # and the server
 
 
 def real_experiment(workers: int, straggler_ms: float, period: int) -> Outcome:

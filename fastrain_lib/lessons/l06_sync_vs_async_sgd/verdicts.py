@@ -52,7 +52,7 @@ def say_ps(asyn, sync, twin, *, offer_rerun: bool = True) -> None:
         return
     _say(ps_verdicts(asyn, sync, twin), [_named(getattr(r, "noise", None), ps_plots.label(r)) for r in (asyn, sync)])
     if offer_rerun:
-        rerun.offer(noisy(asyn) or noisy(sync))
+        rerun.offer(noisy(asyn) or noisy(sync), cores=asyn.config["workers"] + 1)  # the workers and the server
 
 
 def say_local(runs: dict, period: int) -> None:

@@ -29,16 +29,17 @@ def test_warm_up_keeps_slow_first_calls_out_of_the_timing():
 
     def work():
         calls.append(1)
-        time.sleep(0.06 if len(calls) <= 4 else 0.001)
+        time.sleep(0.2 if len(calls) <= 4 else 0.001)
 
+    # 0.1 s: a 1 ms sleep on a busy make test woke 30 ms late once; a timed slow call is 200 ms at least
     record = bench.measure(work, "cold start", warmup=4, min_run_time=0.05)
-    assert max(record.times_s) < 0.03, "a slow warm-up call was timed"
-    assert record.median_s < 0.03
+    assert max(record.times_s) < 0.1, "a slow warm-up call was timed"
+    assert record.median_s < 0.1
     assert len(calls) > 4 + len(record.times_s)
 
     calls.clear()  # the same without warm-up: the slow calls are timed (the test above can fail)
     cold = bench.measure(work, "cold start", warmup=0, min_run_time=0.05)
-    assert max(cold.times_s) >= 0.05
+    assert max(cold.times_s) >= 0.2
 
 
 def test_median_is_the_time_of_one_call():

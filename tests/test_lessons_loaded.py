@@ -155,12 +155,14 @@ def test_lesson_on_a_loaded_machine(path, mode, tmp_path):
     problems = (undeclared_after_noise(records, cells) + doubled_verdicts(cells) + raw_problems(cells)
                 + english_problems(cells, widget_text) + unmarked_findings(records, cells) + hygiene_problems(cells))
     assert not problems, f"{rel(path)} (Bengali, {mode} mode, one busy core beside it):\n  " + "\n  ".join(problems)
-    records = [r for r in records if "sentence" in r]  # the said sentences (the log holds measurements too)
-    measured = sum(r.get("pending", 0) for r in records)
-    if measured and not any(r.get("printed_noisy_form") for r in records):
-        pytest.skip(f"{rel(path)}: {len(records)} verdicts after {measured} assessed measurements, none printed its "
-                    "noisy form: the background load did not make any measurement noisy, so this run proves "
-                    "nothing about verdicts under load")
+    # Beside the busy core each CPU measurement takes the threads that fit the free cores (bench.measure), so a
+    # run may come out all quiet (lesson 98 always did: a skip here never decided). Then the run proves the other
+    # half of the rule: every verdict that stood on those quiet measurements stated its finding. The noisy form of
+    # each verdict function is proved on noisy rows by its unit tests (tests/test_class_results.py for 98).
+    counts = finding_counts(records)
+    if counts["measurements"] and not counts["noisy_measurements"]:
+        assert counts["noisy"] == 0 and counts["stated"] == counts["verdicts"], (
+            f"{rel(path)}: every measurement was quiet, yet {counts['noisy']} verdicts printed the noisy form")
 
 
 # --- each check shown the wrong thing it must catch ---------------------------------------------------

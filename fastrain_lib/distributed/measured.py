@@ -31,9 +31,8 @@ def row_noise(info: dict | None, times_s: list[float] | None = None) -> dict:
     if not info:
         return {}
     spread, repeats, per_block = noise.from_steps(list(times_s or []))
-    row = {**info, "spread": None if spread is None else round(spread, 4), "repeats": repeats, "block_steps": per_block}
-    row["verdict"], row["reasons"] = noise.verdict(row)
-    return row
+    return noise.rejudge({**info, "spread": None if spread is None else round(spread, 4), "repeats": repeats,
+                          "block_steps": per_block})
 
 
 def mark_out_of_order(info: dict) -> dict:

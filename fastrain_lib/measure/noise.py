@@ -184,6 +184,13 @@ def verdict(info: dict) -> tuple[str, list[str]]:
     return (NOISY if reasons else QUIET), reasons
 
 
+def rejudge(info: dict) -> dict:
+    """`info` (a run's load with a row's own spread) judged again, in place, and noted for say()'s audit log."""
+    info["verdict"], info["reasons"] = verdict(info)
+    verdicts.note_measurement(info)
+    return info
+
+
 def from_times(times_s: list[float]) -> tuple[float | None, int]:
     """(IQR / median, repeats) of per-step or per-block times (None when there are < 2)."""
     import statistics
@@ -196,12 +203,9 @@ def from_times(times_s: list[float]) -> tuple[float | None, int]:
 
 
 def from_steps(times_s: list[float]) -> tuple[float | None, int, int]:
-    """(spread, blocks, steps per block) of per-step (or per-repeat) times, judged as torch.utils.benchmark
-    judges its measurements: the IQR / median of the mean time of blocks of consecutive steps, about
-    STEP_BLOCKS of them (one step per block when there are fewer steps). A 3 ms step on a 2-core PC jitters by
-    a scheduler tick; the spread of single steps (30-35% for DDP W=2 on a quiet machine here) says that,
-    not whether the median is stable (blocks of 3 of the same run: 6-18%). A burst that spoils a part of the
-    run still spreads the blocks; load from other programs is the load rule's business."""
+    """(spread, blocks, steps per block): IQR / median of the mean times of about STEP_BLOCKS blocks of consecutive
+    steps, as torch.utils.benchmark judges its blocks. Single 3 ms DDP steps on a quiet 2-core PC spread 30-35% by
+    scheduler ticks, blocks of 3 of the same run 6-18%; a slow stretch of the run still spreads the blocks."""
     times = list(times_s)
     per_block = max(1, len(times) // STEP_BLOCKS)
     blocks = [sum(times[i:i + per_block]) / per_block for i in range(0, len(times) - per_block + 1, per_block)]

@@ -35,8 +35,7 @@ def row_noise(window: dict | None, spread: float | None = None, repeats: int = 0
         return {}
     info.update(spread=None if spread is None else round(float(spread), 4), repeats=int(repeats),
                 block_steps=int(block_steps))
-    info["verdict"], info["reasons"] = noise.verdict(info)
-    return info
+    return noise.rejudge(info)
 
 
 def times_noise(window: dict | None, times: list[float]) -> dict:

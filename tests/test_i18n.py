@@ -156,3 +156,35 @@ def test_a_verdict_is_a_catalog_key_or_the_cells_own_sentence(capsys):
     assert capsys.readouterr().out.splitlines() == [verdicts.PREFIX + i18n.t("core.yes"), verdicts.PREFIX + sentence]
     with pytest.raises(KeyError):  # a mistyped key still fails loudly instead of printing the key
         verdicts.line("lesson99.no_such_key")
+
+
+def _g_messages():
+    """(key, lang, text) of every catalog message with a float field in "g" format ({rate:.3g})."""
+    import string
+
+    found = []
+    for key, texts in i18n.CATALOG.items():
+        for lang, text in texts.items():
+            fields = [f for _, f, spec, _ in string.Formatter().parse(text) if f is not None]
+            specs = [spec for _, f, spec, _ in string.Formatter().parse(text) if f is not None]
+            if any(s and s[-1] in "gG" for s in specs) and not any(c in f for f in fields for c in ".[") and all(fields):
+                found.append((key, lang, text))
+    return found
+
+
+def test_a_large_rate_in_any_message_reads_as_a_plain_number():
+    """A T4 multiplies at 8,140 GFLOP/s: lesson 01's "{rate:.3g} GFLOP/s" said "8.14e+03" there, and a CPU (as in
+    make test) never shows it. Every message with a "g" field, given 8140.2 for its numbers, reads "8,140"."""
+    import string
+
+    messages = _g_messages()
+    assert len(messages) > 20  # the rule reaches the catalog's rates, not one message
+    for key, lang, text in messages:
+        values = {}
+        for _, field, spec, _ in string.Formatter().parse(text):
+            if field is not None:
+                values[field] = 8140 if spec.endswith("d") else (8140.2 if spec else "x")
+        said = i18n.t(key, lang, **values)
+        assert "e+" not in said, (key, lang, said)
+    assert i18n.t("noise.reason.spread", "en", repeats=8, spread=0.4, limit=0.25).count("e") >= 1  # untouched text
+    assert i18n._PLAIN.format("{a:.2g} {b:.3g} {c:.2e}", a=2.2e-8, b=12.345, c=12345.0) == "2.2e-08 12.3 1.23e+04"

@@ -16,6 +16,7 @@ from matplotlib import font_manager
 
 from fastrain_lib.core import config
 from fastrain_lib.core.i18n import t
+from fastrain_lib.ui.tables import number
 
 FONT_DIR = Path(__file__).resolve().parents[1] / "fonts"
 FONT_FAMILY = "Noto Sans Bengali"
@@ -148,7 +149,7 @@ def bars(ax, names: list[str], values: list[float], errors: list[float] | None =
             bar.set_hatch(NOISY_HATCH)
             bar.set_edgecolor(NOISY_COLOR)
     ax.set_xticks(list(positions), names)
-    ax.bar_label(drawn, labels=[("⚠ " if f else "") + fmt.format(v) for v, f in zip(values, flags)], padding=2)
+    ax.bar_label(drawn, labels=[("⚠ " if f else "") + number(v, fmt) for v, f in zip(values, flags)], padding=2)
     if any(flags):
         _noisy_legend(ax)
     ax.set_ylabel(ylabel)

@@ -76,6 +76,23 @@ def finding_counts(records: list[dict]) -> dict:
             "noisy_measurements": sum(r["measurement"] == "noisy" for r in measured)}
 
 
+SVG_TEXT = re.compile(r"<text[^>]*>([^<]*)</text>")
+
+
+def plot_texts(cell) -> list[str]:
+    """Each text a plot of `cell` drew: the <text> elements of its SVG outputs (the tests render plots as SVG with
+    real text; the browser test adds the text its PNG plots drew as such an output)."""
+    import html
+
+    found = []
+    for output in getattr(cell, "outputs", []) or []:
+        svg = (output.get("data") or {}).get("image/svg+xml") if isinstance(output, dict) else None
+        if svg:
+            svg = svg if isinstance(svg, str) else "".join(svg)
+            found += [html.unescape(t).strip() for t in SVG_TEXT.findall(svg) if t.strip()]
+    return found
+
+
 def hygiene_problems(cells) -> list[str]:
     """Numbers in e-notation, and a line printed twice in one cell (a warning repeated, a verdict twice)."""
     problems = []
@@ -85,6 +102,10 @@ def hygiene_problems(cells) -> list[str]:
             match = SCIENTIFIC.search(line)
             if match and not TENSOR_PRINT.search(line):
                 problems.append(f"cell {cell.index}: a number in e-notation ({match.group(0)}): {line[:100]!r}")
+        for text in plot_texts(cell):  # the text a plot drew: its bar labels and annotations are read too
+            match = SCIENTIFIC.search(text)
+            if match and "e+" in match.group(0).lower():
+                problems.append(f"cell {cell.index}: a plot shows a number in e-notation ({match.group(0)}): {text[:100]!r}")
         repeated = collections.Counter(line for line in lines if len(line) >= 12 and re.search(r"[^\W\d_]", line))
         problems += [f"cell {cell.index}: printed {n} times: {line[:100]!r}" for line, n in repeated.items() if n > 1]
     return problems

@@ -37,3 +37,15 @@ def test_hygiene_catches_e_notation_and_repeated_lines_but_not_tensors_or_short_
                    "সর্বোচ্চ পার্থক্য: 7.45e-09\n")
     problems = hygiene_problems([bad, good])
     assert len(problems) == 3 and all(p.startswith("cell 1") for p in problems), problems
+
+
+def test_hygiene_reads_the_numbers_a_plot_drew():
+    """Lesson 03's memory bars drew '1.31e+03' KiB in a lab run: a bar label or annotation in e+ notation is caught;
+    a plot's ordinary labels, a small e-05 and a tick's own offset ('1e6') are not."""
+    svg = ('<svg><text x="1">1.31e+03</text><text>অ্যাক্টিভেশন মেমরি (KiB)</text><text>1e6</text>'
+           '<text>2.5e-05</text><text>1,310</text></svg>')
+    bad = CellShown(4, "x", "", "", [{"output_type": "display_data", "data": {"image/svg+xml": svg}}])
+    good = CellShown(5, "x", "", "", [{"output_type": "display_data",
+                                        "data": {"image/svg+xml": svg.replace("1.31e+03", "1,310")}}])
+    problems = hygiene_problems([bad, good])
+    assert len(problems) == 1 and problems[0].startswith("cell 4: a plot shows") and "1.31e+03" in problems[0], problems

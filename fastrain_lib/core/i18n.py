@@ -68,6 +68,11 @@ class _PlainNumbers(string.Formatter):
 _PLAIN = _PlainNumbers()
 
 
+def plain(fmt: str, /, *args, **values) -> str:
+    """fmt.format(...), with t()'s rule for large numbers: plain("{:.3g}", 8140.2) == "8,140"."""
+    return _PLAIN.format(fmt, *args, **values)
+
+
 def both(key: str, **values) -> str:
     """Bengali and English together, for messages that must reach everyone (install errors)."""
     return f"{t(key, 'bn', **values)}\n{t(key, 'en', **values)}"

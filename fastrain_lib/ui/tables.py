@@ -1,17 +1,19 @@
-"""The course's one HTML table. It sits low (imports nothing of fastrain) so that both the
-hardware report (measure/hardware.py) and the widgets (ui/widgets.py) can use it without an
+"""The course's one HTML table. It sits low (it imports only the message catalog, fastrain's bottom) so
+that both the hardware report (measure/hardware.py) and the widgets (ui/widgets.py) can use it without an
 import circle: widgets imports hardware."""
 
 from __future__ import annotations
 
 import html
 
+from fastrain_lib.core.i18n import plain
+
 
 def number(value: float, fmt: str = "{:.4g}") -> str:
     """`value` formatted with `fmt`, but never in e+ notation: a student reads "22,510 tokens/s", not
-    "2.251e+04" (fmt's "g" switches to it from 10,000 up); a large value gets thousands separators instead."""
-    text = fmt.format(value)
-    return f"{value:,.0f}" if "e+" in text.lower() else text
+    "2.251e+04" (fmt's "g" switches to it from 10,000 up); the catalog's rule (i18n.plain), so tables,
+    plots and messages write a number alike."""
+    return plain(fmt, value)
 
 
 def html_table(headers: list[str], rows: list[tuple], fmt: str = "{:.4g}") -> str:

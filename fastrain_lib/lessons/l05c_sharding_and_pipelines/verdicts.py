@@ -39,9 +39,10 @@ def row_noise(window: dict | None, spread: float | None = None, repeats: int = 0
 
 
 def times_noise(window: dict | None, times: list[float]) -> dict:
-    """row_noise from a row's per-step times, the first (warm-up) step left out."""
-    spread, repeats, per_block = noise.from_steps(list(times)[1:] if len(times) > 2 else list(times))
-    return row_noise(window, spread, repeats, per_block)
+    """measured.row_noise from a row's per-step times, the first (warm-up) step left out."""
+    from fastrain_lib.distributed import measured
+
+    return measured.row_noise(window, list(times)[1:] if len(times) > 2 else list(times))
 
 
 def noise_word(info: dict | None) -> str:

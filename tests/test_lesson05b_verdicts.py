@@ -226,3 +226,67 @@ def test_the_bucket_and_accumulation_cells_measure_anew_when_run_again_after_a_n
     assert P.measured_once("buckets", {**cfg, "width": 16}, 2, launch)[1] == QUIET  # another setting: its own run
     cell["now"] = ("bucket_results, bucket_info = ...", 4)
     assert P.measured_once("buckets", cfg, 2, launch)[1] == QUIET and waited == [2] and len(calls) == 3
+
+
+def _interleaved_sweep(info, small_rounds, large_rounds, ours_rounds):
+    """A sweep whose worker timed every setting in the same interleaved rounds (panel.sweep_rows' rounds_*)."""
+    rows = _sweep(info)
+    rows[0].update(ours_buckets=8, rounds_ddp=list(small_rounds), rounds_ours=list(ours_rounds))
+    rows[1].update(ours_buckets=1, rounds_ddp=list(large_rounds), rounds_ours=list(large_rounds))
+    return rows
+
+
+@pytest.mark.parametrize("small_over_large, ours_over_ddp", [(0.8, 1.1), (1.3, 0.9), (1.0, 1.0), (0.5, 2.0), (1.03, 0.96)])
+def test_a_busy_sweep_whose_rounds_agree_states_both_ratios_marked_and_the_right_winner(small_over_large, ours_over_ddp,
+                                                                                       capsys, tmp_path):
+    """Every round slowed by its own load (×1 to ×3), the same ratio inside each round: both ratios are stated,
+    each on a ✓ line that says it was a busy machine, with the median ratio and the side that took less time
+    (neither, inside the rounds' spread); no cause; only the timeline's share stays the warning, and the rerun is offered."""
+    load = [1.0, 2.5, 1.2, 3.0, 1.1, 2.0, 1.4, 2.7]
+    large = [0.02 * f for f in load]
+    small = [x * small_over_large * (1 + 0.01 * (i % 3)) for i, x in enumerate(large)]
+    V.sweep(_interleaved_sweep(BUSY, small, large, [x * ours_over_ddp for x in small]))
+    lines = _lines(capsys)
+    ratio_lines = [line for line in lines if line.startswith("➤ ✓")]
+    assert len(ratio_lines) == 2, lines
+    for line, ratio in zip(ratio_lines, (small_over_large, ours_over_ddp)):
+        assert "busy machine" in line and "8 rounds" in line and says_its_noise(line)
+        winner = ("neither was faster" if abs(ratio - 1) <= 0.05 else
+                  "the first took less time" if ratio < 1 else "the second took less time")
+        assert winner in line, line
+        median = float(line.split(" = ")[1].split(" ")[0])
+        assert median == pytest.approx(ratio, rel=0.03), line
+        assert not any(w in line for w in CAUSE_WORDS), line
+    assert "bucket_cap_mb=0.25 (8 buckets)" in ratio_lines[0] and "bucket_cap_mb=25 (1 buckets)" in ratio_lines[0]
+    assert "our hand-written buckets' step" in ratio_lines[1]
+    warnings = [line for line in lines if line.startswith("➤ ⚠️")]
+    assert len(warnings) == 1 and "noisy rows:" in warnings[0], lines
+    assert any(t("lesson05b.v_rerun") in line for line in lines)
+    assert len(lines) == len(set(lines))
+
+
+@pytest.mark.parametrize("rounds, info", [
+    ([0.02, 0.05, 0.021, 0.06, 0.02, 0.05, 0.02, 0.06], BUSY),   # the small cap's rounds swing against the large's
+    ([0.02] * 3, BUSY),                                          # too few rounds to judge
+    ([0.02] * 8, SPREAD),                                        # noisy for a reason interleaving does not cancel
+])
+def test_a_busy_sweep_states_no_ratio_when_its_rounds_disagree_are_too_few_or_the_noise_is_not_load(rounds, info,
+                                                                                                    capsys):
+    steady = [0.02] * len(rounds)
+    V.sweep(_interleaved_sweep(info, rounds, steady, [x * 3 for x in reversed(rounds)]))
+    lines = _lines(capsys)
+    assert not any("➤ ✓" in line for line in lines), lines
+    assert [line for line in lines if line.startswith("➤ ⚠️")] and any(t("lesson05b.v_rerun") in line for line in lines)
+
+
+def test_sweep_rows_keep_the_slowest_rank_of_each_interleaved_round():
+    def rank(times, ours):
+        row = {"bucket_cap_mb": 0.25, "buckets": 8, "ours_buckets": 8, "hidden_share": 0.2, "events": [],
+               "compute_end_s": 0.01, "backward_s": 0.01, "step_s": 0.02, "ours_s": 0.03, "times": times,
+               "ours_times": ours}
+        return {"rows": [row], "interleaved": True}
+    rows = P.sweep_rows([rank([0.02, 0.05, 0.03], [0.03, 0.01, 0.04]), rank([0.04, 0.01, 0.03, 0.09], [0.01, 0.02, 0.05])],
+                        BUSY)
+    assert rows[0]["rounds_ddp"] == [0.04, 0.05, 0.03] and rows[0]["rounds_ours"] == [0.03, 0.02, 0.05]
+    plain = P.sweep_rows([{**rank([0.02], [0.03]), "interleaved": False}], BUSY)
+    assert plain[0]["rounds_ddp"] == [] and plain[0]["rounds_ours"] == []

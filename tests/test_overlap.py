@@ -46,6 +46,17 @@ def test_the_hand_written_buckets_give_ddps_gradients(sweep):
             assert row["ours_s"] > 0 and row["step_s"] > 0
 
 
+def test_every_setting_is_timed_in_the_same_rounds_so_a_busy_sweep_can_read_ratios(sweep):
+    """The worker interleaves: every cap, DDP's step and ours, once per round (lesson 05b's busy ratios stand on it)."""
+    from fastrain_lib.lessons.l05b_ddp_in_depth import panel
+
+    assert all(rank["interleaved"] for rank in sweep)
+    for rank in sweep:
+        assert {len(row["times"]) for row in rank["rows"]} | {len(row["ours_times"]) for row in rank["rows"]} == {CFG["steps"]}
+    rows = panel.sweep_rows(sweep, {})
+    assert all(len(row["rounds_ddp"]) == len(row["rounds_ours"]) == CFG["steps"] for row in rows)
+
+
 def forgets_to_average(rank, world_size, cfg):
     """The hand-written buckets without finish()'s wait, divide and copy back: each rank keeps its own gradient."""
     x, y = O.batch_for(cfg, rank)

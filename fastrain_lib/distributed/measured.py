@@ -49,3 +49,14 @@ def word(info: dict | None) -> str:
     if not info or "verdict" not in info:
         return "—"
     return t("noise.noisy_word") if noise.is_noisy(info) else t("noise.quiet_word")
+
+
+def slowest_per_round(per_rank: list[list[float]]) -> list[float]:
+    """Round by round, the slowest rank's time (the rounds every rank timed): the step the group waited for."""
+    rounds = min((len(times) for times in per_rank), default=0)
+    return [max(times[i] for times in per_rank) for i in range(rounds)]
+
+
+def ratio_per_round(top: list[float], bottom: list[float]) -> list[float]:
+    """top ÷ bottom, round by round (both timed in the same interleaved rounds)."""
+    return [a / b for a, b in zip(top, bottom) if b > 0]

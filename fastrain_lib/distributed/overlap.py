@@ -11,7 +11,6 @@ written in the lesson's cells: `lessons/l05b_ddp_in_depth/saved.py`).
 
 from __future__ import annotations
 
-import statistics
 import time
 
 import torch
@@ -46,17 +45,6 @@ def batch_for(cfg: dict, rank: int, index: int = 0):
     """Rank `rank`'s micro-batch number `index` (a different one for every rank and index)."""
     g = torch.Generator().manual_seed(10_000 * (cfg["seed"] + 1) + 100 * index + rank)
     return torch.randn(cfg["batch"], cfg["width"], generator=g), torch.randint(0, 10, (cfg["batch"],), generator=g)
-
-
-def median_s(step, cfg: dict) -> tuple[float, list[float]]:
-    """(median seconds, the timed list) of `step()` run warmup + steps times."""
-    times = []
-    for _ in range(cfg["warmup"] + cfg["steps"]):
-        start = time.perf_counter()
-        step()
-        times.append(time.perf_counter() - start)
-    timed = times[cfg["warmup"]:] or times
-    return statistics.median(timed), timed
 
 
 def timing_hook(state: list, bucket):

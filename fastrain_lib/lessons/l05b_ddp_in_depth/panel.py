@@ -15,7 +15,7 @@ import numpy as np
 from fastrain_lib.measure import bench, noise, reference
 from fastrain_lib.core import config
 from fastrain_lib.ui import plots
-from fastrain_lib.distributed import cost_model, dataparallel
+from fastrain_lib.distributed import cost_model, dataparallel, measured
 from fastrain_lib.core.i18n import t
 from fastrain_lib.ui.widgets import ExperimentPanel, Outcome
 from fastrain_lib.lessons.l05b_ddp_in_depth.runs import (  # noqa: F401 - the notebook calls them as lesson05b.*
@@ -108,13 +108,16 @@ def reference_sentence(folder=None) -> str:
 
 def sweep_rows(results: list[dict], info: dict) -> list[dict]:
     """Per bucket cap: the slowest rank's median steps (DDP's and ours), rank 0's buckets and hidden share,
-    and the run's noise `info`."""
-    rows = []
+    the run's noise `info`, and, where the worker timed every setting in interleaved rounds, the slowest
+    rank's time of each round (rounds_ddp, rounds_ours: round i of every row ran in the same round)."""
+    rows, interleaved = [], all(r.get("interleaved") for r in results)
     for i, row in enumerate(results[0]["rows"]):
         ranks = [r["rows"][i] for r in results]
         rows.append({**{k: row[k] for k in ("bucket_cap_mb", "buckets", "ours_buckets", "hidden_share", "events",
                                             "compute_end_s", "backward_s")},
                      "step_s": max(r["step_s"] for r in ranks), "ours_s": max(r["ours_s"] for r in ranks),
+                     "rounds_ddp": measured.slowest_per_round([r["times"] for r in ranks]) if interleaved else [],
+                     "rounds_ours": measured.slowest_per_round([r["ours_times"] for r in ranks]) if interleaved else [],
                      "noise": info})
     return rows
 
@@ -176,14 +179,9 @@ def round_ratios(results: list[dict]) -> list[float]:
     rank's no_sync() step ÷ its every-backward step (a busy machine slows both alike); else []."""
     if not results or not all(r.get("interleaved") for r in results):
         return []
-    rounds = min(min(len(r["every"]["times"]), len(r["no_sync"]["times"])) for r in results)
-    out = []
-    for i in range(rounds):
-        every = max(r["every"]["times"][i] for r in results)
-        quiet = max(r["no_sync"]["times"][i] for r in results)
-        if every > 0:
-            out.append(quiet / every)
-    return out
+    return measured.ratio_per_round(measured.slowest_per_round([r["no_sync"]["times"] for r in results]),
+                                    measured.slowest_per_round([r["every"]["times"] for r in results]))
+
 
 
 # ---------------------------------------------------------------- the cost model

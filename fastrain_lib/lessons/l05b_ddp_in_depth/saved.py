@@ -84,31 +84,45 @@ class BucketedAllReduce:
             self.waiting[i], self.flat[i], self.work[i] = len(bucket), None, None
 
 
+def ddp_step(ddp, x, y):
+    ddp.zero_grad(set_to_none=True)
+    F.cross_entropy(ddp(x), y).backward()     # বাকেটের অল-রিডিউস ব্যাকওয়ার্ডের ভেতরেই শুরু আর শেষ
+
+
+def our_step(model, ours, x, y):
+    model.zero_grad(set_to_none=True)
+    F.cross_entropy(model(x), y).backward()   # হুকগুলো ভরা বাকেটের অল-রিডিউস শুরু করে
+    ours.finish()                             # বাকিদের অপেক্ষা, গড়, ফেরত কপি
+
+
 def bucket_worker(rank, world_size, cfg):
-    """প্রতিটি bucket_cap_mb-এ একই মডেল আর batch: PyTorch-এর DDP বনাম আমাদের BucketedAllReduce, মাপা ধাপ।"""
+    """প্রতিটি bucket_cap_mb-এ একই মডেল আর batch: PyTorch-এর DDP বনাম আমাদের BucketedAllReduce, পালা করে মাপা:
+    প্রতিটি রাউন্ডে প্রতিটি আকারে দুটোরই এক ধাপ, ক্রম উল্টে উল্টে, তাই মেশিনে অন্য কাজের ভার সবার ওপর সমান পড়ে।"""
     x, y = overlap.batch_for(cfg, rank)
-    rows = []
+    ways, buckets = [], {}                    # ways: (আকার, "ddp" বা "ours", মডেল, এক ধাপ)
     for cap in cfg["bucket_caps_mb"]:
         ddp = DistributedDataParallel(overlap.model_for(cfg), bucket_cap_mb=cap)   # PyTorch-এর বাকেট
         model = overlap.model_for(cfg)
         ours = BucketedAllReduce(model, bucket_cap_mb=cap)                        # আমাদের বাকেট
-
-        def ddp_step():
-            ddp.zero_grad(set_to_none=True)
-            F.cross_entropy(ddp(x), y).backward()     # বাকেটের অল-রিডিউস ব্যাকওয়ার্ডের ভেতরেই শুরু আর শেষ
-
-        def our_step():
-            model.zero_grad(set_to_none=True)
-            F.cross_entropy(model(x), y).backward()   # হুকগুলো ভরা বাকেটের অল-রিডিউস শুরু করে
-            ours.finish()                             # বাকিদের অপেক্ষা, গড়, ফেরত কপি
-
-        ddp_s, ddp_times = overlap.median_s(ddp_step, cfg)
-        ours_s, ours_times = overlap.median_s(our_step, cfg)
-        gap = (overlap.gradient_vector(ddp.module) - overlap.gradient_vector(model)).abs().max().item()
+        buckets[cap] = len(ours.buckets)
+        ways += [(cap, "ddp", ddp.module, lambda ddp=ddp: ddp_step(ddp, x, y)),
+                 (cap, "ours", model, lambda model=model, ours=ours: our_step(model, ours, x, y))]
+    times = {(cap, way): [] for cap, way, _, _ in ways}
+    for step in range(cfg["warmup"] + cfg["steps"]):
+        for cap, way, _, one_step in (ways if step % 2 == 0 else ways[::-1]):   # রাউন্ডে রাউন্ডে ক্রম উল্টাই
+            start = time.perf_counter()
+            one_step()
+            times[cap, way].append(time.perf_counter() - start)
+    grads = {(cap, way): overlap.gradient_vector(model) for cap, way, model, _ in ways}   # শেষ ধাপের গ্রেডিয়েন্ট
+    rows = []
+    for cap in cfg["bucket_caps_mb"]:
+        ddp_times, ours_times = times[cap, "ddp"][cfg["warmup"]:], times[cap, "ours"][cfg["warmup"]:]
         timeline = overlap.timeline_of(DistributedDataParallel(overlap.model_for(cfg), bucket_cap_mb=cap), x, y)
-        rows.append({"bucket_cap_mb": cap, "step_s": ddp_s, "times": ddp_times, "ours_s": ours_s,
-                     "ours_times": ours_times, "ours_buckets": len(ours.buckets), "max_grad_gap": gap, **timeline})
-    return {"rank": rank, "world_size": world_size, "param_bytes": overlap.param_bytes(ddp.module), "rows": rows}
+        rows.append({"bucket_cap_mb": cap, "step_s": statistics.median(ddp_times), "times": ddp_times,
+                     "ours_s": statistics.median(ours_times), "ours_times": ours_times, "ours_buckets": buckets[cap],
+                     "max_grad_gap": (grads[cap, "ddp"] - grads[cap, "ours"]).abs().max().item(), **timeline})
+    return {"rank": rank, "world_size": world_size, "param_bytes": overlap.param_bytes(ways[0][2]), "rows": rows,
+            "interleaved": True}
 
 
 def accumulate(ddp, optimizer, micro_batches, no_sync=True):

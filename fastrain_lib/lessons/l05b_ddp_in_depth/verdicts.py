@@ -6,7 +6,8 @@ from __future__ import annotations
 from fastrain_lib.core.i18n import pick, t
 from fastrain_lib.core.verdicts import say
 from fastrain_lib.distributed import cost_model, dataparallel
-from fastrain_lib.measure import hardware, noise
+from fastrain_lib.measure import hardware
+from fastrain_lib.lessons.l05b_ddp_in_depth.interleaved import interleaved_info, round_values, sweep_busy
 
 cores = hardware.usable_cores
 
@@ -61,26 +62,6 @@ def offer_rerun(infos) -> None:
     that stands on no timing). The measuring cell, run again, measures anew (runs._cached)."""
     if _any_noisy(infos):
         say("lesson05b.v_rerun", noise=())
-
-
-def interleaved_info(info: dict | None, ratios: list[float], row: str) -> dict:
-    """The noise information of a ratio measured in interleaved rounds (A B, B A, ... in the same
-    processes): a busy machine slows both sides of a round alike, so when the run was noisy only
-    because of other load or shared cores, and the per-round ratios agree (their spread within
-    noise.SPREAD_LIMIT over at least noise.MIN_REPEATS rounds), the RATIO is quiet ("busy_interleaved");
-    the milliseconds stay as noisy as they were."""
-    out = named(info, row)
-    if not out:
-        return out
-    spread, rounds = noise.from_times([r for r in ratios if r > 0])
-    out.update(rounds=rounds, round_spread=None if spread is None else round(spread, 4))
-    usable = (noise.is_noisy(info) and set(info.get("reasons") or []) <= {"load", "threads"}
-              and rounds >= noise.MIN_REPEATS and spread is not None and spread <= noise.SPREAD_LIMIT)
-    if usable:
-        out.update(verdict=noise.QUIET, reasons=[], busy_interleaved=True)
-    elif spread is not None and rounds >= noise.MIN_REPEATS and spread > noise.SPREAD_LIMIT:
-        out.update(verdict=noise.NOISY, reasons=sorted(set(out.get("reasons") or []) | {"rounds"}))
-    return out
 
 
 def _noisy(what_key: str, **values) -> tuple[str, dict]:
@@ -278,13 +259,21 @@ def compare(dp: dict, ddp: list[dict], infos: list) -> None:
 
 
 def sweep(rows: list[dict]) -> None:
-    """Say small vs large buckets, the hidden share, and our bucketed all-reduce beside DDP's."""
+    """Say small vs large buckets, the hidden share, and our bucketed all-reduce beside DDP's. A busy run
+    whose interleaved rounds agree still states the ratios it can read (sweep_busy), each marked on its
+    line; what stands on the run's own times (the timeline's hidden share) stays the one warning."""
     infos = [named(r["noise"], f"bucket_cap_mb={r['bucket_cap_mb']:g}") for r in rows]
-    said = sweep_verdicts(rows, noisy=_any_noisy(infos))
-    if not _any_noisy(infos):
+    noisy = _any_noisy(infos)
+    said = sweep_verdicts(rows, noisy=noisy)
+    if not noisy:
         many = most_buckets(rows)
         said.append(("lesson05b.v_ours_vs_ddp", {"cap": many["bucket_cap_mb"], "n": many["buckets"],
                                                  "ours_ms": many["ours_s"] * 1e3, "ddp_ms": many["step_s"] * 1e3}))
+    busy = sweep_busy(rows, most_buckets(rows)) if noisy else []
+    for key, values, timing in busy:
+        say(key, noise=[timing], **values)
+    if len(busy) == 2:  # both ratios stated: only the timeline is left unsaid
+        said = [_noisy("lesson05b.what_overlap")]
     _say_all(said, infos)
     offer_rerun(infos)
 
@@ -316,11 +305,7 @@ def accumulation(summary: dict, info: dict) -> None:
 
 def busy_values(summary: dict, timing: dict) -> dict:
     """The values of lesson05b.v_no_sync_busy: the counts, and the median per-round time ratio."""
-    import statistics
-
-    ratio = statistics.median(summary["ratios"])
-    return {**summary, "rounds": timing["rounds"], "round_spread": timing["round_spread"] or 0.0, "ratio": ratio,
-            "busy_cores": (timing.get("other_cores") or 0.0) + (timing.get("steal_cores") or 0.0)}
+    return {**summary, **round_values(summary["ratios"], timing)}
 
 
 def fits(fitted: dict, held: dict, infos: dict) -> None:

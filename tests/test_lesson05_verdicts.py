@@ -262,3 +262,59 @@ def test_a_noisy_allreduce_table_offers_the_rerun_and_a_quiet_one_does_not(capsy
     assert _lines(capsys)[-1].startswith("➤ ⚠️ Some measurements were noisy: the next cell measures once more")
     V.say_allreduce([(2, 1000, 1.30, 0.15, 0.3, 0.0)], [QUIET])
     assert not any("next cell" in line for line in _lines(capsys))
+
+
+def _busy_rounds(ring_over_server, ring_over_torch, agree=True):
+    """A noisy row's per-round times of the three ways, timed in the same interleaved rounds (ring.compare_worker):
+    each round slowed by its own load, the same ratios inside every round (or swinging, when not agree)."""
+    load = [1.0, 2.4, 1.3, 3.1, 1.1, 1.9, 1.5, 2.8]
+    server = [0.001 * f for f in load]
+    swing = [1.0, 3.0] * 4 if not agree else [1.0] * 8
+    ring = [s * ring_over_server * w for s, w in zip(server, swing)]
+    torch = [s * ring_over_server / ring_over_torch for s in server]  # steady: ring ÷ torch swings with the ring
+    return {**BUSY, "per_round": {"ring": ring, "naive": server, "torch": torch}}
+
+
+@pytest.mark.parametrize("ring_over_server, ring_over_torch", [(8.0, 3.0), (0.7, 1.5), (1.02, 0.98)])
+def test_a_busy_allreduce_table_whose_rounds_agree_reads_ring_over_server_and_over_gloo(ring_over_server,
+                                                                                        ring_over_torch, capsys):
+    rows = ROWS[:2]
+    V.say_allreduce(rows, [_busy_rounds(ring_over_server, ring_over_torch)] * 2)
+    lines = _lines(capsys)
+    busy = [line for line in lines if line.startswith("➤ ✓") and "busy machine" in line]
+    assert len(busy) == 3, lines  # ring ÷ server at both sizes, ring ÷ gloo at the largest
+    for line, ratio in zip(busy, (ring_over_server, ring_over_server, ring_over_torch)):
+        import re
+
+        assert float(re.search(r"= ([\d.]+) \(median\)", line)[1]) == pytest.approx(ratio, rel=0.01), line
+        winner = ("neither was faster" if abs(ratio - 1) <= 0.05 else
+                  "the first took less time" if ratio < 1 else "the second took less time")
+        assert winner in line and "quiet run" not in line, line
+        assert not any(w in line for w in CAUSE_WORDS), line
+    assert "the simple server" in busy[0] and "N = 2, 1,000 numbers" in busy[0] and "1,000,000" in busy[1]
+    assert "gloo's dist.all_reduce" in busy[2]
+    assert not any("⚠️" in line for line in lines), lines
+
+
+def test_a_busy_allreduce_table_whose_rounds_disagree_or_are_out_of_order_states_no_ratio(capsys):
+    V.say_allreduce(ROWS[:2], [_busy_rounds(8.0, 3.0, agree=False)] * 2)
+    lines = _lines(capsys)
+    assert not any(line.startswith("➤ ✓") for line in lines) and any("⚠️" in line for line in lines), lines
+    out_of_order = [(2, 1000, 30.0, 0.15, 0.3, 0.0), (2, 1_000_000, 7.22, 8.0, 5.29, 0.0)]  # 1,000 slower than 10⁶
+    V.say_allreduce(out_of_order, [_busy_rounds(8.0, 3.0)] * 2)
+    lines = _lines(capsys)
+    assert not any("N = 2, 1,000 numbers)" in line and line.startswith("➤ ✓") for line in lines), lines
+
+
+def test_the_table_keeps_each_ways_slowest_rank_per_round_where_the_worker_interleaved():
+    from fastrain_lib.lessons.l05_data_vs_model_parallel import ring_views
+
+    def rank(ring, naive, torch, interleaved=True):
+        size = {"numel": 1000, "ring_s": max(ring), "naive_s": max(naive), "torch_s": max(torch), "ring_error": 0.0,
+                "ring_bytes": 8, "naive_bytes": 8, "ring_times": ring, "naive_times": naive, "torch_times": torch}
+        return {"sizes": [size], "interleaved": interleaved}
+    runs = {2: ([rank([1, 5, 2], [3, 1, 1], [2, 2, 2]), rank([4, 1, 1], [1, 2, 6], [1, 3, 1])], QUIET)}
+    _rows, infos, _ = ring_views.allreduce_table(runs)
+    assert infos[0]["per_round"] == {"ring": [4, 5, 2], "naive": [3, 2, 6], "torch": [2, 3, 2]}
+    runs = {2: ([rank([1], [1], [1], interleaved=False), rank([1], [1], [1])], QUIET)}
+    assert "per_round" not in ring_views.allreduce_table(runs)[1][0]

@@ -290,3 +290,36 @@ def test_sweep_rows_keep_the_slowest_rank_of_each_interleaved_round():
     assert rows[0]["rounds_ddp"] == [0.04, 0.05, 0.03] and rows[0]["rounds_ours"] == [0.03, 0.02, 0.05]
     plain = P.sweep_rows([{**rank([0.02], [0.03]), "interleaved": False}], BUSY)
     assert plain[0]["rounds_ddp"] == [] and plain[0]["rounds_ours"] == []
+
+
+def _comm_values(ring_over_gloo, agree=True):
+    load = [1.0, 2.2, 1.3, 2.9, 1.1, 2.0, 1.6, 2.5]
+    gloo = [0.003 * f for f in load]
+    swing = [1.0, 3.0] * 4 if not agree else [1.0] * 8
+    return {"p": 2, "kb": 4000.0, "gloo_pred": 2.0, "gloo_meas": 3.0, "ring_pred": 2.0, "ring_meas": 6.0,
+            "ps_pred": 5.0, "ps_meas": 5.5,
+            "rounds": {"gloo": gloo, "ring": [g * ring_over_gloo * w for g, w in zip(gloo, swing)], "ps": gloo}}
+
+
+@pytest.mark.parametrize("ring_over_gloo", [2.0, 0.8, 1.01])
+def test_a_busy_comm_run_reads_ring_over_gloo_from_its_rounds_and_leaves_the_model_to_the_warning(ring_over_gloo,
+                                                                                                capsys):
+    import re
+
+    V.comm(_comm_values(ring_over_gloo), cost_model.Fit(60e-6, 1e-9, 2), [BUSY, BUSY])
+    lines = _lines(capsys)
+    busy = [line for line in lines if line.startswith("➤ ✓")]
+    assert len(busy) == 1 and "our Python ring (lesson 05) ÷ gloo's dist.all_reduce" in busy[0], lines
+    assert float(re.search(r"= ([\d.]+) \(median\)", busy[0])[1]) == pytest.approx(ring_over_gloo, rel=0.01)
+    winner = ("neither was faster" if abs(ring_over_gloo - 1) <= 0.05 else
+              "the first took less time" if ring_over_gloo < 1 else "the second took less time")
+    assert winner in busy[0] and not any(w in busy[0] for w in CAUSE_WORDS)
+    warnings = [line for line in lines if line.startswith("➤ ⚠️")]
+    assert len(warnings) == 1 and "noisy rows:" in warnings[0]  # the server's model vs measurement: still noisy
+    assert any(t("lesson05b.v_rerun") in line for line in lines)
+
+
+def test_a_busy_comm_run_whose_rounds_disagree_states_no_ratio(capsys):
+    V.comm(_comm_values(2.0, agree=False), cost_model.Fit(60e-6, 1e-9, 2), [BUSY, BUSY])
+    lines = _lines(capsys)
+    assert not any(line.startswith("➤ ✓") for line in lines) and any(line.startswith("➤ ⚠️") for line in lines)

@@ -11,8 +11,13 @@ The run asks for `world_size × threads` cores: more than the machine has is noi
 
 from __future__ import annotations
 
+from fastrain_lib.core.i18n import t
 from fastrain_lib.distributed import launcher
 from fastrain_lib.measure import noise
+
+# A busy ratio this close to 1 (or within its rounds' own spread, if wider) names no faster side: the same tie
+# rule as the class results' (ui/class_results.py, TIE_FLOOR).
+EVEN_FLOOR = 0.05
 
 
 def launch(fn, world_size: int, *, threads: int = 1, cores_used: int | None = None, **kwargs) -> tuple[list, dict]:
@@ -60,3 +65,46 @@ def slowest_per_round(per_rank: list[list[float]]) -> list[float]:
 def ratio_per_round(top: list[float], bottom: list[float]) -> list[float]:
     """top ÷ bottom, round by round (both timed in the same interleaved rounds)."""
     return [a / b for a, b in zip(top, bottom) if b > 0]
+
+
+def interleaved_info(info: dict | None, ratios: list[float], row: str) -> dict:
+    """The noise information of a ratio measured in interleaved rounds (A B, B A, ... in the same
+    processes): a busy machine slows both sides of a round alike, so when the run was noisy only
+    because of other load or shared cores, and the per-round ratios agree (their spread within
+    noise.SPREAD_LIMIT over at least noise.MIN_REPEATS rounds), the RATIO is quiet ("busy_interleaved");
+    the milliseconds stay as noisy as they were."""
+    out = {**info, "row": row} if info else {}
+    if not out:
+        return out
+    spread, rounds = noise.from_times([r for r in ratios if r > 0])
+    out.update(rounds=rounds, round_spread=None if spread is None else round(spread, 4))
+    usable = (noise.is_noisy(info) and set(info.get("reasons") or []) <= {"load", "threads"}
+              and rounds >= noise.MIN_REPEATS and spread is not None and spread <= noise.SPREAD_LIMIT)
+    if usable:
+        out.update(verdict=noise.QUIET, reasons=[], busy_interleaved=True)
+    elif spread is not None and rounds >= noise.MIN_REPEATS and spread > noise.SPREAD_LIMIT:
+        out.update(verdict=noise.NOISY, reasons=sorted(set(out.get("reasons") or []) | {"rounds"}))
+    return out
+
+
+def round_values(ratios: list[float], timing: dict) -> dict:
+    """A busy interleaved ratio's values: its median, the rounds and their spread, the other load's cores."""
+    import statistics
+
+    return {"rounds": timing["rounds"], "round_spread": timing["round_spread"] or 0.0, "ratio": statistics.median(ratios),
+            "busy_cores": (timing.get("other_cores") or 0.0) + (timing.get("steal_cores") or 0.0)}
+
+
+def busy_ratio(top: list[float], top_name: str, bottom: list[float], bottom_name: str,
+               info: dict | None) -> tuple[str, dict, dict] | None:
+    """(key, values, noise) of the sentence "top ÷ bottom" for two ways timed in the same interleaved rounds
+    (per-round times, slowest_per_round) of a noisy run, when those rounds make the ratio usable
+    (interleaved_info: the milliseconds stay noisy, the ratio is stated); None otherwise."""
+    ratios = ratio_per_round(top, bottom)
+    timing = interleaved_info(info, ratios, f"{top_name} ÷ {bottom_name}")
+    if not timing.get("busy_interleaved"):
+        return None
+    values = round_values(ratios, timing)
+    outcome = ("noise.busy_even" if abs(values["ratio"] - 1) <= max(values["round_spread"], EVEN_FLOOR)
+               else "noise.busy_top_faster" if values["ratio"] < 1 else "noise.busy_bottom_faster")
+    return "noise.ratio_busy", {**values, "top": top_name, "bottom": bottom_name, "outcome": t(outcome)}, timing

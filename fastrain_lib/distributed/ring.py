@@ -147,11 +147,13 @@ def bytes_per_worker(numel: int, world_size: int, element_size: int = 4) -> dict
 def compare_worker(rank: int, world_size: int, numels: list[int], repeats: int = 5,
                    trace_numel: int | None = None) -> dict:
     """For each size: check ring == naive == dist.all_reduce, count bytes this rank sent,
-    and time the three (median of `repeats`, each after a barrier).
+    and time the three (median of `repeats`, each after a barrier) in interleaved rounds: each
+    repeat times all three once, the order reversed every other repeat, so other load on the
+    machine falls on the three alike and their per-round ratios stay readable on a busy PC.
 
     Not bench.measure: its auto-chosen repeat count could differ between ranks, and a rank
     that calls all_reduce fewer times than the others leaves them waiting forever."""
-    out = {"rank": rank, "world_size": world_size, "sizes": []}
+    out = {"rank": rank, "world_size": world_size, "sizes": [], "interleaved": True}
     for numel in numels:
         g = torch.Generator().manual_seed(1000 + rank)
         data = torch.randn(numel, generator=g)
@@ -165,16 +167,18 @@ def compare_worker(rank: int, world_size: int, numels: list[int], repeats: int =
                "naive_error": (naive_out - expected).abs().max().item(),
                "ring_bytes": sum(e["bytes"] for e in ring_trace),
                "naive_bytes": sum(e["bytes"] for e in naive_trace)}
-        for name, fn in (("ring", ring_all_reduce), ("naive", naive_all_reduce), ("torch", dist.all_reduce)):
-            times = []
-            for _ in range(repeats):
+        ways = [("ring", ring_all_reduce), ("naive", naive_all_reduce), ("torch", dist.all_reduce)]
+        times = {name: [] for name, _ in ways}
+        for repeat in range(repeats):
+            for name, fn in (ways if repeat % 2 == 0 else ways[::-1]):
                 x = data.clone()
                 dist.barrier()
                 start = time.perf_counter()
                 fn(x)
-                times.append(time.perf_counter() - start)
-            row[f"{name}_s"] = statistics.median(times)
-            row[f"{name}_times"] = times  # every repeat: the row's spread for its noise verdict
+                times[name].append(time.perf_counter() - start)
+        for name, timed in times.items():
+            row[f"{name}_s"] = statistics.median(timed)
+            row[f"{name}_times"] = timed  # every repeat: the row's spread for its noise verdict
         out["sizes"].append(row)
     if trace_numel:
         out["trace"] = trace_run(rank, world_size, trace_numel)

@@ -1,6 +1,15 @@
 """Messages of the noise verdict (fastrain_lib.measure.noise), shown beside measurements."""
 
 MESSAGES = {
+    "noise.ratio_busy": {
+        "bn": "✓ ব্যস্ত মেশিনে পালা করে মাপা (অন্য কাজ গড়ে {busy_cores:.1f}টি কোর নিয়েছিল; {rounds}টি রাউন্ডের প্রতিটিতে প্রতিটি রকম একবার, রাউন্ডের অনুপাতগুলোর ফারাক {round_spread:.0%}): "
+              "একই রাউন্ডে {top} ÷ {bottom} = {ratio:.2f} (মধ্যমা) — {outcome}। শুধু এই অনুপাতটি পড়ো: মিলিসেকেন্ডগুলো অন্য কাজের ভারে বদলেছে।",
+        "en": "✓ Measured in interleaved rounds on a busy machine (other work took {busy_cores:.1f} cores on average; each of {rounds} rounds timed every way once, the rounds' ratios {round_spread:.0%} apart): "
+              "within a round, {top} ÷ {bottom} = {ratio:.2f} (median) — {outcome}. Read only this ratio: the milliseconds moved with the other load.",
+    },
+    "noise.busy_top_faster": {"bn": "প্রথমটি কম সময় নিয়েছে", "en": "the first took less time"},
+    "noise.busy_bottom_faster": {"bn": "দ্বিতীয়টি কম সময় নিয়েছে", "en": "the second took less time"},
+    "noise.busy_even": {"bn": "রাউন্ডের ফারাকের মধ্যে কেউ দ্রুত নয়", "en": "within the rounds' spread, neither was faster"},
     "noise.quiet": {
         "bn": "✓ শান্ত মাপ: মাপার সময় অন্য প্রোগ্রাম গড়ে {other:.1f}টি কোর ব্যবহার করেছে ({cores}টির মধ্যে), "
               "মাপের থ্রেড {threads}টি, পুনরাবৃত্তিগুলোর পার্থক্য {spread:.0%}।",

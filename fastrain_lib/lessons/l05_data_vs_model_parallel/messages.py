@@ -126,6 +126,10 @@ MESSAGES = {
         "en": "At {numel} numbers N = {n} took ring {ring_ms:.2f} ms, server {naive_ms:.2f} ms; N = {m} took {m_ring_ms:.2f} ms and "
               "{m_naive_ms:.2f} ms — the two methods did not move the same way, so no cause is drawn from them.",
     },
+    # names in a busy ratio's sentence (noise.ratio_busy): "<ring> ÷ <server>" on a busy machine
+    "lesson05.busy_ring": {"bn": "রিং (N = {n}, {numel:,} সংখ্যা)", "en": "the ring (N = {n}, {numel:,} numbers)"},
+    "lesson05.busy_naive": {"bn": "সরল সার্ভার", "en": "the simple server"},
+    "lesson05.busy_torch": {"bn": "gloo-র dist.all_reduce", "en": "gloo's dist.all_reduce"},
     "lesson05.v_ar_noisy": {
         "bn": "⚠️ N = {n}, {numel} সংখ্যা: এই সারির মাপ গোলমেলে (মেশিন ব্যস্ত ছিল বা পুনরাবৃত্তিগুলো মেলেনি), তাই এখান থেকে কোনো কারণ বলা হলো না — অন্য কাজ বন্ধ করে সেলটি আবার চালাও।",
         "en": "⚠️ N = {n}, {numel} numbers: this row's measurement is noisy (the machine was busy or the repeats disagree), so no cause is drawn from it — stop other work and run the cell again.",

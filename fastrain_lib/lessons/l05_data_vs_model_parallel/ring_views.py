@@ -116,7 +116,8 @@ def allreduce_table(runs: dict) -> tuple[list[tuple], list[dict], list[dict]]:
     """From {N: (rank results of ring.compare_worker, the run's noise information)}: the table rows
     (N, numbers, ring ms, server ms, dist.all_reduce ms, max error) with the slowest rank's times,
     each row's noise information (the run's window, this row's spread, out-of-order rows marked
-    noisy), and the bytes counted from the largest tensor's traces."""
+    noisy; "per_round": each way's slowest-rank time per interleaved round, for the ratios a busy
+    run can still read), and the bytes counted from the largest tensor's traces."""
     from fastrain_lib.distributed import measured as measured_run
     from fastrain_lib.lessons.l05_data_vs_model_parallel.verdicts import allreduce_row_flags
 
@@ -128,7 +129,11 @@ def allreduce_table(runs: dict) -> tuple[list[tuple], list[dict], list[dict]]:
             rows.append((n, numel, max(p["ring_s"] for p in per_rank) * 1e3, max(p["naive_s"] for p in per_rank) * 1e3,
                          max(p["torch_s"] for p in per_rank) * 1e3, max(p["ring_error"] for p in per_rank)))
             slowest = max(per_rank, key=lambda p: p["ring_s"])
-            infos.append(measured_run.row_noise(info, slowest.get("ring_times")))
+            row_info = measured_run.row_noise(info, slowest.get("ring_times"))
+            if all(r.get("interleaved") for r in results):  # the three timed in the same rounds: per round, the slowest rank
+                row_info["per_round"] = {way: measured_run.slowest_per_round([p[f"{way}_times"] for p in per_rank])
+                                         for way in ("ring", "naive", "torch")}
+            infos.append(row_info)
         counted.append({"world": n, "ring_bytes": results[1 % len(results)]["sizes"][-1]["ring_bytes"],
                         "server_bytes": results[0]["sizes"][-1]["naive_bytes"]})
     return rows, allreduce_row_flags(rows, infos), counted

@@ -129,8 +129,8 @@ def allreduce_verdicts(rows: list[tuple], cores_: int | None = None,
             values = {"n": n, "numel": numel, "ring_ms": ring_ms, "naive_ms": naive_ms}
             if info.get("out_of_order"):  # quiet by the clock, but impossible: flagged by its own sentence
                 out.append(("lesson05.v_ar_out_of_order", values, []))
-            else:
-                out.append(("lesson05.v_ar_noisy", values, [info]))
+            else:  # a busy run whose interleaved rounds agree still reads ring ÷ server
+                out.append(_busy_ratio(info, "ring", "naive", n, numel) or ("lesson05.v_ar_noisy", values, [info]))
             continue
         if ring_ms < naive_ms:
             key = "lesson05.v_ar_ring"
@@ -140,8 +140,27 @@ def allreduce_verdicts(rows: list[tuple], cores_: int | None = None,
                     [info]))
     i = index[-1]
     n, numel, ring_ms, _, torch_ms, _ = rows[i]
-    out.append(("lesson05.v_ar_torch", {"n": n, "numel": numel, "ring_ms": ring_ms, "torch_ms": torch_ms}, [flags[i]]))
+    busy = _busy_ratio(flags[i], "ring", "torch", n, numel) if noise.is_noisy(flags[i]) else None
+    out.append(busy or ("lesson05.v_ar_torch", {"n": n, "numel": numel, "ring_ms": ring_ms, "torch_ms": torch_ms},
+                        [flags[i]]))
     return out
+
+
+BUSY_NAMES = {"ring": "lesson05.busy_ring", "naive": "lesson05.busy_naive", "torch": "lesson05.busy_torch"}
+
+
+def _busy_ratio(info: dict, top: str, bottom: str, n: int, numel: int) -> tuple[str, dict, list] | None:
+    """The ratio of two ways a noisy row timed in the same interleaved rounds, when those rounds agree
+    (measured.busy_ratio; never for an out-of-order row); None otherwise."""
+    from fastrain_lib.core.i18n import t
+    from fastrain_lib.distributed import measured
+
+    rounds = info.get("per_round") or {}
+    if info.get("out_of_order") or not rounds:
+        return None
+    said = measured.busy_ratio(rounds[top], t(BUSY_NAMES[top], n=n, numel=numel), rounds[bottom],
+                               t(BUSY_NAMES[bottom], n=n, numel=numel), info)
+    return (said[0], said[1], [said[2]]) if said else None
 
 
 def _say(key: str, stands_on: list, warned: set | None = None, **values) -> None:
@@ -151,6 +170,9 @@ def _say(key: str, stands_on: list, warned: set | None = None, **values) -> None
     from fastrain_lib.core.i18n import t
     from fastrain_lib.measure import noise
 
+    if key == "noise.ratio_busy":  # says on its line that it was a busy machine: no quiet mark
+        say(key, noise=stands_on, **values)
+        return
     if stands_on and not any(noise.is_noisy(getattr(i, "noise", i)) for i in stands_on):  # a Record or its info
         say(t(key, **values) + t("lesson05.quiet_mark"), noise=stands_on)
         return

@@ -76,17 +76,8 @@ MESSAGES = {
               "accumulating {k} micro-batches, no_sync() cut the all-reduces from {every_allreduces:.0f} to {no_sync_allreduces:.0f}, and within a round no_sync()'s step ÷ the every-backward step = {ratio:.2f} (median). "
               "Read only this ratio: the milliseconds ({every_ms:.1f} vs {no_sync_ms:.1f}) moved with the other load.",
     },
-    "lesson05b.v_ratio_busy": {
-        "bn": "✓ ব্যস্ত মেশিনে পালা করে মাপা (অন্য কাজ গড়ে {busy_cores:.1f}টি কোর নিয়েছিল; {rounds}টি রাউন্ডের প্রতিটিতে প্রতিটি আকারে দুটোরই এক ধাপ, রাউন্ডের অনুপাতগুলোর ফারাক {round_spread:.0%}): "
-              "একই রাউন্ডে {top} ÷ {bottom} = {ratio:.2f} (মধ্যমা) — {outcome}। শুধু এই অনুপাতটি পড়ো: মিলিসেকেন্ডগুলো অন্য কাজের ভারে বদলেছে।",
-        "en": "✓ Measured in interleaved rounds on a busy machine (other work took {busy_cores:.1f} cores on average; each of {rounds} rounds timed one step of both at every size, the rounds' ratios {round_spread:.0%} apart): "
-              "within a round, {top} ÷ {bottom} = {ratio:.2f} (median) — {outcome}. Read only this ratio: the milliseconds moved with the other load.",
-    },
     "lesson05b.busy_cap_step": {"bn": "bucket_cap_mb={cap:g}-এ ({n}টি বাকেট) DDP-র ধাপ", "en": "DDP's step with bucket_cap_mb={cap:g} ({n} buckets)"},
     "lesson05b.busy_ours_step": {"bn": "bucket_cap_mb={cap:g}-এ ({n}টি বাকেট) আমাদের হাতে লেখা বাকেটের ধাপ", "en": "our hand-written buckets' step with bucket_cap_mb={cap:g} ({n} buckets)"},
-    "lesson05b.busy_top_faster": {"bn": "প্রথমটি কম সময় নিয়েছে", "en": "the first took less time"},
-    "lesson05b.busy_bottom_faster": {"bn": "দ্বিতীয়টি কম সময় নিয়েছে", "en": "the second took less time"},
-    "lesson05b.busy_even": {"bn": "রাউন্ডের ফারাকের মধ্যে কেউ দ্রুত নয়", "en": "within the rounds' spread, neither was faster"},
     "lesson05b.what_overlap": {"bn": "অল-রিডিউসের কত ভাগ ব্যাকওয়ার্ডের আড়ালে লুকাল (সময়রেখা)", "en": "how much of the all-reduce hid behind backward (the timeline)"},
     "lesson05b.what_compare": {"bn": "DataParallel বনাম DDP", "en": "DataParallel vs DDP"},
     "lesson05b.what_sweep": {"bn": "বাকেটের আকার বনাম ধাপের সময়", "en": "bucket size vs step time"},

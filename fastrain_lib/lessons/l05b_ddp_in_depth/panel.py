@@ -238,16 +238,20 @@ def prediction_rows(compute_s: float, param_bytes: int, fit: cost_model.Fit, mea
 
 
 def comm_values(results: list[dict], fit: cost_model.Fit) -> dict:
-    """Predicted and measured ms (the slowest rank) of the three ways of summing gradients."""
+    """Predicted and measured ms (the slowest rank) of the three ways of summing gradients, and ("rounds")
+    each way's slowest-rank time per interleaved round, for the ratio a busy run can still read."""
     rows = [r["sizes"][0] for r in results]
     p, nbytes = len(results), rows[0]["numel"] * cost_model.FLOAT_BYTES
     predicted = {"gloo": fit.allreduce_s(nbytes, p), "ring": fit.allreduce_s(nbytes, p),
                  "ps": cost_model.comm_s("ps", nbytes, fit, world_size=p)}
-    measured = {"gloo": max(r["torch_s"] for r in rows), "ring": max(r["ring_s"] for r in rows),
-                "ps": max(r["naive_s"] for r in rows)}
+    measured_s = {"gloo": max(r["torch_s"] for r in rows), "ring": max(r["ring_s"] for r in rows),
+                  "ps": max(r["naive_s"] for r in rows)}
     values = {"p": p, "kb": nbytes / 1e3}
     for k, seconds in predicted.items():
-        values[f"{k}_pred"], values[f"{k}_meas"] = seconds * 1e3, measured[k] * 1e3
+        values[f"{k}_pred"], values[f"{k}_meas"] = seconds * 1e3, measured_s[k] * 1e3
+    if all(r.get("interleaved") for r in results):  # timed in the same rounds: per round, the slowest rank
+        values["rounds"] = {way: measured.slowest_per_round([r[f"{key}_times"] for r in rows])
+                            for way, key in (("gloo", "torch"), ("ring", "ring"), ("ps", "naive"))}
     return values
 
 

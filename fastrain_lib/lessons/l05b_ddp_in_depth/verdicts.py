@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from fastrain_lib.core.i18n import pick, t
 from fastrain_lib.core.verdicts import say
-from fastrain_lib.distributed import cost_model, dataparallel
+from fastrain_lib.distributed import cost_model, dataparallel, measured
 from fastrain_lib.measure import hardware
-from fastrain_lib.lessons.l05b_ddp_in_depth.interleaved import interleaved_info, round_values, sweep_busy
+from fastrain_lib.lessons.l05b_ddp_in_depth.interleaved import sweep_busy
 
 cores = hardware.usable_cores
 
@@ -284,7 +284,7 @@ def accumulation_info(summary: dict, info: dict | None) -> dict:
     row = pick(bn=f"no_sync() বনাম প্রতিটি backward-এ অল-রিডিউস (k={summary.get('k')})",
                en=f"no_sync() vs all-reduce in every backward (k={summary.get('k')})")
     if summary.get("ratios"):
-        return interleaved_info(info, summary["ratios"], row)
+        return measured.interleaved_info(info, summary["ratios"], row)
     return named(info, row)
 
 
@@ -305,7 +305,7 @@ def accumulation(summary: dict, info: dict) -> None:
 
 def busy_values(summary: dict, timing: dict) -> dict:
     """The values of lesson05b.v_no_sync_busy: the counts, and the median per-round time ratio."""
-    return {**summary, **round_values(summary["ratios"], timing)}
+    return {**summary, **measured.round_values(summary["ratios"], timing)}
 
 
 def fits(fitted: dict, held: dict, infos: dict) -> None:
@@ -347,5 +347,18 @@ def comm(values: dict, fit: cost_model.Fit, infos: list) -> None:
     rows = [named(infos[0] if infos else {}, pick(bn=f"gloo / রিং / সার্ভার p={p}", en=f"gloo / ring / server p={p}")),
             named(infos[1] if len(infos) > 1 else {}, pick(bn=f"অল-রিডিউস p={p} (α, β)", en=f"all-reduce p={p} (α, β)"))]
     noisy = _any_noisy(rows)
-    _say_all([comm_verdict(values, noisy=noisy), ps_gap_verdict(values, fit, noisy=noisy)], rows)
+    busy = comm_busy(values, rows[0]) if _any_noisy(rows[:1]) else None
+    if busy:  # our ring ÷ gloo, from this run's interleaved rounds: on no model, so not on the fit's run
+        say(busy[0], noise=[busy[2]], **busy[1])
+    _say_all([ps_gap_verdict(values, fit, noisy=noisy)] if busy else
+             [comm_verdict(values, noisy=noisy), ps_gap_verdict(values, fit, noisy=noisy)], rows)
     offer_rerun(rows)
+
+
+def comm_busy(values: dict, info: dict) -> tuple[str, dict, dict] | None:
+    """Our Python ring ÷ gloo's all-reduce, where a noisy run timed both in the same interleaved rounds
+    and those rounds agree (measured.busy_ratio); None otherwise."""
+    rounds = values.get("rounds") or {}
+    if not rounds:
+        return None
+    return measured.busy_ratio(rounds["ring"], t("lesson05b.comm_ring"), rounds["gloo"], t("lesson05b.comm_gloo"), info)

@@ -66,7 +66,12 @@ def test_noisy_runs_state_no_finding_without_their_mark(which, lang, capsys):
     assert lines and any(says_its_noise(line) for line in lines), lines
     assert [line for line in lines if is_finding(line) and not says_its_noise(line)] == []
     for key, values in rules(args):
-        assert t(key, **values) not in "\n".join(lines)
+        stated = t(key, **values) in "\n".join(lines)
+        assert stated == (key in COUNTED), key  # a count is stated on a busy machine too; a timing is not
+
+
+# Sentences that stand on nothing timed: all-reduces counted, the losses of seeded synchronous averaging
+COUNTED = {"lesson06.real_v_local"}
 
 
 @pytest.mark.parametrize("which", range(len(CASES)))

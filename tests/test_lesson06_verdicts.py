@@ -109,8 +109,10 @@ def test_local_verdict_follows_the_measurement():
     from fastrain_lib.async_sgd.local_sgd import LocalSGDRun
     runs = {h: LocalSGDRun(period=h, config={"steps": 24}, rounds=r, bytes_per_round=4, wall_s=w, compute_s=0.0,
                            comm_s=0.0, losses=[2.0, loss]) for h, r, w, loss in ((1, 24, 0.08, 1.10), (8, 3, 0.02, 1.15))}
-    (key, v), = V.local_verdicts(runs, 8)
+    (key, v), (time_key, times) = V.local_verdicts(runs, 8)
     assert key == "lesson06.real_v_local" and v["saved"] == pytest.approx(1 - 3 / 24) and v["diff"] == pytest.approx(0.05)
+    assert time_key == "lesson06.real_v_local_time" and (times["wall"], times["wall1"]) == (0.02, 0.08)
+    assert "wall" not in v  # the counted sentence quotes no time: a busy machine cannot make it noisy
 
 
 def test_real_panel_runs_once_and_shares_the_notebooks_measurement(monkeypatch):

@@ -93,6 +93,23 @@ def plot_texts(cell) -> list[str]:
     return found
 
 
+TABLE_CELL = re.compile(r"<t[dh][^>]*>(.*?)</t[dh]>", re.DOTALL)
+
+
+def table_texts(cell) -> list[str]:
+    """Each cell of each HTML table `cell` showed (<td>/<th> text, tags stripped): never the page's CSS or its
+    embedded font, whose base64 may hold anything."""
+    import html
+
+    found = []
+    for output in getattr(cell, "outputs", []) or []:
+        page = (output.get("data") or {}).get("text/html") if isinstance(output, dict) else None
+        if page:
+            page = page if isinstance(page, str) else "".join(page)
+            found += [html.unescape(re.sub(r"<[^>]+>", "", x)).strip() for x in TABLE_CELL.findall(page)]
+    return [x for x in found if x]
+
+
 def hygiene_problems(cells) -> list[str]:
     """Numbers in e-notation, and a line printed twice in one cell (a warning repeated, a verdict twice)."""
     problems = []
@@ -106,6 +123,10 @@ def hygiene_problems(cells) -> list[str]:
             match = SCIENTIFIC.search(text)
             if match and "e+" in match.group(0).lower():
                 problems.append(f"cell {cell.index}: a plot shows a number in e-notation ({match.group(0)}): {text[:100]!r}")
+        for text in table_texts(cell):  # and a table's cells (lesson 03's 6.55e+04, lesson 04's 0.0e+00)
+            match = SCIENTIFIC.search(text)
+            if match and "e+" in match.group(0).lower():
+                problems.append(f"cell {cell.index}: a table shows a number in e-notation ({match.group(0)}): {text[:100]!r}")
         repeated = collections.Counter(line for line in lines if len(line) >= 12 and re.search(r"[^\W\d_]", line))
         problems += [f"cell {cell.index}: printed {n} times: {line[:100]!r}" for line, n in repeated.items() if n > 1]
     return problems

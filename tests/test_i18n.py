@@ -187,4 +187,20 @@ def test_a_large_rate_in_any_message_reads_as_a_plain_number():
         said = i18n.t(key, lang, **values)
         assert "e+" not in said, (key, lang, said)
     assert i18n.t("noise.reason.spread", "en", repeats=8, spread=0.4, limit=0.25).count("e") >= 1  # untouched text
-    assert i18n._PLAIN.format("{a:.2g} {b:.3g} {c:.2e}", a=2.2e-8, b=12.345, c=12345.0) == "2.2e-08 12.3 1.23e+04"
+    assert i18n._PLAIN.format("{a:.2g} {b:.3g} {c:.2e}", a=2.2e-8, b=12.345, c=12345.0) == "2.2e-08 12.3 12,345"
+
+
+@pytest.mark.parametrize("fmt, value, want", [
+    ("{:.3g}", 65504.0, "65,504"),                    # float16's largest value, as the lesson teaches it
+    ("{:.3g}", 3.4028234663852886e38, "3.4 × 10^38"),  # float32's: its 39 digits would say nothing
+    ("{:.1e}", 3.39e38, "3.4 × 10^38"),
+    ("{:.3g}", -2.5e20, "-2.5 × 10^20"),
+    ("{:.1e}", 0.0, "0"),                             # a max difference of exactly 0, not 0.0e+00
+    ("{:.2e}", 2.0, "2"),
+    ("{:.1e}", 1.2e-7, "1.2e-07"),                    # small values keep e-
+    ("{:.3g}", 8140.2, "8,140"),
+    ("{:,.0f}", 1e20, "100,000,000,000,000,000,000"),  # asked for every digit: given
+])
+def test_no_number_is_written_in_e_plus_notation(fmt, value, want):
+    assert i18n.plain(fmt, value) == want
+    assert "e+" not in i18n.plain(fmt, value)

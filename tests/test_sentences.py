@@ -49,3 +49,18 @@ def test_hygiene_reads_the_numbers_a_plot_drew():
                                         "data": {"image/svg+xml": svg.replace("1.31e+03", "1,310")}}])
     problems = hygiene_problems([bad, good])
     assert len(problems) == 1 and problems[0].startswith("cell 4: a plot shows") and "1.31e+03" in problems[0], problems
+
+
+def test_hygiene_reads_the_numbers_a_table_shows():
+    """Lesson 03's format table showed float16's largest value as 6.55e+04 and lesson 04's attention table a
+    max difference of 0.0e+00 in a lab run: a table cell in e+ notation is caught; 65,504, 3.4 × 10^38, 0 and a
+    small 1.2e-07 are not, and neither is the font a page embeds."""
+    def table(*cells):
+        return ('<style>@font-face { src: url(data:font/woff;base64,AB1e+09Cd) }</style><table><tr><th>max</th></tr>'
+                + "".join(f"<tr><td>{c}</td></tr>" for c in cells) + "</table>")
+
+    bad = CellShown(6, "x", "", "", [{"output_type": "display_data", "data": {"text/html": table("6.55e+04", "0.0e+00")}}])
+    good = CellShown(7, "x", "", "", [{"output_type": "display_data",
+                                        "data": {"text/html": table("65,504", "3.4 × 10^38", "0", "1.2e-07")}}])
+    problems = hygiene_problems([bad, good])
+    assert len(problems) == 2 and all(p.startswith("cell 6: a table shows") for p in problems), problems

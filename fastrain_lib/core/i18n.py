@@ -55,14 +55,27 @@ def t(key: str, /, lang: str | None = None, **values) -> str:
 
 
 class _PlainNumbers(string.Formatter):
-    """str.format, except that a float a "g" spec would write as 1.31e+03 is written 1,310: a student reads
-    rates, counts and times as plain numbers (8,140 GFLOP/s on a T4, not 8.14e+03). Small values keep e-05."""
+    """str.format, except that no number is written in e+ notation: a student reads rates, counts and times as
+    plain numbers (8,140 GFLOP/s on a T4, not 8.14e+03; a max difference of 0, not 0.0e+00), and a number too
+    large to read digit by digit (float32's largest, 3.4e+38) as 3.4 × 10^38. Small values keep e-05."""
 
     def format_field(self, value, format_spec):
         text = super().format_field(value, format_spec)
-        if isinstance(value, numbers.Real) and "e+" in text and format_spec.endswith(("g", "G")):
-            return format(value, ",.0f")
-        return text
+        if not isinstance(value, numbers.Real) or "e+" not in text.lower():
+            return text
+        if value == 0:
+            return "0"
+        if abs(value) >= HUGE:
+            mantissa, exponent = format(value, ".2g" if format_spec.endswith(("g", "G")) else ".1e").lower().split("e")
+            return f"{float(mantissa):g} × 10^{int(exponent)}"
+        if format_spec.endswith(("e", "E")) and abs(value) < 1000:  # 2.0e+00 -> 2 (the spec's digits, no exponent)
+            digits = int(format_spec.rsplit(".", 1)[-1][:-1] or 6) + 1 if "." in format_spec else 7
+            return format(value, f".{digits}g")
+        return format(value, ",.0f")
+
+
+# Beyond this a number's digits say nothing to a reader (340,282,346,638,528,859,811,704,183,484,516,925,440).
+HUGE = 1e15
 
 
 _PLAIN = _PlainNumbers()

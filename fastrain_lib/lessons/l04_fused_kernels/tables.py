@@ -9,6 +9,7 @@ from fastrain_lib.core.i18n import t
 from fastrain_lib.lessons.l04_fused_kernels import ablation
 from fastrain_lib.measure import bench, noise
 from fastrain_lib.ui import plots
+from fastrain_lib.ui.tables import number
 
 # Variant, backend and size names as the code spells them -> the name a student reads (Bengali in
 # Bengali mode); every other name (foreach, fused, apex, torch, sdpa, flash, math, ...) is shown as it is.
@@ -154,7 +155,8 @@ def attention_rows(records: list) -> list[tuple]:
     for r in records:
         peak = r.metrics.get("peak_bytes")
         rows.append((variant_label(r), r.params["seq"], r.median_s * 1e3, r.metrics["saved_bytes"] / 1e6,
-                     "—" if peak is None else f"{peak / 1e6:.3g}", f"{r.metrics['max_diff']:.1e}", noise_word(r)))
+                     "—" if peak is None else number(peak / 1e6, "{:.3g}"), number(r.metrics["max_diff"], "{:.1e}"),
+                     noise_word(r)))
     return rows
 
 

@@ -13,7 +13,7 @@ from fastrain_lib.measure import bench, hardware, noise
 from fastrain_lib.core import config
 from fastrain_lib.ui import plots
 from fastrain_lib.distributed import launch, schedules, tensor_parallel, zero
-from fastrain_lib.core.i18n import t
+from fastrain_lib.core.i18n import plain, t
 from fastrain_lib.ui.widgets import ExperimentPanel, Outcome
 from fastrain_lib.lessons.l05_data_vs_model_parallel.panel import cores, gantt
 from fastrain_lib.lessons.l05c_sharding_and_pipelines.verdicts import (  # noqa: F401 - the notebook calls them as lesson05c.*
@@ -306,7 +306,7 @@ def experiment(strategy: str, processes: int, width: int, micro_batches: int) ->
                    t("lesson05c.col_step_ms"), t("lesson05c.col_error")]
         table = [(r[0]["rank"], r[0]["params_bytes"] / mb, r[0]["grads_bytes"] / mb, r[0]["optim_bytes"] / mb,
                   rows[0]["formula"]["total"] / mb, r[0]["comm"]["total_payload"] / mb, r[0]["step_s"] * 1e3,
-                  f"{r[0]['max_error']:.1e}") for r in results]
+                  plain("{:.1e}", r[0]["max_error"])) for r in results]
         fig = zero_figure(rows)
         row = rows[0]
         record = bench.Record(name=f"{strategy} W={processes} width={width}", median_s=row["step_s"],
@@ -325,7 +325,7 @@ def experiment(strategy: str, processes: int, width: int, micro_batches: int) ->
                    t("lesson05c.tp_compute"), t("core.allreduce_ms")]
         table = [(r["rank"], " × ".join(map(str, r["up_local_shape"])),
                   " × ".join(map(str, r["down_local_shape"])), _comms(r["forward_comms"]),
-                  _comms(r["backward_comms"]), f"{r['error']:.1e}", r["sweep"][0]["compute_s"] * 1e3,
+                  _comms(r["backward_comms"]), plain("{:.1e}", r["error"]), r["sweep"][0]["compute_s"] * 1e3,
                   r["sweep"][0]["allreduce_s"] * 1e3) for r in results]
         fig = sweep_figure(rows)
         record = bench.Record(name=f"tp W={processes} width={width}", median_s=rows[0]["tp_s"],

@@ -193,6 +193,7 @@ def test_a_large_rate_in_any_message_reads_as_a_plain_number():
 @pytest.mark.parametrize("fmt, value, want", [
     ("{:.3g}", 65504.0, "65,504"),                    # float16's largest value, as the lesson teaches it
     ("{:.3g}", 3.4028234663852886e38, "3.4 × 10^38"),  # float32's: its 39 digits would say nothing
+    ("{:.4g}", 3.4028234663852886e38, "3.403 × 10^38"),  # the spec's significant digits
     ("{:.1e}", 3.39e38, "3.4 × 10^38"),
     ("{:.3g}", -2.5e20, "-2.5 × 10^20"),
     ("{:.1e}", 0.0, "0"),                             # a max difference of exactly 0, not 0.0e+00

@@ -65,13 +65,20 @@ class _PlainNumbers(string.Formatter):
             return text
         if value == 0:
             return "0"
-        if abs(value) >= HUGE:
-            mantissa, exponent = format(value, ".2g" if format_spec.endswith(("g", "G")) else ".1e").lower().split("e")
+        scientific = format_spec.endswith(("e", "E"))
+        digits = _digits(format_spec) + (1 if scientific else 0)  # significant digits the spec asked for
+        if abs(value) >= HUGE:  # the spec's digits, as a power of ten
+            mantissa, exponent = format(value, f".{max(digits, 1) - 1}e").split("e")
             return f"{float(mantissa):g} × 10^{int(exponent)}"
-        if format_spec.endswith(("e", "E")) and abs(value) < 1000:  # 2.0e+00 -> 2 (the spec's digits, no exponent)
-            digits = int(format_spec.rsplit(".", 1)[-1][:-1] or 6) + 1 if "." in format_spec else 7
+        if scientific and abs(value) < 1000:  # 2.0e+00 -> 2
             return format(value, f".{digits}g")
         return format(value, ",.0f")
+
+
+def _digits(format_spec: str) -> int:
+    """The precision of a format spec ('.3g' -> 3), or Python's default of 6."""
+    precision = format_spec.rsplit(".", 1)[-1].rstrip("eEgGf%") if "." in format_spec else ""
+    return int(precision) if precision.isdigit() else 6
 
 
 # Beyond this a number's digits say nothing to a reader (340,282,346,638,528,859,811,704,183,484,516,925,440).

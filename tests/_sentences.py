@@ -17,6 +17,8 @@ from __future__ import annotations
 import collections
 import re
 
+from _nbrun import table_cells
+
 from fastrain_lib.core import verdicts
 
 # A ratio or a speed comparison, a ranking, or a cause: the sentences that may not stand on noisy rows.
@@ -93,23 +95,6 @@ def plot_texts(cell) -> list[str]:
     return found
 
 
-TABLE_CELL = re.compile(r"<t[dh][^>]*>(.*?)</t[dh]>", re.DOTALL)
-
-
-def table_texts(cell) -> list[str]:
-    """Each cell of each HTML table `cell` showed (<td>/<th> text, tags stripped): never the page's CSS or its
-    embedded font, whose base64 may hold anything."""
-    import html
-
-    found = []
-    for output in getattr(cell, "outputs", []) or []:
-        page = (output.get("data") or {}).get("text/html") if isinstance(output, dict) else None
-        if page:
-            page = page if isinstance(page, str) else "".join(page)
-            found += [html.unescape(re.sub(r"<[^>]+>", "", x)).strip() for x in TABLE_CELL.findall(page)]
-    return [x for x in found if x]
-
-
 def hygiene_problems(cells) -> list[str]:
     """Numbers in e-notation, and a line printed twice in one cell (a warning repeated, a verdict twice)."""
     problems = []
@@ -123,7 +108,9 @@ def hygiene_problems(cells) -> list[str]:
             match = SCIENTIFIC.search(text)
             if match and "e+" in match.group(0).lower():
                 problems.append(f"cell {cell.index}: a plot shows a number in e-notation ({match.group(0)}): {text[:100]!r}")
-        for text in table_texts(cell):  # and a table's cells (lesson 03's 6.55e+04, lesson 04's 0.0e+00)
+        tables = [text for output in getattr(cell, "outputs", []) or [] if isinstance(output, dict)
+                  for text in table_cells(output)]
+        for text in tables:  # and a table's cells (lesson 03's 6.55e+04, lesson 04's 0.0e+00)
             match = SCIENTIFIC.search(text)
             if match and "e+" in match.group(0).lower():
                 problems.append(f"cell {cell.index}: a table shows a number in e-notation ({match.group(0)}): {text[:100]!r}")

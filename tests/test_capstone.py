@@ -656,12 +656,16 @@ def test_the_switch_loop_records_the_load_each_variant_ran_beside():
     "load" needs, where 2 per core leave others about 1.6.) That a quiet pair is judged is
     test_a_switch_measured_under_load_gets_no_verdict's other half."""
     variants = {"fp32": {"precision": "fp32", "fused": False}, "fused": {"precision": "fp32", "fused": True}}
-    with noise.hog(2 * noise.cores()):  # 20 steps: the fused variant's 6 took 39 ms once, too short a window
-        busy = _switch_loop(variants, steps=20)  # for the scheduler to share the cores fairly (1.03 other cores)
-    assert all("load" in r.noise["reasons"] for r in busy.values()), [r.noise for r in busy.values()]
+    with noise.hog(2 * noise.cores()):  # 60 steps (about 0.5 s each): 20 gave 0.15-s windows, too short
+        busy = _switch_loop(variants, steps=60)  # for the scheduler to share the cores fairly (1.03 other cores)
+    # Every window saw the hogs; the scheduler may still give one variant's short window its fair share
+    # (1.15 other cores in a clean-clone make test, under 'load''s 1.25), so one 'load' makes the pair busy.
+    assert all(r.noise["other_cores"] >= 0.5 for r in busy.values()), [r.noise for r in busy.values()]
+    loaded = [r for r in busy.values() if "load" in r.noise["reasons"]]
+    assert loaded, [r.noise for r in busy.values()]
     (effect,) = cverdicts.switch_effects(busy)
     assert effect["verdict"] == "busy" and effect["other_cores"] >= 0.5
-    assert busy["fused"].record().noise["verdict"] == "noisy"  # saved records keep it too
+    assert loaded[0].record().noise["verdict"] == "noisy"  # saved records keep it too
 
 
 def test_the_verdict_cells_say_their_sentences(capsys, monkeypatch):

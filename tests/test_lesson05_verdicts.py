@@ -114,7 +114,10 @@ def test_rerun_ddp_measures_again_once_at_processes_that_fit_and_gives_up_when_s
     assert calls == [((1, 2, 4), False), ((1, 2), True)]  # the panel's rows, then ONE fresh run without W = 4
     assert cores_free == [2]
     assert any("Measured again" in line and "1, 2" in line for line in lines)
-    assert lines[-1].startswith("➤ ⚠️ Noisy again") and not any("next cell" in line for line in lines)
+    gave_up = next(i for i, line in enumerate(lines) if line.startswith("➤ ⚠️ Noisy again"))
+    assert not any("next cell" in line for line in lines)
+    # after giving up, only the quiet machines' numbers from reference/ (when it has any), labelled as theirs
+    assert lines[gave_up + 1:] == ([_reference_line(2)] if _reference_line(2) else [])
 
 
 def test_rerun_ddp_does_nothing_after_a_quiet_run(capsys, monkeypatch):
@@ -192,8 +195,46 @@ def test_reruns_measure_nothing_while_another_program_takes_a_core(capsys, monke
     pipe_panel = types.SimpleNamespace(last=types.SimpleNamespace(records=[_pipe_record(BUSY, 2)]),
                                        settings=lambda: {"stages": 2, "micro_batches": 4, "width": 64})
     assert R.rerun_ddp(ddp_panel) is None and R.rerun_pipeline(pipe_panel) is None
-    lines = _lines(capsys)
+    lines = [line for line in _lines(capsys) if line != _reference_line(2)]  # (the DDP rerun's last line: below)
     assert len(lines) == 2 and all("Not measured again" in line and "only 1 of the 2 cores" in line for line in lines)
+
+
+def _reference_line(w):
+    """The line say_reference_ddp prints for process count `w` from this checkout's reference/, or None."""
+    import contextlib
+    import io
+
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        R.say_reference_ddp([w])
+    return out.getvalue().strip() or None
+
+
+def _reference_file(folder, name, meta, points, panel=False):
+    records = [bench.Record(name=f"ddp x{w}", median_s=0.01,
+                            params={"panel": "lesson05_ddp", "processes": w} if panel else {"family": "ddp", "processes": w},
+                            metrics={"efficiency": e} if panel else {"scaling_efficiency": e}, meta=meta)
+               for w, e in points]
+    bench.save_records(records, folder / name)
+
+
+def test_a_busy_pc_gets_the_quiet_machines_ddp_numbers_labelled_as_theirs(capsys, tmp_path):
+    """Issue 38: when this PC cannot measure DDP quietly, the rerun cell ends with what quiet machines measured
+    (reference/, the benchmark suite's ddp family): each run's hardware and date, the speed-up at the process
+    counts the panel asked for (not others), and that it is not this PC's measurement; a sentence that stands on
+    no timing of this run. A panel's own saved records (another workload) are not cited as the suite's."""
+    folder = tmp_path / "reference"
+    folder.mkdir()
+    assert R.say_reference_ddp([1, 2], folder) is False and not _lines(capsys)  # nothing to cite: nothing said
+    epyc = {"cpu_name": "AMD EPYC", "cpu_cores": 2, "date": "2026-12-01T07:51:00+00:00", "mode": "lab"}
+    _reference_file(folder, "epyc.json", epyc, [(1, 1.0), (2, 0.52), (4, 0.3)])
+    _reference_file(folder, "panel.json", {**epyc, "cpu_name": "Panel CPU"}, [(1, 1.0), (2, 0.9)], panel=True)
+    assert R.say_reference_ddp([1, 2], folder) is True
+    (line,) = _lines(capsys)
+    assert "AMD EPYC" in line and "2026-12-01" in line and "2 processes, speed-up 1.04× (scaling efficiency 52%)" in line
+    assert "4 processes" not in line and "Panel CPU" not in line  # only the counts asked for; only the suite's runs
+    assert "not this PC's numbers" in line and "small GPT" in line
+    assert line.strip() in _exempt(tmp_path)  # it stands on no measurement of this run
 
 
 def test_rerun_pipeline_measures_once_more_and_says_so(capsys, monkeypatch, cores_free):

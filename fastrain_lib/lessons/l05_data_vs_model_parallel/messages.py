@@ -67,6 +67,21 @@ MESSAGES = {
     "lesson05.rerun_what_ddp": {"bn": "প্রসেস {counts}", "en": "processes {counts}"},
     "lesson05.rerun_what_pipe": {"bn": "K={k}, M={m}", "en": "K={k}, M={m}"},
     "lesson05.rerun_what_ar": {"bn": "N={n}, প্রতিটি সংখ্যা-আকার", "en": "N={n}, every size"},
+    # Said when this PC could not measure DDP quietly: quiet machines' numbers, labelled as theirs (issue 38)
+    "lesson05.reference_ddp": {
+        "bn": "শান্ত মেশিনে কোর্সের বেঞ্চমার্ক স্যুট যা মেপেছে (reference/ ফোল্ডার; প্লটের বিন্দু-রেখা): {runs}। "
+              "ওই রানগুলো একটি ছোট GPT প্রশিক্ষণ দিয়েছে; এক প্রসেস চালিয়েছে যত কোর তত থ্রেড, আর N প্রসেস কোরগুলো ভাগ করে নিয়েছে "
+              "(প্রতিটিতে কোর ÷ N থ্রেড): তাই সেখানকার গতিবৃদ্ধি দেখায়, একই কোর থ্রেডের বদলে প্রসেসে ভাগ করলে কী লাভ। "
+              "এগুলো এই PC-র মাপ নয়, এই প্যানেলের নেটওয়ার্কেরও নয়।",
+        "en": "What the course's benchmark suite measured on quiet machines (reference/ folder; the plot's dotted lines): {runs}. "
+              "Those runs trained a small GPT; one process ran as many threads as cores, and N processes shared the cores "
+              "(cores ÷ N threads each): so the speed-up there shows what splitting the same cores into processes instead of "
+              "threads gains. These are not this PC's numbers, nor this panel's network's.",
+    },
+    "lesson05.reference_ddp_item": {
+        "bn": "{hardware}, {date}: {w}টি প্রসেসে গতিবৃদ্ধি {speedup:.2f}× (স্কেলিং দক্ষতা {efficiency}%)",
+        "en": "{hardware}, {date}: {w} processes, speed-up {speedup:.2f}× (scaling efficiency {efficiency}%)",
+    },
     "lesson05.v_contention": {
         "bn": "{w}টি প্রসেসে গতিবৃদ্ধি মাত্র {speedup:.2f}×, যদিও অল-রিডিউস ({allreduce_ms:.1f} ms) গণনার ({compute_ms:.1f} ms) চেয়ে "
               "কম: মাপা ধাপ {step_ms:.1f} ms, গণনা + অল-রিডিউস মিলে যা হওয়ার কথা ({expected_ms:.1f} ms) তার চেয়ে বেশি। প্রসেসগুলো একে অপরকে "

@@ -204,7 +204,7 @@ def scaling_experiment(processes: int, batch_size: int, backend: str, hidden: in
 
 def reference_runs(folder=None) -> list[dict]:
     """One entry per reference/ run (fastrain_lib.measure.reference: one file = one series) with DDP
-    records: {"label": hardware, date, mode and workload, "points": [(processes, efficiency)]}.
+    records: {"label": hardware, date, mode and workload, "points": [(processes, efficiency)], "hardware", "date", "workload"}.
     Runs are never merged, even on the same hardware and date."""
     found = []
     for run in reference.runs(folder):
@@ -218,7 +218,8 @@ def reference_runs(folder=None) -> list[dict]:
         if points:
             found.append({"label": plots.label("core.reference", hardware=f"{run.hardware}, {workload}",
                                                date=f"{run.date}, {run.mode}" if run.mode else run.date),
-                          "points": sorted(points), "file": run.path.name,
+                          "points": sorted(points), "file": run.path.name, "hardware": run.hardware, "date": run.date,
+                          "workload": workload,
                           "on_gpu": any(reference.used_gpu(r) for r in run.records
                                         if r.params.get("panel") == "lesson05_ddp" or r.params.get("family") == "ddp")})
     return found

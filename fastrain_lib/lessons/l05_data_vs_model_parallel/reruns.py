@@ -24,6 +24,7 @@ def rerun_ddp(panel) -> list[dict] | None:
         return None
     counts = [w for w in lesson_panel.process_counts(settings["processes"]) if w <= max(2, lesson_verdicts.cores())]
     if not rerun.cores_ready(max(counts)):
+        say_reference_ddp(counts)
         return None
     rows = lesson_panel.summarise(lesson_panel.ddp_runs(counts, settings["batch_size"], settings["hidden"],
                                                         settings["backend"], fresh=True))
@@ -31,7 +32,25 @@ def rerun_ddp(panel) -> list[dict] | None:
     lesson_verdicts.say_ddp(rows, offer_rerun=False)
     if lesson_verdicts.any_noisy([r.get("noise") for r in rows]):
         say("rerun.gave_up", noise=())  # the same words as lessons 05b-06 (measure/rerun.py)
+        say_reference_ddp(counts)
     return rows
+
+
+def say_reference_ddp(counts, folder=None) -> bool:
+    """When this PC could not measure DDP quietly: the speed-up quiet machines reached at these process counts,
+    from reference/ (the benchmark suite's ddp family on named hardware, the panel plot's dotted lines), so a busy
+    lab still sees what the measurement shows, labelled as other machines' and with how those runs differ (a small
+    GPT; one process ran one thread per core). Nothing when reference/ has no such run. A sentence standing on no
+    timing of this run (noise=())."""
+    from fastrain_lib.core.i18n import t
+
+    items = [t("lesson05.reference_ddp_item", hardware=run["hardware"], date=run["date"], w=w, speedup=w * efficiency,
+               efficiency=round(100 * efficiency))
+             for run in lesson_panel.reference_runs(folder) if run["workload"] == "GPT"  # the suite's ddp family
+             for w, efficiency in run["points"] if w > 1 and w in counts]
+    if items:
+        say("lesson05.reference_ddp", noise=(), runs="; ".join(items))
+    return bool(items)
 
 
 def rerun_pipeline(panel):

@@ -231,6 +231,39 @@ def rounds_patched_clock(run_baseline, run_variant, rounds):
         time.perf_counter = real
 
 
+def rounds_clock_fast(run_baseline, run_variant, rounds):
+    """time.perf_counter replaced by a clock that runs at double speed: every time looks doubled, too long for
+    its call on every try (the check tries such a case again, as it does for a descheduled right answer)."""
+    real = time.perf_counter
+    time.perf_counter = lambda: real() * 2
+    try:
+        return rounds_solution(run_baseline, run_variant, rounds)
+    finally:
+        time.perf_counter = real
+
+
+_DESCHEDULED: list[int] = []
+
+
+def rounds_descheduled_once(run_baseline, run_variant, rounds):
+    """Correct, on a busy machine: the first time it is called, 4 ms pass between its clock read and its first
+    timed call (another program held the core), as in a clean-clone make test; the check tries the case again."""
+    run_baseline()
+    run_variant()
+    baseline_s, variant_s = [], []
+    for i in range(rounds):
+        start = time.perf_counter()
+        if i == 0 and not _DESCHEDULED:
+            _DESCHEDULED.append(1)
+            time.sleep(0.004)
+        run_baseline()
+        baseline_s.append(time.perf_counter() - start)
+        start = time.perf_counter()
+        run_variant()
+        variant_s.append(time.perf_counter() - start)
+    return baseline_s, variant_s
+
+
 def rounds_variant_first(run_baseline, run_variant, rounds):
     """Correct, unusual: in each round the variant first, then the baseline; the warm-up in another order;
     times read on time.monotonic."""
@@ -260,6 +293,8 @@ ROUND_CASES = [
     wrong(ROUNDS, rounds_timed_apart_then_untimed_interleaved, "rounds_not_interleaved",
           "all A then all B timed, then an untimed A B A B"),
     wrong(ROUNDS, rounds_patched_clock, "rounds_wrong_times", "time.perf_counter patched to run slow"),
+    wrong(ROUNDS, rounds_clock_fast, "rounds_wrong_times", "time.perf_counter patched to run fast: every try too long"),
+    right(ROUNDS, rounds_descheduled_once, "descheduled 4 ms once between the clock read and the call"),
     right(ROUNDS, rounds_variant_first, "variant first in each round, time.monotonic, tuples"),
     wrong(ROUNDS, rounds_cached_by_input, "rounds_too_few", "cached by the number of rounds"),
     right(ROUNDS, rounds_with_bench, "bench.measure per round, array and tensors"),

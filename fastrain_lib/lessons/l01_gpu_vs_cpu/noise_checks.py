@@ -141,6 +141,10 @@ STEP_S = 0.0015
 # MATCH_SLACK_S more (the answer's clock read around the call; a busy machine adds a few hundred µs).
 MATCH_SLACK_S = 0.0007
 ROUND_CASES = (5, 4)  # rounds asked for: odd and even
+# A case whose only fault is times too long for their calls is tried again (a busy machine descheduled a right
+# answer for more than MATCH_SLACK_S between its clock read and the call: seen in a clean-clone make test, 2.09 ms
+# for a 2-ms call); a clock patched to run slow fails every try.
+TRIES = 3
 
 
 class _Spy:
@@ -198,6 +202,51 @@ def timed_stretches(runs: list[tuple[str, float, float]], name: str, reported: l
     return found, None
 
 
+def _judge_rounds(fn, rounds: int) -> tuple[CheckResult | None, bool]:
+    """One case of check_interleaved_rounds: (the failure, or None when it passed; whether the only fault was
+    times longer than the calls they match, which a busy machine gives a right answer when it deschedules it
+    between its clock read and the call: the case is then tried again, up to TRIES times)."""
+    log: list[tuple[str, float, float]] = []
+    base, variant = _Spy("baseline", BASE_S, log), _Spy("variant", VARIANT_S, log)
+    result, problem = call_student(fn, base, variant, rounds)
+    if problem is not None:
+        return problem, False
+    pair = list(result) if isinstance(result, (tuple, list)) and len(result) == 2 else None
+    times = [_times(side, rounds) for side in pair] if pair else [None]
+    if any(t is None for t in times):
+        return failed("rounds_shape", "lesson01.check.rounds_shape", rounds=rounds, kind=describe(result)), False
+    baseline_s, variant_s = times
+    if min(baseline_s + variant_s) >= 1.0:  # a sleep of 2-6 ms reported as 2-6: milliseconds
+        return failed("rounds_units", "lesson01.check.rounds_units", got=min(baseline_s + variant_s)), False
+    if min(base.calls, variant.calls) < rounds:
+        return failed("rounds_too_few", "lesson01.check.rounds_too_few", rounds=rounds, base=base.calls,
+                      variant=variant.calls), False
+    if max(baseline_s + variant_s) >= WARM_S * 0.6:
+        return failed("rounds_warmup_timed", "lesson01.check.rounds_warmup_timed", warm_ms=WARM_S * 1e3,
+                      worst_ms=max(baseline_s + variant_s) * 1e3), False
+    runs = stretches(log)
+    (calls_b, why_b), (calls_v, why_v) = timed_stretches(runs, "baseline", baseline_s), \
+        timed_stretches(runs, "variant", variant_s)
+    if "none" in (why_b, why_v):
+        swapped = timed_stretches(runs, "variant", baseline_s)[1] != "none" and \
+            timed_stretches(runs, "baseline", variant_s)[1] != "none"
+        if swapped:
+            return failed("rounds_swapped", "lesson01.check.rounds_swapped"), False
+        shortest = {name: min(low for who, low, _high in runs if who == name) for name in ("baseline", "variant")}
+        too_long = all(v >= shortest["baseline"] - 1e-4 for v in baseline_s) and \
+            all(v >= shortest["variant"] - 1e-4 for v in variant_s)
+        return failed("rounds_wrong_times", "lesson01.check.rounds_wrong_times", base_ms=BASE_S * 1e3,
+                      variant_ms=VARIANT_S * 1e3, got_ms=min(baseline_s + variant_s) * 1e3), too_long
+    timed_runs = len(set(calls_b or []) | set(calls_v or []))
+    not_interleaved = failed("rounds_not_interleaved", "lesson01.check.rounds_not_interleaved",
+                             runs=timed_runs, rounds=rounds)
+    if "shared" in (why_b, why_v):  # several rounds timed in one stretch of the same function
+        return not_interleaved, False
+    if any(abs(calls_b[i] - calls_v[i]) != 1 for i in range(rounds)):  # round i: its A and its B side by side
+        return not_interleaved, False
+    return None, False
+
+
 @check
 def check_interleaved_rounds(fn) -> CheckResult:
     """fn(run_baseline, run_variant, rounds) -> (baseline_s, variant_s): one warm-up call of each
@@ -209,38 +258,10 @@ def check_interleaved_rounds(fn) -> CheckResult:
     that belong to no call (made up, or read on a patched clock). A round's time may be one call or the median
     of several calls in a row (bench.measure per round)."""
     for rounds in ROUND_CASES + ROUND_CASES[:1]:  # the first case again: an answer cached by its input fails
-        log: list[tuple[str, float, float]] = []
-        base, variant = _Spy("baseline", BASE_S, log), _Spy("variant", VARIANT_S, log)
-        result, problem = call_student(fn, base, variant, rounds)
+        for _try in range(TRIES):
+            problem, only_too_long = _judge_rounds(fn, rounds)
+            if not only_too_long:
+                break
         if problem is not None:
             return problem
-        pair = list(result) if isinstance(result, (tuple, list)) and len(result) == 2 else None
-        times = [_times(side, rounds) for side in pair] if pair else [None]
-        if any(t is None for t in times):
-            return failed("rounds_shape", "lesson01.check.rounds_shape", rounds=rounds, kind=describe(result))
-        baseline_s, variant_s = times
-        if min(baseline_s + variant_s) >= 1.0:  # a sleep of 2-6 ms reported as 2-6: milliseconds
-            return failed("rounds_units", "lesson01.check.rounds_units", got=min(baseline_s + variant_s))
-        if min(base.calls, variant.calls) < rounds:
-            return failed("rounds_too_few", "lesson01.check.rounds_too_few", rounds=rounds, base=base.calls,
-                          variant=variant.calls)
-        if max(baseline_s + variant_s) >= WARM_S * 0.6:
-            return failed("rounds_warmup_timed", "lesson01.check.rounds_warmup_timed", warm_ms=WARM_S * 1e3,
-                          worst_ms=max(baseline_s + variant_s) * 1e3)
-        wrong_times = failed("rounds_wrong_times", "lesson01.check.rounds_wrong_times", base_ms=BASE_S * 1e3,
-                             variant_ms=VARIANT_S * 1e3, got_ms=min(baseline_s + variant_s) * 1e3)
-        runs = stretches(log)
-        (calls_b, why_b), (calls_v, why_v) = timed_stretches(runs, "baseline", baseline_s), \
-            timed_stretches(runs, "variant", variant_s)
-        if "none" in (why_b, why_v):
-            swapped = timed_stretches(runs, "variant", baseline_s)[1] != "none" and \
-                timed_stretches(runs, "baseline", variant_s)[1] != "none"
-            return failed("rounds_swapped", "lesson01.check.rounds_swapped") if swapped else wrong_times
-        timed_runs = len(set(calls_b or []) | set(calls_v or []))
-        not_interleaved = failed("rounds_not_interleaved", "lesson01.check.rounds_not_interleaved",
-                                 runs=timed_runs, rounds=rounds)
-        if "shared" in (why_b, why_v):  # several rounds timed in one stretch of the same function
-            return not_interleaved
-        if any(abs(calls_b[i] - calls_v[i]) != 1 for i in range(rounds)):  # round i: its A and its B side by side
-            return not_interleaved
     return passed("noise.check.correct")

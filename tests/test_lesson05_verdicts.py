@@ -9,6 +9,7 @@ import types
 
 import pytest
 from _sentences import is_finding, says_its_noise
+from test_lesson05_panels import _run_file  # a reference/ file of DDP records, as the suite writes it
 
 from fastrain_lib.lessons.l05_data_vs_model_parallel import panel as P
 from fastrain_lib.lessons.l05_data_vs_model_parallel import reruns as R
@@ -210,14 +211,6 @@ def _reference_line(w):
     return out.getvalue().strip() or None
 
 
-def _reference_file(folder, name, meta, points, panel=False):
-    records = [bench.Record(name=f"ddp x{w}", median_s=0.01,
-                            params={"panel": "lesson05_ddp", "processes": w} if panel else {"family": "ddp", "processes": w},
-                            metrics={"efficiency": e} if panel else {"scaling_efficiency": e}, meta=meta)
-               for w, e in points]
-    bench.save_records(records, folder / name)
-
-
 def test_a_busy_pc_gets_the_quiet_machines_ddp_numbers_labelled_as_theirs(capsys, tmp_path):
     """Issue 38: when this PC cannot measure DDP quietly, the rerun cell ends with what quiet machines measured
     (reference/, the benchmark suite's ddp family): each run's hardware and date, the speed-up at the process
@@ -227,8 +220,8 @@ def test_a_busy_pc_gets_the_quiet_machines_ddp_numbers_labelled_as_theirs(capsys
     folder.mkdir()
     assert R.say_reference_ddp([1, 2], folder) is False and not _lines(capsys)  # nothing to cite: nothing said
     epyc = {"cpu_name": "AMD EPYC", "cpu_cores": 2, "date": "2026-12-01T07:51:00+00:00", "mode": "lab"}
-    _reference_file(folder, "epyc.json", epyc, [(1, 1.0), (2, 0.52), (4, 0.3)])
-    _reference_file(folder, "panel.json", {**epyc, "cpu_name": "Panel CPU"}, [(1, 1.0), (2, 0.9)], panel=True)
+    _run_file(folder, "epyc.json", epyc, [(1, 1.0), (2, 0.52), (4, 0.3)], panel=False)
+    _run_file(folder, "panel.json", {**epyc, "cpu_name": "Panel CPU"}, [(1, 1.0), (2, 0.9)])
     assert R.say_reference_ddp([1, 2], folder) is True
     (line,) = _lines(capsys)
     assert "AMD EPYC" in line and "2026-12-01" in line and "2 processes, speed-up 1.04× (scaling efficiency 52%)" in line

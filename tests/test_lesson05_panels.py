@@ -128,16 +128,18 @@ def test_summary_rows_take_compute_from_one_process_and_all_reduce_from_w():
 
 def _run_file(folder, name, meta, points, panel=True):
     records = [bench.Record(name=f"ddp x{w}", median_s=0.01,
-                            params={"panel": "lesson05_ddp", "processes": w} if panel else
-                            {"family": "ddp", "processes": w},
+                            params={"panel": "lesson05_ddp", "processes": w} if panel else  # as the suite's ddp family:
+                            {"family": "ddp", "processes": w, "threads_per_process": max(1, 2 // w)},  # 2 cores shared
                             metrics={"efficiency": e} if panel else {"scaling_efficiency": e}, meta=meta)
                for w, e in points]
     bench.save_records(records, folder / name)
 
 
-def test_reference_ddp_runs_are_one_series_per_run_with_hardware_names(tmp_path):
+def test_reference_ddp_runs_are_one_series_per_run_with_hardware_names(tmp_path, monkeypatch):
     from fastrain_lib.lessons.l05_data_vs_model_parallel import panel as P
+    from fastrain_lib.ui import plots
 
+    monkeypatch.setenv("FASTRAIN_LANG", "en")
     cpu = {"cpu_name": "AMD EPYC", "cpu_cores": 2, "date": "2026-11-30T07:06:30+00:00", "mode": "lab"}
     gpu = {"gpu_name": "NVIDIA H200", "gpu_count": 1, "cpu_name": "Intel Xeon", "date": "2026-12-01T05:00:00", "mode": "full"}
     # two runs on the same machine and date: two series, never one zig-zag line
@@ -148,6 +150,10 @@ def test_reference_ddp_runs_are_one_series_per_run_with_hardware_names(tmp_path)
     assert [r["file"] for r in runs] == ["cpu_a.json", "cpu_b.json", "gpu.json"]
     assert [r["points"] for r in runs] == [[(1, 1.0), (2, 0.66)], [(1, 1.0), (2, 0.98)], [(1, 1.0), (2, 0.9), (4, 0.85)]]
     assert "AMD EPYC" in runs[0]["label"] and "GPT" in runs[0]["label"]
+    # The legend tells the suite's runs from the panel's: one process there ran one thread per core.
+    assert "GPT, 1 process on 2 threads" in runs[0]["label"]
+    assert "threads" not in runs[2]["label"]  # a panel's run: SimpleNN, as the panel's own line
+    assert plots.label("lesson05.measured_here") == "measured here: SimpleNN, 1 thread per process"
     assert "NVIDIA H200" in runs[2]["label"] and "Intel Xeon" not in runs[2]["label"]
     assert not any("?" in r["label"] for r in runs)
     assert [r["on_gpu"] for r in runs] == [False, False, True]

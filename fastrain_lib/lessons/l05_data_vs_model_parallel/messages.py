@@ -9,7 +9,9 @@ MESSAGES = {
     "lesson05.hidden": {"bn": "মডেলের আকার (hidden)", "en": "model size (hidden)"},
     "lesson05.nprocs": {"bn": "প্রসেসের সংখ্যা", "en": "number of processes"},
     "lesson05.ideal": {"bn": "আদর্শ (রৈখিক)", "en": "ideal (linear)"},
-    "lesson05.measured": {"bn": "মাপা", "en": "measured"},
+    # the panel's own line, told apart from the reference lines (other workloads, other thread counts)
+    "lesson05.measured_here": {"bn": "এই PC-তে মাপা: SimpleNN, প্রতি প্রসেসে 1টি থ্রেড",
+                               "en": "measured here: SimpleNN, 1 thread per process"},
     "lesson05.efficiency": {"bn": "স্কেলিং দক্ষতা (%)", "en": "scaling efficiency (%)"},
     "lesson05.scaling_title": {"bn": "DDP থ্রুপুট: {cores} কোরের মেশিনে মাপা", "en": "DDP throughput: measured on a {cores}-core machine"},
     "lesson05.efficiency_title": {"bn": "দক্ষতা = গতিবৃদ্ধি ÷ প্রসেস", "en": "efficiency = speed-up ÷ processes"},
@@ -78,6 +80,8 @@ MESSAGES = {
               "(cores ÷ N threads each): so the speed-up there shows what splitting the same cores into processes instead of "
               "threads gains. These are not this PC's numbers, nor this panel's network's.",
     },
+    # The legend of a reference line from the suite's ddp family (panel._workload_label)
+    "lesson05.ref_workload_gpt": {"bn": "GPT, 1 প্রসেসে {threads}টি থ্রেড", "en": "GPT, 1 process on {threads} threads"},
     "lesson05.reference_ddp_item": {
         "bn": "{hardware}, {date}: {w}টি প্রসেসে গতিবৃদ্ধি {speedup:.2f}× (স্কেলিং দক্ষতা {efficiency}%)",
         "en": "{hardware}, {date}: {w} processes, speed-up {speedup:.2f}× (scaling efficiency {efficiency}%)",

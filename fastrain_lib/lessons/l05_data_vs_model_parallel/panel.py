@@ -167,13 +167,13 @@ def scaling_experiment(processes: int, batch_size: int, backend: str, hidden: in
     rows = summarise(ddp_runs(process_counts(processes), batch_size, hidden, backend))
     fig, (left, middle, right) = plots.new_figure(ncols=3)
     xs = [r["processes"] for r in rows]
-    left.plot(xs, [r["samples_per_s"] for r in rows], "o-", label=plots.label("lesson05.measured"))
+    left.plot(xs, [r["samples_per_s"] for r in rows], "o-", label=plots.label("lesson05.measured_here"))
     left.plot(xs, [rows[0]["samples_per_s"] * x for x in xs], "--", color="gray", label=plots.label("lesson05.ideal"))
     left.set_xticks(xs)
     left.set_xlabel(plots.label("lesson05.nprocs"))
     left.set_ylabel(plots.label("core.samples_per_s"))
     left.set_title(plots.label("lesson05.scaling_title", cores=cores()), fontsize="medium")
-    middle.plot(xs, [100 * r["efficiency"] for r in rows], "o-", label=plots.label("lesson05.measured"))
+    middle.plot(xs, [100 * r["efficiency"] for r in rows], "o-", label=plots.label("lesson05.measured_here"))
     middle.axhline(100, color="gray", linestyle="--")
     _plot_reference(middle)
     middle.set_xticks(xs)
@@ -208,21 +208,32 @@ def reference_runs(folder=None) -> list[dict]:
     Runs are never merged, even on the same hardware and date."""
     found = []
     for run in reference.runs(folder):
-        points, workload = [], ""
+        points, workload, one_process_threads = [], "", None
         for r in run.records:
             efficiency = r.metrics.get("efficiency", r.metrics.get("scaling_efficiency"))
             is_ddp = r.params.get("panel") == "lesson05_ddp" or r.params.get("family") == "ddp"
             if is_ddp and efficiency is not None and "processes" in r.params:
                 points.append((r.params["processes"], efficiency))
                 workload = "SimpleNN" if r.params.get("panel") == "lesson05_ddp" else "GPT"
+                if r.params["processes"] == 1:
+                    one_process_threads = r.params.get("threads_per_process")
         if points:
-            found.append({"label": plots.label("core.reference", hardware=f"{run.hardware}, {workload}",
+            found.append({"label": plots.label("core.reference", hardware=f"{run.hardware}, "
+                                               + _workload_label(workload, one_process_threads),
                                                date=f"{run.date}, {run.mode}" if run.mode else run.date),
                           "points": sorted(points), "file": run.path.name, "hardware": run.hardware, "date": run.date,
                           "workload": workload,
                           "on_gpu": any(reference.used_gpu(r) for r in run.records
                                         if r.params.get("panel") == "lesson05_ddp" or r.params.get("family") == "ddp")})
     return found
+
+
+def _workload_label(workload: str, one_process_threads) -> str:
+    """The suite's GPT runs differ from this panel's SimpleNN in more than the model: their one process ran
+    one thread per core (this panel's runs one thread per process), so the legend says so beside their line."""
+    if workload == "GPT" and one_process_threads:
+        return plots.label("lesson05.ref_workload_gpt", threads=one_process_threads)
+    return workload
 
 
 def _plot_reference(ax) -> int:

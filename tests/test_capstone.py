@@ -826,6 +826,27 @@ def test_op_times_profiles_real_training_steps():
 
 
 
+def test_op_times_profiles_with_the_threads_the_switch_was_timed_with(monkeypatch):
+    """The switch loop timed each switch with the threads that fit beside the other load; the profile that
+    explains a slowdown runs with the same count (more threads than free cores would wait for a busy core)."""
+    import torch
+
+    from fastrain_lib.measure import launches
+
+    seen = []
+    monkeypatch.setattr(launches, "op_ms_per_call", lambda fn, calls: seen.append(torch.get_num_threads()) or {})
+    settings = {"device": "cpu", "precision": "fp32", "optimizer": "forloop", "model": {}}
+    before = torch.get_num_threads()
+    torch.set_num_threads(2)
+    try:
+        for threads in (1, None):
+            cverdicts.op_times({**settings, "threads": threads}, steps=1)
+            assert torch.get_num_threads() == 2
+    finally:
+        torch.set_num_threads(before)
+    assert seen == [1, 2]
+
+
 def test_operator_times_add_up_to_no_more_than_the_calls_they_ran_in():
     """No double counting: each call's top-level operators sum to at most that call's own wall time,
     both measured in the same profiled calls (comparing with a step timed at another moment failed

@@ -230,6 +230,32 @@ def test_stage_op_times_profiles_the_stage_that_was_measured():
     assert set(fp32) & set(amp) and fp32 != amp
 
 
+def test_the_profile_of_a_stage_uses_the_threads_its_steps_were_timed_with(monkeypatch):
+    """Beside a busy core the stage was timed with 1 thread; profiled with torch's 2 it waited for the busy
+    core (219.6 ms of operators for an fp32 step timed at 22.5 ms in a lab-mode run), so the 'why' compared
+    another step. The profile runs with the record's threads, and torch's own count comes back after."""
+    import torch
+
+    from fastrain_lib.lessons.l04_fused_kernels import ablation
+    from fastrain_lib.measure import launches
+
+    seen = []
+    monkeypatch.setattr(launches, "op_ms_per_call", lambda fn, calls: seen.append(torch.get_num_threads()) or {})
+    params = {"vocab_size": 16, "block_size": 8, "n_layer": 1, "n_head": 2, "n_embd": 16, "norm": "torch",
+              "optimizer": "foreach", "batch_size": 2, "device": "cpu", "precision": "fp32"}
+    before = torch.get_num_threads()
+    torch.set_num_threads(2)
+    try:
+        for threads in (1, 2):
+            ablation.stage_op_times(bench.Record(name="ablation:fp32", median_s=0.02, params=params,
+                                                 noise={"verdict": "quiet", "threads": threads}), calls=1)
+            assert torch.get_num_threads() == 2
+        ablation.stage_op_times(bench.Record(name="ablation:fp32", median_s=0.02, params=params), calls=1)
+    finally:
+        torch.set_num_threads(before)
+    assert seen == [1, 2, 2]  # no record of threads: torch's own
+
+
 def test_amp_on_a_t4_is_fp16_and_compared_with_the_tf32_stage_before_it():
     records = _ablation({"fp32": 1.0, "tf32": 1.0, "amp": 0.4}, precision="fp16")
     out = lesson04.amp_verdicts(records, "cuda", hardware.fast_formats(T4))

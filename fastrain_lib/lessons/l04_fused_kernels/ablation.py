@@ -326,7 +326,10 @@ def remeasure_noisy(records: list[bench.Record], device: str | torch.device, *, 
 def stage_op_times(record: bench.Record, calls: int | None = None) -> dict[str, float]:
     """Milliseconds per training step of each top-level operator (launches.op_ms_per_call) for the
     stage `record` measured: the same model sizes, optimizer and precision, rebuilt and profiled now
-    (eager: a compiled stage's kernels are not profiled one by one on a CPU)."""
+    (eager: a compiled stage's kernels are not profiled one by one on a CPU), with the threads its steps
+    were timed with: beside a busy core the timing used fewer than torch's own, and a profile with a
+    thread more than the free cores waits for the busy one (measured: 219.6 ms of operators per fp32
+    step that was timed at 22.5 ms), so the two would not be the same step."""
     from fastrain_lib.measure.launches import op_ms_per_call
 
     p = record.params
@@ -339,8 +342,9 @@ def stage_op_times(record: bench.Record, calls: int | None = None) -> dict[str, 
     (x, y), = token_batches(1, p["batch_size"], p["block_size"], p["vocab_size"], device)
     precision = p.get("precision", "fp32")
     scaler = prec.make_scaler(device, precision)
-    return op_ms_per_call(lambda: training_step(model, optimizer, x, y, precision=precision, scaler=scaler),
-                          calls or config.by_mode(ci=2, lab=2, full=4))
+    with bench.torch_threads((record.noise or {}).get("threads")):
+        return op_ms_per_call(lambda: training_step(model, optimizer, x, y, precision=precision, scaler=scaler),
+                              calls or config.by_mode(ci=2, lab=2, full=4))
 
 
 def hardware_label(record: bench.Record) -> str:

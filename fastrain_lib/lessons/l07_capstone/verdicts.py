@@ -221,7 +221,8 @@ def recipe_verdicts(effects: list[dict], f: hardware.Facts) -> list[tuple[str, d
 # --- why a switch slowed training here: measured with torch.profiler, not guessed ----------------------
 def op_times(settings: dict, steps: int | None = None, seed: int = 0) -> dict[str, float]:
     """Milliseconds per training step of each top-level operator (launches.op_ms_per_call: forward,
-    backward and optimizer) for a switch_result's settings, on the same model sizes."""
+    backward and optimizer) for a switch_result's settings, on the same model sizes and with the threads the
+    switch was timed with (a profile with more threads than the free cores would not be the step timed)."""
     from fastrain_lib import train
     from fastrain_lib.measure import launches
 
@@ -237,7 +238,8 @@ def op_times(settings: dict, steps: int | None = None, seed: int = 0) -> dict[st
         train.train(model, batches, steps=1, device=dev, precision=settings.get("precision", "fp32"),
                     optimizer=optimizer, progress=False, clip_grad=1.0, time_window=1)
 
-    return launches.op_ms_per_call(one_step, steps)
+    with bench.torch_threads(settings.get("threads")):
+        return launches.op_ms_per_call(one_step, steps)
 
 
 def measured_whys(effects: list[dict], results: dict[str, Result], base: str = "fp32", profile=op_times) -> list:

@@ -32,6 +32,10 @@ QUIET_WORDS = re.compile(r"শান্ত|\bquiet\b|✓")
 # float repr (2.2351741790771484e-08); a tiny difference with a short mantissa (7.45e-09) may stay.
 # A tensor's own print is PyTorch's.
 SCIENTIFIC = re.compile(r"(?<![\w.])(\d+(\.\d+)?e\+\d+|\d\.\d{5,}e-\d+)\b", re.IGNORECASE)
+# A warning Python's warnings module wrote to a cell's stderr ("path.py:131: UserWarning: ..."): a student reads
+# it as a fault of the lesson. A lesson that shows a warning on purpose (lesson 03's old AMP API) catches it
+# and prints it as its own line, which this does not match.
+PYTHON_WARNING = re.compile(r"^\S+:\d+: \w*Warning: .*", re.MULTILINE)
 TENSOR_PRINT = re.compile(r"tensor\(|^\s*\[[-\d.e+, ]+\]\)?,?$")
 
 
@@ -96,7 +100,8 @@ def plot_texts(cell) -> list[str]:
 
 
 def hygiene_problems(cells) -> list[str]:
-    """Numbers in e-notation, and a line printed twice in one cell (a warning repeated, a verdict twice)."""
+    """Numbers in e-notation, a line printed twice in one cell (a warning repeated, a verdict twice), and a
+    Python warning written under a cell."""
     problems = []
     for cell in cells:
         lines = [line.strip() for line in cell.stdout.splitlines()]
@@ -114,6 +119,10 @@ def hygiene_problems(cells) -> list[str]:
             match = SCIENTIFIC.search(text)
             if match and "e+" in match.group(0).lower():
                 problems.append(f"cell {cell.index}: a table shows a number in e-notation ({match.group(0)}): {text[:100]!r}")
+        stderr = "".join(o.get("text", "") for o in getattr(cell, "outputs", []) or []
+                         if isinstance(o, dict) and o.get("output_type") == "stream" and o.get("name") == "stderr")
+        problems += [f"cell {cell.index}: a Python warning under the cell: {m.group(0)[:140]!r}"
+                     for m in PYTHON_WARNING.finditer(stderr)]
         repeated = collections.Counter(line for line in lines if len(line) >= 12 and re.search(r"[^\W\d_]", line))
         problems += [f"cell {cell.index}: printed {n} times: {line[:100]!r}" for line, n in repeated.items() if n > 1]
     return problems

@@ -4,6 +4,7 @@ descriptions, so the lesson's words cannot contradict its own plots."""
 
 import re
 import sys
+import warnings
 from pathlib import Path
 
 import pytest
@@ -281,8 +282,13 @@ def test_reference_ablations_one_series_per_run(tmp_path):
     runs, any_gpu = measurements.reference_ablation_runs(tmp_path)
     assert not any_gpu and len(runs) == 2 and all(len(r) == 4 for r in runs.values())
     assert all("AMD EPYC" in label for label in runs)
-    fig = tables.ablation_figure(_ablation({"fp32": 1.0, "amp": 1.0}), runs)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # a lab-mode run printed matplotlib's "layout has changed to tight" here
+        fig = tables.ablation_figure(_ablation({"fp32": 1.0, "amp": 1.0}), runs)
+        fig.canvas.draw()
     assert len(fig.axes) == 3  # this machine + one panel per run
+    titles = [ax.title.get_window_extent() for ax in fig.axes]  # side by side, none runs into the next
+    assert all(left.x1 <= right.x0 for left, right in zip(titles, titles[1:])), [(b.x0, b.x1) for b in titles]
     _ablation_run(tmp_path, "h200.json", {"gpu_name": "NVIDIA H200", "date": "2026-12-01"}, "cuda")
     assert measurements.reference_ablation_runs(tmp_path)[1] is True
 

@@ -64,3 +64,17 @@ def test_hygiene_reads_the_numbers_a_table_shows():
                                         "data": {"text/html": table("65,504", "3.4 × 10^38", "0", "1.2e-07")}}])
     problems = hygiene_problems([bad, good])
     assert len(problems) == 2 and all(p.startswith("cell 6: a table shows") for p in problems), problems
+
+
+def test_hygiene_catches_a_python_warning_under_a_cell_but_not_one_the_lesson_prints_on_purpose():
+    """Lesson 04's ablation chart printed matplotlib's 'The figure layout has changed to tight' under its table in
+    a lab run; lesson 03 shows the old AMP API's warnings on purpose, caught and printed as its own lines."""
+    warned = CellShown(8, "x", "", "", [{"output_type": "stream", "name": "stderr", "text":
+                       "/work/main/fastrain_lib/lessons/l04_fused_kernels/tables.py:131: UserWarning: The figure "
+                       "layout has changed to tight\n  fig.tight_layout()\n"}])
+    shown = CellShown(9, "x", "", "", [{"output_type": "stream", "name": "stdout", "text":
+                      "FutureWarning: `torch.cuda.amp.GradScaler(args...)` is deprecated.\n"
+                      "UserWarning: CUDA is not available or torch_xla is imported. Disabling autocast.\n"}])
+    progress = CellShown(10, "x", "", "", [{"output_type": "stream", "name": "stderr", "text": "ধাপ: 100%|██| 4/4\n"}])
+    problems = hygiene_problems([warned, shown, progress])
+    assert len(problems) == 1 and problems[0].startswith("cell 8: a Python warning") and "tight" in problems[0], problems

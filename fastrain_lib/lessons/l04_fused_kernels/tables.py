@@ -128,7 +128,8 @@ def ablation_figure(records: list[bench.Record], references: dict | None = None)
     plot_ablation(axes[0], records, wrap(plots.label("lesson04.ablation_here", hardware=here) + _peak_note(records)))
     for ax, (label, refs) in zip(axes[1:], references.items()):  # speed-ups only: MFU is this run's alone
         plot_ablation(ax, refs, wrap(plots.label("lesson04.ablation_reference", hardware=label)), show_mfu=False)
-    fig.tight_layout()
+    # no fig.tight_layout(): new_figure's constrained layout already keeps the titles apart, and switching
+    # layouts printed matplotlib's "layout has changed to tight" warning under the table (issue 38)
     plots.mark_noisy_figure(fig, stacked(records))
     return fig
 

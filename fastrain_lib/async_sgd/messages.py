@@ -90,7 +90,7 @@ MESSAGES = {
     "local_sgd.bad_config": {"bn": "local SGD-র সেটিং ঠিক নেই: কর্মী ≥ 1, ধাপ ≥ 1, প্রতিটি H ≥ 1 (পূর্ণসংখ্যা), শেখার হার > 0, মোমেন্টাম 0 থেকে 1-এর নিচে।",
                             "en": "Bad local SGD settings: workers ≥ 1, steps ≥ 1, every H ≥ 1 (whole number), learning rate > 0, momentum in [0, 1)."},
     "local_sgd.col_period": {"bn": "H (প্রতি কত ধাপে গড়)", "en": "H (average every)"},
-    "local_sgd.col_rounds": {"bn": "all-reduce (গণা)", "en": "all-reduces (counted)"},
+    "local_sgd.col_rounds": {"bn": "all-reduce (গোনা)", "en": "all-reduces (counted)"},
     "local_sgd.col_saved": {"bn": "যোগাযোগ বাঁচল (H = 1-এর তুলনায়)", "en": "communication saved (vs H = 1)"},
     "local_sgd.col_kb": {"bn": "প্রতি কর্মীর পাঠানো প্যারামিটার (KB)", "en": "parameters handed to all-reduce per worker (KB)"},
     "local_sgd.col_wall": {"bn": "মোট সময় (সে.)", "en": "total time (s)"},

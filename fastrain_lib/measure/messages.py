@@ -22,9 +22,9 @@ MESSAGES = {
     },
     "noise.reason.load": {
         "bn": "মাপার সময় অন্য প্রোগ্রাম গড়ে {other:.1f}টি কোর ব্যস্ত রেখেছিল, অথচ {threads}টি থ্রেডের এই মাপের জন্য "
-              "{cores}টি কোরের মধ্যে খালি ছিল মাত্র {free:.1f}টি — থ্রেডগুলো পালা করে অপেক্ষা করেছে, তাই সময় বেশি এসেছে।",
+              "{cores}টি কোরের মধ্যে খালি ছিল মাত্র {free:.1f}টি — সময়ের একটা অংশ গেছে কোর খালি হওয়ার অপেক্ষায়, তাই সময় বেশি এসেছে।",
         "en": "other programs kept {other:.1f} cores busy on average while it ran, but this measurement's {threads} "
-              "threads had only {free:.1f} of {cores} cores free — the threads took turns waiting, so the time came out too long.",
+              "thread(s) had only {free:.1f} of {cores} cores free — part of the time went into waiting for a free core, so the time came out too long.",
     },
     "noise.reason.steal": {
         "bn": "ভার্চুয়াল মেশিনের হোস্ট মাপার সময় গড়ে {steal:.1f}টি কোর অন্য কাজে নিয়ে গিয়েছিল (steal time), "
@@ -53,10 +53,10 @@ MESSAGES = {
         "en": "torch.compile compiled again {recompiles} times while the steps were timed, so compile time leaked into the step time.",
     },
     "noise.todo": {
-        "bn": "যা করবে: অন্য প্রোগ্রাম (ব্রাউজারের ভিডিও, আরেকটি নোটবুক, কম্পাইল) বন্ধ করো, থ্রেড কমাও "
+        "bn": "যা করবে: অন্য প্রোগ্রাম (ব্রাউজারের ভিডিও, আরেকটি নোটবুক, কম্পাইল) বন্ধ করো, খালি কোরের চেয়ে বেশি থ্রেড রেখো না "
               "(torch.set_num_threads({suggest}) বা প্যানেলের থ্রেড নিয়ন্ত্রণ), তারপর আবার চালাও।",
-        "en": "What to do: close other programs (a browser video, another notebook, a compile), use fewer threads "
-              "(torch.set_num_threads({suggest}) or the panel's threads control), then run again.",
+        "en": "What to do: close other programs (a browser video, another notebook, a compile), use no more threads than "
+              "free cores (torch.set_num_threads({suggest}) or the panel's threads control), then run again.",
     },
     "noise.summary": {
         "bn": "{total}টি মাপের মধ্যে {noisy}টি গোলমেলে (সবচেয়ে খারাপ: {name})।",

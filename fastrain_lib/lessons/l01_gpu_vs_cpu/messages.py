@@ -204,8 +204,8 @@ MESSAGES = {
         "en": "At {slow_n:,.0f} elements the speed fell to {slow_rate:.3g} GB/s. This machine's cache size is not known here, so whether the tensors fit in it is not claimed.",
     },
     "lesson01.v_above_ceiling": {
-        "bn": "⚠ {name}: {got:.1f} GFLOP/s, অথচ পাশেই মাপা তার নিজের ছাদ {ceiling:.1f} GFLOP/s ({share:.0%})। ছাদ ছাড়ানো যায় না, তাই এটা মাপের সমস্যা (গোলমাল): দুই মাপের কোনো একটির সময় মেশিন ব্যস্ত ছিল। এর কোনো ব্যাখ্যা দেওয়া হচ্ছে না — শান্ত মেশিনে আবার চালাও।",
-        "en": "⚠ {name}: {got:.1f} GFLOP/s, yet its own ceiling measured next to it is {ceiling:.1f} GFLOP/s ({share:.0%}). A ceiling cannot be beaten, so this is a measurement problem (noise): the machine was busy during one of the two. No explanation is given — run it again on a quiet machine.",
+        "bn": "⚠ {name}: {got:.1f} GFLOP/s, অথচ পাশেই মাপা তার নিজের ছাদ {ceiling:.1f} GFLOP/s ({share:.0%})। ছাদ ছাড়ানো যায় না, তাই এটা মাপের সমস্যা (গোলমাল): দুই মাপের মাঝে মেশিনের গতি বদলেছে — অন্য কাজের ভারে, বা ভার্চুয়াল মেশিনে তার হোস্টের অন্য কাজে, যা এই মেশিনের নিজের হিসাবে সবসময় ধরা পড়ে না। এর কোনো ব্যাখ্যা দেওয়া হচ্ছে না — শান্ত মেশিনে আবার চালাও।",
+        "en": "⚠ {name}: {got:.1f} GFLOP/s, yet its own ceiling measured next to it is {ceiling:.1f} GFLOP/s ({share:.0%}). A ceiling cannot be beaten, so this is a measurement problem (noise): the machine's speed changed between the two — other work, or on a virtual machine its host's other work, which this machine's own counters do not always see. No explanation is given — run it again on a quiet machine.",
     },
     "lesson01.v_batch_measured": {
         "bn": "এখানে মাপা ({device}): batch {first} থেকে {last}-এ থ্রুপুট {phrase} ({first_rate:,.0f} → {last_rate:,.0f} নমুনা/সেকেন্ড)।",

@@ -231,6 +231,10 @@ MESSAGES = {
         "bn": "এই রানে, লোডের পাশে: সব {threads}টি থ্রেডে {all_rate:.1f} GFLOP/s ({all_word}), খালি কোরে যে {fit}টি থ্রেড ধরে তাতে {fit_rate:.1f} GFLOP/s ({fit_word}) — থ্রেডের ভিড়ের দাম: সব থ্রেডে গুণটি {cost_phrase}।",
         "en": "This run, beside the load: all {threads} threads {all_rate:.1f} GFLOP/s ({all_word}), the {fit} thread(s) that fit the free cores {fit_rate:.1f} GFLOP/s ({fit_word}) — the cost of oversubscription: with all threads the matmul is {cost_phrase}.",
     },
+    "lesson01.v_load_no_cost": {
+        "bn": "এই রানে, লোডের পাশে: সব {threads}টি থ্রেডে {all_rate:.1f} GFLOP/s ({all_word}), খালি কোরে যে {fit}টি থ্রেড ধরে তাতে {fit_rate:.1f} GFLOP/s ({fit_word}) — এবার থ্রেডের ভিড়ের কোনো দাম দেখা যায়নি: সব থ্রেডে গুণটি {cost_phrase}।",
+        "en": "This run, beside the load: all {threads} threads {all_rate:.1f} GFLOP/s ({all_word}), the {fit} thread(s) that fit the free cores {fit_rate:.1f} GFLOP/s ({fit_word}) — this time oversubscription showed no cost: with all threads the matmul is {cost_phrase}.",
+    },
     "lesson01.v_load_fit_kept": {
         "bn": "লোড ছাড়া সব থ্রেডে {quiet_rate:.1f} GFLOP/s ({quiet_word}); লোডের পাশে খালি কোরে ধরা {fit}টি থ্রেড তার {kept:.0%} পেয়েছে ({fit_word})।",
         "en": "Without the load all threads gave {quiet_rate:.1f} GFLOP/s ({quiet_word}); beside it the {fit} thread(s) that fit kept {kept:.0%} of that ({fit_word}).",

@@ -298,10 +298,8 @@ def load_lines(quiet_all: Row, busy_all: Row, busy_fit: Row, fit: int) -> list[L
         return [Line("lesson01.v_load_all_fit", values, (busy_all,))]
     values["cost_phrase"] = compare(busy_all.rate / busy_fit.rate if busy_fit.rate > 0 else 1.0)
     values["kept"] = busy_fit.rate / quiet_all.rate if quiet_all.rate > 0 else 0.0
-    # "the cost of oversubscription" only when all threads were slower: a run where they came out faster
-    # (the load left part of its core free) shows no cost, and the words say that instead
-    slower = busy_all.rate < busy_fit.rate
-    cost = Line("lesson01.v_load_cost" if slower else "lesson01.v_load_no_cost", values, (busy_fit,))
+    # "the cost of oversubscription" only when all threads were slower; faster is said as no cost seen
+    cost = Line("lesson01.v_load_cost" if busy_all.rate < busy_fit.rate else "lesson01.v_load_no_cost", values, (busy_fit,))
     if busy_fit.noisy:  # nothing to stand on: one warning, naming the row
         return [cost]
     return [cost, Line("lesson01.v_load_fit_kept", values, (quiet_all, busy_fit))]

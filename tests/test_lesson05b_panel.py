@@ -52,6 +52,18 @@ def test_thread_verdict_compares_with_the_cores_there_are(monkeypatch, serial_fb
     assert keys[1] == key
 
 
+@pytest.mark.parametrize("serial_fb, words", [(0.0564, "1.1× slower"), (0.059, "about as fast"), (0.072, "1.2× faster")])
+def test_the_gil_sentence_says_a_ratio_below_one_as_slower(monkeypatch, serial_fb, words):
+    """A quiet lab run printed 'only 0.94× faster' (the threads were slower than one thread): a ratio below 1 is
+    said as slower, never as a fraction 'faster' (issue 38). forward + backward in threads: 0.06 s here."""
+    monkeypatch.setattr(V, "cores", lambda: 2)
+    monkeypatch.setenv("FASTRAIN_LANG", "en")
+    (key, values), = [(k, v) for k, v in P.compare_verdicts(_dp(DP, serial_fb=serial_fb), [_rank(0.01, 0.03, 0.004)])
+                      if k == "lesson05b.v_threads_gil"]
+    text = t(key, **values)
+    assert words in text and "faster than one thread" not in text and "0.9" not in text, text
+
+
 def test_oversubscription_is_named(monkeypatch):
     monkeypatch.setattr(V, "cores", lambda: 2)
     keys = [k for k, _ in P.compare_verdicts(_dp(DP, replicas=4), [_rank(0.01, 0.03, 0.004)] * 4)]

@@ -42,15 +42,15 @@ MESSAGES = {
               "(it ran behind backward; the rest of the gap is run-to-run noise). Still, {share:.0%} of DataParallel's step is in device-0-only phases — with more devices that is what stalls first.",
     },
     "lesson05b.v_threads_overlap": {
-        "bn": "{n}টি থ্রেড রেপ্লিকাগুলোর ফরওয়ার্ড + ব্যাকওয়ার্ড একটি থ্রেডে পর পর চালানোর চেয়ে {speedup:.2f}× দ্রুত চালিয়েছে ({cores}টি কোরে আদর্শ প্রায় {n}×): "
+        "bn": "{n}টি থ্রেড রেপ্লিকাগুলোর ফরওয়ার্ড + ব্যাকওয়ার্ড চালিয়েছে একটি থ্রেডে পর পর চালানোর তুলনায় {phrase} ({cores}টি কোরে আদর্শ প্রায় {ideal} গুণ দ্রুত): "
               "বড় গুণগুলো C++-এ GIL ছেড়ে চলে, তাই থ্রেডগুলো সত্যিই একসাথে চলেছে।",
-        "en": "The {n} threads ran the replicas' forward + backward {speedup:.2f}× faster than one thread doing them one after another (ideal about {n}× on {cores} cores): "
+        "en": "The {n} threads ran the replicas' forward + backward {phrase} compared with one thread doing them one after another (ideal about {ideal}× faster on {cores} cores): "
               "the big matmuls run in C++ with the GIL released, so the threads really ran together.",
     },
     "lesson05b.v_threads_gil": {
-        "bn": "{n}টি থ্রেড রেপ্লিকাগুলোর ফরওয়ার্ড + ব্যাকওয়ার্ড একটি থ্রেডে পর পর চালানোর চেয়ে মাত্র {speedup:.2f}× দ্রুত চালিয়েছে ({cores}টি কোরে আদর্শ প্রায় {n}×): "
+        "bn": "{n}টি থ্রেড রেপ্লিকাগুলোর ফরওয়ার্ড + ব্যাকওয়ার্ড চালিয়েছে একটি থ্রেডে পর পর চালানোর তুলনায় {phrase} ({cores}টি কোরে আদর্শ প্রায় {ideal} গুণ দ্রুত): "
               "প্রতিটি লেয়ারের Python অংশ একটিমাত্র GIL-এর জন্য পালা করে চলে, আর ছোট গুণে সেটাই সময়ের বড় ভাগ।",
-        "en": "The {n} threads ran the replicas' forward + backward only {speedup:.2f}× faster than one thread doing them one after another (ideal about {n}× on {cores} cores): "
+        "en": "The {n} threads ran the replicas' forward + backward {phrase} compared with one thread doing them one after another (ideal about {ideal}× faster on {cores} cores): "
               "every layer's Python part takes turns under the one GIL, and with small matmuls that is a large share of the time.",
     },
     "lesson05b.v_threads_slower": {

@@ -6,7 +6,7 @@ from __future__ import annotations
 from fastrain_lib.core.i18n import pick, t
 from fastrain_lib.core.verdicts import say
 from fastrain_lib.distributed import cost_model, dataparallel, measured
-from fastrain_lib.measure import hardware
+from fastrain_lib.measure import hardware, noise
 from fastrain_lib.lessons.l05b_ddp_in_depth.interleaved import sweep_busy
 
 cores = hardware.usable_cores
@@ -96,7 +96,9 @@ def compare_verdicts(dp: dict, ddp: list[dict], *, noisy: bool = False) -> list[
             key = "lesson05b.v_threads_overlap"
         else:
             key = "lesson05b.v_threads_gil"
-        out.append((key, {"n": n, "speedup": speedup, "cores": cores(), "slower": 1 / speedup if speedup > 0 else 0.0}))
+        out.append((key, {"n": n, "speedup": speedup, "cores": cores(), "slower": 1 / speedup if speedup > 0 else 0.0,
+                          "phrase": noise.speed_words(speedup),  # 0.94 is "1.1× slower", never "0.94× faster"
+                          "ideal": min(n, cores())}))
     if n > cores():
         out.append(("lesson05b.v_oversubscribed", {"n": n, "cores": cores()}))
     return out

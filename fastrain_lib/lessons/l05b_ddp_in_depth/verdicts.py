@@ -96,7 +96,7 @@ def compare_verdicts(dp: dict, ddp: list[dict], *, noisy: bool = False) -> list[
             key = "lesson05b.v_threads_overlap"
         else:
             key = "lesson05b.v_threads_gil"
-        out.append((key, {"n": n, "speedup": speedup, "cores": cores(), "slower": 1 / speedup if speedup > 0 else 0.0,
+        out.append((key, {"n": n, "cores": cores(), "slower": 1 / speedup if speedup > 0 else 0.0,
                           "phrase": noise.speed_words(speedup),  # 0.94 is "1.1× slower", never "0.94× faster"
                           "ideal": min(n, cores())}))
     if n > cores():

@@ -362,3 +362,54 @@ def test_the_step_limit_comes_from_this_machines_steps():
 def test_the_slow_first_call_scales_with_this_machines_step():
     slow = C.slow_first_s(5)
     assert C.SLOW_FIRST_S <= slow <= C.SLOW_MAX_S
+
+
+def _timed(steps: list[float], *, block: int, statistic, scale: float = 1.0):
+    """The check's stamps for these step durations (a slow first call, 2 warm-ups, then the timed steps) and the
+    Record an answer builds from the timed ones: per step (block=1) or as torch.utils.benchmark's block means."""
+    import itertools
+    import statistics
+
+    stamps = [0.0] + [0.3 + t for t in itertools.accumulate([0.0] + steps)]
+    timed = steps[2:]
+    times = [scale * statistics.fmean(timed[i:i + block]) for i in range(0, len(timed) - block + 1, block)]
+    record = bench.Record("step", statistic(times), times_s=times)
+    return record, stamps, stamps[-1]
+
+
+FAIR = {"median": lambda t: float(np.median(t)), "mean": lambda t: float(np.mean(t)), "min": min}
+MACHINES = {  # a step's seconds on two machines like the one CI ran on (stop 50: a halved median passed there)
+    "bimodal": lambda rng: 0.001 if rng.random() < 0.6 else 0.004,  # 40% of steps wait for a busy core
+    "lognormal": lambda rng: 0.001 * rng.lognormvariate(0, 0.3),  # spread, no floor
+}
+
+
+@pytest.mark.parametrize("block,steps", [(1, 11), (10, 202)], ids=["per step", "blocks"])
+@pytest.mark.parametrize("machine", MACHINES)
+def test_busy_machine_timing_passes_fair_answers_and_catches_made_up_ones(machine, block, steps):
+    """Stop 50's CI: on a busy machine a median halved by hand was still 1.5× the fastest step the check saw, and
+    passed. On 40 such machines, with the check's 5 cases each (batch sizes 1, 5, 24, a drawn one, 1 again): a fair
+    median, mean or minimum passes every case; a halved median, or a clock at half speed, fails the check. One
+    case alone can miss it (a halved median above the fastest time is a fair minimum, as far as any check can
+    tell): at most one case in three."""
+    import random
+
+    missed = 0
+    for seed in range(40):
+        rng = random.Random(seed)
+        verdicts, clock = [], []
+        for _case in range(5):
+            durations = [MACHINES[machine](rng) for _ in range(steps)]
+            for name, statistic in FAIR.items():
+                record, stamps, wall = _timed(durations, block=block, statistic=statistic)
+                assert C._judge_timing(record, stamps, wall, 0.3) is None, (seed, name, record.median_s)
+            record, stamps, wall = _timed(durations, block=block, statistic=FAIR["median"], scale=0.5)
+            clock.append(C._judge_timing(record, stamps, wall, 0.3))
+            record, stamps, wall = _timed(durations, block=block, statistic=FAIR["median"])
+            record.median_s /= 2
+            verdicts.append(C._judge_timing(record, stamps, wall, 0.3))
+        assert any(v is not None and v.code == "time_not_measured" for v in verdicts), (seed, "halved")
+        if block == 1:  # bench.measure's clock is bound inside torch.utils.benchmark: only a hand-timed loop
+            assert any(v is not None and v.code == "time_not_measured" for v in clock), (seed, "clock")
+        missed += verdicts.count(None)
+    assert missed <= 40 * 5 / 3, missed

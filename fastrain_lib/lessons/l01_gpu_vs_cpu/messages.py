@@ -111,9 +111,9 @@ MESSAGES = {
         "bn": "Record-এর মধ্যমা {median_ms:.3f} ms, অথচ তার নিজের সময়গুলো {low_ms:.3f} থেকে {high_ms:.3f} ms-এর মধ্যে। সময়গুলোর মধ্যমা বা গড় সবসময় সবচেয়ে ছোট আর সবচেয়ে বড় সময়ের মাঝে থাকে: bench.measure যা দিয়েছে সেটাই রাখো, হাতে বদলিও না।",
         "en": "The Record's median is {median_ms:.3f} ms, yet its own times run from {low_ms:.3f} to {high_ms:.3f} ms. A median or mean of the times always lies between the smallest and the largest: keep what bench.measure gave, do not change it by hand.",
     },
-    "lesson01.check.times_not_measured": {
-        "bn": "Record-এর সবচেয়ে ছোট সময় {low_ms:.3f} ms, অথচ যাচাই সেল নিজের ঘড়িতে দেখেছে তোমার কোনো ধাপই {own_ms:.3f} ms-এর কম নেয়নি। সময় আসতে হবে আসল ঘড়ি থেকে: time.perf_counter যেমন আছে তেমন, অথবা bench.measure।",
-        "en": "The Record's shortest time is {low_ms:.3f} ms, yet the check saw on its own clock that none of your steps took less than {own_ms:.3f} ms. The times must come from the real clock: time.perf_counter as it is, or bench.measure.",
+    "lesson01.check.clock_swapped": {
+        "bn": "তোমার ধাপগুলো যখন চলছিল, time.perf_counter তখন Python-এর নিজের ঘড়ি ছিল না (অন্য কিছু দিয়ে বদলানো হয়েছিল), তাই মাপা সময় বিশ্বাস করা যায় না। আসল ঘড়ি দিয়ে মাপো: time.perf_counter যেমন আছে তেমন, অথবা bench.measure।",
+        "en": "While your steps ran, time.perf_counter was not Python's own clock (it had been replaced), so the times cannot be trusted. Time with the real clock: time.perf_counter as it is, or bench.measure.",
     },
     "lesson01.check.rounds_swapped": {
         "bn": "দুটি তালিকা উল্টে গেছে: এখানে variant-ই দ্রুত, অথচ তোমার variant_s-এর সময় baseline_s-এর চেয়ে বেশি। প্রথমটি baseline-এর সময়, দ্বিতীয়টি variant-এর — এই ক্রমে ফেরত দাও।",

@@ -2,6 +2,8 @@
 
 import json
 
+import pytest
+
 from fastrain_lib.measure import bench, reference
 
 CPU_META = {"cpu_name": "AMD EPYC", "cpu_cores": 2, "date": "2026-11-30T07:06:31+00:00", "mode": "lab"}
@@ -71,3 +73,18 @@ def test_two_ablation_runs_on_one_machine_and_day_stay_two_series(tmp_path):
     series = reference.ablations(tmp_path)
     assert len(series) == 2
     assert sorted(rs[0].median_s for rs in series.values()) == [0.03, 0.04]
+
+
+@pytest.mark.parametrize("lang", ["bn", "en"])
+def test_two_cpus_with_one_name_are_told_apart_by_bf16(lang, monkeypatch):
+    """The reference AMD EPYC (no bf16 in hardware) and this machine's AMD EPYC (avx512_bf16) were both
+    "AMD EPYC (2 cores)", yet lesson 03's bf16 row differs between them: the name now says which it is, where
+    the run recorded it (cpu_bf16), and says nothing where it did not."""
+    monkeypatch.setenv("FASTRAIN_LANG", lang)
+    epyc = {"cpu_name": "AMD EPYC", "cpu_cores": 2}
+    with_bf16 = reference.hardware_name({**epyc, "cpu_bf16": True})
+    without = reference.hardware_name({**epyc, "cpu_bf16": False})
+    unknown = reference.hardware_name(epyc)
+    assert len({with_bf16, without, unknown}) == 3 and all(n.startswith("AMD EPYC (2 ") for n in (with_bf16, without))
+    assert "bf16" in with_bf16 and "bf16" in without and "bf16" not in unknown
+    assert reference.hardware_name({"gpu_name": "NVIDIA H100", "cpu_name": "AMD EPYC", "cpu_bf16": True}) == "NVIDIA H100"

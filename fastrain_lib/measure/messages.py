@@ -249,6 +249,8 @@ MESSAGES.update({
     "hardware.value": {"bn": "মান", "en": "value"},
     "hardware.cpu": {"bn": "CPU", "en": "CPU"},
     "hardware.cores": {"bn": "কোর", "en": "cores"},
+    "hardware.cpu_bf16": {"bn": "bf16 হার্ডওয়্যারে", "en": "bf16 in hardware"},
+    "hardware.cpu_no_bf16": {"bn": "bf16 হার্ডওয়্যারে নেই", "en": "no bf16 in hardware"},
     "hardware.torch": {"bn": "PyTorch সংস্করণ", "en": "PyTorch version"},
     "hardware.cuda": {"bn": "CUDA সংস্করণ (PyTorch বিল্ড)", "en": "CUDA version (PyTorch build)"},
     "hardware.none": {"bn": "নেই", "en": "none"},

@@ -57,16 +57,20 @@ class Run:
 
 
 def hardware_name(meta: dict, fallback: str = "") -> str:
-    """What a run ran on: the GPU (with ×count for several), else the CPU with its cores.
+    """What a run ran on: the GPU (with ×count for several), else the CPU with its cores and, where the run
+    recorded it, whether it has bf16 in hardware: one CPU name ("AMD EPYC") covers chips with and without it,
+    and a lesson's bf16 row differs between them (lesson 03).
 
-    Reads the keys the hardware report writes (gpu_name, cpu_name); never '?': without either
+    Reads the keys the hardware report writes (gpu_name, cpu_name, cpu_bf16); never '?': without a name
     it is the run file's name."""
     if meta.get("gpu_name"):
         count = meta.get("gpu_count") or 1
         return meta["gpu_name"] + (f" ×{count}" if count > 1 else "")
     if meta.get("cpu_name"):
-        cores = meta.get("cpu_cores")
-        return meta["cpu_name"] + (f" ({cores} {t('hardware.cores')})" if cores else "")
+        details = [f"{meta['cpu_cores']} {t('hardware.cores')}"] if meta.get("cpu_cores") else []
+        if isinstance(meta.get("cpu_bf16"), bool):
+            details.append(t("hardware.cpu_bf16" if meta["cpu_bf16"] else "hardware.cpu_no_bf16"))
+        return meta["cpu_name"] + (f" ({', '.join(details)})" if details else "")
     return fallback or t("reference.unnamed")
 
 

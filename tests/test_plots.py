@@ -108,3 +108,38 @@ def test_figure_warning_once_and_only_when_noisy():
     records = [_record("q", 0.1, False), _record("b", 0.1, True)]
     assert plots.mark_noisy_figure(fig, records) and plots.mark_noisy_figure(fig, records)
     assert len(fig.texts) == 1 and "1/2" in fig.texts[0].get_text()
+
+
+@pytest.mark.parametrize("lang", ["bn", "en"])
+def test_reference_legends_sit_under_the_plots_and_hide_no_line(lang, monkeypatch):
+    """Lesson 01's plots with every reference/ run (hardware · date · mode, as long as such a label gets, now with
+    the CPU's bf16): the legend was inside the matmul axes and covered the AMD EPYC run's line, and the roofline's
+    legend beside it squeezed the plot. Each figure's legend is now one, under every axes and inside the figure,
+    and names each run once."""
+    import matplotlib.pyplot as plt
+
+    from fastrain_lib.lessons.l01_gpu_vs_cpu import panel as lesson01
+    from fastrain_lib.measure import bench, reference, roofline
+
+    monkeypatch.setenv("FASTRAIN_LANG", lang)
+    matmul = [bench.Record("matmul", 0.01, params={"size": n, "device": "cpu"}, metrics={"gflops": g})
+              for n, g in ((256, 100.0), (512, 120.0), (1024, 130.0))]
+    add = [bench.Record("add", 0.01, params={"numel": n, "device": "cpu"}, metrics={"gbs": g, "gflops": g / 12})
+           for n, g in ((2**16, 20.0), (2**24, 8.0))]
+    steps = [bench.Record("SimpleNN step", 0.01, params={"batch_size": b, "device": "cpu"},
+                          metrics={"samples_per_s": s}) for b, s in ((1, 2e3), (256, 6e4))]
+    roofs = [roofline.Roof("here", 140.0, 12.0, "measured")] + lesson01.reference_roofs()
+    runs = [run.label for run in reference.runs()]
+    assert len(runs) >= 2 and len(set(runs)) == len(runs), runs
+    figures = [(lesson01.plot_sweeps(matmul, add), runs), (lesson01.plot_batch(steps), []),  # no run has steps
+               (lesson01.roofline_figure(roofs, matmul, add), runs)]
+    for fig, runs in figures:
+        fig.canvas.draw()
+        renderer = fig.canvas.get_renderer()
+        assert len(fig.legends) == 1 and not any(ax.get_legend() for ax in fig.axes)
+        box = fig.legends[0].get_window_extent(renderer)
+        texts = [text.get_text() for text in fig.legends[0].get_texts()]
+        assert len(texts) == len(set(texts)) and all(any(run in text for text in texts) for run in runs), texts
+        assert box.y1 <= min(ax.get_tightbbox(renderer).y0 for ax in fig.axes) + 1  # under the plots (and labels)
+        assert box.x0 >= 0 and box.y0 >= 0 and box.x1 <= fig.bbox.x1, (box, fig.bbox)  # and inside the figure
+        plt.close(fig)

@@ -154,5 +154,5 @@ def plot(ax, roofs: list[Roof], points: list[tuple[str, float, float]] = (), *, 
     ax.set_xlabel(plots.label("roofline.xlabel"))
     ax.set_ylabel("GFLOP/s")
     ax.set_title(title or plots.label("roofline.title"))
-    ax.legend(fontsize=9, loc="upper left", bbox_to_anchor=(1.01, 1.0))  # outside: points stay visible
+    plots.figure_legend(ax.figure, (ax,))  # outside: points stay visible, the plot keeps its width
     return ax

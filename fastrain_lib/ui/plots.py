@@ -121,6 +121,19 @@ def new_figure(ncols: int = 1, nrows: int = 1, **kwargs):
     return plt.subplots(nrows, ncols, **kwargs)
 
 
+def figure_legend(fig, axes, ncol: int = 1) -> None:
+    """One legend for the whole figure, under the plots (a constrained-layout figure: new_figure), each label
+    once: a legend inside the axes hides measured points, and a reference run's label (hardware · date · mode)
+    is wider than half a figure."""
+    handles, labels = [], []
+    for ax in axes:
+        for handle, text in zip(*ax.get_legend_handles_labels()):
+            if text not in labels:
+                handles.append(handle)
+                labels.append(text)
+    fig.legend(handles, labels, loc="outside lower center", ncol=ncol, fontsize="small", frameon=False)
+
+
 NOISY_HATCH = "///"
 NOISY_COLOR = "#d55e00"  # vermilion: visible to colour-blind readers too
 

@@ -112,8 +112,7 @@ def plot_sweeps(matmul_records: list[bench.Record], add_records: list[bench.Reco
     right.set_xscale("log", base=2)  # no tick per length: 16777216 does not fit under its neighbour
     plot_reference(left, "matmul", "size", "gflops")
     plot_reference(right, "add", "numel", "gbs")
-    left.legend()
-    right.legend()
+    plots.figure_legend(fig, (left, right))
     return fig
 
 
@@ -162,7 +161,7 @@ def plot_batch(records: list[bench.Record]):
     _curves(ax, records, "batch_size", "samples_per_s", logx=True, logy=True, xlabel=plots.label("core.batch_size"),
             ylabel=plots.label("core.samples_per_s"), title=plots.label("lesson01.batch_title"))
     plot_reference(ax, "SimpleNN step", "batch_size", "samples_per_s")
-    ax.legend()
+    plots.figure_legend(fig, (ax,))
     return fig
 
 

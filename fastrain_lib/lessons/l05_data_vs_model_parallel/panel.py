@@ -149,18 +149,6 @@ def cost_bars(ax, rows: list[dict]) -> None:
     ax.set_title(plots.label("lesson05.cost_title"), fontsize="medium")
 
 
-def figure_legend(fig, axes) -> None:
-    """One legend for the whole figure, under the plots, never over a measured point (the W = 1 point
-    sits where the ideal line starts: a legend inside the axes hid it); each label once."""
-    handles, labels = [], []
-    for ax in axes:
-        for handle, label in zip(*ax.get_legend_handles_labels()):
-            if label not in labels:
-                handles.append(handle)
-                labels.append(label)
-    fig.legend(handles, labels, loc="outside lower center", ncol=3, fontsize="small", frameon=False)
-
-
 def scaling_experiment(processes: int, batch_size: int, backend: str, hidden: int) -> Outcome:
     """Train with 1, 2, 4 … processes (up to `processes`); plot samples/s, efficiency, and
     what one step costs (compute vs all-reduce); explain the result from those numbers."""
@@ -181,7 +169,7 @@ def scaling_experiment(processes: int, batch_size: int, backend: str, hidden: in
     middle.set_ylabel(plots.label("lesson05.efficiency"))
     middle.set_title(plots.label("lesson05.efficiency_title"), fontsize="medium")
     cost_bars(right, rows)
-    figure_legend(fig, (left, middle, right))
+    plots.figure_legend(fig, (left, middle, right), ncol=3)  # the W = 1 point sits where the ideal line starts
     headers = [t("lesson05.nprocs"), t("lesson05.col_global_batch"), t("core.median_step_ms"),
                t("lesson05.cost_compute"), t("core.allreduce_ms"), t("core.samples_per_s"),
                t("core.speedup"), t("lesson05.efficiency"), t("lesson05.col_identical"), t("noise.verdict_col")]

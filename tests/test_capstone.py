@@ -987,3 +987,33 @@ def test_the_recipe_on_noisy_and_quiet_rows_reads_right(capsys, monkeypatch):
     said = capsys.readouterr().out
     for line in said.splitlines():
         assert "helped" not in line and "because" not in line
+
+
+@pytest.mark.parametrize("lang", ["bn", "en"])
+def test_reference_bars_name_their_hardware_without_overlapping(lang, monkeypatch):
+    """The speed panel's reference bars (three reference/ runs beside this session's run): each tick names the
+    run's hardware (now with its bf16) on lines a bar wide, so no two tick labels overlap; one line each made
+    'Intel(R) Xeon(R) Processor (2 cores, bf16 in hardware)' run across its neighbours."""
+    import copy
+
+    from fastrain_lib.lessons.l07_capstone import panel as lesson07
+    from fastrain_lib.measure import reference
+
+    monkeypatch.setenv("FASTRAIN_LANG", lang)
+    cfg = capstone.sizes()
+    model = {k: cfg[k] for k in ("n_layer", "n_head", "n_embd", "block_size", "batch_size")}
+    found = [copy.deepcopy(r) for r in reference.records("capstone")][-3:]
+    assert len(found) == 3 and all(r.meta.get("cpu_name") for r in found)
+    for record in found:
+        record.params["model"] = model  # the size this run trains, so the panel shows them
+    monkeypatch.setattr(lesson07.reference, "records", lambda family: found)
+    monkeypatch.setattr(lesson07, "_RUNS", [])
+    outcome = lesson07.capstone_experiment("cpu", "fp32", "foreach", "torch", False, 1, 1, 4)
+    fig = outcome.figure
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    ticks = [label for label in fig.axes[1].get_xticklabels() if label.get_text()]
+    assert len(ticks) == 4 and all(reference.hardware_name(r.meta).split(" (")[0].split()[0] in label.get_text()
+                                   for r, label in zip(found, ticks[1:]))
+    boxes = [label.get_window_extent(renderer) for label in ticks]
+    assert all(a.x1 <= b.x0 for a, b in itertools.pairwise(boxes)), [(b.x0, b.x1) for b in boxes]

@@ -10,6 +10,7 @@ session is kept, so the right-hand chart compares settings (and reference/ resul
 from __future__ import annotations
 
 import os
+import textwrap
 
 import ipywidgets as widgets
 
@@ -66,8 +67,8 @@ def capstone_experiment(device: str, precision_mode: str, optimizer: str, norm: 
     # reference/ results of the same model size only (other hardware, clearly labelled)
     same_model = [r for r in reference.records("capstone") if r.params.get("model") == result.settings["model"]]
     for record in same_model[-3:]:
-        names.append(t("lesson07.reference_bar", hardware=reference.hardware_name(record.meta),
-                       precision=record.params.get("precision", "?")))
+        hardware = textwrap.fill(reference.hardware_name(record.meta), 18)  # a tick is one bar wide
+        names.append(t("lesson07.reference_bar", hardware=hardware, precision=record.params.get("precision", "?")))
         values.append(record.metrics.get("tokens_per_s", 0.0))
     plots.bars(ax_speed, names, values, ylabel=plots.label("core.tokens_per_s"),
                title=plots.label("lesson07.speed_title"), fmt="{:.0f}")

@@ -143,3 +143,26 @@ def test_reference_legends_sit_under_the_plots_and_hide_no_line(lang, monkeypatc
         assert box.y1 <= min(ax.get_tightbbox(renderer).y0 for ax in fig.axes) + 1  # under the plots (and labels)
         assert box.x0 >= 0 and box.y0 >= 0 and box.x1 <= fig.bbox.x1, (box, fig.bbox)  # and inside the figure
         plt.close(fig)
+
+
+def test_a_figure_legend_takes_fewer_columns_where_its_labels_would_not_fit():
+    """Lesson 05's three panels share one legend of three columns; with the suite's run labels (hardware with its
+    bf16, workload, date) three columns were wider than the figure and cut off at both sides. Short labels keep
+    the columns asked for."""
+    import matplotlib.pyplot as plt
+
+    def legend_for(labels):
+        fig, axes = plots.new_figure(ncols=3)
+        for ax, text in zip(list(axes) * 2, labels):
+            ax.plot([1, 2], [1, 2], label=text)
+        plots.figure_legend(fig, axes, ncol=3)
+        fig.canvas.draw()
+        legend = fig.legends[0]
+        box = legend.get_window_extent(fig.canvas.get_renderer())
+        plt.close(fig)
+        return legend._ncols, box, fig.bbox
+
+    long = [f"reference result: Intel(R) Xeon(R) Processor (2 cores, bf16 in hardware), GPT, run {i}" for i in range(4)]
+    columns, box, page = legend_for(long)
+    assert columns < 3 and box.x0 >= 0 and box.x1 <= page.x1, (columns, box, page)
+    assert legend_for(["a", "b", "c"])[0] == 3

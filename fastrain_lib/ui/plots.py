@@ -124,14 +124,18 @@ def new_figure(ncols: int = 1, nrows: int = 1, **kwargs):
 def figure_legend(fig, axes, ncol: int = 1) -> None:
     """One legend for the whole figure, under the plots (a constrained-layout figure: new_figure), each label
     once: a legend inside the axes hides measured points, and a reference run's label (hardware · date · mode)
-    is wider than half a figure."""
+    is wider than half a figure. At most `ncol` columns, fewer where they would not fit the figure's width."""
     handles, labels = [], []
     for ax in axes:
         for handle, text in zip(*ax.get_legend_handles_labels()):
             if text not in labels:
                 handles.append(handle)
                 labels.append(text)
-    fig.legend(handles, labels, loc="outside lower center", ncol=ncol, fontsize="small", frameon=False)
+    for columns in range(max(1, ncol), 0, -1):  # fewer columns while it is wider than the figure (long labels)
+        legend = fig.legend(handles, labels, loc="outside lower center", ncol=columns, fontsize="small", frameon=False)
+        if columns == 1 or legend.get_window_extent(fig.canvas.get_renderer()).width <= fig.bbox.width:
+            return
+        legend.remove()
 
 
 NOISY_HATCH = "///"

@@ -30,6 +30,7 @@ FAMILIES = {
     "amp": "benchmarks.amp",
     "capstone": "benchmarks.capstone",
     "ddp": "benchmarks.ddp",
+    "allreduce": "benchmarks.allreduce",
     "ablation": "benchmarks.ablation",
     "compile": "benchmarks.compile",
 }

@@ -7,7 +7,7 @@ import pytest
 from fastrain_lib.core.i18n import t
 from _processes import live_children
 
-from fastrain_lib.measure import bench
+from fastrain_lib.measure import bench, reference
 from fastrain_lib.distributed import cost_model
 from fastrain_lib.distributed import launcher as L
 from fastrain_lib.lessons.l05b_ddp_in_depth import panel as P
@@ -347,3 +347,30 @@ def test_the_verdict_cells_functions_print_their_sentences(monkeypatch, capsys):
     V.sweep([{**row, "noise": NOISY}, {**row, "bucket_cap_mb": 25.0, "noise": NOISY}])
     out = capsys.readouterr().out
     assert "noisy" in out and "hand-written" not in out  # a noisy run: only that
+
+
+@pytest.mark.parametrize("lang", ["bn", "en"])
+def test_the_fit_table_gets_the_suites_quiet_alpha_beta_rows_from_reference(tmp_path, monkeypatch, lang):
+    """On a busy PC the lesson's own α–β rows are all noisy (the reviewer: '05b says nothing but noisy'); the
+    suite's allreduce family (benchmarks/allreduce.py) measures the same fit quietly on named hardware, and each
+    of its runs becomes a row of the same table, labelled with that hardware. Rows of other families, and a
+    reference/ without the family, add nothing."""
+    monkeypatch.setenv("FASTRAIN_LANG", lang)
+    meta = {"cpu_name": "AMD EPYC", "cpu_cores": 2, "cpu_bf16": True, "date": "2026-12-07T19:30:00+00:00",
+            "mode": "lab"}
+    quiet = {"verdict": "quiet", "reasons": []}
+    points = [(4096, 1.6e-4), (262_144, 3.1e-4), (1_048_576, 8.5e-4), (16_777_216, 1.2e-2)]
+    fit = cost_model.fit(points, 2)
+    suite_run = [bench.Record("allreduce p=2", 8.5e-4, times_s=[s for _, s in points], meta=meta, noise=quiet,
+                              params={"family": "allreduce", "processes": 2, "sizes_bytes": [n for n, _ in points]},
+                              metrics={"alpha_s": fit.alpha_s, "beta_s_per_byte": fit.beta_s_per_byte,
+                                       "bandwidth_gbs": fit.bandwidth_bytes_per_s / 1e9,
+                                       "max_fit_error": max(fit.relative_errors())}),
+                 bench.Record("matmul fp32 512", 0.01, params={"family": "matmul"}, meta=meta, noise=quiet)]
+    assert P.reference_fits(tmp_path) == []
+    bench.save_records(suite_run, tmp_path / "cpu-amd-epyc-2c_20261207-1930_lab.json")
+    (row,) = P.reference_fits(tmp_path)
+    label = t("lesson05b.reference_fit_row", p=2, run=reference.runs(tmp_path)[0].label)
+    assert row == (label, f"{fit.alpha_s * 1e6:.1f}", f"{fit.bandwidth_bytes_per_s / 1e9:.2f}",
+                   f"{max(fit.relative_errors()):.0%}", t("noise.quiet_word"))
+    assert "AMD EPYC" in row[0] and "bf16" in row[0] and ("রেফারেন্স" if lang == "bn" else "reference") in row[0]

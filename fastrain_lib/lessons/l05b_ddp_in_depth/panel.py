@@ -20,14 +20,15 @@ from fastrain_lib.core.i18n import t
 from fastrain_lib.ui.widgets import ExperimentPanel, Outcome
 from fastrain_lib.lessons.l05b_ddp_in_depth.runs import (  # noqa: F401 - the notebook calls them as lesson05b.*
     _cached, _key, allreduce_noise, allreduce_points, allreduce_sizes, comm_run, compare_cfg,
-    ddp_run, dp_run, fit_for, held_out_point, held_out_size, measured_once, noise_of, overlap_cfg, zero_noise,
-    zero_rows)
+    ddp_run, dp_run, fit_for, held_out_point, held_out_size, measured_once, noise_of, overlap_cfg, reference_fits,
+    zero_noise, zero_rows)
 from fastrain_lib.lessons.l05b_ddp_in_depth.verdicts import (  # noqa: F401 - the notebook calls them as lesson05b.*
     COMM_KEYS, KIND_KEYS, PHASE_KEYS, STRATEGY_KEYS, accumulation_verdict, alpha_verdict, bucket_count_verdict,
     comm_verdict, compare_verdicts, cores, held_out_verdict, most_buckets, noise_for, prediction_verdict, ps_gap_verdict,
     sweep_verdicts, zero_verdict)
 
 REFERENCE_PANEL = "lesson05b"  # records saved from this panel carry params["panel"] == this
+REFERENCE_FAMILIES = ("allreduce",)  # the suite's α–β runs (benchmarks/allreduce.py): the dashboard's tab shows them
 
 PHASE_COLORS = {"scatter": "#8172B3", "replicate": "#C44E52", "forward": "#4C72B0", "gather_loss": "#937860",
                 "backward": "#DD8452", "reduce_grads": "#DA8BC3", "optimizer": "#55A868",

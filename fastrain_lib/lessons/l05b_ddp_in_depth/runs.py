@@ -6,7 +6,8 @@ from __future__ import annotations
 from fastrain_lib.core import config
 from fastrain_lib.distributed import WorkerError, cost_model, dataparallel, measured, overlap, ring
 from fastrain_lib.lessons.l05b_ddp_in_depth import saved
-from fastrain_lib.measure import hardware, noise, rerun
+from fastrain_lib.core.i18n import t
+from fastrain_lib.measure import hardware, noise, reference, rerun
 
 
 # ---------------------------------------------------------------- sizes by run mode
@@ -150,6 +151,21 @@ def fit_for(processes: int) -> cost_model.Fit:
     """α and β fitted on every measured size except the held-out one."""
     held = held_out_size()
     return cost_model.fit([pt for pt in allreduce_points(processes) if pt[0] != held], processes)
+
+
+def reference_fits(folder=None) -> list[tuple]:
+    """Rows for the α–β table from reference/: the suite's allreduce family (benchmarks/allreduce.py), measured
+    quietly on named hardware with this lesson's fit, one row per run and process count, in the table's columns
+    (p with the run's label, α µs, 1/β GB/s, max fit error, noise verdict). On a busy PC, whose own rows are
+    noisy, these are the numbers a student can still reason with; none while reference/ has no such run."""
+    rows = []
+    for run in reference.runs(folder, family="allreduce"):
+        for r in run.records:
+            m, gbs = r.metrics, r.metrics.get("bandwidth_gbs")
+            rows.append((t("lesson05b.reference_fit_row", p=r.params.get("processes", "?"), run=run.label),
+                         f"{m['alpha_s'] * 1e6:.1f}", "∞" if gbs is None else f"{gbs:.2f}", f"{m['max_fit_error']:.0%}",
+                         t("noise.noisy_word") if r.noisy else t("noise.quiet_word")))
+    return rows
 
 
 def held_out_point(processes: int) -> tuple[int, float]:

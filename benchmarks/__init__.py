@@ -31,6 +31,7 @@ FAMILIES = {
     "capstone": "benchmarks.capstone",
     "ddp": "benchmarks.ddp",
     "allreduce": "benchmarks.allreduce",
+    "zero": "benchmarks.zero",
     "ablation": "benchmarks.ablation",
     "compile": "benchmarks.compile",
 }

@@ -365,7 +365,7 @@ def test_compile_family_warms_up_until_nothing_recompiles(ctx):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("family", ["capstone", "ddp", "allreduce"])
+@pytest.mark.parametrize("family", ["capstone", "ddp", "allreduce", "zero"])
 def test_process_families_run_in_ci_size(ctx, family):
     records = suite.run_family(family, ctx)
     _check_records(records, family)
@@ -378,6 +378,15 @@ def test_process_families_run_in_ci_size(ctx, family):
         assert (record.metrics["alpha_s"], record.metrics["beta_s_per_byte"]) == (fit.alpha_s, fit.beta_s_per_byte)
         assert record.median_s == dict(zip(record.params["sizes_bytes"], record.times_s))[record.params["nbytes"]]
         assert record.metrics["max_fit_error"] == max(fit.relative_errors())
+    if family == "zero":  # lesson 05c's table, row by row: each stage holds what its formula says, trains as DDP
+        from fastrain_lib.distributed import zero
+
+        by = {r.params["strategy"]: r for r in records}
+        assert set(by) == set(zero.STRATEGIES) and {r.params["processes"] for r in records} == {2}
+        assert by["zero3"].metrics["params_bytes"] < by["ddp"].metrics["params_bytes"]  # FSDP shards the weights
+        assert by["zero1"].metrics["optim_bytes"] < by["ddp"].metrics["optim_bytes"]
+        for r in records:  # the slowest rank's median step, its warm-up step left out; the same training
+            assert r.median_s == statistics.median(r.times_s[1:]) and r.metrics["max_error"] < 1e-4, r.name
     if family == "ddp":
         assert [r.params["processes"] for r in records] == [1, 2]
         assert records[0].metrics["scaling_efficiency"] == 1.0

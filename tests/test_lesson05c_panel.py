@@ -264,3 +264,32 @@ def test_a_lab_run_launches_once_per_item_and_joins_them_like_one_launch(monkeyp
     calls.clear()
     P.zero_runs(2, 64, ("ddp", "zero3"))  # ci mode (the tests' mode): one launch for the whole comparison
     assert len(calls) == 1
+
+
+@pytest.mark.parametrize("lang", ["bn", "en"])
+def test_the_zero_table_gets_the_suites_quiet_rows_at_its_width(tmp_path, monkeypatch, lang):
+    """A busy PC's ZeRO step times are noisy; the suite's zero family (benchmarks/zero.py) runs the same workers
+    at the lesson's width quietly on named hardware, and its rows join the table, labelled with that hardware.
+    A run at another width (the other run mode's) adds nothing: its steps are not comparable."""
+    from fastrain_lib.core.i18n import t
+    from fastrain_lib.lessons.l05c_sharding_and_pipelines import panel as P
+    from fastrain_lib.measure import bench, reference
+
+    monkeypatch.setenv("FASTRAIN_LANG", lang)
+    meta = {"cpu_name": "AMD EPYC", "cpu_cores": 2, "cpu_bf16": True, "date": "2026-12-07T19:45:00+00:00",
+            "mode": "lab"}
+    quiet = {"verdict": "quiet", "reasons": []}
+    metrics = {"params_bytes": 2**20, "grads_bytes": 2**19, "optim_bytes": 2**21, "formula_bytes": 3.5 * 2**20,
+               "payload_bytes": 2**20, "max_error": 6e-7}
+
+    def record(strategy, width, step_s):
+        return bench.Record(f"zero {strategy}", step_s, times_s=[step_s] * 3, meta=meta, noise=quiet, metrics=metrics,
+                            params={"family": "zero", "strategy": strategy, "processes": 2, "width": width})
+
+    assert P.reference_zero_rows(256, tmp_path) == []
+    bench.save_records([record("zero3", 256, 0.0296), record("zero3", 128, 0.01)],
+                       tmp_path / "cpu-amd-epyc-2c_20261207-1945_lab.json")
+    (row,) = P.reference_zero_rows(256, tmp_path)
+    label = t("lesson05c.reference_row", strategy=P.strategy_label("zero3"), run=reference.runs(tmp_path)[0].label)
+    assert row == (label, 1.0, 0.5, 2.0, 3.5, 3.5, 1.0, pytest.approx(29.6), "6.0e-07", t("noise.quiet_word"))
+    assert "AMD EPYC" in row[0] and ("রেফারেন্স" if lang == "bn" else "reference") in row[0]

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import ipywidgets as widgets
 
-from fastrain_lib.measure import bench, hardware, noise
+from fastrain_lib.measure import bench, hardware, noise, reference
 from fastrain_lib.core import config
 from fastrain_lib.ui import plots
 from fastrain_lib.distributed import launch, schedules, tensor_parallel, zero
@@ -20,7 +20,7 @@ from fastrain_lib.lessons.l05c_sharding_and_pipelines.verdicts import (  # noqa:
     PART_KEYS, SHORT_KEYS, noise_word, row_noise, schedule_verdicts_noise, strategy_label, sweep_verdicts, times_noise,
     tp_verdict, zero_verdicts)
 
-REFERENCE_FAMILIES = ()
+REFERENCE_FAMILIES = ("zero",)  # the suite's ZeRO runs (benchmarks/zero.py): the dashboard's tab shows them
 STRATEGIES = zero.STRATEGIES + ("tp",) + schedules.SCHEDULES
 PART_COLORS = {"params": "#4C72B0", "grads": "#DD8452", "optim": "#55A868", "activations": "#C44E52"}
 KIND_KEYS = {"all_reduce": "lesson05c.kind_all_reduce", "all_gather": "lesson05c.kind_all_gather",
@@ -99,6 +99,25 @@ def zero_table(results: list[list[dict]]) -> list[dict]:
     rows = zero.table(results)
     for i, r in enumerate(rows):
         r["noise"] = times_noise(results[0][i].get("window") or _window(results), r.get("times") or [])
+    return rows
+
+
+def reference_zero_rows(width: int, folder=None) -> list[tuple]:
+    """Rows for the ZeRO table from reference/: the suite's zero family (benchmarks/zero.py), the same workers at
+    the same width measured quietly on named hardware, in the table's columns (strategy with the run's label, the
+    bytes in MB, step ms, difference from one process, noise verdict). On a busy PC, whose own step times are
+    noisy, these are step times a student can still compare; none while reference/ has no run at this width."""
+    mb = 2**20
+    rows = []
+    for run in reference.runs(folder, family="zero"):
+        for r in run.records:
+            if r.params.get("width") != width:
+                continue
+            m = r.metrics
+            rows.append((t("lesson05c.reference_row", strategy=strategy_label(r.params.get("strategy", "?")),
+                           run=run.label), m["params_bytes"] / mb, m["grads_bytes"] / mb, m["optim_bytes"] / mb,
+                         (m["params_bytes"] + m["grads_bytes"] + m["optim_bytes"]) / mb, m["formula_bytes"] / mb,
+                         m["payload_bytes"] / mb, r.median_s * 1e3, f"{m['max_error']:.1e}", noise_word(r.noise)))
     return rows
 
 

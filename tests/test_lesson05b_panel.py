@@ -370,7 +370,7 @@ def test_the_fit_table_gets_the_suites_quiet_alpha_beta_rows_from_reference(tmp_
     assert P.reference_fits(tmp_path) == []
     bench.save_records(suite_run, tmp_path / "cpu-amd-epyc-2c_20261207-1930_lab.json")
     (row,) = P.reference_fits(tmp_path)
-    label = t("lesson05b.reference_fit_row", p=2, run=reference.runs(tmp_path)[0].label)
+    label = t("reference.row", what=2, run=reference.runs(tmp_path)[0].label)
     assert row == (label, f"{fit.alpha_s * 1e6:.1f}", f"{fit.bandwidth_bytes_per_s / 1e9:.2f}",
                    f"{max(fit.relative_errors()):.0%}", t("noise.quiet_word"))
     assert "AMD EPYC" in row[0] and "bf16" in row[0] and ("রেফারেন্স" if lang == "bn" else "reference") in row[0]

@@ -290,6 +290,6 @@ def test_the_zero_table_gets_the_suites_quiet_rows_at_its_width(tmp_path, monkey
     bench.save_records([record("zero3", 256, 0.0296), record("zero3", 128, 0.01)],
                        tmp_path / "cpu-amd-epyc-2c_20261207-1945_lab.json")
     (row,) = P.reference_zero_rows(256, tmp_path)
-    label = t("lesson05c.reference_row", strategy=P.strategy_label("zero3"), run=reference.runs(tmp_path)[0].label)
+    label = t("reference.row", what=P.strategy_label("zero3"), run=reference.runs(tmp_path)[0].label)
     assert row == (label, 1.0, 0.5, 2.0, 3.5, 3.5, 1.0, pytest.approx(29.6), "6.0e-07", t("noise.quiet_word"))
     assert "AMD EPYC" in row[0] and ("রেফারেন্স" if lang == "bn" else "reference") in row[0]

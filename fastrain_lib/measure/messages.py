@@ -270,6 +270,8 @@ MESSAGES.update({
         "en": "the GPU '{name}' is not in our datasheet table, so MFU stays unknown (better than a wrong number)",
     },
     "reference.unnamed": {"bn": "নাম-না-জানা মেশিন", "en": "unnamed machine"},
+    # a lesson table's row from a reference/ run, beside the rows measured here: what it is, and which run
+    "reference.row": {"bn": "{what} (রেফারেন্স: {run})", "en": "{what} (reference: {run})"},
     "hardware.mfu_unknown": {"bn": "অজানা", "en": "unknown"},
     "hardware.mfu_impossible": {
         "bn": "100%-এর বেশি — শীর্ষ গতি বা FLOP গণনায় ভুল, তাই দেখানো হলো না",

@@ -86,7 +86,6 @@ MESSAGES = {
     "lesson05b.what_held_out": {"bn": "ফিটে না-রাখা আকারে মডেল বনাম মাপ ({p}টি প্রসেস)", "en": "the held-out size: model vs measurement ({p} processes)"},
     "lesson05b.what_comm": {"bn": "gloo, Python রিং আর সার্ভারের মাপ", "en": "gloo, the Python ring and the server"},
     "lesson05b.what_alpha": {"bn": "প্রসেস-সংখ্যা অনুযায়ী α", "en": "α per process count"},
-    "lesson05b.reference_fit_row": {"bn": "{p} (রেফারেন্স: {run})", "en": "{p} (reference: {run})"},
     "lesson05b.what_ps": {"bn": "প্যারামিটার সার্ভার: মডেল বনাম মাপ", "en": "parameter server: model vs measurement"},
     "lesson05b.v_bucket_count": {
         "bn": "কেন {k}টি মাইক্রো-ব্যাচে {every:.0f}টি অল-রিডিউস: DDP প্রতিটি backward-এ প্রতিটি বাকেট আলাদা অল-রিডিউস করে। এই মডেলে এক backward-এ বাকেট {buckets:.0f}টি "

@@ -162,7 +162,7 @@ def reference_fits(folder=None) -> list[tuple]:
     for run in reference.runs(folder, family="allreduce"):
         for r in run.records:
             m, gbs = r.metrics, r.metrics.get("bandwidth_gbs")
-            rows.append((t("lesson05b.reference_fit_row", p=r.params.get("processes", "?"), run=run.label),
+            rows.append((t("reference.row", what=r.params.get("processes", "?"), run=run.label),
                          f"{m['alpha_s'] * 1e6:.1f}", "∞" if gbs is None else f"{gbs:.2f}", f"{m['max_fit_error']:.0%}",
                          t("noise.noisy_word") if r.noisy else t("noise.quiet_word")))
     return rows

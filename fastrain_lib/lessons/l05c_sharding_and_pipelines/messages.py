@@ -2,7 +2,6 @@
 
 MESSAGES = {
     # --- strategies
-    "lesson05c.reference_row": {"bn": "{strategy} (রেফারেন্স: {run})", "en": "{strategy} (reference: {run})"},
     "lesson05c.where_ran": {
         "bn": "কর্মীরা চলেছে {n}টি প্রসেসে: টেনসর {devices}-এ, ব্যাকএন্ড {backend}।",
         "en": "The workers ran in {n} processes: tensors on {devices}, backend {backend}.",

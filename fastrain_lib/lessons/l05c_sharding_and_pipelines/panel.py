@@ -114,7 +114,7 @@ def reference_zero_rows(width: int, folder=None) -> list[tuple]:
             if r.params.get("width") != width:
                 continue
             m = r.metrics
-            rows.append((t("lesson05c.reference_row", strategy=strategy_label(r.params.get("strategy", "?")),
+            rows.append((t("reference.row", what=strategy_label(r.params.get("strategy", "?")),
                            run=run.label), m["params_bytes"] / mb, m["grads_bytes"] / mb, m["optim_bytes"] / mb,
                          (m["params_bytes"] + m["grads_bytes"] + m["optim_bytes"]) / mb, m["formula_bytes"] / mb,
                          m["payload_bytes"] / mb, r.median_s * 1e3, f"{m['max_error']:.1e}", noise_word(r.noise)))
